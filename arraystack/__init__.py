@@ -25,6 +25,14 @@ from arraystack._dlpack import *  # noqa: F403
 from arraystack._dlpack import __all__ as _dlpack_all
 from arraystack._control import *  # noqa: F403
 from arraystack._control import __all__ as _control_all
+from arraystack._autodiff import *  # noqa: F403
+from arraystack._autodiff import __all__ as _autodiff_all
+from arraystack._vmap import *  # noqa: F403
+from arraystack._vmap import __all__ as _vmap_all
+from arraystack._jacobian import *  # noqa: F403
+from arraystack._jacobian import __all__ as _jacobian_all
+from arraystack._custom import *  # noqa: F403
+from arraystack._custom import __all__ as _custom_all
 from arraystack._config import config
 from arraystack.ir import tree as tree_util
 
@@ -43,6 +51,10 @@ __all__ = [
     *_jit_all,
     *_control_all,
     *_dlpack_all,
+    *_autodiff_all,
+    *_vmap_all,
+    *_jacobian_all,
+    *_custom_all,
     "config",
     "tree_util",
 ]

@@ -140,12 +140,13 @@ def pop_trace(trace) -> None:
 class Tracer:
     """A value being traced: a Var of the graph one trace is building. Frontend arrays wrap it."""
 
-    __slots__ = ("trace", "var")
+    __slots__ = ("trace", "var", "data")
     __array_priority__ = 1000
 
-    def __init__(self, trace, var):
+    def __init__(self, trace, var, data=None):
         self.trace = trace
-        self.var = var
+        self.var = var  # its Var; var.aval is the value's aval as the traced function sees it
+        self.data = data  # what a transformation trace carries (a primal, a (primal, tangent) pair ...)
 
     @property
     def aval(self):
@@ -184,10 +185,48 @@ class Tracer:
         )
 
     def __bool__(self):
-        raise ConcretizationError(concretization_message("bool() was called on", self.aval))
+        return bool(self.concrete("bool()"))
+
+    def concrete(self, what: str):
+        """The concrete value behind this tracer, for Python control flow (`what` names the request).
+
+        Transformations over concrete values (grad, jvp) answer with their primal, so `if x > 0:` works in an
+        eagerly differentiated function as it does in JAX; a trace of abstract values (jit) raises."""
+        to_concrete = getattr(self.trace, "to_concrete", None)
+        if to_concrete is None:
+            raise ConcretizationError(concretization_message(f"{what} was called on", self.aval))
+        return to_concrete(self, what)
 
     def __repr__(self):
         return f"Tracer<{self.aval.str_short()}>"
+
+
+def bind_below(trace, prim: Primitive, args, params):
+    """bind() as seen by the trace under `trace` (its `parent`): how a transformation evaluates the primal
+    computation one level down, whether that level is eager, a jit trace or another transformation."""
+    state = trace_state
+    saved = state.top
+    state.top = trace.parent
+    try:
+        return bind(prim, *args, **params)
+    finally:
+        state.top = saved
+
+
+class below:
+    """`with below(trace):` runs code (rules that bind several primitives) one level under `trace`."""
+
+    __slots__ = ("trace", "saved")
+
+    def __init__(self, trace):
+        self.trace = trace
+
+    def __enter__(self):
+        self.saved = trace_state.top
+        trace_state.top = self.trace.parent
+
+    def __exit__(self, *exc):
+        trace_state.top = self.saved
 
 
 # -- bind -------------------------------------------------------------------------------------------------------

@@ -106,6 +106,7 @@ conj_p = _unary("conj", NUMERIC)
 real_p = _unary("real", NUMERIC, _complex_to_real)
 imag_p = _unary("imag", NUMERIC, _complex_to_real)
 popcount_p = _unary("popcount", INT, lambda dtype: np.dtype(np.uint8))
+stop_gradient_p = _unary("stop_gradient", ANY)  # the identity, with zero derivative (simplify removes it)
 copy_p = _unary("copy", ANY)  # a fresh buffer with the same contents (eager np.copy; a no-op when traced)
 
 

@@ -149,6 +149,7 @@ def _convert(args, eqn):
 
 
 numba_rules[p.convert_p] = _convert
+numba_rules[p.stop_gradient_p] = lambda args, eqn: args[0]
 
 
 def unsupported_reason(eqn) -> str | None:

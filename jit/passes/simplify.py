@@ -49,6 +49,10 @@ def _convert(eqn, producer):
     return x if x.aval == eqn.outputs[0].aval else None
 
 
+def _stop_gradient(eqn, producer):
+    return eqn.inputs[0]  # only transformations, which run before any pass, give it a meaning
+
+
 def _broadcast(eqn, producer):
     (x,) = eqn.inputs
     if tuple(x.aval.shape) == tuple(eqn.params["shape"]) and tuple(
@@ -105,6 +109,7 @@ simplify_rules[s.broadcast_in_dim_p] = _broadcast
 simplify_rules[p.neg_p] = _neg
 simplify_rules[p.mul_p] = _mul
 simplify_rules[p.add_p] = _add
+simplify_rules[p.stop_gradient_p] = _stop_gradient
 
 
 def simplify(graph: Graph) -> Graph:

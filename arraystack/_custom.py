@@ -1,0 +1,222 @@
+"""custom_vjp, custom_jvp, checkpoint and stop_gradient: user control over how a function is differentiated.
+
+A custom rule applies where the innermost transformation is the one it customizes (reverse mode for
+custom_vjp, forward mode for custom_jvp); everywhere else the function's own body runs and is transformed
+like any other code (so vmap and jit see through it, and forward mode of a custom_vjp function differentiates
+its body, where JAX would raise).
+"""
+
+from __future__ import annotations
+
+import functools
+
+from arraystack._array import ndarray, raw, wrap
+from arraystack.ir import primitives as p
+from arraystack.ir import tree
+from arraystack.ir.ad import forward, ops, reverse
+from arraystack.ir.core import Tracer, active, below, bind, trace_state
+
+
+def _top():
+    return trace_state.top if active.n else None
+
+
+def _raw_leaves(args):
+    leaves, treedef = tree.flatten(list(args))
+    return [x._value if isinstance(x, ndarray) else x for x in leaves], treedef
+
+
+def _tracked(values, trace):
+    return any(type(v) is Tracer and v.trace is trace for v in values)
+
+
+def _unwrap(values, trace, index=None):
+    out = []
+    for v in values:
+        if type(v) is Tracer and v.trace is trace:
+            v = v.data if index is None else v.data[index]
+        out.append(v)
+    return out
+
+
+def _rewrap(treedef, values):
+    return tree.unflatten(treedef, [wrap(v) if _is_array(v) else v for v in values])
+
+
+def _is_array(v):
+    return type(v) is Tracer or hasattr(v, "shape")
+
+
+class custom_vjp:  # noqa: N801  (JAX's name)
+    """`f = custom_vjp(fun); f.defvjp(fwd, bwd)`: fwd(*args) -> (out, residuals); bwd(residuals, ct) -> a
+    tuple with one cotangent (pytree) per positional argument (None for zero)."""
+
+    def __init__(self, fun, nondiff_argnums=()):
+        functools.update_wrapper(self, fun)
+        self.fun = fun
+        self.fwd = None
+        self.bwd = None
+        if nondiff_argnums:
+            raise NotImplementedError("custom_vjp(nondiff_argnums=...) is not supported; close over the values")
+
+    def defvjp(self, fwd, bwd):
+        self.fwd, self.bwd = fwd, bwd
+        return self
+
+    def __call__(self, *args):
+        if self.fwd is None:
+            raise TypeError(f"custom_vjp function {self.fun.__name__} has no rule: call .defvjp(fwd, bwd)")
+        top = _top()
+        leaves, treedef = _raw_leaves(args)
+        if not isinstance(top, reverse.TapeTrace) or not _tracked(leaves, top):
+            return self.fun(*args)
+        with below(top):
+            out, residuals = self.fwd(*_rewrap(treedef, _unwrap(leaves, top)))
+        out_leaves, out_tree = tree.flatten(out)
+        out_raw = [o._value if isinstance(o, ndarray) else raw(o) for o in out_leaves]
+        arg_avals = [ops.aval(v) if _is_array(v) else None for v in leaves]
+        bwd, nargs = self.bwd, len(args)
+
+        def rule(ct, out_, needs, *primals):
+            cts = bwd(residuals, _rewrap(out_tree, ct))
+            if not isinstance(cts, (tuple, list)) or len(cts) != nargs:
+                raise TypeError(f"custom_vjp bwd must return a tuple of {nargs} cotangents, got {type(cts).__name__}")
+            ct_leaves = _flatten_cotangents(treedef, list(cts))
+            result = []
+            for c, a, need in zip(ct_leaves, arg_avals, needs):
+                if c is None or not need:
+                    result.append(None)
+                    continue
+                c = c._value if isinstance(c, ndarray) else raw(c)
+                if ops.shape(c) != a.shape:
+                    raise ValueError(f"custom_vjp bwd returned a cotangent of shape {ops.shape(c)} for {a.str_short()}")
+                result.append(ops.convert(c, a.dtype))
+            return result
+
+        wrapped = top.record(rule, leaves, {}, tuple(out_raw), True)
+        return _rewrap(out_tree, list(wrapped))
+
+
+def _flatten_cotangents(treedef, cts):
+    """Leaves of the cotangent tuple, with a None standing for a whole zero argument."""
+    leaves = []
+    for sub_def, c in zip(treedef.children, cts):
+        n = sub_def.num_leaves
+        if c is None:
+            leaves.extend([None] * n)
+        else:
+            got = tree.leaves(c)
+            if len(got) != n:
+                raise TypeError("custom_vjp bwd returned cotangents whose structure does not match the arguments")
+            leaves.extend(got)
+    return leaves
+
+
+class custom_jvp:  # noqa: N801  (JAX's name)
+    """`f = custom_jvp(fun); @f.defjvp def f_jvp(primals, tangents): return out, tangent_out`.
+
+    Reverse mode uses the same rule: the VJP of a linear map is its transpose, obtained by differentiating
+    the rule's tangent output with respect to the tangents."""
+
+    def __init__(self, fun):
+        functools.update_wrapper(self, fun)
+        self.fun = fun
+        self.jvp = None
+
+    def defjvp(self, jvp):
+        self.jvp = jvp
+        return jvp
+
+    def __call__(self, *args):
+        if self.jvp is None:
+            raise TypeError(f"custom_jvp function {self.fun.__name__} has no rule: use @f.defjvp")
+        top = _top()
+        leaves, treedef = _raw_leaves(args)
+        if isinstance(top, forward.JVPTrace) and _tracked(leaves, top):
+            return self._forward(top, leaves, treedef)
+        if isinstance(top, reverse.TapeTrace) and _tracked(leaves, top):
+            return self._reverse(top, leaves, treedef)
+        return self.fun(*args)
+
+    def _call_rule(self, treedef, primals, tangents):
+        out, t_out = self.jvp(tuple(_rewrap(treedef, primals)), tuple(_rewrap(treedef, tangents)))
+        out_leaves, out_tree = tree.flatten(out)
+        t_leaves = tree.leaves(t_out)
+        return [raw(o) for o in out_leaves], [raw(t) for t in t_leaves], out_tree
+
+    def _forward(self, top, leaves, treedef):
+        primals = _unwrap(leaves, top, 0)
+        tangents = [
+            (v.data[1] if v.data[1] is not None else ops.zeros_like(v.data[0]))
+            if type(v) is Tracer and v.trace is top
+            else (ops.zeros_like(v) if _is_array(v) else v)
+            for v in leaves
+        ]
+        with below(top):
+            outs, touts, out_tree = self._call_rule(treedef, primals, tangents)
+        return _rewrap(out_tree, [top._wrap(o, t) for o, t in zip(outs, touts)])
+
+    def _reverse(self, top, leaves, treedef):
+        primals = _unwrap(leaves, top)
+        with below(top):
+            zeros = [ops.zeros_like(v) if _is_array(v) else v for v in primals]
+            outs, _, out_tree = self._call_rule(treedef, primals, zeros)
+        is_arr = [_is_array(v) for v in primals]
+
+        def rule(ct, out_, needs, *primals_):
+            def tangent_map(*ts):
+                return self._call_rule(treedef, list(primals_), list(ts))[1]
+
+            t0 = [ops.zeros_like(v) if a else v for v, a in zip(primals_, is_arr)]
+            _, back = reverse.vjp(tangent_map, t0)
+            return back(list(ct))
+
+        wrapped = top.record(rule, leaves, {}, tuple(outs), True)
+        return _rewrap(out_tree, list(wrapped))
+
+
+def checkpoint(fun):
+    """Rematerialization: under reverse mode, keep only fun's inputs and recompute its intermediate values
+    during the backward pass instead of storing them."""
+
+    @functools.wraps(fun)
+    def remat_fun(*args):
+        top = _top()
+        leaves, treedef = _raw_leaves(args)
+        if not isinstance(top, reverse.TapeTrace) or not _tracked(leaves, top):
+            return fun(*args)
+        with below(top):
+            out = fun(*_rewrap(treedef, _unwrap(leaves, top)))
+        out_leaves, out_tree = tree.flatten(out)
+        out_raw = [o._value if isinstance(o, ndarray) else raw(o) for o in out_leaves]
+
+        def rule(ct, out_, needs, *primals):
+            def replay(*xs):
+                res = fun(*_rewrap(treedef, list(xs)))
+                return [o._value if isinstance(o, ndarray) else raw(o) for o in tree.leaves(res)]
+
+            _, back = reverse.vjp(replay, list(primals))
+            return back(list(ct))
+
+        wrapped = top.record(rule, leaves, {}, tuple(out_raw), True)
+        return _rewrap(out_tree, list(wrapped))
+
+    return remat_fun
+
+
+remat = checkpoint
+
+
+def stop_gradient(x):
+    """x, as a value with zero derivative: transformations treat it as a constant. Works on pytrees."""
+
+    def stop(leaf):
+        v = leaf._value if isinstance(leaf, ndarray) else leaf
+        if not _is_array(v):
+            return leaf
+        return wrap(bind(p.stop_gradient_p, v))
+
+    return tree.tree_map(stop, x)
+
+
+__all__ = ["custom_vjp", "custom_jvp", "checkpoint", "remat", "stop_gradient"]

@@ -1,0 +1,96 @@
+"""vmap: map a function over an axis of its arguments, with batching rules instead of a Python loop."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from arraystack._array import ndarray, raw, wrap
+from arraystack.ir import tree
+from arraystack.ir.ad import batching, ops
+
+
+def _axis_leaves(spec, value, what):
+    """One axis (int or None) per leaf of `value`: `spec` is an int/None for a whole subtree, or a container
+    matching `value`'s (tuple/list/dict) down to int/None entries, as JAX's in_axes/out_axes prefixes."""
+    if spec is None or isinstance(spec, int):
+        return [spec] * len(tree.leaves(value))
+    if isinstance(spec, (tuple, list)) and isinstance(value, (tuple, list)) and len(spec) == len(value):
+        return [a for sp, v in zip(spec, value) for a in _axis_leaves(sp, v, what)]
+    if isinstance(spec, dict) and isinstance(value, dict) and set(spec) == set(value):
+        return [a for k in sorted(value) for a in _axis_leaves(spec[k], value[k], what)]
+    raise ValueError(f"vmap {what} {spec!r} does not match the structure of {type(value).__name__}")
+
+
+def _move_axis_raw(v, src, dst):
+    nd = ops.aval(v).ndim
+    src = src % nd if nd else 0
+    perm = [d for d in range(nd) if d != src]
+    perm.insert(dst % nd if dst < 0 else dst, src)
+    return ops.transpose(v, perm)
+
+
+def vmap(fun, in_axes=0, out_axes=0, axis_size=None):
+    """Vectorize `fun` over axis `in_axes` of its positional arguments; results get the mapped axis at
+    `out_axes`. in_axes/out_axes: an int, None (not mapped), or a pytree (prefix) of ints/None per argument."""
+    if not callable(fun):
+        raise TypeError(f"vmap expects a function, got {type(fun).__name__}")
+    if isinstance(in_axes, list):
+        in_axes = tuple(in_axes)
+
+    @functools.wraps(fun)
+    def batched_fun(*args):
+        if isinstance(in_axes, tuple) and len(in_axes) != len(args):
+            raise ValueError(f"vmap in_axes has {len(in_axes)} entries but the function got {len(args)} arguments")
+        leaves, treedef = tree.flatten(list(args))
+        axes = _axis_leaves(list(in_axes) if isinstance(in_axes, tuple) else in_axes, list(args), "in_axes")
+        raws = [raw(x) if isinstance(x, ndarray) else (np.asarray(x) if ax is not None else x)
+                for x, ax in zip(leaves, axes)]
+        size = _batch_size(raws, axes, axis_size)
+        moved = []
+        for v, ax in zip(raws, axes):
+            if ax is None:
+                moved.append(v)
+                continue
+            nd = ops.aval(v).ndim
+            if not -nd <= ax < nd:
+                raise ValueError(f"vmap in_axes {ax} is out of range for an argument of rank {nd}")
+            moved.append(_move_axis_raw(v, ax, 0))
+        batched = [ax is not None for ax in axes]
+        out_info = {}
+
+        def run(*operands):
+            call_leaves = [wrap(o) if b else orig for o, b, orig in zip(operands, batched, leaves)]
+            out = fun(*tree.unflatten(treedef, call_leaves))
+            out_leaves, out_info["tree"] = tree.flatten(out)
+            return [o._value if isinstance(o, ndarray) else raw(o) for o in out_leaves]
+
+        outs = batching.vmap(run, moved, batched, size)
+        out_tree = out_info["tree"]
+        o_axes = _axis_leaves(out_axes, tree.unflatten(out_tree, outs), "out_axes")
+        results = []
+        for v, ax in zip(outs, o_axes):
+            if ax is None:
+                raise ValueError("vmap out_axes=None needs an output that does not depend on the mapped axis")
+            results.append(wrap(_move_axis_raw(v, 0, ax) if ax != 0 else v))
+        return tree.unflatten(out_tree, results)
+
+    return batched_fun
+
+
+def _batch_size(raws, axes, axis_size):
+    sizes = {ops.aval(v).shape[ax] for v, ax in zip(raws, axes) if ax is not None and ops.aval(v).ndim}
+    for v, ax in zip(raws, axes):
+        if ax is not None and ops.aval(v).ndim == 0:
+            raise ValueError("vmap was asked to map over an axis of a 0-d argument; use in_axes=None for it")
+    if axis_size is not None:
+        sizes.add(axis_size)
+    if not sizes:
+        raise ValueError("vmap needs at least one mapped argument, or axis_size")
+    if len(sizes) > 1:
+        raise ValueError(f"vmap got inconsistent sizes for the mapped axis: {sorted(sizes)}")
+    return sizes.pop()
+
+
+__all__ = ["vmap"]

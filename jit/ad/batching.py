@@ -1,0 +1,83 @@
+"""vmap: a BatchTrace carries values with a leading batch axis through `batch_rules`.
+
+The function sees per-example avals (the Tracer's aval drops the batch axis); the value in `tracer.data`
+has the batch axis first. Rule convention: `batch_rules[p](size, args, batched, **params) -> output` where
+`args[i]` has the batch axis first when `batched[i]` (else it is an unbatched operand, shared by every
+example), and the output (each output, for multi-result primitives) has the batch axis first.
+"""
+
+from __future__ import annotations
+
+from arraystack.ir.core import EscapedTracerError, Tracer, below, bind_below, pop_trace, push_trace, trace_state
+from arraystack.ir.core import user_source
+from arraystack.ir.ir import Var
+from arraystack.ir.ad import ops
+
+batch_rules: dict = {}
+
+
+class BatchTrace:
+    def __init__(self, size: int):
+        self.size = size
+        self.parent = None
+        self.finished = False
+
+    def new_input(self, value) -> Tracer:
+        """`value` has the batch axis first."""
+        a = ops.aval(value)
+        return Tracer(self, Var(a.update(shape=a.shape[1:])), value)
+
+    def process(self, prim, args, params):
+        values = list(args)
+        batched = [False] * len(args)
+        for i, a in enumerate(args):
+            if type(a) is Tracer:
+                if a.trace is self:
+                    values[i] = a.data
+                    batched[i] = True
+                elif a.trace.finished:
+                    raise EscapedTracerError(
+                        f"a traced value {a.aval.str_short()} from a finished trace was used at {user_source()}"
+                    )
+        if not any(batched):
+            return bind_below(self, prim, values, params)
+        rule = batch_rules.get(prim)
+        if rule is None:
+            raise NotImplementedError(f"vmap of {prim.name} is not implemented (at {user_source()})")
+        with below(self):
+            out = rule(self.size, values, tuple(batched), **params)
+        if prim.multiple_results:
+            return tuple(self.new_input(o) for o in out)
+        return self.new_input(out)
+
+
+def vmap(fun, args, batched, size):
+    """Run `fun(*operands) -> list of raw outputs` once for a batch: `args[i]` has the batch axis first where
+    `batched[i]`. Returns the outputs, each with the batch axis first (unbatched results are broadcast)."""
+    trace = BatchTrace(size)
+    trace.parent = trace_state.top
+    operands = [trace.new_input(a) if b else a for a, b in zip(args, batched)]
+    push_trace(trace)
+    try:
+        outs = fun(*operands)
+    finally:
+        pop_trace(trace)
+    result = []
+    for o in outs:
+        if type(o) is Tracer and o.trace is trace:
+            result.append(o.data)
+        else:
+            a = ops.aval(o)
+            result.append(ops.broadcast_in_dim(o, (size,) + a.shape, tuple(range(1, a.ndim + 1))))
+    return result
+
+
+def move_to_front(x, batched, size):
+    """An operand with the batch axis first: batched values as they are, others broadcast along it."""
+    if batched:
+        return x
+    a = ops.aval(x)
+    return ops.broadcast_in_dim(x, (size,) + a.shape, tuple(range(1, a.ndim + 1)))
+
+
+__all__ = ["BatchTrace", "vmap", "batch_rules", "move_to_front"]
