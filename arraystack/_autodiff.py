@@ -77,14 +77,9 @@ def vjp(fun, *primals, has_aux=False):
     raws, treedef, flat_fun = _differentiable_call(fun, primals, {}, argnums)
     out_info = {}
 
-    def run(*tracers):
-        out = flat_fun(*tracers)
-        if has_aux:
-            out, out_info["aux"] = _split_aux(out)
-        leaves, out_info["tree"] = tree.flatten(out)
-        return [_leaf_out(x) for x in leaves]
-
+    run = _runner(flat_fun, has_aux, out_info)
     outs, backward = reverse.vjp(run, raws)
+    outs, aux = _take_aux(outs, out_info)
     out_tree = out_info["tree"]
 
     def vjp_fn(cotangents):
@@ -95,11 +90,11 @@ def vjp(fun, *primals, has_aux=False):
             if ops.shape(c) != ops.shape(o):
                 raise ValueError(f"cotangent of shape {ops.shape(c)} for an output of shape {ops.shape(o)}")
             ct_raws.append(ops.convert(c, ops.dtype(o)))
-        grads = backward(ct_raws)
+        grads = backward(ct_raws + [None] * len(aux))
         return tuple(_wrap_tree(treedef, [g if g is not None else ops.zeros_like(r) for g, r in zip(grads, raws)]))
 
     result = (_wrap_tree(out_tree, outs), vjp_fn)
-    return result + (_wrap_aux(out_info["aux"]),) if has_aux else result
+    return result + (_aux_tree(aux, out_info),) if has_aux else result
 
 
 def _split_aux(out):
@@ -108,8 +103,32 @@ def _split_aux(out):
     return out[0], out[1]
 
 
-def _wrap_aux(aux):
-    return tree.tree_map(lambda x: wrap(_leaf_out(x)) if isinstance(x, ndarray) else x, aux)
+def _runner(flat_fun, has_aux, out_info):
+    """fun -> a function returning raw output leaves followed by raw aux leaves (so the transformation
+    strips its tracers from the aux values too)."""
+
+    def run(*tracers):
+        out = flat_fun(*tracers)
+        aux_leaves = []
+        if has_aux:
+            out, aux = _split_aux(out)
+            aux_leaves, out_info["aux_tree"] = tree.flatten(aux)
+        leaves, out_info["tree"] = tree.flatten(out)
+        out_info["n_out"] = len(leaves)
+        return [_leaf_out(x) for x in leaves] + [
+            _leaf_out(a) if isinstance(a, ndarray) else a for a in aux_leaves
+        ]
+
+    return run
+
+
+def _take_aux(values, out_info):
+    n = out_info["n_out"]
+    return list(values[:n]), list(values[n:])
+
+
+def _aux_tree(aux, out_info):
+    return tree.unflatten(out_info["aux_tree"], [wrap(a) if hasattr(a, "shape") else a for a in aux])
 
 
 def _flatten_like(treedef, value, what):
@@ -127,16 +146,13 @@ def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=F
         nums = _argnums_tuple(argnums, len(args))
         raws, treedef, flat_fun = _differentiable_call(fun, args, kwargs, nums)
         _check_inexact(raws, "grad", allow_int, holomorphic)
-        aux_box = []
-
-        def run(*tracers):
-            out = flat_fun(*tracers)
-            if has_aux:
-                out, aux = _split_aux(out)
-                aux_box.append(aux)
-            return [_leaf_out(out) if not isinstance(out, (tuple, list, dict)) else _not_scalar(out)]
-
-        (value,), backward = reverse.vjp(run, raws)
+        out_info = {}
+        run = _runner(flat_fun, has_aux, out_info)
+        outs, backward = reverse.vjp(run, raws)
+        outs, aux = _take_aux(outs, out_info)
+        if out_info["tree"].node is not None:
+            raise TypeError(f"grad requires a scalar-valued function; it returned a {out_info['tree']}")
+        (value,) = outs
         a = ops.aval(value)
         if a.shape != ():
             raise TypeError(f"grad requires a scalar-valued function; its output has shape {a.shape}")
@@ -146,7 +162,7 @@ def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=F
             )
         if a.dtype.kind not in "fc":
             raise TypeError(f"grad requires a real- or complex-valued output, got {a.dtype.name}")
-        grads = backward([ops.full((), a.dtype, 1)])
+        grads = backward([ops.full((), a.dtype, 1)] + [None] * len(aux))
         grads = [g if g is not None else ops.zeros_like(r) for g, r in zip(grads, raws)]
         for i, (g, r) in enumerate(zip(grads, raws)):
             if ops.dtype(r).kind not in "fc":  # allow_int: no derivative with respect to integers
@@ -154,13 +170,9 @@ def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=F
         g_tree = tree.unflatten(treedef, [wrap(g) for g in grads])
         g_out = g_tree[0] if isinstance(argnums, int) else tuple(g_tree)
         value = wrap(value)
-        return ((value, _wrap_aux(aux_box[0])), g_out) if has_aux else (value, g_out)
+        return ((value, _aux_tree(aux, out_info)), g_out) if has_aux else (value, g_out)
 
     return value_and_grad_fun
-
-
-def _not_scalar(out):
-    raise TypeError(f"grad requires a scalar-valued function; it returned a {type(out).__name__}")
 
 
 def grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
@@ -184,19 +196,12 @@ def jvp(fun, primals, tangents, has_aux=False):
     raws, treedef, flat_fun = _differentiable_call(fun, tuple(primals), {}, tuple(range(len(primals))))
     t_raws = _tangent_leaves(treedef, tangents, raws)
     out_info = {}
-
-    def run(*tracers):
-        out = flat_fun(*tracers)
-        if has_aux:
-            out, out_info["aux"] = _split_aux(out)
-        leaves, out_info["tree"] = tree.flatten(out)
-        return [_leaf_out(x) for x in leaves]
-
-    outs, touts = forward.jvp(run, raws, t_raws)
+    outs, touts = forward.jvp(_runner(flat_fun, has_aux, out_info), raws, t_raws)
+    outs, aux = _take_aux(outs, out_info)
     touts = [t if t is not None else ops.zeros_like(o) for t, o in zip(touts, outs)]
     out_tree = out_info["tree"]
     result = (_wrap_tree(out_tree, outs), _wrap_tree(out_tree, touts))
-    return result + (_wrap_aux(out_info["aux"]),) if has_aux else result
+    return result + (_aux_tree(aux, out_info),) if has_aux else result
 
 
 def _tangent_leaves(treedef, tangents, raws):

@@ -24,22 +24,35 @@ class _Capture:
         self.traced = traced
 
 
-def _capture_sources(fun):
-    """name -> reader for the globals and closure cells `fun` can reach directly."""
+def _capture_sources(fun, depth=4, seen=None):
+    """name -> reader for the globals and closure cells `fun` can reach directly, and those of the functions
+    it wraps (transformations such as grad(f) keep f in a closure cell or `__wrapped__`)."""
     readers = {}
-    code = getattr(fun, "__code__", None)
-    if code is None:
+    seen = set() if seen is None else seen
+    if id(fun) in seen or depth < 0:
         return readers
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if inspect.iscode(const):
-            names.update(const.co_names)
-    globs = getattr(fun, "__globals__", {})
-    for name in names:
-        if name in globs:
-            readers[("global", name)] = functools.partial(globs.get, name)
-    for name, cell in zip(code.co_freevars, fun.__closure__ or ()):
-        readers[("cell", name)] = lambda cell=cell: cell.cell_contents
+    seen.add(id(fun))
+    code = getattr(fun, "__code__", None)
+    inner = [getattr(fun, "__wrapped__", None)]
+    inner += [getattr(fun, name, None) for name in ("fun", "fwd", "bwd", "jvp")]  # custom_vjp/custom_jvp
+    if code is not None:
+        names = set(code.co_names)
+        for const in code.co_consts:
+            if inspect.iscode(const):
+                names.update(const.co_names)
+        globs = getattr(fun, "__globals__", {})
+        for name in names:
+            if name in globs:
+                readers[(id(globs), "global", name)] = functools.partial(globs.get, name)
+        for name, cell in zip(code.co_freevars, fun.__closure__ or ()):
+            readers[(id(cell), "cell", name)] = lambda cell=cell: cell.cell_contents
+            try:
+                inner.append(cell.cell_contents)
+            except ValueError:  # an empty cell
+                pass
+    for f in inner:
+        if f is not None and callable(f) and not isinstance(f, type):
+            readers.update(_capture_sources(f, depth - 1, seen))
     return readers
 
 

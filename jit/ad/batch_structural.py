@@ -8,7 +8,6 @@ the primitive's axis params by one past the batch axis; gather/scatter index the
 from __future__ import annotations
 
 import numpy as np
-
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
 from arraystack.ir.ad import ops
@@ -191,11 +190,14 @@ def _reduction(prim):
 
 
 def _along_axis(prim):
-    return lambda size, args, batched, *, axis, **params: prim.bind(args[0], axis=axis + 1, **params)
+    def rule(size, args, batched, *, axis, **params):  # params: reverse= of the cumulative ones
+        return prim.bind(args[0], axis=axis + 1, **params)
+
+    return rule
 
 
-for _prim in (s.reduce_sum_p, s.reduce_prod_p, s.reduce_max_p, s.reduce_min_p, s.reduce_and_p,
-              s.reduce_or_p):
+_REDUCTIONS = (s.reduce_sum_p, s.reduce_prod_p, s.reduce_max_p, s.reduce_min_p)
+for _prim in _REDUCTIONS + (s.reduce_and_p, s.reduce_or_p):
     batch_rules[_prim] = _reduction(_prim)
 for _prim in (s.argmax_p, s.argmin_p, s.cumsum_p, s.cumprod_p, s.cummax_p, s.cummin_p):
     batch_rules[_prim] = _along_axis(_prim)

@@ -44,6 +44,8 @@ class JVPTrace:
         out = bind_below(self, prim, primals, params)
         if not live or all(t is None for t in tangents):
             return out
+        if not any(ops.aval(o).dtype.kind in "fc" for o in (out if prim.multiple_results else (out,))):
+            return out  # boolean/integer results carry no tangent
         rule = jvp_rules.get(prim)
         if rule is None:
             raise TypeError(f"forward-mode differentiation of {prim.name} is not implemented (at {user_source()})")

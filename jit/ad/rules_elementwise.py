@@ -97,13 +97,10 @@ partials[p.pow_p] = (lambda x, y, out: _pow_dx(x, y), lambda x, y, out: _pow_dy(
 
 
 def _choose(x, y, strict):
-    """d max(x, y)/dx: 1 where x wins, 1/2 on ties (as JAX does), 0 elsewhere; in the output's shape."""
-    xs, ys = ops.shape(x), ops.shape(y)
-    shape = xs if xs else ys
-    one = ops.full(shape, ops.dtype(x), 1)
-    half = ops.full(shape, ops.dtype(x), 0.5)
-    zero = ops.full(shape, ops.dtype(x), 0)
-    return ops.select(ops.binop(strict, x, y), one, ops.select(ops.eq(x, y), half, zero))
+    """d max(x, y)/dx: 1 where x wins, 1/2 on ties (as JAX does), 0 elsewhere. Scalar branches keep the
+    compiled select free of materialized constant arrays."""
+    c = lambda v: _c(x, v)  # noqa: E731
+    return ops.select(ops.binop(strict, x, y), c(1), ops.select(ops.eq(x, y), c(0.5), c(0)))
 
 
 def _pow_dx(x, y):
