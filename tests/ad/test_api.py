@@ -215,3 +215,38 @@ def test_vmap_of_grad_matches_a_loop():
 def test_grad_with_respect_to_an_integer_input_is_a_clear_error():
     with pytest.raises(TypeError, match="integer|floating"):
         ast.grad(lambda x: x * 1.0)(numpy.arange(3))
+
+
+def test_jacobians_and_hessian():
+    A = numpy.random.default_rng(1).standard_normal((3, 3))
+    Q = A + A.T
+    quad = lambda v: v @ (ast.asarray(Q) @ v)  # noqa: E731
+    v = numpy.array([0.3, -0.2, 0.9])
+    close(ast.hessian(quad)(v), 2 * Q)
+    f = lambda x: ast.sin(x) * ast.sum(x)  # noqa: E731
+    x = numpy.array([0.1, 0.7, -0.4])
+    expected = numpy.diag(numpy.cos(x) * numpy.sum(x)) + numpy.sin(x)[:, None]
+    close(ast.jacfwd(f)(x), expected)
+    close(ast.jacrev(f)(x), expected)
+    close(ast.jit(ast.jacrev(f))(x), expected)
+    close(ast.jacfwd(ast.jacrev(lambda x: ast.sum(ast.sin(x))))(x), numpy.diag(-numpy.sin(x)))
+
+
+def test_jacobian_shapes_and_pytrees():
+    def f(p):
+        return {"y": p["a"][:, None] * p["b"][None, :]}
+
+    p = {"a": numpy.ones(2), "b": numpy.arange(3.0)}
+    for jac in (ast.jacfwd, ast.jacrev):
+        J = jac(f)(p)
+        assert J["y"]["a"].shape == (2, 3, 2)
+        assert J["y"]["b"].shape == (2, 3, 3)
+        close(J["y"]["a"][1, 2, 1], 2.0)
+        close(J["y"]["b"][0, 2, 2], 1.0)
+
+
+def test_linearize_records_only_the_tangent_computation():
+    x = numpy.linspace(0.1, 1.0, 4)
+    out, f_jvp = ast.linearize(lambda x: ast.exp(ast.sin(x)), x)
+    close(out, numpy.exp(numpy.sin(x)))
+    close(f_jvp(numpy.ones(4)), numpy.exp(numpy.sin(x)) * numpy.cos(x))
