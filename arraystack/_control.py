@@ -167,7 +167,9 @@ def while_loop(cond_fun, body_fun, init_val):
 
 
 def fori_loop(lower, upper, body_fun, init_val):
-    """Mirrors jax.lax.fori_loop: for i in range(lower, upper): val = body_fun(i, val)."""
+    """Mirrors jax.lax.fori_loop: for i in range(lower, upper): val = body_fun(i, val).
+
+    Traced with static bounds it lowers to scan (reverse-differentiable), with traced bounds to while."""
     lo, hi = (raw(b) if isinstance(b, ndarray) else b for b in (lower, upper))
     if not is_tracing():
         val = init_val
@@ -181,6 +183,14 @@ def fori_loop(lower, upper, body_fun, init_val):
         raise TypeError(f"fori_loop bounds must be integers, got {dtype}")
     start = wrap(convert_raw(lo, dtype) if not isinstance(lo, int) else np.asarray(lo, dtype))
     stop = wrap(convert_raw(hi, dtype) if not isinstance(hi, int) else np.asarray(hi, dtype))
+    if type(lo) is not Tracer and type(hi) is not Tracer:
+        # Static bounds: a scan of known length (as JAX does), which reverse mode can differentiate.
+        def step(state, _):
+            i, val = state
+            return (i + 1, body_fun(i, val)), None
+
+        trips = max(int(np.asarray(hi)) - int(np.asarray(lo)), 0)
+        return scan(step, (start, init_val), length=trips)[0][1]
 
     def loop_cond(state):
         i, n, _ = state

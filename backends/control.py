@@ -16,7 +16,7 @@ def control_step(eqn, compile_graph):
         last = len(runners) - 1
 
         def switch_step(index, *operands):
-            return runners[min(max(int(index), 0), last)](list(operands))
+            return runners[min(max(int(index), 0), last)](_arrays(operands))
 
         return switch_step
     if eqn.prim is while_p:
@@ -25,6 +25,7 @@ def control_step(eqn, compile_graph):
         nc, nb = params["cond_nconsts"], params["body_nconsts"]
 
         def while_step(*operands):
+            operands = _arrays(operands)
             cc = list(operands[:nc])
             bc = list(operands[nc : nc + nb])
             carry = list(operands[nc + nb :])
@@ -42,12 +43,13 @@ def control_step(eqn, compile_graph):
         y_avals = body_graph.out_avals[ncarry:]
 
         def scan_step(*operands):
+            operands = _arrays(operands)
             consts = list(operands[:nconsts])
             carry = list(operands[nconsts : nconsts + ncarry])
             xs = [np.asarray(x) for x in operands[nconsts + ncarry :]]
             ys = [np.empty((length,) + tuple(a.shape), a.dtype) for a in y_avals]
             for i in range(length - 1, -1, -1) if reverse else range(length):
-                out = body(consts + carry + [x[i] for x in xs])
+                out = body(consts + carry + [x[i, ...] for x in xs])  # a 0-d array, never a scalar
                 carry = list(out[:ncarry])
                 for y, value in zip(ys, out[ncarry:]):
                     y[i] = value
@@ -55,3 +57,9 @@ def control_step(eqn, compile_graph):
 
         return scan_step
     return None
+
+
+def _arrays(values) -> list:
+    """Operands as arrays: compiled bodies take arrays, while constants folded into the plan and Python
+    numbers in a carry arrive as NumPy or Python scalars."""
+    return [v if type(v) is np.ndarray else np.asarray(v) for v in values]

@@ -92,6 +92,7 @@ class _TraceState(threading.local):
 
     def __init__(self):
         self.stack = []
+        self.saved = []  # per pushed trace: the trace that was on top when it was pushed
         self.top = None
 
 
@@ -123,6 +124,7 @@ def push_trace(trace) -> None:
     with _count_lock:
         active.n += 1
     trace_state.stack.append(trace)
+    trace_state.saved.append(trace_state.top)  # the level current at push time, restored by pop_trace
     trace_state.top = trace
 
 
@@ -132,7 +134,7 @@ def pop_trace(trace) -> None:
         raise RuntimeError("trace stack corrupted: popping a trace that is not on top")
     stack.pop()
     trace.finished = True
-    trace_state.top = stack[-1] if stack else None
+    trace_state.top = trace_state.saved.pop()
     with _count_lock:
         active.n -= 1
 

@@ -10,6 +10,7 @@ from arraystack.ir.ad import (  # noqa: F401  (fill the tables)
     rules_control,
     rules_elementwise,
     rules_indexing,
+    rules_scan,
     rules_structural,
 )
 

@@ -288,19 +288,24 @@ def _dot_transpose(ct, other, nx, ny, dims, own_side):
     oth_free = rfree if own_side == 0 else lfree
     start = nb + len(lfree) if own_side == 0 else nb  # where the other side's free axes sit in ct
     oth_free_ct = tuple(range(start, start + len(oth_free)))
-    res = ops.dot_general(
-        ct, other, ((oth_free_ct, tuple(oth_free)), (tuple(range(nb)), tuple(oth_b)))
-    )
-    # res axes: batch, own free (sorted), then the other's contracted axes in increasing order
     oth_sorted = sorted(oth_c)
-    position = {}
+    # two ways to contract: ct first (result: batch, own free, own contracted) or the other operand first
+    # (batch, own contracted, own free); take the one that needs no transpose (x.T @ ct for a matmul's rhs).
+    ct_first, other_first = {}, {}
     for i, a in enumerate(own_b):
-        position[a] = i
+        ct_first[a] = other_first[a] = i
     for r, a in enumerate(own_free):
-        position[a] = nb + r
+        ct_first[a] = nb + r
+        other_first[a] = nb + len(own_c) + r
     for a, b in zip(own_c, oth_c):
-        position[a] = nb + len(own_free) + oth_sorted.index(b)
-    return ops.transpose(res, tuple(position[a] for a in range(n_own)))
+        ct_first[a] = nb + len(own_free) + oth_sorted.index(b)
+        other_first[a] = nb + oth_sorted.index(b)
+    identity = tuple(range(n_own))
+    batch = tuple(range(nb))
+    if tuple(other_first[a] for a in range(n_own)) == identity and tuple(ct_first[a] for a in range(n_own)) != identity:
+        return ops.dot_general(other, ct, ((tuple(oth_free), oth_free_ct), (tuple(oth_b), batch)))
+    res = ops.dot_general(ct, other, ((oth_free_ct, tuple(oth_free)), (batch, tuple(oth_b))))
+    return ops.transpose(res, tuple(ct_first[a] for a in range(n_own)))
 
 
 def _dot_vjp(ct, out, needs, x, y, *, dimension_numbers):
