@@ -35,7 +35,7 @@ from arraystack._custom import *  # noqa: F403
 from arraystack._custom import __all__ as _custom_all
 from arraystack._config import config
 from arraystack.ir import tree as tree_util
-from arraystack import optim, prng  # noqa: E402  (functional optimizers; JAX-style PRNG keys)
+from arraystack import nn, optim, prng  # noqa: E402  (layers, optimizers, PRNG keys: functional)
 
 __version__ = "0.1.0"
 
@@ -58,6 +58,7 @@ __all__ = [
     *_custom_all,
     "config",
     "tree_util",
+    "nn",
     "optim",
     "prng",
 ]

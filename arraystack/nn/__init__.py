@@ -1,0 +1,30 @@
+"""arraystack.nn: neural-network building blocks as pure functions over pytrees of parameters.
+
+Everything is composed of public arraystack functions, so it runs eagerly, under arraystack.jit and under
+the differentiation and batching transformations with no rules of its own (softmax_cross_entropy adds a
+custom VJP). This module is the table of contents: import blocks and __all__.
+"""
+
+from arraystack.nn import initializers
+from arraystack.nn.activations import *
+from arraystack.nn.activations import __all__ as _activations_all
+from arraystack.nn.conv import *
+from arraystack.nn.conv import __all__ as _conv_all
+from arraystack.nn.dropout import *
+from arraystack.nn.dropout import __all__ as _dropout_all
+from arraystack.nn.layers import *
+from arraystack.nn.layers import __all__ as _layers_all
+from arraystack.nn.losses import *
+from arraystack.nn.losses import __all__ as _losses_all
+from arraystack.nn.recurrent import *
+from arraystack.nn.recurrent import __all__ as _recurrent_all
+
+__all__ = [
+    *_activations_all,
+    *_losses_all,
+    *_layers_all,
+    *_conv_all,
+    *_recurrent_all,
+    *_dropout_all,
+    "initializers",
+]
