@@ -62,3 +62,13 @@ __all__ = [
     "optim",
     "prng",
 ]
+
+# NumPy breadth (issue 3): each family module exports its own __all__; the tuple below lists them, one
+# name per line, and the loop re-exports each module's names here as a star import would.
+_FAMILIES = (
+)
+for _family in _FAMILIES:
+    _module = __import__(f"arraystack.{_family}", fromlist=["__all__"])
+    globals().update({_name: getattr(_module, _name) for _name in _module.__all__})
+    __all__ += [_name for _name in _module.__all__ if _name not in __all__]
+
