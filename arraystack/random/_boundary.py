@@ -1,0 +1,159 @@
+"""The eager boundary between arraystack and NumPy's random streams: every draw goes through `call`.
+
+`call` refuses traced operands and staging traces (jit, vmap) with a TracedRandomError, hands NumPy the
+buffers behind arraystack arrays, and wraps NumPy's results as arraystack arrays.
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from arraystack._array import ndarray, wrap
+from arraystack._dtypes import SUPPORTED
+from arraystack.ir.ad import BatchTrace
+from arraystack.ir.core import ConcretizationError, Tracer, active, trace_state, user_source
+from arraystack.ir.trace import GraphTrace
+
+
+class TracedRandomError(ConcretizationError):
+    """A NumPy-stream random function was called on a traced value or inside arraystack.jit / vmap."""
+
+
+class NumpyOwner:
+    """An arraystack object that owns a NumPy random object (`_numpy`): a Generator or a RandomState.
+
+    Passed to a NumPy random function (`default_rng(rng)`, `RandomState(...)`), it stands for that object."""
+
+    __slots__ = ("__weakref__", "_numpy")
+
+
+_FIX = (
+    "Inside jitted or vmapped code use arraystack.prng, the functional key API: "
+    "`key = arraystack.prng.key(seed)`, `k1, k2 = arraystack.prng.split(key)`, "
+    "`arraystack.prng.normal(k1, shape)` (a fresh key per draw), or draw the numbers outside and pass them "
+    "in as an argument. Under an eager grad, draw noise that does not depend on the traced value "
+    "(`loc + scale * rng.standard_normal(shape)`)."
+)
+
+
+def _staging_trace():
+    """The active trace that stages a computation for later (jit) or for a whole batch (vmap), if any."""
+    if not active.n:
+        return None
+    for trace in trace_state.stack:
+        if isinstance(trace, (GraphTrace, BatchTrace)):
+            return trace
+    return None
+
+
+def _traced(x) -> bool:
+    t = type(x)
+    if t is ndarray or isinstance(x, ndarray):
+        return type(x._value) is Tracer
+    if t is Tracer:
+        return True
+    if t is list or t is tuple:
+        return any(_traced(v) for v in x)
+    if t is dict:
+        return any(_traced(v) for v in x.values())
+    return False
+
+
+def check_eager(name: str, args=(), kwargs=None, staging: bool = True) -> None:
+    """Raise TracedRandomError if a draw named `name` sees a traced operand or runs under jit/vmap.
+
+    Constructors pass staging=False: building a seeded generator inside jit draws nothing (its draws
+    raise), but a traced seed cannot be read."""
+    if not active.n:
+        return
+    if _traced(args) or (kwargs and _traced(kwargs)):
+        why = "was called on a traced value"
+    else:
+        trace = _staging_trace() if staging else None
+        if trace is None:
+            return
+        why = "was called inside " + (
+            "arraystack.vmap"
+            if isinstance(trace, BatchTrace)
+            else "arraystack.jit (a staged trace)"
+        )
+    where = user_source()
+    at = f" at {where}" if where else ""
+    raise TracedRandomError(
+        f"arraystack.random.{name} {why}{at}. It draws from NumPy's stateful random stream, which "
+        "cannot be traced: a compiled function would replay the same numbers on every call. " + _FIX
+    )
+
+
+def to_numpy(x, found: dict):
+    """`x` with arraystack arrays replaced by their NumPy buffers (no copy) and arraystack Generators /
+    RandomStates by the NumPy objects they own; containers are rebuilt only when something changed.
+    `found` maps id(buffer) -> the arraystack array, so a result that is an argument (out=) maps back."""
+    t = type(x)
+    if t is ndarray or isinstance(x, ndarray):
+        value = x._value
+        if not isinstance(value, numpy.ndarray):  # a device buffer: NumPy's streams run on the host
+            value = numpy.asarray(value)
+        if value.ndim == 0:
+            # Note: arraystack returns 0-d arrays where NumPy returns scalars (np.sum, x[i]), and NumPy
+            # reads a few arguments differently for the two (permutation(n)), so 0-d operands go in as
+            # NumPy's scalars. `out=` keeps its array (see call).
+            return value[()]
+        found[id(value)] = x
+        return value
+    if isinstance(x, NumpyOwner):
+        return x._numpy
+    if t is list or t is tuple:
+        items = [to_numpy(v, found) for v in x]
+        return x if all(a is b for a, b in zip(items, x)) else t(items)
+    if t is dict:
+        items = {k: to_numpy(v, found) for k, v in x.items()}
+        return x if all(items[k] is x[k] for k in x) else items
+    return x
+
+
+def to_arraystack(result, found: dict):
+    """NumPy's result as arraystack returns it: arrays and NumPy scalars become arraystack arrays (0-d for
+    scalars), an argument returned (out=) is the caller's own array, Python scalars and bytes stay as they
+    are."""
+    t = type(result)
+    if t is numpy.ndarray:
+        same = found.get(id(result))
+        if same is not None:
+            return same
+        # Note: arrays of a dtype arraystack does not hold (choice over strings or objects) stay NumPy's.
+        return wrap(result) if result.dtype in SUPPORTED else result
+    if isinstance(result, numpy.generic) and result.dtype in SUPPORTED:
+        return wrap(result)
+    return result
+
+
+def call(name: str, method, args, kwargs):
+    """Draw eagerly: `method(*args, **kwargs)` on NumPy's object, with arraystack operands and results."""
+    if active.n:
+        check_eager(name, args, kwargs)
+    found: dict = {}
+    args = to_numpy(args, found)
+    if kwargs:
+        out = kwargs.get("out")
+        kwargs = to_numpy(kwargs, found)
+        if isinstance(out, ndarray) and out.ndim == 0:  # written into: its buffer, not a scalar
+            kwargs["out"] = out._value
+            found[id(out._value)] = out
+    return to_arraystack(method(*args, **kwargs), found)
+
+
+def forward(owner: str, name: str, numpy_type):
+    """A method of the arraystack class `owner` that calls method `name` of the NumPy object it owns."""
+    qualified = f"{owner}.{name}"
+
+    def method(self, *args, **kwargs):
+        return call(qualified, getattr(self._numpy, name), args, kwargs)
+
+    method.__name__ = name
+    method.__qualname__ = qualified
+    method.__doc__ = (
+        f"NumPy's `numpy.random.{qualified}`, the same stream and values; arraystack arrays in and out.\n"
+        + (getattr(numpy_type, name).__doc__ or "")
+    )
+    return method
