@@ -65,7 +65,32 @@ __all__ = [
 
 # NumPy breadth (issue 3): each family module exports its own __all__; the tuple below lists them, one
 # name per line, and the loop re-exports each module's names here as a star import would.
+from arraystack import fft  # noqa: E402
+from arraystack import testing  # noqa: E402
+from arraystack import random  # noqa: E402
+from arraystack import linalg  # noqa: E402
 _FAMILIES = (
+    "_contractions",
+    "_einsum",
+    "_io",
+    "_printing",
+    "_constants",
+    "_introspection",
+    "_floating_point_errors",
+    "_sorting",
+    "_selection",
+    "_sets",
+    "_index_tricks",
+    "_iterators",
+    "_quantiles",
+    "_special",
+    "_comparison",
+    "_calculus",
+    "_covariance",
+    "_histograms",
+    "_polynomial",
+    "_functional",
+    "_array_api",
 )
 for _family in _FAMILIES:
     _module = __import__(f"arraystack.{_family}", fromlist=["__all__"])

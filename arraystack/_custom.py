@@ -12,6 +12,7 @@ import functools
 
 from arraystack._array import ndarray, raw, wrap
 from arraystack.ir import primitives as p
+from arraystack.ir.control import barrier_p
 from arraystack.ir import tree
 from arraystack.ir.ad import forward, ops, reverse
 from arraystack.ir.core import Tracer, active, below, bind, trace_state
@@ -195,7 +196,13 @@ def checkpoint(fun):
                 res = fun(*_rewrap(treedef, list(xs)))
                 return [o._value if isinstance(o, ndarray) else raw(o) for o in tree.leaves(res)]
 
-            _, back = reverse.vjp(replay, list(primals))
+            # the barrier keeps jit's passes from merging the replay with the forward pass (which would keep
+            # the forward values alive instead of recomputing them)
+            arrays = [k for k, v in enumerate(primals) if _is_array(v)]
+            fenced = list(primals)
+            for k, v in zip(arrays, bind(barrier_p, *[primals[k] for k in arrays]) if arrays else ()):
+                fenced[k] = v
+            _, back = reverse.vjp(replay, fenced)
             return back(list(ct))
 
         wrapped = top.record(rule, leaves, {}, tuple(out_raw), True)

@@ -1,5 +1,7 @@
-"""matmul and dot as compositions of dot_general with reshape/broadcast/transpose (issue 3 completes the
-family). Shapes, dtypes and errors follow NumPy: matmul is the gufunc (n?,k),(k,m?)->(n?,m?).
+"""matmul and dot as compositions of dot_general with reshape/broadcast/transpose. Shapes, dtypes and
+errors follow NumPy: matmul is the gufunc (n?,k),(k,m?)->(n?,m?). The other products live in
+_contractions.py (vdot, inner, outer, tensordot, kron, vecdot, matvec, vecmat) and _einsum.py; numpy.linalg
+is the package arraystack/linalg/.
 """
 
 from __future__ import annotations

@@ -101,6 +101,19 @@ def _scan_rule(*operands, body, nconsts, ncarry, length, reverse):
 abstract_eval_rules[scan_p] = _scan_rule
 
 
+barrier_p = Primitive("optimization_barrier", multiple_results=True)
+# optimization_barrier *operands -> the operands unchanged. Passes treat it as opaque, so values computed from
+# its outputs are never merged with (CSE) or replaced by values computed before it: checkpoint uses it to
+# make the backward pass recompute, instead of keep, the forward values of a rematerialized function.
+
+
+def _barrier_rule(*avals):
+    return tuple(avals)
+
+
+abstract_eval_rules[barrier_p] = _barrier_rule
+
+
 # -- reference rules ----------------------------------------------------------------------------------------
 
 
@@ -154,6 +167,7 @@ def _register_reference():
     reference_rules[switch_p] = _switch_reference
     reference_rules[while_p] = _while_reference
     reference_rules[scan_p] = _scan_reference
+    reference_rules[barrier_p] = lambda xp, *operands: tuple(operands)
 
 
 _register_reference()

@@ -162,7 +162,27 @@ def _scan_cases(d):
 
 
 # name -> function(dtype) -> list of (operands, params); dtypes the shape rule rejects are skipped.
+def _spd(d, batch=()):
+    """A well-conditioned (diagonally dominant, positive definite) matrix for the linalg primitives."""
+    return (sample(d, batch + (3, 3)) + 3 * np.eye(3)).astype(d)
+
+
 SAMPLES = {
+    # linear algebra (jit/linalg.py)
+    "cholesky": lambda d: [([_spd(d, (2,))], {"upper": u}) for u in (False, True)],
+    "solve": lambda d: [([_spd(d), sample(d, (3, 2))], {})],
+    "det": lambda d: [([_spd(d)], {}), ([_spd(d, (2,))], {})],
+    "slogdet": lambda d: [([_spd(d, (2,))], {})],
+    "eigh": lambda d: [([_spd(d)], {"lower": True})],
+    "eigvalsh": lambda d: [([_spd(d)], {"lower": False})],
+    "eig": lambda d: [([_spd(d)], {})],
+    "eigvals": lambda d: [([_spd(d, (2,))], {})],
+    "svd": lambda d: [
+        ([sample(d, (2, 4, 3))], {"full_matrices": f, "hermitian": False}) for f in (True, False)
+    ] + [([_spd(d)], {"full_matrices": False, "hermitian": True})],
+    "svdvals": lambda d: [([sample(d, (4, 3))], {"hermitian": False}), ([_spd(d)], {"hermitian": True})],
+    "qr": lambda d: [([sample(d, (4, 3))], {"mode": m}) for m in ("reduced", "complete", "raw")],
+    "lstsq": lambda d: [([sample(d, (4, 3)), sample(d, (4, 2))], {"rcond": 1e-10})],
     "select": lambda d: [
         ([sample(bool), sample(d), sample(d)[::-1]], {}),
         ([True, sample(d), _scalar(d)], {}),
@@ -205,6 +225,13 @@ SAMPLES = {
         ([sample(d, ())], {"size": 1}),
     ],
     "argmax": lambda d: [([sample(d)], {"axis": 1})],
+    "sort": lambda d: [
+        ([sample(d)], {"dimension": 1, "num_keys": 1, "kind": "quicksort"}),
+        ([sample(d), sample(d)[::-1], sample("i8")], {"dimension": 0, "num_keys": 2, "kind": "stable"}),
+    ],
+    "partition": lambda d: [([sample(d)], {"kth": (1,), "axis": 1})],
+    "argpartition": lambda d: [([sample(d)], {"kth": (0, 1), "axis": 0})],
+    "searchsorted": lambda d: [([sample(d, (6,)), sample(d)], {"side": s}) for s in ("left", "right")],
     "argmin": lambda d: [([sample(d)], {"axis": 0})],
     "dot_general": lambda d: [
         ([sample(d, (2, 3)), sample(d, (3, 4))], {"dimension_numbers": (((1,), (0,)), ((), ()))}),
@@ -217,6 +244,11 @@ SAMPLES = {
     "switch": _switch_cases,
     "while": _while_cases,
     "scan": _scan_cases,
+    "optimization_barrier": lambda d: [([sample(d), sample(d, ())], {})],
+    "fft": lambda d: [
+        ([sample(d, (2, 4))], {"fft_type": k, "axes": (1,), "lengths": (4,), "norm": "ortho"})
+        for k in ("fft", "ifft", "rfft")
+    ] + [([sample(d)], {"fft_type": "irfft", "axes": (0, 1), "lengths": (2, 5), "norm": "forward"})],
 }
 for _name in ("reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and", "reduce_or"):
     SAMPLES[_name] = lambda d: [([sample(d)], {"axes": axes}) for axes in ((1,), (0, 1), ())]

@@ -9,8 +9,11 @@ from arraystack.ir.ad import (  # noqa: F401  (fill the tables)
     batch_structural,
     rules_control,
     rules_elementwise,
+    rules_fft,
     rules_indexing,
+    rules_linalg,
     rules_scan,
+    rules_sorting,
     rules_structural,
 )
 

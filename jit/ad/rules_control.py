@@ -21,7 +21,7 @@ from arraystack.ir.ad import batching, forward, ops, reverse
 from arraystack.ir.ad.batching import batch_rules, move_to_front
 from arraystack.ir.ad.forward import jvp_rules
 from arraystack.ir.ad.reverse import NotDifferentiableError, vjp_rules
-from arraystack.ir.control import fusion_p, switch_p, while_p
+from arraystack.ir.control import barrier_p, fusion_p, switch_p, while_p
 from arraystack.ir.core import Tracer, bind, pop_trace, push_trace, trace_state
 from arraystack.ir.ir import Graph, Var
 from arraystack.ir.trace import eval_graph, make_graph
@@ -379,3 +379,17 @@ def _while_batch(size, args, batched, *, cond, body, cond_nconsts, body_nconsts)
 jvp_rules[while_p] = _while_jvp
 vjp_rules[while_p] = _while_vjp
 batch_rules[while_p] = _while_batch
+
+
+# -- optimization_barrier: the identity, transparent to every transformation ------------------------------------
+
+
+def _barrier_jvp(primals, tangents, out):
+    nonzero = [t for t in tangents if t is not None]
+    passed = iter(bind(barrier_p, *nonzero) if nonzero else ())
+    return [None if t is None else next(passed) for t in tangents]
+
+
+jvp_rules[barrier_p] = _barrier_jvp
+vjp_rules[barrier_p] = lambda ct, out, needs, *primals: list(ct)
+batch_rules[barrier_p] = lambda size, args, batched: [move_to_front(a, b, size) for a, b in zip(args, batched)]

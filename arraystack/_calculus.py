@@ -1,0 +1,379 @@
+"""Discrete calculus: diff, ediff1d, gradient, trapezoid, interp, correlate, convolve, cross, unwrap,
+composed of slices, ufuncs and reductions as numpy/lib/_function_base_impl.py and numpy/_core/numeric.py
+write them, so they trace, differentiate and vmap (interp's search goes through arraystack.searchsorted).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
+
+import arraystack as anp
+from arraystack._array import wrap
+from arraystack.ir.core import Tracer, bind
+from arraystack.ir.primitives import complex_p
+
+_NoValue = np._NoValue
+_SELF = object()  # marks where the array itself goes between prepend and append
+
+
+def _along(nd, axis, index):
+    key = [slice(None)] * nd
+    key[axis] = index
+    return tuple(key)
+
+
+def diff(a, n=1, axis=-1, prepend=_NoValue, append=_NoValue):
+    """Mirrors numpy.diff (bool input differences with not_equal)."""
+    if n == 0:
+        return a
+    if n < 0:
+        raise ValueError("order must be non-negative but got " + repr(n))
+    a = anp.asarray(a)
+    nd = a.ndim
+    if nd == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    axis = normalize_axis_index(axis, nd)
+    combined = []
+    for extra in (prepend, _SELF, append):
+        if extra is _SELF:
+            combined.append(a)
+        elif extra is not _NoValue:
+            extra = anp.asarray(extra)
+            if extra.ndim == 0:
+                shape = list(a.shape)
+                shape[axis] = 1
+                extra = anp.broadcast_to(extra, tuple(shape))
+            combined.append(extra)
+    if len(combined) > 1:
+        a = anp.concatenate(combined, axis)
+    op = anp.not_equal if a.dtype == np.bool_ else anp.subtract
+    upper, lower = _along(nd, axis, slice(1, None)), _along(nd, axis, slice(None, -1))
+    for _ in range(n):
+        a = op(a[upper], a[lower])
+    return a
+
+
+def ediff1d(ary, to_end=None, to_begin=None):
+    """Mirrors numpy.ediff1d: differences of the flattened array, with optional ends."""
+    ary = anp.ravel(anp.asarray(ary))
+    dtype = ary.dtype
+    if to_begin is None and to_end is None:
+        return ary[1:] - ary[:-1]
+    parts = []
+    for name, extra in (("to_begin", to_begin), ("to_end", to_end)):
+        if extra is None:
+            parts.append(None)
+            continue
+        extra = anp.asarray(extra)
+        if not np.can_cast(extra.dtype, dtype, casting="same_kind"):
+            raise TypeError(
+                f"dtype of `{name}` must be compatible with input `ary` under the `same_kind` rule."
+            )
+        parts.append(anp.ravel(extra).astype(dtype))
+    if dtype == np.bool_:
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported")
+    middle = (ary[1:] - ary[:-1]).astype(dtype)
+    pieces = [p for p in (parts[0], middle, parts[1]) if p is not None]
+    return anp.concatenate(pieces)
+
+
+def _spacing(distances, size):
+    distances = anp.asarray(distances)
+    if distances.ndim == 0:
+        return distances
+    if distances.ndim != 1:
+        raise ValueError("distances must be either scalars or 1d")
+    if len(distances) != size:
+        raise ValueError("when 1d, distances must match the length of the corresponding dimension")
+    if distances.dtype.kind in "iub":
+        distances = distances.astype(np.float64)
+    if isinstance(distances._value, Tracer):
+        # Note: NumPy collapses equal spacings to a scalar; traced spacings keep the general formula
+        return diff(distances)
+    diffx = np.diff(np.asarray(distances._value))
+    return wrap(diffx[0]) if (diffx == diffx[0]).all() else wrap(diffx)
+
+
+def gradient(f, *varargs, axis=None, edge_order=1):
+    """Mirrors numpy.gradient: second-order central differences inside, edge_order 1 or 2 at the ends."""
+    f = anp.asarray(f)
+    nd = f.ndim
+    axes = tuple(range(nd)) if axis is None else normalize_axis_tuple(axis, nd)
+    n = len(varargs)
+    if n == 0:
+        dx = [1.0] * len(axes)
+    elif n == 1 and np.ndim(varargs[0]) == 0:
+        dx = list(varargs) * len(axes)
+    elif n == len(axes):
+        dx = [_spacing(d, f.shape[ax]) for d, ax in zip(varargs, axes)]
+    else:
+        raise TypeError("invalid number of arguments")
+    if edge_order > 2:
+        raise ValueError("'edge_order' greater than 2 not supported")
+    otype = f.dtype
+    if otype.kind not in "fc":
+        if otype.kind in "iu":
+            f = f.astype(np.float64)
+        otype = np.dtype(np.float64)
+    outvals = [_gradient_axis(f, ax, d, edge_order, otype) for ax, d in zip(axes, dx)]
+    return outvals[0] if len(axes) == 1 else tuple(outvals)
+
+
+def _gradient_axis(f, axis, ax_dx, edge_order, otype):
+    if f.shape[axis] < edge_order + 1:
+        raise ValueError(
+            "Shape of array too small to calculate a numerical gradient, "
+            "at least (edge_order + 1) elements are required."
+        )
+    nd = f.ndim
+
+    def at(index):
+        return f[_along(nd, axis, index)]
+
+    uniform = np.ndim(ax_dx) == 0
+    if uniform:
+        inner = (at(slice(2, None)) - at(slice(None, -2))) / (2.0 * ax_dx)
+    else:
+        dx1, dx2 = ax_dx[0:-1], ax_dx[1:]
+        shape = [1] * nd
+        shape[axis] = -1
+        a = anp.reshape(-dx2 / (dx1 * (dx1 + dx2)), shape)
+        b = anp.reshape((dx2 - dx1) / (dx1 * dx2), shape)
+        c = anp.reshape(dx1 / (dx2 * (dx1 + dx2)), shape)
+        inner = a * at(slice(None, -2)) + b * at(slice(1, -1)) + c * at(slice(2, None))
+    if edge_order == 1:
+        first = (at(slice(1, 2)) - at(slice(0, 1))) / (ax_dx if uniform else ax_dx[0])
+        last = (at(slice(-1, None)) - at(slice(-2, -1))) / (ax_dx if uniform else ax_dx[-1])
+    else:
+        if uniform:
+            a, b, c = -1.5 / ax_dx, 2.0 / ax_dx, -0.5 / ax_dx
+        else:
+            dx1, dx2 = ax_dx[0], ax_dx[1]
+            a = -(2.0 * dx1 + dx2) / (dx1 * (dx1 + dx2))
+            b = (dx1 + dx2) / (dx1 * dx2)
+            c = -dx1 / (dx2 * (dx1 + dx2))
+        first = a * at(slice(0, 1)) + b * at(slice(1, 2)) + c * at(slice(2, 3))
+        if uniform:
+            a, b, c = 0.5 / ax_dx, -2.0 / ax_dx, 1.5 / ax_dx
+        else:
+            dx1, dx2 = ax_dx[-2], ax_dx[-1]
+            a = dx2 / (dx1 * (dx1 + dx2))
+            b = -(dx2 + dx1) / (dx1 * dx2)
+            c = (2.0 * dx2 + dx1) / (dx2 * (dx1 + dx2))
+        last = a * at(slice(-3, -2)) + b * at(slice(-2, -1)) + c * at(slice(-1, None))
+    pieces = [first, inner, last] if f.shape[axis] > 2 else [first, last]
+    return anp.concatenate([p.astype(otype) for p in pieces], axis=axis)
+
+
+def trapezoid(y, x=None, dx=1.0, axis=-1):
+    """Mirrors numpy.trapezoid: the composite trapezoidal rule along `axis`."""
+    y = anp.asarray(y)
+    if x is None:
+        d = dx
+    else:
+        x = anp.asarray(x)
+        if x.ndim == 1:
+            d = diff(x)
+            shape = [1] * y.ndim
+            shape[axis] = d.shape[0]
+            d = anp.reshape(d, shape)
+        else:
+            d = diff(x, axis=axis)
+    nd = y.ndim
+    upper, lower = _along(nd, axis, slice(1, None)), _along(nd, axis, slice(None, -1))
+    return anp.sum(d * (y[upper] + y[lower]) / 2.0, axis)
+
+
+def _interp_real(x, xp, fp, left, right):
+    n = xp.shape[0]
+    j = anp.searchsorted(xp, x, side="right") - 1
+    left = fp[0] if left is None else left
+    right = fp[-1] if right is None else right
+    if n == 1:  # NumPy's single-point rule: a NaN x gives fp[0]
+        return anp.where(x < xp[0], left, anp.where(x > xp[0], right, fp[0])).astype(np.float64)
+    jc = anp.clip(j, 0, n - 2)
+    x0, x1, f0, f1 = xp[jc], xp[jc + 1], fp[jc], fp[jc + 1]
+    slope = (f1 - f0) / (x1 - x0)
+    inside = slope * (x - x0) + f0
+    retry = slope * (x - x1) + f1  # NumPy retries from the right end when the left gives NaN
+    retry = anp.where(anp.isnan(retry) & (f0 == f1), f0, retry)
+    inside = anp.where(anp.isnan(inside), retry, inside)
+    inside = anp.where((j == n - 1) | (x0 == x), fp[anp.clip(j, 0, n - 1)], inside)
+    result = anp.where(j < 0, left, anp.where(x > xp[-1], right, inside))
+    result = anp.where(x == xp[-1], fp[-1], result)
+    return anp.where(anp.isnan(x), x, result).astype(np.float64)
+
+
+def interp(x, xp, fp, left=None, right=None, period=None):
+    """Mirrors numpy.interp: 1-D piecewise-linear interpolation, float64 (complex128 for complex fp)."""
+    fp = anp.asarray(fp)
+    dtype = np.complex128 if fp.dtype.kind == "c" else np.float64
+    x = anp.asarray(x).astype(np.float64)
+    xp = anp.asarray(xp).astype(np.float64)
+    fp = fp.astype(dtype)
+    if xp.ndim != 1 or fp.ndim != 1:
+        raise ValueError("Data points must be 1-D sequences")
+    if xp.shape[0] != fp.shape[0]:
+        raise ValueError("fp and xp are not of the same length.")
+    if xp.shape[0] == 0:
+        raise ValueError("array of sample points is empty")
+    if period is not None:
+        if period == 0:
+            raise ValueError("period must be a non-zero value")
+        period = abs(period)
+        left = right = None
+        x = x % period
+        xp = xp % period
+        order = anp.argsort(xp)
+        xp, fp = xp[order], fp[order]
+        xp = anp.concatenate((xp[-1:] - period, xp, xp[0:1] + period))
+        fp = anp.concatenate((fp[-1:], fp, fp[0:1]))
+    if dtype is np.float64:
+        return _interp_real(x, xp, fp, left, right)
+    lefts = (None, None) if left is None else (np.real(left), np.imag(left))
+    rights = (None, None) if right is None else (np.real(right), np.imag(right))
+    re = _interp_real(x, xp, anp.real(fp), lefts[0], rights[0])
+    im = _interp_real(x, xp, anp.imag(fp), lefts[1], rights[1])
+    return wrap(bind(complex_p, re._value, im._value))
+
+
+_MODES = {"valid": 0, "same": 1, "full": 2, 0: 0, 1: 1, 2: 2}
+
+
+def _correlate(a, v, mode):
+    """numpy.correlate's kernel: r[k] = sum_j a[k + j - left] * v[j], the shorter operand sliding."""
+    try:
+        mode = _MODES[mode]
+    except (KeyError, TypeError):
+        raise ValueError(
+            "Use one of 'valid', 'same', or 'full' for convolve/correlate mode"
+        ) from None
+    inverted = a.shape[0] < v.shape[0]
+    if inverted:
+        a, v = v, a
+    n, m = a.shape[0], v.shape[0]
+    left = (0, m // 2, m - 1)[mode]
+    right = (0, m - m // 2 - 1, m - 1)[mode]
+    dtype = np.result_type(a.dtype, v.dtype)
+    work = np.dtype(np.int64) if dtype == np.bool_ else dtype
+    a, v = a.astype(work), v.astype(work)
+    padded = anp.concatenate([anp.zeros(left, work), a, anp.zeros(right, work)])
+    length = n + left + right - m + 1
+    result = padded[0:length] * v[0]
+    for j in range(1, m):
+        result = result + padded[j : j + length] * v[j]
+    result = (result != 0) if dtype == np.bool_ else result.astype(dtype)
+    return result[::-1] if inverted else result
+
+
+def _operands(a, v):
+    a, v = anp.atleast_1d(anp.asarray(a)), anp.atleast_1d(anp.asarray(v))
+    if a.ndim != 1 or v.ndim != 1:
+        raise ValueError("object too deep for desired array")
+    return a, v
+
+
+def correlate(a, v, mode="valid"):
+    """Mirrors numpy.correlate: sum_n a[n + k] * conj(v[n])."""
+    a, v = _operands(a, v)
+    if a.shape[0] == 0 or v.shape[0] == 0:
+        raise ValueError(f"{'a' if a.shape[0] == 0 else 'v'} cannot be empty")
+    if v.dtype.kind == "c":
+        v = anp.conjugate(v)
+    return _correlate(a, v, mode)
+
+
+def convolve(a, v, mode="full"):
+    """Mirrors numpy.convolve: the discrete linear convolution of two 1-D sequences."""
+    a, v = _operands(a, v)
+    if v.shape[0] > a.shape[0]:
+        a, v = v, a
+    if a.shape[0] == 0:
+        raise ValueError("a cannot be empty")
+    if v.shape[0] == 0:
+        raise ValueError("v cannot be empty")
+    return _correlate(a, v[::-1], mode)
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """Mirrors numpy.cross, with NumPy 2's DeprecationWarning for 2-element vectors."""
+    if axis is not None:
+        axisa, axisb, axisc = (axis,) * 3
+    a, b = anp.asarray(a), anp.asarray(b)
+    if a.ndim < 1 or b.ndim < 1:
+        raise ValueError("At least one array has zero dimension")
+    a = anp.moveaxis(a, normalize_axis_index(axisa, a.ndim, msg_prefix="axisa"), -1)
+    b = anp.moveaxis(b, normalize_axis_index(axisb, b.ndim, msg_prefix="axisb"), -1)
+    na, nb = a.shape[-1], b.shape[-1]
+    if na not in (2, 3) or nb not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    if na == 2 or nb == 2:
+        warnings.warn(
+            "Arrays of 2-dimensional vectors are deprecated. Use arrays of "
+            "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+    shape = np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
+    if na == 3 or nb == 3:
+        axisc = normalize_axis_index(axisc, len(shape) + 1, msg_prefix="axisc")
+    dtype = np.promote_types(a.dtype, b.dtype)
+    if dtype == np.bool_:
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported")
+    a, b = a.astype(dtype), b.astype(dtype)
+    a0, a1, b0, b1 = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
+    a2 = a[..., 2] if na == 3 else None
+    b2 = b[..., 2] if nb == 3 else None
+    if na == 2 and nb == 2:
+        return anp.broadcast_to(a0 * b1 - a1 * b0, shape).astype(dtype)
+    if na == 2:
+        parts = (a1 * b2, 0 - a0 * b2, a0 * b1 - a1 * b0)
+    elif nb == 3:
+        parts = (a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0)
+    else:
+        parts = (0 - a2 * b1, a2 * b0, a0 * b1 - a1 * b0)
+    cp = anp.stack([anp.broadcast_to(p, shape).astype(dtype) for p in parts], axis=-1)
+    return anp.moveaxis(cp, -1, axisc)
+
+
+def unwrap(p, discont=None, axis=-1, *, period=2 * np.pi):
+    """Mirrors numpy.unwrap: adds multiples of `period` so that jumps are at most max(discont, period/2)."""
+    p = anp.asarray(p)
+    nd = p.ndim
+    dd = diff(p, axis=axis)
+    if discont is None:
+        discont = period / 2
+    dtype = np.result_type(dd.dtype, period)
+    if dtype.kind in "iu":
+        interval_high, rem = divmod(period, 2)
+        boundary_ambiguous = rem == 0
+    else:
+        interval_high = period / 2
+        boundary_ambiguous = True
+    interval_low = -interval_high
+    ddmod = anp.mod(dd - interval_low, period) + interval_low
+    if boundary_ambiguous:
+        ddmod = anp.where((ddmod == interval_low) & (dd > 0), interval_high, ddmod).astype(
+            ddmod.dtype
+        )
+    ph_correct = ddmod - dd
+    ph_correct = anp.where(anp.abs(dd) < discont, 0, ph_correct).astype(ph_correct.dtype)
+    head = p[_along(nd, axis, slice(0, 1))].astype(dtype)
+    tail = (p[_along(nd, axis, slice(1, None))] + anp.cumsum(ph_correct, axis)).astype(dtype)
+    return anp.concatenate([head, tail], axis=axis)
+
+
+__all__ = [
+    "convolve",
+    "correlate",
+    "cross",
+    "diff",
+    "ediff1d",
+    "gradient",
+    "interp",
+    "trapezoid",
+    "unwrap",
+]

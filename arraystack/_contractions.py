@@ -1,0 +1,180 @@
+"""Products other than matmul/dot: vdot, inner, outer, tensordot, kron, vecdot, matvec, vecmat.
+
+Each is one dot_general (or a broadcast multiply) after NumPy's dtype promotion and shape checks, so it
+traces and differentiates through the core primitives.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from arraystack._array import wrap
+from arraystack._creation import asarray
+from arraystack._dtypes import result_type
+from arraystack._elementwise import conjugate, multiply
+from arraystack._manipulation import broadcast_shapes, broadcast_to, expand_dims, moveaxis, reshape
+from arraystack._operands import convert_raw
+from arraystack._shapes import normalize_axis
+from arraystack.ir.core import bind
+from arraystack.ir.structural import dot_general_p
+
+
+def _promoted(a, b):
+    """Both operands as arraystack arrays of their common dtype."""
+    a, b = asarray(a), asarray(b)
+    dt = result_type(a, b)
+    return wrap(convert_raw(a._value, dt)), wrap(convert_raw(b._value, dt))
+
+
+def _conj(x):
+    return conjugate(x) if x.dtype.kind == "c" else x
+
+
+def _dot_general(a, b, contract, batch=((), ())):
+    return wrap(bind(dot_general_p, a._value, b._value, dimension_numbers=(contract, batch)))
+
+
+def vdot(a, b, /):
+    """Mirrors numpy.vdot: both operands flattened, the first conjugated."""
+    a, b = _promoted(a, b)
+    if a.size != b.size:
+        raise ValueError("cannot reshape array: vdot needs operands of the same size")
+    a, b = reshape(_conj(a), (a.size,)), reshape(b, (b.size,))
+    return _dot_general(a, b, ((0,), (0,)))
+
+
+def inner(a, b, /):
+    """Mirrors numpy.inner: a sum over the last axes; result shape a.shape[:-1] + b.shape[:-1]."""
+    a, b = _promoted(a, b)
+    if a.ndim == 0 or b.ndim == 0:
+        return multiply(a, b)
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError(
+            f"shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} (dim {a.ndim - 1}) != "
+            f"{b.shape[-1]} (dim {b.ndim - 1})"
+        )
+    return _dot_general(a, b, ((a.ndim - 1,), (b.ndim - 1,)))
+
+
+def outer(a, b, out=None):
+    """Mirrors numpy.outer: the flattened operands' products, (a.size, b.size)."""
+    a, b = asarray(a), asarray(b)
+    return multiply(reshape(a, (a.size, 1)), reshape(b, (1, b.size)), out=out)
+
+
+def _tensordot_axes(a, b, axes):
+    try:
+        n = int(axes)
+    except TypeError:
+        axes_a, axes_b = axes
+        axes_a = [axes_a] if np.ndim(axes_a) == 0 else list(axes_a)
+        axes_b = [axes_b] if np.ndim(axes_b) == 0 else list(axes_b)
+    else:
+        if n < 0:
+            raise ValueError("negative dimensions are not allowed")
+        if n > a.ndim or n > b.ndim:
+            raise ValueError("shape-mismatch for sum")
+        axes_a, axes_b = list(range(a.ndim - n, a.ndim)), list(range(n))
+    if len(axes_a) != len(axes_b):
+        raise ValueError("shape-mismatch for sum")
+    axes_a = [normalize_axis(x, a.ndim) for x in axes_a]
+    axes_b = [normalize_axis(x, b.ndim) for x in axes_b]
+    if any(a.shape[i] != b.shape[j] for i, j in zip(axes_a, axes_b)):
+        raise ValueError("shape-mismatch for sum")
+    return tuple(axes_a), tuple(axes_b)
+
+
+def tensordot(a, b, axes=2):
+    """Mirrors numpy.tensordot: sums over axes[0] of a and axes[1] of b (or the last/first `axes`)."""
+    a, b = _promoted(a, b)
+    axes_a, axes_b = _tensordot_axes(a, b, axes)
+    if len(set(axes_a)) != len(axes_a) or len(set(axes_b)) != len(axes_b):
+        raise ValueError("repeated axis in tensordot")
+    return _dot_general(a, b, (axes_a, axes_b))
+
+
+def kron(a, b):
+    """Mirrors numpy.kron: the Kronecker product, operands padded with leading unit axes to one rank."""
+    a, b = asarray(a), asarray(b)
+    if a.ndim == 0 or b.ndim == 0:
+        return multiply(a, b)
+    nda, ndb = a.ndim, b.ndim
+    nd = max(nda, ndb)
+    as_ = (1,) * max(0, ndb - nda) + a.shape
+    bs = (1,) * max(0, nda - ndb) + b.shape
+    a = reshape(a, as_)
+    b = reshape(b, bs)
+    a = expand_dims(a, tuple(range(1, nd * 2, 2)))
+    b = expand_dims(b, tuple(range(0, nd * 2, 2)))
+    return reshape(multiply(a, b), tuple(x * y for x, y in zip(as_, bs)))
+
+
+def _core_error(name, signature, operand, dim, got, want):
+    return ValueError(
+        f"{name}: Input operand {operand} has a mismatch in its core dimension {dim}, with gufunc "
+        f"signature {signature} (size {got} is different from {want})"
+    )
+
+
+def _few_dims(name, signature, operand, have, need):
+    return ValueError(
+        f"{name}: Input operand {operand} does not have enough dimensions (has {have}, gufunc core "
+        f"with signature {signature} requires {need})"
+    )
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    """Mirrors numpy.vecdot (NumPy 2): sum(conj(x1) * x2) over `axis`, loop axes broadcast."""
+    sig = "(n),(n)->()"
+    a, b = _promoted(x1, x2)
+    for i, x in enumerate((a, b)):
+        if x.ndim == 0:
+            raise _few_dims("vecdot", sig, i, 0, 1)
+    a = moveaxis(_conj(a), normalize_axis(axis, a.ndim), -1)
+    b = moveaxis(b, normalize_axis(axis, b.ndim), -1)
+    if a.shape[-1] != b.shape[-1]:
+        raise _core_error("vecdot", sig, 1, 0, b.shape[-1], a.shape[-1])
+    loop = broadcast_shapes(a.shape[:-1], b.shape[:-1])
+    a = broadcast_to(a, loop + a.shape[-1:])
+    b = broadcast_to(b, loop + b.shape[-1:])
+    batch = tuple(range(len(loop)))
+    return _dot_general(a, b, ((len(loop),), (len(loop),)), (batch, batch))
+
+
+def matvec(x1, x2, /):
+    """Mirrors numpy.matvec (NumPy 2.2): (..., m, n) x (..., n) -> (..., m)."""
+    sig = "(m,n),(n)->(m)"
+    a, b = _promoted(x1, x2)
+    if a.ndim < 2:
+        raise _few_dims("matvec", sig, 0, a.ndim, 2)
+    if b.ndim < 1:
+        raise _few_dims("matvec", sig, 1, 0, 1)
+    if a.shape[-1] != b.shape[-1]:
+        raise _core_error("matvec", sig, 1, 0, b.shape[-1], a.shape[-1])
+    loop = broadcast_shapes(a.shape[:-2], b.shape[:-1])
+    a = broadcast_to(a, loop + a.shape[-2:])
+    b = broadcast_to(b, loop + b.shape[-1:])
+    nl = len(loop)
+    batch = tuple(range(nl))
+    return _dot_general(a, b, ((nl + 1,), (nl,)), (batch, batch))
+
+
+def vecmat(x1, x2, /):
+    """Mirrors numpy.vecmat (NumPy 2.2): conj(x1) (..., n) x (..., n, m) -> (..., m)."""
+    sig = "(n),(n,m)->(m)"
+    a, b = _promoted(x1, x2)
+    if a.ndim < 1:
+        raise _few_dims("vecmat", sig, 0, 0, 1)
+    if b.ndim < 2:
+        raise _few_dims("vecmat", sig, 1, b.ndim, 2)
+    if a.shape[-1] != b.shape[-2]:
+        raise _core_error("vecmat", sig, 1, 0, b.shape[-2], a.shape[-1])
+    loop = broadcast_shapes(a.shape[:-1], b.shape[:-2])
+    a = broadcast_to(_conj(a), loop + a.shape[-1:])
+    b = broadcast_to(b, loop + b.shape[-2:])
+    nl = len(loop)
+    batch = tuple(range(nl))
+    return _dot_general(a, b, ((nl,), (nl,)), (batch, batch))
+
+
+__all__ = ["inner", "kron", "matvec", "outer", "tensordot", "vdot", "vecdot", "vecmat"]

@@ -1,0 +1,98 @@
+"""Covariance and correlation matrices: cov and corrcoef, composed of average, dot and ufuncs as
+numpy/lib/_function_base_impl.py writes them, so they trace and differentiate."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+import arraystack as anp
+from arraystack.ir.core import Tracer
+
+
+def _concrete(x) -> bool:
+    return not isinstance(getattr(x, "_value", x), Tracer)
+
+
+def _weights(weights, name, n, integral):
+    w = anp.asarray(weights).astype(float)
+    host = np.asarray(w._value) if _concrete(w) else None
+    if integral and host is not None and not np.all(host == np.around(host)):
+        raise TypeError(f"{name} must be integer")
+    if w.ndim > 1:
+        raise RuntimeError(f"cannot handle multidimensional {name}")
+    if w.shape[0] != n:
+        raise RuntimeError(f"incompatible numbers of samples and {name}")
+    if host is not None and np.any(host < 0):
+        raise ValueError(f"{name} cannot be negative")
+    return w
+
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None):
+    """Mirrors numpy.cov (rowvar, bias, ddof, fweights, aweights, dtype)."""
+    if ddof is not None and ddof != int(ddof):
+        raise ValueError("ddof must be integer")
+    m = anp.asarray(m)
+    if m.ndim > 2:
+        raise ValueError("m has more than 2 dimensions")
+    if y is not None:
+        y = anp.asarray(y)
+        if y.ndim > 2:
+            raise ValueError("y has more than 2 dimensions")
+    if dtype is None:
+        dtype = np.result_type(m.dtype, np.float64, *(() if y is None else (y.dtype,)))
+    X = anp.atleast_2d(m.astype(dtype))
+    if not rowvar and m.ndim != 1:
+        X = X.T
+    if X.shape[0] == 0:
+        return anp.reshape(anp.asarray(np.array([])), (0, 0))
+    if y is not None:
+        y = anp.atleast_2d(y.astype(dtype))
+        if not rowvar and y.shape[0] != 1:
+            y = y.T
+        X = anp.concatenate((X, y), axis=0)
+    if ddof is None:
+        ddof = 1 if bias == 0 else 0
+    w = None
+    if fweights is not None:
+        w = _weights(fweights, "fweights", X.shape[1], True)
+    if aweights is not None:
+        aweights = _weights(aweights, "aweights", X.shape[1], False)
+        w = aweights if w is None else w * aweights
+    avg, w_sum = anp.average(X, axis=1, weights=w, returned=True)
+    w_sum = w_sum[0]
+    if w is None:
+        fact = X.shape[1] - ddof
+    elif ddof == 0:
+        fact = w_sum
+    elif aweights is None:
+        fact = w_sum - ddof
+    else:
+        fact = w_sum - ddof * anp.sum(w * aweights) / w_sum
+    # Note: a traced weight sum cannot be checked; NumPy's warning and zeroing apply to concrete ones
+    if _concrete(fact) and fact <= 0:
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
+        fact = 0.0
+    X = X - avg[:, None]
+    X_T = X.T if w is None else (X * w).T
+    c = anp.dot(X, anp.conj(X_T))
+    with np.errstate(divide="ignore"):
+        c = (c * anp.true_divide(1, fact)).astype(c.dtype)  # NumPy scales in place
+    return anp.squeeze(c)
+
+
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+    """Mirrors numpy.corrcoef: cov normalized by the standard deviations and clipped to [-1, 1]."""
+    c = cov(x, y, rowvar, dtype=dtype)
+    if c.ndim != 2:
+        return c / c
+    stddev = anp.sqrt(anp.real(anp.diag(c)))
+    c = c / stddev[:, None]
+    c = c / stddev[None, :]
+    if c.dtype.kind == "c":
+        return anp.clip(anp.real(c), -1, 1) + 1j * anp.clip(anp.imag(c), -1, 1)
+    return anp.clip(c, -1, 1)
+
+
+__all__ = ["corrcoef", "cov"]

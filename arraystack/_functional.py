@@ -1,0 +1,145 @@
+"""Functional programming: apply_along_axis and vectorize (numpy/lib/_shape_base_impl.py,
+_function_base_impl.py). Concrete calls run as NumPy runs them (vectorize calls the Python function once per
+element, so it may branch on values); traced calls (jit, grad, vmap) map the function with arraystack.vmap.
+numpy.frompyfunc is absent: its results are object arrays, which arraystack does not hold.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.lib._function_base_impl import _parse_gufunc_signature
+from numpy.lib.array_utils import normalize_axis_index
+
+import arraystack as anp
+from arraystack._array import ndarray, wrap
+from arraystack.ir.core import Tracer
+
+
+def apply_along_axis(func1d, axis, arr, *args, **kwargs):
+    """Mirrors numpy.apply_along_axis: func1d on every 1-D slice along `axis`; the first result's shape
+    and dtype fix the output's."""
+    arr = anp.asarray(arr)
+    nd = arr.ndim
+    axis = normalize_axis_index(axis, nd)
+    dims = list(range(nd))
+    view = anp.transpose(arr, dims[:axis] + dims[axis + 1 :] + [axis])
+    outer = view.shape[:-1]
+    if math.prod(outer) == 0:
+        raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0")
+    results = [anp.asarray(func1d(view[ind], *args, **kwargs)) for ind in np.ndindex(outer)]
+    first = results[0]
+    results = [r.astype(first.dtype, copy=False) for r in results]
+    buff = anp.reshape(anp.stack(results), outer + first.shape)
+    bdims = list(range(buff.ndim))
+    k = first.ndim
+    return anp.transpose(buff, bdims[:axis] + bdims[buff.ndim - k :] + bdims[axis : buff.ndim - k])
+
+
+def _traced(value) -> bool:
+    return isinstance(value, Tracer) or (
+        isinstance(value, ndarray) and isinstance(value._value, Tracer)
+    )
+
+
+def _host(value):
+    return np.asarray(value._value) if isinstance(value, ndarray) else value
+
+
+class vectorize:
+    """Mirrors numpy.vectorize (otypes, excluded, signature, cache, doc). Concrete arguments go through
+    numpy.vectorize itself (results as arraystack arrays); traced arguments are mapped with arraystack.vmap
+    over the broadcast loop dimensions, so pyfunc must then be traceable."""
+
+    def __init__(
+        self, pyfunc=np._NoValue, otypes=None, doc=None, excluded=None, cache=False, signature=None
+    ):
+        if pyfunc is not np._NoValue and not callable(pyfunc):
+            raise TypeError("When used as a decorator, only accepts keyword arguments.")
+        self._options = {
+            "otypes": otypes,
+            "doc": doc,
+            "excluded": excluded,
+            "cache": cache,
+            "signature": signature,
+        }
+        self._numpy = np.vectorize(pyfunc, **self._options)
+        self.pyfunc = pyfunc
+        self.cache = cache
+        self.signature = signature
+        self.otypes = self._numpy.otypes
+        self.excluded = self._numpy.excluded
+        self.__doc__ = self._numpy.__doc__
+        if pyfunc is not np._NoValue and hasattr(pyfunc, "__name__"):
+            self.__name__ = pyfunc.__name__
+
+    def __call__(self, *args, **kwargs):
+        if self.pyfunc is np._NoValue:  # used as @vectorize(...) with keywords only
+            return vectorize(args[0], **self._options)
+        if any(_traced(v) for v in (*args, *kwargs.values())):
+            return self._mapped(args, kwargs)
+        out = self._numpy(*[_host(a) for a in args], **{k: _host(v) for k, v in kwargs.items()})
+        if isinstance(out, tuple):
+            return tuple(wrap(np.asarray(o)) for o in out)
+        return wrap(np.asarray(out))
+
+    def _mapped(self, args, kwargs):
+        names = [i for i in range(len(args)) if i not in self.excluded]
+        keys = [k for k in kwargs if k not in self.excluded]
+        inputs = [anp.asarray(args[i]) for i in names] + [anp.asarray(kwargs[k]) for k in keys]
+
+        def call(*values):
+            full = list(args)
+            for i, v in zip(names, values):
+                full[i] = v
+            kw = dict(kwargs)
+            kw.update(zip(keys, values[len(names) :]))
+            return self.pyfunc(*full, **kw)
+
+        if self.signature is None:
+            in_core = [()] * len(inputs)
+            out_core = None
+        else:
+            in_core, out_core = _parse_gufunc_signature(self.signature)
+            if len(in_core) != len(inputs):
+                raise TypeError(
+                    f"wrong number of positional arguments: expected {len(in_core)}, got {len(inputs)}"
+                )
+        sizes = {}
+        loop_shapes, cores = [], []
+        for x, dims in zip(inputs, in_core):
+            if x.ndim < len(dims):
+                raise ValueError(
+                    f"input with shape {x.shape!r} does not have enough dimensions for all core "
+                    f"dimensions {dims!r}"
+                )
+            core = x.shape[x.ndim - len(dims) :]
+            for name, size in zip(dims, core):
+                if sizes.setdefault(name, size) != size:
+                    raise ValueError(
+                        f"inconsistent size for core dimension {name!r}: {size} vs {sizes[name]}"
+                    )
+            loop_shapes.append(x.shape[: x.ndim - len(dims)])
+            cores.append(core)
+        loop = np.broadcast_shapes(*loop_shapes)
+        n = math.prod(loop)
+        flat = [anp.reshape(anp.broadcast_to(x, loop + c), (n,) + c) for x, c in zip(inputs, cores)]
+        out = anp.vmap(call)(*flat)
+        outs = out if isinstance(out, tuple) else (out,)
+        outs = [anp.asarray(o) for o in outs]
+        if self.otypes:
+            outs = [o.astype(t) for o, t in zip(outs, self.otypes)]
+        outs = [anp.reshape(o, loop + o.shape[1:]) for o in outs]
+        if (
+            out_core is not None
+            and len(out_core) != len(outs)
+            and not (len(out_core) == 1 and len(outs) == 1)
+        ):
+            raise ValueError(
+                f"wrong number of outputs from pyfunc: expected {len(out_core)}, got {len(outs)}"
+            )
+        return tuple(outs) if isinstance(out, tuple) else outs[0]
+
+
+__all__ = ["apply_along_axis", "vectorize"]

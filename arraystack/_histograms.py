@@ -1,0 +1,257 @@
+"""Histograms: histogram, histogram_bin_edges, histogram2d, histogramdd, bincount, following
+numpy/lib/_histograms_impl.py. Bin edges of concrete data come from NumPy's own edge logic (estimators
+included); counting is a scatter-add in element order (NumPy's bincount order), so weighted sums round as
+NumPy's do. Traced data works with a bin count or edges given; estimators and bincount need the data.
+"""
+
+from __future__ import annotations
+
+import builtins
+import operator
+import warnings
+
+import numpy as np
+from numpy.lib import _histograms_impl as _nph
+
+import arraystack as anp
+from arraystack._array import wrap
+from arraystack.ir.core import ShapeDependsOnDataError, Tracer, bind
+from arraystack.ir.structural import scatter_p
+
+INTP = np.dtype(np.intp)
+
+
+def _concrete(*xs) -> bool:
+    return not any(isinstance(getattr(x, "_value", x), Tracer) for x in xs)
+
+
+def _host(x):
+    return None if x is None else np.asarray(x._value)
+
+
+def _scatter_add(index, weights, length, dtype):
+    """bincount(index, weights, minlength=length) cast to dtype; index is clipped into [0, length)."""
+    if weights is None:
+        updates = anp.ones(index.shape, np.int64)
+    else:
+        kind = weights.dtype.kind
+        updates = weights.astype(np.complex128 if kind == "c" else np.float64)
+    zeros = anp.zeros(length, updates.dtype)
+    out = bind(
+        scatter_p,
+        zeros._value,
+        updates._value,
+        index.astype(INTP)._value,
+        mode="clip",
+        update="add",
+    )
+    return wrap(out).astype(dtype)
+
+
+def _ravel_and_check_weights(a, weights):
+    a = anp.asarray(a)
+    if a.dtype == np.bool_:
+        warnings.warn(
+            f"Converting input from {a.dtype} to {np.uint8} for compatibility.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        a = a.astype(np.uint8)
+    if weights is not None:
+        weights = anp.asarray(weights)
+        if weights.shape != a.shape:
+            raise ValueError("weights should have the same shape as a.")
+        weights = anp.ravel(weights)
+    return anp.ravel(a), weights
+
+
+def _traced_edges(a, bins, range):
+    """Bin edges of traced data: an integer bin count (shape known) or explicit edges."""
+    if isinstance(bins, str):
+        raise ShapeDependsOnDataError(
+            f"histogram bins={bins!r} picks the number of bins from the data, so the output shape "
+            "depends on traced values. Pass an integer bin count or explicit edges under jit."
+        )
+    if np.ndim(bins) == 1:
+        if _concrete(bins):  # NumPy's checks and edges
+            return anp.asarray(
+                _nph._get_bin_edges(np.zeros(0), _host(anp.asarray(bins)), None, None)[0]
+            ), None
+        return anp.asarray(bins), None
+    n = operator.index(bins)
+    if n < 1:
+        raise ValueError("`bins` must be positive, when an integer")
+    if range is not None:
+        first, last = _nph._get_outer_edges(np.zeros(0), range)
+    else:
+        # Note: a traced range cannot be checked for finiteness; equal ends widen by 0.5 as in NumPy
+        first, last = (anp.min(a), anp.max(a)) if a.size else (0, 1)
+        same = first == last
+        first, last = anp.where(same, first - 0.5, first), anp.where(same, last + 0.5, last)
+    dtype = np.result_type(getattr(first, "dtype", first), getattr(last, "dtype", last), a.dtype)
+    if dtype.kind in "iub":
+        dtype = np.result_type(dtype, float)
+    edges = anp.linspace(first, last, n + 1, endpoint=True, dtype=dtype)
+    return edges, (first, last, n)
+
+
+def _bin_edges(a, bins, range, weights):
+    if _concrete(a) and (np.ndim(bins) != 1 or _concrete(bins)):
+        bins = _host(bins) if hasattr(bins, "_value") else bins
+        # NumPy only asks whether there are weights (estimators refuse them)
+        marker = None if weights is None else np.ones(0)
+        edges, uniform = _nph._get_bin_edges(_host(a), bins, range, marker)
+        return anp.asarray(edges), uniform
+    return _traced_edges(a, bins, range)
+
+
+def _uniform_index(a, edges, uniform):
+    first, last, n = uniform
+    keep = (a >= first) & (a <= last)
+    ta = a.astype(edges.dtype)
+    if _concrete(first, last):
+        norm_denom = _nph._unsigned_subtract(last, first)
+    else:
+        norm_denom = last - first
+    offset = ta - first
+    f = anp.where(keep, (offset / norm_denom) * n, 0)
+    index = anp.clip(f.astype(INTP), 0, n - 1)
+    index = anp.where(ta < edges[index], index - 1, index)
+    index = anp.where((ta >= edges[index + 1]) & (index != n - 1), index + 1, index)
+    return index, keep
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):
+    """Mirrors numpy.histogram_bin_edges (integer, sequence or estimator-name bins)."""
+    a, weights = _ravel_and_check_weights(a, weights)
+    return _bin_edges(a, bins, range, weights)[0]
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):
+    """Mirrors numpy.histogram: (counts or densities, bin edges)."""
+    a, weights = _ravel_and_check_weights(a, weights)
+    edges, uniform = _bin_edges(a, bins, range, weights)
+    ntype = INTP if weights is None else weights.dtype
+    nbins = edges.shape[0] - 1
+    if uniform is not None and (weights is None or weights.dtype.kind in "biufc"):
+        index, keep = _uniform_index(a, edges, uniform)
+        w = keep if weights is None else anp.where(keep, weights, 0)
+        n = _scatter_add(index, w.astype(np.int64) if weights is None else w, nbins, ntype)
+    else:
+        # NumPy: sorted data, cumulative counts at searchsorted edges (the last edge inclusive), diff
+        order = anp.argsort(a)  # default kind, as NumPy: ties order the weights as its sort does
+        sa = a[order]
+        bin_index = anp.concatenate(
+            [anp.searchsorted(sa, edges[:-1], "left"), anp.searchsorted(sa, edges[-1:], "right")]
+        )
+        if weights is None:
+            cum = bin_index.astype(ntype)
+        else:
+            sw = weights[order]
+            cw = anp.concatenate((anp.zeros(1, ntype), anp.cumsum(sw))).astype(ntype)
+            cum = cw[bin_index]
+        n = cum[1:] - cum[:-1]
+    if density:
+        db = anp.diff(edges).astype(float)
+        return n / db / anp.sum(n), edges
+    return n, edges
+
+
+def histogramdd(sample, bins=10, range=None, density=None, weights=None):
+    """Mirrors numpy.histogramdd: (float64 counts over D dimensions, list of D edge arrays)."""
+    if isinstance(sample, (list, tuple)) or getattr(sample, "ndim", 2) != 2:
+        sample = anp.atleast_2d(anp.asarray(sample)).T
+    else:
+        sample = anp.asarray(sample)
+    n_samples, dims = sample.shape
+    if weights is not None:
+        weights = anp.asarray(weights)
+    try:
+        if len(bins) != dims:
+            raise ValueError(
+                "The dimension of bins must be equal to the dimension of the sample x."
+            )
+    except TypeError:
+        bins = dims * [bins]
+    if range is None:
+        range = (None,) * dims
+    elif len(range) != dims:
+        raise ValueError("range argument must have one entry per dimension")
+    edges, nbin = [], []
+    for i in builtins.range(dims):
+        column = sample[:, i]
+        if np.ndim(bins[i]) == 0:
+            if bins[i] < 1:
+                raise ValueError(f"`bins[{i}]` must be positive, when an integer")
+            if _concrete(column):
+                smin, smax = _nph._get_outer_edges(_host(column), range[i])
+            else:
+                _, (smin, smax, _) = _traced_edges(column, 1, range[i])
+            try:
+                n = operator.index(bins[i])
+            except TypeError as e:
+                raise TypeError(f"`bins[{i}]` must be an integer, when a scalar") from e
+            edge = anp.linspace(smin, smax, n + 1)
+        elif np.ndim(bins[i]) == 1:
+            edge = anp.asarray(bins[i])
+            if _concrete(edge) and np.any(_host(edge)[:-1] > _host(edge)[1:]):
+                raise ValueError(f"`bins[{i}]` must be monotonically increasing, when an array")
+        else:
+            raise ValueError(f"`bins[{i}]` must be a scalar or 1d array")
+        edges.append(edge)
+        nbin.append(edge.shape[0] + 1)  # an outlier bin at each end
+    flat = anp.zeros(n_samples, INTP)
+    for i in builtins.range(dims):
+        count = anp.searchsorted(edges[i], sample[:, i], side="right")
+        count = anp.where(sample[:, i] == edges[i][-1], count - 1, count)
+        flat = flat * nbin[i] + count
+    if weights is not None and weights.dtype.kind == "c":
+        raise TypeError("float() argument must be a string or a real number, not 'complex'")
+    hist = _scatter_add(flat, weights, int(np.prod(nbin)), np.float64)
+    hist = anp.reshape(hist, tuple(nbin))[(slice(1, -1),) * dims]
+    if density:
+        s = anp.sum(hist)
+        for i in builtins.range(dims):
+            shape = [1] * dims
+            shape[i] = nbin[i] - 2
+            hist = hist / anp.reshape(anp.diff(edges[i]), shape)
+        hist = hist / s
+    return hist, edges
+
+
+def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
+    """Mirrors numpy.histogram2d: (counts, x edges, y edges)."""
+    x, y = anp.asarray(x), anp.asarray(y)
+    if len(x) != len(y):
+        raise ValueError("x and y must have the same length.")
+    try:
+        n = len(bins)
+    except TypeError:
+        n = 1
+    if n not in {1, 2}:
+        bins = [anp.asarray(bins), anp.asarray(bins)]
+    hist, edges = histogramdd(anp.stack([x, y], axis=1), bins, range, density, weights)
+    return hist, edges[0], edges[1]
+
+
+def bincount(x, weights=None, minlength=0):
+    """Mirrors numpy.bincount. The output length is max(x) + 1, so x must be concrete (not traced);
+    traced weights are fine."""
+    if not _concrete(x):
+        raise ShapeDependsOnDataError(
+            "bincount's output length is max(x) + 1, which depends on the traced values of x. "
+            "Call it outside jit, or build counts with a known length (e.g. histogram with bins=)."
+        )
+    xs = np.asarray(getattr(x, "_value", x))
+    counts = np.bincount(xs, minlength=minlength)  # NumPy's validation and the unweighted result
+    if weights is None:
+        return wrap(counts)
+    weights = anp.asarray(weights)
+    if weights.shape != xs.shape:
+        raise ValueError("The weights and list don't have the same length.")
+    if weights.dtype.kind == "c":
+        raise TypeError("float() argument must be a string or a real number, not 'complex'")
+    return _scatter_add(anp.asarray(xs.astype(INTP)), weights, counts.shape[0], np.float64)
+
+
+__all__ = ["bincount", "histogram", "histogram2d", "histogram_bin_edges", "histogramdd"]

@@ -1,0 +1,328 @@
+"""Index tricks: diagonal, trace, diag/tril/triu_indices(_from), ravel_multi_index, unravel_index, ix_, mgrid,
+ogrid, r_, c_.
+(ndindex, ndenumerate and nditer are in _iterators.py.)
+
+Index sets that depend only on shapes are computed by NumPy as constants; coordinate arithmetic
+(ravel_multi_index, unravel_index) and r_/c_ joins compose arraystack functions, so they trace.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from arraystack._array import ndarray
+from arraystack._creation import array, asarray, astype
+from arraystack._creation_ranges import arange, linspace
+from arraystack._dtypes import result_type
+from arraystack._elementwise_functions import clip
+from arraystack._manipulation import concatenate, moveaxis, reshape, transpose
+from arraystack._reductions import sum as sum_
+from arraystack._shapes import normalize_axis
+from arraystack.ir.core import Tracer, is_tracing
+
+_INT64 = np.dtype(np.int64)
+
+
+def _constant(value):
+    return asarray(np.asarray(value))
+
+
+def diag_indices(n, ndim=2):
+    """Mirrors numpy.diag_indices."""
+    idx = arange(operator.index(n))
+    return (idx,) * operator.index(ndim)
+
+
+def diag_indices_from(arr):
+    """Mirrors numpy.diag_indices_from."""
+    arr = asarray(arr)
+    if arr.ndim < 2:
+        raise ValueError("input array must be at least 2-d")
+    if len(set(arr.shape)) != 1:
+        raise ValueError("All dimensions of input must be of equal length")
+    return diag_indices(arr.shape[0], arr.ndim)
+
+
+def tril_indices(n, k=0, m=None):
+    """Mirrors numpy.tril_indices."""
+    return tuple(_constant(i) for i in np.tril_indices(n, k, m))
+
+
+def triu_indices(n, k=0, m=None):
+    """Mirrors numpy.triu_indices."""
+    return tuple(_constant(i) for i in np.triu_indices(n, k, m))
+
+
+def _square_from(arr):
+    arr = asarray(arr)
+    if arr.ndim != 2:
+        raise ValueError("input array must be 2-d")
+    return arr.shape
+
+
+def tril_indices_from(arr, k=0):
+    """Mirrors numpy.tril_indices_from."""
+    n, m = _square_from(arr)
+    return tril_indices(n, k, m)
+
+
+def triu_indices_from(arr, k=0):
+    """Mirrors numpy.triu_indices_from."""
+    n, m = _square_from(arr)
+    return triu_indices(n, k, m)
+
+
+def _dims(dims):
+    dims = (dims,) if isinstance(dims, (int, np.integer)) else tuple(dims)
+    return tuple(operator.index(d) for d in dims)
+
+
+def _coordinate(x):
+    x = asarray(x)
+    if x.dtype.kind not in "iu":
+        raise TypeError("only int indices permitted")
+    return astype(x, _INT64) if x.dtype != _INT64 else x
+
+
+def _concrete(x):
+    return not is_tracing() and type(x._value) is not Tracer
+
+
+def _strides(dims, order):
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    axes = range(len(dims) - 1, -1, -1) if order == "C" else range(len(dims))
+    strides, step = [0] * len(dims), 1
+    for ax in axes:
+        strides[ax] = step
+        step *= dims[ax]
+    return strides
+
+
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    """Mirrors numpy.ravel_multi_index.
+
+    Note: under a trace, mode='raise' cannot check the coordinates; out-of-range ones give unspecified
+    (in-range clipped) results there.
+    """
+    dims = _dims(dims)
+    multi_index = tuple(multi_index)
+    if len(multi_index) != len(dims):
+        raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
+    modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
+    if len(modes) != len(dims):
+        raise ValueError("mode must be a string or a sequence of length ndim")
+    strides = _strides(dims, order)
+    total = None
+    for coord, d, m, stride in zip(multi_index, dims, modes, strides):
+        c = _coordinate(coord)
+        if m == "wrap":
+            c = c % d
+        elif m == "clip" or (m == "raise" and not _concrete(c)):
+            c = clip(c, 0, d - 1)
+        elif m == "raise":
+            raw = np.asarray(c._value)
+            if np.any((raw < 0) | (raw >= d)):
+                raise ValueError("invalid entry in coordinates array")
+        else:
+            raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {m!r})")
+        term = c * stride
+        total = term if total is None else total + term
+    return total
+
+
+def unravel_index(indices, shape, order="C"):
+    """Mirrors numpy.unravel_index.
+
+    Note: under a trace, out-of-range indices cannot raise; they give unspecified coordinates.
+    """
+    dims = _dims(shape)
+    idx = _coordinate(indices)
+    size = int(np.prod(dims, dtype=np.int64))
+    if _concrete(idx) and idx.size:
+        raw = np.asarray(idx._value)
+        bad = raw[(raw < 0) | (raw >= size)]
+        if bad.size:
+            raise ValueError(
+                f"index {int(bad.flat[0])} is out of bounds for array with size {size}"
+            )
+    strides = _strides(dims, order)
+    return tuple(idx // s % d if d else idx for s, d in zip(strides, dims))
+
+
+def ix_(*args):
+    """Mirrors numpy.ix_."""
+    out = []
+    nd = len(args)
+    for k, new in enumerate(args):
+        new = asarray(new)
+        if new.size == 0 and not isinstance(args[k], ndarray):
+            new = astype(new, _INT64)
+        if new.ndim != 1:
+            raise ValueError("Cross index must be 1 dimensional")
+        if new.dtype == bool:
+            (new,) = new.nonzero()
+        out.append(reshape(new, (1,) * k + (new.size,) + (1,) * (nd - k - 1)))
+    return tuple(out)
+
+
+class _Grid:
+    """mgrid (dense) and ogrid (open): NumPy's nd_grid; the bounds are static, so NumPy computes them."""
+
+    def __init__(self, sparse):
+        self.sparse = sparse
+
+    def __getitem__(self, key):
+        grid = (np.ogrid if self.sparse else np.mgrid)[key]
+        if isinstance(grid, tuple):
+            return tuple(_constant(g) for g in grid)
+        if isinstance(grid, list):
+            return [_constant(g) for g in grid]
+        return _constant(grid)
+
+    def __len__(self):
+        return 0
+
+
+mgrid = _Grid(sparse=False)
+ogrid = _Grid(sparse=True)
+
+
+class _Concatenator:
+    """r_ and c_: NumPy's AxisConcatenator over arraystack arrays (matrix directives are not supported)."""
+
+    def __init__(self, axis=0, ndmin=1, trans1d=-1):
+        self.axis, self.ndmin, self.trans1d = axis, ndmin, trans1d
+
+    def __getitem__(self, key):
+        if isinstance(key, str) or (isinstance(key, tuple) and key and key[0] in ("r", "c")):
+            raise TypeError(
+                "arraystack has no matrix class: the 'r'/'c' matrix directives of r_ are absent"
+            )
+        key = key if isinstance(key, tuple) else (key,)
+        axis, ndmin, trans1d = self.axis, self.ndmin, self.trans1d
+        objs, kinds = [], []
+        for k, item in enumerate(key):
+            if isinstance(item, slice):
+                obj = self._range(item)
+                if ndmin > 1:
+                    obj = array(obj, copy=None, ndmin=ndmin)
+                    if trans1d != -1:
+                        obj = obj.swapaxes(-1, trans1d)
+            elif isinstance(item, str):
+                if k != 0:
+                    raise ValueError("special directives must be the first entry.")
+                axis, ndmin, trans1d = self._directive(item, axis, ndmin, trans1d)
+                continue
+            elif type(item) in (int, float, complex, bool) or isinstance(item, np.generic):
+                objs.append(item)
+                kinds.append(item)
+                continue
+            else:
+                item_ndim = np.ndim(item) if not isinstance(item, ndarray) else item.ndim
+                obj = array(item, copy=None, ndmin=ndmin)
+                if trans1d != -1 and item_ndim < ndmin:
+                    k2, k1 = ndmin - item_ndim, trans1d
+                    if k1 < 0:
+                        k1 += k2 + 1
+                    axes = list(range(ndmin))
+                    obj = transpose(obj, axes[:k1] + axes[k2:] + axes[k1:k2])
+            objs.append(obj)
+            kinds.append(obj.dtype)
+        if kinds:
+            dtype = result_type(*kinds)
+            objs = [array(o, copy=None, ndmin=ndmin, dtype=dtype) for o in objs]
+        return concatenate(tuple(objs), axis=axis)
+
+    @staticmethod
+    def _range(item):
+        start = 0 if item.start is None else item.start
+        step = 1 if item.step is None else item.step
+        if isinstance(step, (complex, np.complexfloating)):
+            return linspace(start, item.stop, num=int(abs(step)))
+        return arange(start, item.stop, step)
+
+    @staticmethod
+    def _directive(item, axis, ndmin, trans1d):
+        if item in ("r", "c"):
+            raise TypeError("arraystack has no matrix class: the 'r'/'c' directives are absent")
+        if "," in item:
+            vec = item.split(",")
+            try:
+                axis, ndmin = [int(x) for x in vec[:2]]
+                if len(vec) == 3:
+                    trans1d = int(vec[2])
+                return axis, ndmin, trans1d
+            except Exception as e:
+                raise ValueError(f"unknown special directive {item!r}") from e
+        try:
+            return int(item), ndmin, trans1d
+        except (ValueError, TypeError) as e:
+            raise ValueError("unknown special directive") from e
+
+    def __len__(self):
+        return 0
+
+
+r_ = _Concatenator(0)
+c_ = _Concatenator(-1, ndmin=2, trans1d=0)
+
+
+# -- diagonals ----------------------------------------------------------------------------------------------
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """Mirrors numpy.diagonal.
+
+    Note: NumPy returns a read-only view; this returns a copy (writing to either is not possible in NumPy).
+    """
+    a = asarray(a)
+    offset = operator.index(offset)
+    if a.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    axis1, axis2 = normalize_axis(axis1, a.ndim), normalize_axis(axis2, a.ndim)
+    if axis1 == axis2:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    rows, cols = a.shape[axis1], a.shape[axis2]
+    r0, c0 = max(-offset, 0), max(offset, 0)
+    n = max(0, min(rows - r0, cols - c0))
+    moved = moveaxis(a, (axis1, axis2), (-2, -1))
+    i = arange(r0, r0 + n)
+    return moved[..., i, i + (c0 - r0)]
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    """Mirrors numpy.trace."""
+    return sum_(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
+
+
+def _diagonal_method(self, offset=0, axis1=0, axis2=1):
+    return diagonal(self, offset, axis1, axis2)
+
+
+def _trace_method(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    return trace(self, offset, axis1, axis2, dtype, out)
+
+
+ndarray.diagonal = _diagonal_method
+ndarray.trace = _trace_method
+
+__all__ = [
+    "c_",
+    "diag_indices",
+    "diag_indices_from",
+    "diagonal",
+    "ix_",
+    "mgrid",
+    "ogrid",
+    "r_",
+    "ravel_multi_index",
+    "trace",
+    "tril_indices",
+    "tril_indices_from",
+    "triu_indices",
+    "triu_indices_from",
+    "unravel_index",
+]

@@ -1,0 +1,335 @@
+"""Power-series polynomials: polyval, polyfit, roots, polyadd/polysub/polymul, polyder/polyint and the
+poly1d class, following numpy/lib/_polynomial_impl.py. polyval, polyder, polyint, polyadd, polysub,
+polymul and polyfit (through arraystack.linalg.lstsq) compose; roots and poly1d need concrete coefficients
+(their lengths depend on where the leading and trailing zeros are).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+import arraystack as anp
+from arraystack._array import ndarray, wrap
+from arraystack.ir.core import ShapeDependsOnDataError, Tracer
+
+
+def _concrete(x) -> bool:
+    return not isinstance(getattr(x, "_value", x), Tracer)
+
+
+def _host(x, what):
+    x = anp.asarray(x)
+    if not _concrete(x):
+        raise ShapeDependsOnDataError(
+            f"{what} trims zero coefficients, so its output shape depends on the traced values. "
+            "Call it outside jit (on concrete coefficients)."
+        )
+    return np.asarray(x._value)
+
+
+def _linalg(name):
+    """arraystack.linalg's function, or NumPy's on concrete values where arraystack.linalg lacks it."""
+    fn = getattr(getattr(anp, "linalg", None), name, None)
+    if fn is not None:
+        return fn
+
+    def eager(*args):
+        hosts = [np.asarray(anp.asarray(a)._value) if isinstance(a, ndarray) else a for a in args]
+        out = getattr(np.linalg, name)(*hosts)
+        return tuple(wrap(np.asarray(o)) for o in out) if isinstance(out, tuple) else wrap(out)
+
+    return eager
+
+
+def polyval(p, x):
+    """Mirrors numpy.polyval: Horner's scheme."""
+    p = anp.asarray(p)
+    if isinstance(x, poly1d):
+        y = 0
+    else:
+        x = anp.asarray(x)
+        y = anp.zeros_like(x)
+    for i in range(p.shape[0]):
+        y = y * x + p[i]
+    return y
+
+
+def _coeffs(a):
+    return a.coeffs if isinstance(a, poly1d) else anp.atleast_1d(anp.asarray(a))
+
+
+def polyadd(a1, a2):
+    """Mirrors numpy.polyadd."""
+    truepoly = isinstance(a1, poly1d) or isinstance(a2, poly1d)
+    a1, a2 = _coeffs(a1), _coeffs(a2)
+    diff = len(a2) - len(a1)
+    if diff == 0:
+        val = a1 + a2
+    elif diff > 0:
+        val = anp.concatenate((anp.zeros(diff, a1.dtype), a1)) + a2
+    else:
+        val = a1 + anp.concatenate((anp.zeros(-diff, a2.dtype), a2))
+    return poly1d(val) if truepoly else val
+
+
+def polysub(a1, a2):
+    """Mirrors numpy.polysub."""
+    truepoly = isinstance(a1, poly1d) or isinstance(a2, poly1d)
+    a1, a2 = _coeffs(a1), _coeffs(a2)
+    diff = len(a2) - len(a1)
+    if diff == 0:
+        val = a1 - a2
+    elif diff > 0:
+        val = anp.concatenate((anp.zeros(diff, a1.dtype), a1)) - a2
+    else:
+        val = a1 - anp.concatenate((anp.zeros(-diff, a2.dtype), a2))
+    return poly1d(val) if truepoly else val
+
+
+def polymul(a1, a2):
+    """Mirrors numpy.polymul: the convolution of the coefficients."""
+    truepoly = isinstance(a1, poly1d) or isinstance(a2, poly1d)
+    val = anp.convolve(_coeffs(a1), _coeffs(a2))
+    return poly1d(val) if truepoly else val
+
+
+def polyder(p, m=1):
+    """Mirrors numpy.polyder."""
+    m = int(m)
+    if m < 0:
+        raise ValueError("Order of derivative must be positive (see polyint)")
+    truepoly = isinstance(p, poly1d)
+    p = p.coeffs if truepoly else anp.asarray(p)
+    n = len(p) - 1
+    val = p if m == 0 else polyder(p[:-1] * anp.arange(n, 0, -1), m - 1)
+    return poly1d(val) if truepoly else val
+
+
+def polyint(p, m=1, k=None):
+    """Mirrors numpy.polyint: integration constants k (highest order first)."""
+    m = int(m)
+    if m < 0:
+        raise ValueError("Order of integral must be positive (see polyder)")
+    if k is None:
+        k = anp.zeros(m, float)
+    k = anp.atleast_1d(anp.asarray(k))
+    if len(k) == 1 and m > 1:
+        k = k[0] * anp.ones(m, float)
+    if len(k) < m:
+        raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
+    truepoly = isinstance(p, poly1d)
+    p = p.coeffs if truepoly else anp.asarray(p)
+    if m == 0:
+        return poly1d(p) if truepoly else p
+    y = anp.concatenate((p / anp.arange(len(p), 0, -1), anp.reshape(k[0], (1,))))
+    val = polyint(y, m - 1, k=k[1:])
+    return poly1d(val) if truepoly else val
+
+
+def polydiv(u, v):
+    """Mirrors numpy.polydiv: (quotient, remainder); the remainder's length depends on its values, so
+    this needs concrete coefficients."""
+    truepoly = isinstance(u, poly1d) or isinstance(v, poly1d)
+    q, r = np.polydiv(_host(_coeffs(u), "polydiv"), _host(_coeffs(v), "polydiv"))
+    if truepoly:
+        return poly1d(q), poly1d(r)
+    return wrap(np.asarray(q)), wrap(np.asarray(r))
+
+
+def roots(p):
+    """Mirrors numpy.roots: the companion matrix's eigenvalues; needs concrete coefficients."""
+    p = np.atleast_1d(_host(p, "roots"))
+    if p.ndim != 1:
+        raise ValueError("Input must be a rank-1 array.")
+    return wrap(np.asarray(np.roots(p)))
+
+
+def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+    """Mirrors numpy.polyfit: least squares on the scaled Vandermonde matrix."""
+    order = int(deg) + 1
+    x = anp.asarray(x) + 0.0
+    y = anp.asarray(y) + 0.0
+    if deg < 0:
+        raise ValueError("expected deg >= 0")
+    if x.ndim != 1:
+        raise TypeError("expected 1D vector for x")
+    if x.size == 0:
+        raise TypeError("expected non-empty vector for x")
+    if y.ndim < 1 or y.ndim > 2:
+        raise TypeError("expected 1D or 2D array for y")
+    if x.shape[0] != y.shape[0]:
+        raise TypeError("expected x and y to have same length")
+    if rcond is None:
+        rcond = len(x) * np.finfo(x.dtype).eps
+    lhs = anp.stack([x**i for i in range(order - 1, -1, -1)], axis=1)  # numpy.vander(x, order)
+    rhs = y
+    if w is not None:
+        w = anp.asarray(w) + 0.0
+        if w.ndim != 1:
+            raise TypeError("expected a 1-d array for weights")
+        if w.shape[0] != y.shape[0]:
+            raise TypeError("expected w and y to have the same length")
+        lhs = lhs * w[:, None]
+        rhs = rhs * (w[:, None] if rhs.ndim == 2 else w)
+    scale = anp.sqrt(anp.sum(lhs * lhs, axis=0))
+    lhs = lhs / scale
+    if full or (_concrete(lhs) and _concrete(rhs)):
+        c, resids, rank, s = _linalg("lstsq")(lhs, rhs, rcond)
+    else:
+        # Note: traced data solve through the pseudo-inverse (the same SVD cutoff as lstsq's rcond),
+        # since lstsq's residuals have a data-dependent shape; the residuals assume full rank
+        c = _linalg("pinv")(lhs, rcond=rcond) @ rhs
+        resids = anp.sum(anp.abs(rhs - lhs @ c) ** 2, axis=0)
+        rank = None
+    c = (c.T / scale).T
+    if rank is not None and _concrete(rank) and int(rank) != order and not full:
+        warnings.warn("Polyfit may be poorly conditioned", np.exceptions.RankWarning, stacklevel=2)
+    if full:
+        return c, resids, rank, s, (wrap(rcond) if isinstance(rcond, np.generic) else rcond)
+    if cov:
+        vbase = _linalg("inv")(anp.dot(lhs.T, lhs))
+        vbase = vbase / anp.outer(scale, scale)
+        if cov == "unscaled":
+            fac = 1
+        else:
+            if len(x) <= order:
+                raise ValueError(
+                    "the number of data points must exceed order to scale the covariance matrix"
+                )
+            fac = resids / (len(x) - order)
+        return c, (vbase * fac if y.ndim == 1 else vbase[:, :, None] * fac)
+    return c
+
+
+class poly1d:
+    """Mirrors numpy.poly1d (a one-dimensional polynomial) over concrete coefficients: evaluation,
+    arithmetic, deriv/integ, roots; printing as NumPy prints it."""
+
+    __hash__ = None
+
+    def __init__(self, c_or_r, r=False, variable=None):
+        if isinstance(c_or_r, poly1d):
+            self._variable = c_or_r._variable if variable is None else variable
+            self._coeffs = c_or_r._coeffs
+            return
+        if r:
+            c_or_r = np.poly(_host(c_or_r, "poly1d(r=True)"))
+        c = np.atleast_1d(_host(c_or_r, "poly1d"))
+        if c.ndim > 1:
+            raise ValueError("Polynomial must be 1d only.")
+        c = np.trim_zeros(c, trim="f")
+        if len(c) == 0:
+            c = np.array([0], dtype=c.dtype)
+        self._coeffs = wrap(c)
+        self._variable = "x" if variable is None else variable
+
+    coeffs = property(lambda self: self._coeffs, doc="The polynomial coefficients")
+    c = coef = coefficients = coeffs
+    variable = property(lambda self: self._variable, doc="The name of the polynomial variable")
+    order = property(
+        lambda self: len(self._coeffs) - 1, doc="The order or degree of the polynomial"
+    )
+    o = order
+    roots = property(lambda self: roots(self._coeffs), doc="The roots of the polynomial")
+    r = roots
+
+    def _numpy(self):
+        return np.poly1d(np.asarray(self._coeffs._value), variable=self._variable)
+
+    def __array__(self, t=None, copy=None):
+        return np.asarray(self._coeffs._value, dtype=t)
+
+    def __repr__(self):
+        return repr(self._numpy())
+
+    def __str__(self):
+        return str(self._numpy())
+
+    def __len__(self):
+        return self.order
+
+    def __call__(self, val):
+        return polyval(self._coeffs, val)
+
+    def __neg__(self):
+        return poly1d(-self._coeffs)
+
+    def __pos__(self):
+        return self
+
+    def __mul__(self, other):
+        if np.isscalar(other):
+            return poly1d(self._coeffs * other)
+        return poly1d(polymul(self._coeffs, poly1d(other)._coeffs))
+
+    def __rmul__(self, other):
+        return self.__mul__(other) if np.isscalar(other) else poly1d(other).__mul__(self)
+
+    def __add__(self, other):
+        return poly1d(polyadd(self._coeffs, poly1d(other)._coeffs))
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        return poly1d(polysub(self._coeffs, poly1d(other)._coeffs))
+
+    def __rsub__(self, other):
+        return poly1d(polysub(poly1d(other)._coeffs, self._coeffs))
+
+    def __pow__(self, val):
+        if not np.isscalar(val) or int(val) != val or val < 0:
+            raise ValueError("Power to non-negative integers only.")
+        res = anp.asarray([1])
+        for _ in range(val):
+            res = polymul(self._coeffs, res)
+        return poly1d(res)
+
+    def __truediv__(self, other):
+        if np.isscalar(other):
+            return poly1d(self._coeffs / other)
+        return polydiv(self, poly1d(other))
+
+    def __eq__(self, other):
+        if not isinstance(other, poly1d):
+            return NotImplemented
+        if self._coeffs.shape != other._coeffs.shape:
+            return False
+        return bool(anp.all(self._coeffs == other._coeffs))
+
+    def __ne__(self, other):
+        if not isinstance(other, poly1d):
+            return NotImplemented
+        return not self.__eq__(other)
+
+    def __getitem__(self, val):
+        ind = self.order - val
+        if val > self.order or val < 0:
+            return self._coeffs.dtype.type(0)
+        return self._coeffs[ind]
+
+    def __iter__(self):
+        return iter(self._coeffs)
+
+    def integ(self, m=1, k=0):
+        """The m-th antiderivative (numpy.polyint)."""
+        return poly1d(polyint(self._coeffs, m=m, k=k))
+
+    def deriv(self, m=1):
+        """The m-th derivative (numpy.polyder)."""
+        return poly1d(polyder(self._coeffs, m=m))
+
+
+__all__ = [
+    "poly1d",
+    "polyadd",
+    "polyder",
+    "polydiv",
+    "polyfit",
+    "polyint",
+    "polymul",
+    "polysub",
+    "polyval",
+    "roots",
+]

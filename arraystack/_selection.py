@@ -1,0 +1,368 @@
+"""Picking and placing elements: take, take_along_axis, put, put_along_axis, place, putmask, choose, compress,
+extract, select, piecewise, and the ndarray methods take/put/compress/choose (diagonal and trace are in
+_index_tricks.py).
+
+All are compositions of indexing (x[key], x[key] = v), where, and the shape functions, so they run eagerly,
+trace, differentiate and vmap like those. In-place functions write the buffer eagerly (views see it) and
+rebind the array when traced, as x[key] = v does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from arraystack._array import ndarray
+from arraystack._creation import asarray, astype, copy, full, zeros_like
+from arraystack._creation_ranges import arange
+from arraystack._dtypes import result_type
+from arraystack._elementwise_functions import clip, where
+from arraystack._index_tricks import diagonal, trace  # noqa: F401  (arraystack.linalg imports them here)
+from arraystack._manipulation import broadcast_arrays, moveaxis, ravel, reshape, stack
+from arraystack._reductions import any as any_
+from arraystack._reductions import sum as sum_
+from arraystack._shapes import normalize_axis
+from arraystack.ir.core import ShapeDependsOnDataError, Tracer, is_tracing
+
+_MODES = ("raise", "wrap", "clip")
+
+
+def _mode(mode):
+    if mode not in _MODES:
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    return mode
+
+
+def _index_array(indices):
+    """Indices as an integer array: NumPy casts arrays 'same_kind' to intp, and sequences unsafely."""
+    is_array = isinstance(indices, (ndarray, np.ndarray, np.generic))
+    indices = asarray(indices)
+    if indices.dtype.kind == "b":
+        return astype(indices, np.int64)
+    if indices.dtype.kind not in "iu":
+        if is_array or indices.dtype.kind != "f":
+            raise TypeError(
+                f"Cannot cast array data from dtype('{indices.dtype}') to dtype('int64') according "
+                "to the rule 'same_kind'"
+            )
+        return astype(indices, np.int64)
+    return indices
+
+
+def _concrete(x):
+    return not is_tracing() and type(x._value) is not Tracer
+
+
+def _apply_mode(indices, n, mode, axis=0):
+    """Indices of an axis of size n under NumPy's take/put/choose modes ('raise' checks eagerly)."""
+    if mode == "wrap":
+        return indices % n if n else indices
+    if mode == "clip":
+        return clip(indices, 0, max(n - 1, 0))
+    if _concrete(indices) and indices.size:
+        bad = np.asarray(indices._value)
+        bad = bad[(bad < -n) | (bad >= n)]
+        if bad.size:
+            raise IndexError(f"index {int(bad[0])} is out of bounds for axis {axis} with size {n}")
+    return indices
+
+
+def _store(out, result):
+    if out is None:
+        return result
+    if not isinstance(out, ndarray):
+        raise TypeError("return arrays must be of ArrayType")
+    if out.shape != result.shape:
+        raise ValueError(f"output array has shape {out.shape}, expected {result.shape}")
+    out[...] = result
+    return out
+
+
+def take(a, indices, axis=None, out=None, mode="raise"):
+    """Mirrors numpy.take."""
+    a = asarray(a)
+    mode = _mode(mode)
+    indices = _index_array(indices)
+    if axis is None:
+        a, axis = ravel(a), 0
+    axis = normalize_axis(axis, a.ndim)
+    n = a.shape[axis]
+    if n == 0 and indices.size and mode != "raise":
+        raise IndexError("cannot do a non-empty take from an empty axes.")
+    indices = _apply_mode(indices, n, mode, axis)
+    picked = moveaxis(a, axis, 0)[indices]  # indices.shape + the other axes
+    k = indices.ndim
+    result = moveaxis(picked, tuple(range(k)), tuple(range(axis, axis + k))) if k else picked
+    return _store(out, result)
+
+
+def _along_axis_key(arr_shape, indices, axis):
+    """NumPy's fancy-index tuple of take/put_along_axis: `indices` on `axis`, broadcast aranges elsewhere."""
+    key = []
+    for i, d in enumerate(arr_shape):
+        if i == axis:
+            key.append(indices)
+        else:
+            shape = [1] * len(arr_shape)
+            shape[i] = d
+            key.append(reshape(arange(d), tuple(shape)))
+    return tuple(key)
+
+
+def _along_axis_args(arr, indices, axis):
+    arr, indices = asarray(arr), asarray(indices)
+    if indices.dtype.kind not in "iu":
+        raise IndexError("`indices` must be an integer array")
+    if axis is None:
+        if indices.ndim != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+        return ravel(arr), indices, 0
+    axis = normalize_axis(axis, arr.ndim)
+    if indices.ndim != arr.ndim:
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    return arr, indices, axis
+
+
+def take_along_axis(arr, indices, axis=-1):
+    """Mirrors numpy.take_along_axis."""
+    arr, indices, axis = _along_axis_args(arr, indices, axis)
+    return arr[_along_axis_key(arr.shape, indices, axis)]
+
+
+def put_along_axis(arr, indices, values, axis):
+    """Mirrors numpy.put_along_axis (in place)."""
+    if not isinstance(arr, ndarray):
+        raise TypeError("put_along_axis needs an arraystack.ndarray to write into")
+    target, indices, axis = _along_axis_args(arr, indices, axis)
+    if target is arr:
+        arr[_along_axis_key(arr.shape, indices, axis)] = values
+    else:  # axis=None: write through the flattened array
+        flat = ravel(arr)
+        flat[_along_axis_key(flat.shape, indices, 0)] = values
+        arr[...] = reshape(flat, arr.shape)
+
+
+def _cycled(values, n, dtype):
+    """`values` flattened and repeated (or cut) to n elements, as NumPy's put/putmask/place read them."""
+    v = ravel(asarray(values))
+    if v.size == 0 or n == 0:
+        return v
+    reps = -(-n // v.size)
+    if reps > 1:
+        v = ravel(stack([v] * reps))
+    return astype(v[:n], dtype) if v.dtype != dtype else v[:n]
+
+
+def put(a, ind, v, mode="raise"):
+    """Mirrors numpy.put: a.flat[ind] = v, v repeated as needed; later duplicates win (in place)."""
+    if not isinstance(a, ndarray):
+        raise TypeError(f"argument a of put must be an arraystack.ndarray, got {type(a).__name__}")
+    mode = _mode(mode)
+    ind = ravel(_index_array(ind))
+    values = _cycled(v, ind.size, a.dtype)
+    if ind.size == 0 or values.size == 0:
+        return
+    ind = _apply_mode(ind, a.size, mode)
+    flat = copy(ravel(a))
+    flat[ind] = values
+    a[...] = reshape(flat, a.shape)
+
+
+def _same_size_mask(name, a, mask):
+    mask = asarray(mask)
+    if mask.size != a.size:
+        raise ValueError(f"{name}: mask and data must be the same size")
+    return reshape(astype(mask, bool) if mask.dtype != bool else mask, a.shape)
+
+
+def putmask(a, mask, values):
+    """Mirrors numpy.putmask: a[n] = values[n % len(values)] where mask[n] (in place)."""
+    if not isinstance(a, ndarray):
+        raise TypeError("argument a of putmask must be an arraystack.ndarray")
+    mask = _same_size_mask("putmask", a, mask)
+    values = _cycled(values, a.size, a.dtype)
+    if values.size == 0:
+        return
+    a[...] = where(mask, reshape(values, a.shape), a)
+
+
+def place(arr, mask, vals):
+    """Mirrors numpy.place: the i-th True of mask gets vals[i % len(vals)] (in place)."""
+    if not isinstance(arr, ndarray):
+        raise TypeError(f"argument 1 must be arraystack.ndarray, not {type(arr).__name__}")
+    mask = _same_size_mask("place", arr, mask)
+    vals = ravel(asarray(vals))
+    if vals.size == 0:
+        if _concrete(mask) and not np.any(np.asarray(mask._value)):
+            return
+        raise ValueError("Cannot insert from an empty array!")
+    vals = astype(vals, arr.dtype) if vals.dtype != arr.dtype else vals
+    flat_mask = ravel(mask)
+    # the k-th True takes vals[k % n]: k is the running count of Trues before it
+    slot = (flat_mask.cumsum() - 1) % vals.size
+    picked = reshape(vals[where(flat_mask, slot, 0)], arr.shape)
+    arr[...] = where(mask, picked, arr)
+
+
+def choose(a, choices, out=None, mode="raise"):
+    """Mirrors numpy.choose."""
+    mode = _mode(mode)
+    a = _index_array(a)
+    if isinstance(choices, (ndarray, np.ndarray)):
+        choices = [choices[i] for i in range(len(choices))]
+    choices = list(choices)
+    n = len(choices)
+    if n == 0:
+        raise ValueError("0-length sequence.")
+    dtype = result_type(*choices)
+    arrays = broadcast_arrays(a, *[asarray(c) for c in choices])
+    index, options = arrays[0], [astype(c, dtype) if c.dtype != dtype else c for c in arrays[1:]]
+    if mode == "raise":
+        if _concrete(index) and index.size:
+            raw = np.asarray(index._value)
+            if np.any((raw < 0) | (raw >= n)):
+                raise ValueError("invalid entry in choice array")
+    else:
+        index = _apply_mode(index, n, mode)
+    stacked = stack(options)
+    picked = take_along_axis(stacked, reshape(index, (1,) + index.shape), axis=0)
+    return _store(out, reshape(picked, index.shape))
+
+
+def _selected(name, condition, size, fill_value):
+    """The positions of the true entries of a 1-d condition (padded to `size` with a validity mask)."""
+    from arraystack._indexing import nonzero
+
+    try:
+        (index,) = nonzero(condition, size=size)
+    except ShapeDependsOnDataError as e:
+        raise ShapeDependsOnDataError(
+            f"{name} selects a number of elements that depends on the data, so it cannot be traced "
+            f"with a fixed shape. Pass size=n (and fill_value=) to get exactly n elements, use "
+            f"arraystack.where(condition, x, fill) to keep the shape, or call {name} outside jit."
+        ) from e
+    if size is None:
+        return index, None
+    return index, arange(size) < sum_(condition != 0)
+
+
+def _padded(result, valid, axis, fill_value):
+    if valid is None:
+        return result
+    shape = [1] * result.ndim
+    shape[axis] = valid.shape[0]
+    return where(reshape(valid, tuple(shape)), result, astype(asarray(fill_value), result.dtype))
+
+
+def compress(condition, a, axis=None, out=None, *, size=None, fill_value=0):
+    """Mirrors numpy.compress.
+
+    Note: `size=`/`fill_value=` are an arraystack extension (as in jax.numpy.compress): exactly `size`
+    entries along the axis, cut or padded with fill_value. Inside jit, size= is required.
+    """
+    condition = ravel(asarray(condition))
+    a = asarray(a)
+    index, valid = _selected("compress", condition, size, fill_value)
+    if valid is None:
+        return take(a, index, axis=axis, out=out)
+    result = take(a, index, axis=axis)
+    axis = 0 if axis is None else normalize_axis(axis, a.ndim)
+    return _store(out, _padded(result, valid, axis, fill_value))
+
+
+def extract(condition, arr, *, size=None, fill_value=0):
+    """Mirrors numpy.extract. `size=`/`fill_value=` as in compress (an arraystack extension)."""
+    index, valid = _selected("extract", ravel(asarray(condition)), size, fill_value)
+    return _padded(take(ravel(asarray(arr)), index), valid, 0, fill_value)
+
+
+def select(condlist, choicelist, default=0):
+    """Mirrors numpy.select: the first true condition picks its choice; default where none is."""
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of conditions")
+    if len(condlist) == 0:
+        raise ValueError("select with an empty condition list is not possible")
+    weak = (int, float, complex)  # NumPy keeps Python scalars weak when it promotes (NEP 50)
+    dtype = result_type(*[c if type(c) in weak else asarray(c) for c in (*choicelist, default)])
+    choices = [asarray(c) for c in choicelist]
+    conds = [asarray(c) for c in condlist]
+    for i, c in enumerate(conds):
+        if c.dtype != bool:
+            raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
+    arrays = broadcast_arrays(*conds, *choices, asarray(default))
+    conds, choices = arrays[: len(conds)], arrays[len(conds) :]
+    result = astype(choices[-1], dtype)
+    for cond, choice in zip(reversed(conds), reversed(choices[:-1])):
+        result = where(cond, choice, result)
+    return astype(result, dtype) if result.dtype != dtype else result
+
+
+def piecewise(x, condlist, funclist, *args, **kw):
+    """Mirrors numpy.piecewise.
+
+    Note: when traced, each function is called on the whole of x and its results are kept where its
+    condition holds (NumPy calls it on x[cond] only), so functions must work elementwise.
+    """
+    x = asarray(x)
+    n2 = len(funclist)
+    if np.isscalar(condlist) or (
+        not isinstance(condlist[0], (list, ndarray, np.ndarray)) and x.ndim != 0
+    ):
+        condlist = [condlist]
+    conds = [astype(asarray(c), bool) for c in condlist]
+    n = len(conds)
+    if n == n2 - 1:
+        conds.append(~any_(stack(conds), axis=0)) if n else conds.append(full(x.shape, True))
+        n += 1
+    elif n != n2:
+        raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are expected")
+    y = zeros_like(x)
+    traced = not _concrete(x) or not all(_concrete(c) for c in conds)
+    for cond, func in zip(conds, funclist):
+        if not callable(func):
+            y[cond] = func
+        elif traced:
+            y = where(cond, astype(asarray(func(x, *args, **kw)), x.dtype), y)
+        else:
+            vals = x[cond]
+            if vals.size > 0:
+                y[cond] = func(vals, *args, **kw)
+    return y
+
+
+# -- ndarray methods ------------------------------------------------------------------------------------------
+
+
+def _take_method(self, indices, axis=None, out=None, mode="raise"):
+    return take(self, indices, axis, out, mode)
+
+
+def _put_method(self, indices, values, mode="raise"):
+    return put(self, indices, values, mode)
+
+
+def _compress_method(self, condition, axis=None, out=None):
+    return compress(condition, self, axis, out)
+
+
+def _choose_method(self, choices, out=None, mode="raise"):
+    return choose(self, choices, out, mode)
+
+
+ndarray.take = _take_method
+ndarray.put = _put_method
+ndarray.compress = _compress_method
+ndarray.choose = _choose_method
+
+__all__ = [
+    "choose",
+    "compress",
+    "extract",
+    "piecewise",
+    "place",
+    "put",
+    "put_along_axis",
+    "putmask",
+    "select",
+    "take",
+    "take_along_axis",
+]

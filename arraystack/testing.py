@@ -1,0 +1,73 @@
+"""arraystack.testing: NumPy's assertions (mirrors numpy.testing), accepting arraystack arrays.
+
+Each array assertion is numpy.testing's own, called with arraystack arrays (also inside tuples, lists and
+dicts) replaced by their NumPy buffers, so tolerances, NaN handling and messages are NumPy's. Traced values
+have no data to compare: asserting on one raises a ConcretizationError. Assertions about exceptions and
+warnings are NumPy's, re-exported.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy.testing as _npt
+
+from arraystack._array import ndarray
+
+
+def _host(obj):
+    if isinstance(obj, ndarray):
+        return obj._scalar("an arraystack.testing assertion")
+    t = type(obj)
+    if t is list or t is tuple:
+        return t(_host(o) for o in obj)
+    if t is dict:
+        return {k: _host(v) for k, v in obj.items()}
+    return obj
+
+
+def _on_host(assertion):
+    """numpy.testing's `assertion` with its arguments' arraystack arrays replaced by NumPy arrays."""
+
+    @functools.wraps(assertion)
+    def check(*args, **kwargs):
+        __tracebackhide__ = True  # pytest shows the caller's line
+        return assertion(*[_host(a) for a in args], **{k: _host(v) for k, v in kwargs.items()})
+
+    return check
+
+
+assert_allclose = _on_host(_npt.assert_allclose)
+assert_almost_equal = _on_host(_npt.assert_almost_equal)
+assert_approx_equal = _on_host(_npt.assert_approx_equal)
+assert_array_almost_equal = _on_host(_npt.assert_array_almost_equal)
+assert_array_almost_equal_nulp = _on_host(_npt.assert_array_almost_equal_nulp)
+assert_array_equal = _on_host(_npt.assert_array_equal)
+assert_array_less = _on_host(_npt.assert_array_less)
+assert_array_max_ulp = _on_host(_npt.assert_array_max_ulp)
+assert_equal = _on_host(_npt.assert_equal)
+assert_ = _on_host(_npt.assert_)
+
+assert_no_warnings = _npt.assert_no_warnings
+assert_raises = _npt.assert_raises
+assert_raises_regex = _npt.assert_raises_regex
+assert_string_equal = _npt.assert_string_equal
+assert_warns = _npt.assert_warns
+
+__all__ = [
+    "assert_",
+    "assert_allclose",
+    "assert_almost_equal",
+    "assert_approx_equal",
+    "assert_array_almost_equal",
+    "assert_array_almost_equal_nulp",
+    "assert_array_equal",
+    "assert_array_less",
+    "assert_array_max_ulp",
+    "assert_equal",
+    "assert_no_warnings",
+    "assert_raises",
+    "assert_raises_regex",
+    "assert_string_equal",
+    "assert_warns",
+]

@@ -1,0 +1,94 @@
+"""NumPy parity of apply_along_axis and vectorize (_functional), eagerly, traced, under jit and grad."""
+
+from __future__ import annotations
+
+import importlib.util
+import pathlib
+
+import numpy
+import pytest
+
+import arraystack
+
+_path = pathlib.Path(__file__).resolve().parent.parent / "ad" / "conftest.py"
+_spec = importlib.util.spec_from_file_location("_ad_conftest_for_functional", _path)
+_ad_conftest = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_ad_conftest)
+check_grads = _ad_conftest.check_grads
+
+X = numpy.arange(24.0).reshape(2, 3, 4) - 7
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_apply_along_axis(parity, axis):
+    parity(lambda xp, x: xp.apply_along_axis(lambda r: r[::-1].cumsum(), axis, x), X)
+    parity(lambda xp, x: xp.apply_along_axis(lambda r: xp.sum(r * r), axis, x), X)
+    parity(lambda xp, x: xp.apply_along_axis(lambda r: xp.outer(r, r), axis, x), X)
+    parity(lambda xp, x: xp.apply_along_axis(lambda r, k: r[:k] * 2, axis, x.astype(int), 2), X)
+    parity(lambda xp, x: xp.apply_along_axis(lambda r, k=1: r[k], axis, x, k=0), X)
+
+
+def test_apply_along_axis_errors(parity):
+    parity(lambda xp, x: xp.apply_along_axis(xp.sum, 3, x), X)
+    parity(lambda xp, x: xp.apply_along_axis(xp.sum, 0, x[:, :0]), X)
+
+
+def test_vectorize_eager(parity):
+    def piecewise(x, y):
+        return x + y if x > 0 else x - y  # branches on values: runs element by element as in NumPy
+
+    parity(lambda xp, x: xp.vectorize(piecewise)(x, 2), X, traced=False)
+    parity(lambda xp, x: xp.vectorize(piecewise, otypes=[numpy.float32])(x, x[0]), X, traced=False)
+    parity(lambda xp, x: xp.vectorize(piecewise, excluded={1})(x, 3), X, traced=False)
+    parity(lambda xp, x: xp.vectorize(lambda a, b: (a + b, a * b))(x, 2.0), X, traced=False)
+    parity(
+        lambda xp, x: xp.vectorize(lambda a, y=1: a * y, excluded={"y"})(x, y=3), X, traced=False
+    )
+    parity(lambda xp, x: xp.vectorize(lambda r: r.sum(), signature="(n)->()")(x), X, traced=False)
+    parity(lambda xp, x: xp.vectorize(lambda r: r[::-1], signature="(n)->(n)")(x), X, traced=False)
+    parity(lambda xp, x: xp.vectorize(lambda a: a)(x[:0]), X, traced=False)
+    parity(lambda xp, x: xp.vectorize(lambda a: a, otypes="q")(x[:0]), X, traced=False)
+    parity(lambda xp, x: xp.vectorize(lambda a: a, otypes="?x")(x), X, traced=False)
+    parity(lambda xp, x: xp.vectorize(lambda r: r, signature="(n)->(n")(x), X, traced=False)
+
+
+def test_vectorize_decorator():
+    for module in (numpy, arraystack):
+
+        @module.vectorize(otypes=[float])
+        def double(x):
+            return x * 2
+
+        assert numpy.asarray(double(module.asarray([1, 2]))).dtype == numpy.float64
+        assert double.otypes == [numpy.dtype(float)]
+
+
+def test_vectorize_traced(parity):
+    parity(lambda xp, x: xp.vectorize(lambda a, b: xp.sin(a) * b)(x, x[0, 0]), X)
+    parity(lambda xp, x: xp.vectorize(lambda a: a * 2, otypes=[numpy.float32])(x), X)
+    parity(
+        lambda xp, x: xp.vectorize(lambda r, s: xp.sum(r * s), signature="(n),()->()")(
+            x, x[:, :, 0]
+        ),
+        X,
+    )
+    parity(
+        lambda xp, x: xp.vectorize(lambda r: (r[::-1], xp.max(r)), signature="(n)->(n),()")(x), X
+    )
+    parity(lambda xp, x: xp.vectorize(lambda a, k: a**k, excluded={1})(x, 2), X)
+
+
+def test_vectorize_jit_and_grad(check_grads):
+    f = arraystack.jit(
+        lambda x: arraystack.vectorize(lambda r: arraystack.sum(r * r), signature="(n)->()")(x)
+    )
+    numpy.testing.assert_allclose(numpy.asarray(f(arraystack.asarray(X))), (X * X).sum(-1))
+    check_grads(lambda x: arraystack.vectorize(lambda t: arraystack.tanh(t) * t)(x), [X / 10])
+    check_grads(
+        lambda x: arraystack.apply_along_axis(lambda r: arraystack.cumsum(r * r), 1, x), [X / 10]
+    )
+
+
+def test_frompyfunc_absent():
+    # frompyfunc's results are object arrays, which arraystack does not hold
+    assert not hasattr(arraystack, "frompyfunc")

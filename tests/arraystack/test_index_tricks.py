@@ -1,0 +1,144 @@
+"""NumPy parity of _index_tricks.py: diag/tril/triu indices, ravel_multi_index, unravel_index, ix_, mgrid,
+ogrid, r_, c_, ndindex, ndenumerate, nditer."""
+
+from __future__ import annotations
+
+import numpy
+import pytest
+
+import arraystack
+
+
+def test_triangle_and_diagonal_indices(parity):
+    for n, k, m in ((4, 0, None), (3, 1, 5), (5, -2, 2), (0, 0, None)):
+        parity(lambda xp, n=n, k=k, m=m: xp.tril_indices(n, k, m))
+        parity(lambda xp, n=n, k=k, m=m: xp.triu_indices(n, k, m))
+    x = numpy.zeros((3, 5))
+    parity(lambda xp, x: xp.tril_indices_from(x, 1), x)
+    parity(lambda xp, x: xp.triu_indices_from(x, -1), x)
+    parity(lambda xp, x: xp.triu_indices_from(x[0]), x)
+    parity(lambda xp: xp.diag_indices(4))
+    parity(lambda xp: xp.diag_indices(2, 3))
+    parity(lambda xp, x: xp.diag_indices_from(x), numpy.zeros((3, 3, 3)))
+    parity(lambda xp, x: xp.diag_indices_from(x), x)
+    parity(lambda xp, x: xp.diag_indices_from(x[0]), x)
+
+    def fill(xp, x):
+        x[xp.diag_indices_from(x)] = 7.0
+        return x
+
+    parity(fill, numpy.zeros((4, 4)))
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_ravel_unravel(parity, order):
+    i, j = numpy.array([[0, 2], [1, 2]]), numpy.array([[3, 0], [1, 2]])
+    parity(lambda xp, i, j: xp.ravel_multi_index((i, j), (3, 4), order=order), i, j)
+    parity(
+        lambda xp, i, j: xp.ravel_multi_index((i, j + 3), (3, 4), mode="wrap", order=order), i, j
+    )
+    parity(
+        lambda xp, i, j: xp.ravel_multi_index((i - 1, j * 3), (3, 4), mode=("clip", "wrap")), i, j
+    )
+    parity(lambda xp, i, j: xp.ravel_multi_index((i, j + 3), (3, 4)), i, j, traced=False)
+    parity(lambda xp, i: xp.ravel_multi_index((i,), (3, 4)), i)
+    parity(lambda xp, i: xp.ravel_multi_index((i * 1.0, i), (3, 4)), i)
+    flat = numpy.array([[0, 11], [5, 7]])
+    parity(lambda xp, f: xp.unravel_index(f, (3, 4), order=order), flat)
+    parity(lambda xp, f: xp.unravel_index(f, (2, 3, 2), order=order), flat)
+    parity(lambda xp, f: xp.unravel_index(f[0, 1], 12), flat)
+    parity(lambda xp, f: xp.unravel_index(f + 1, (3, 4)), flat, traced=False)
+    parity(lambda xp, f: xp.unravel_index(f * 1.0, (3, 4)), flat)
+    parity(lambda xp, f: xp.unravel_index(f, (3, 4), order="K"), flat)
+
+
+def test_ix(parity):
+    x = numpy.arange(20).reshape(4, 5)
+    parity(lambda xp, x: x[xp.ix_([0, 3], [1, 2, 4])], x)
+    parity(lambda xp, x: xp.ix_(numpy.array([True, False, True]), []), x, traced=False)
+    parity(lambda xp, x: xp.ix_([[1]]), x)
+    parity(lambda xp: xp.ix_())
+
+
+def test_grids(parity):
+    parity(lambda xp: xp.mgrid[0:3, 1:5:2])
+    parity(lambda xp: xp.mgrid[0:1:5j])
+    parity(lambda xp: xp.mgrid[-1:1:3j, 0:2])
+    parity(lambda xp: xp.ogrid[0:3, 0:1:4j])
+    parity(lambda xp: xp.ogrid[2:6])
+
+
+def test_r_c(parity):
+    x = numpy.arange(6.0).reshape(2, 3)
+    parity(lambda xp, x: xp.r_[1:4, 0, [7, 8], x[0]], x)
+    parity(lambda xp, x: xp.r_[-1:1:5j, x[1]], x)
+    parity(lambda xp, x: xp.r_[x, x], x)
+    parity(lambda xp, x: xp.r_["1", x, x], x)
+    parity(lambda xp, x: xp.r_["0,2", [1, 2, 3], x[0]], x)
+    parity(lambda xp, x: xp.r_["0,2,0", [1, 2, 3], [4, 5, 6]], x)
+    parity(lambda xp, x: xp.r_["1,3,1", x, x], x)
+    parity(lambda xp, x: xp.r_[numpy.int8(3), numpy.array([1], numpy.int8)], x)
+    parity(lambda xp, x: xp.r_[x[0], "0"], x)
+    parity(lambda xp, x: xp.r_["a,b", x[0]], x)
+    parity(lambda xp, x: xp.c_[x[0], x[1]], x)
+    parity(lambda xp, x: xp.c_[x, x], x)
+    parity(lambda xp, x: xp.c_[x[0], 1:4], x)
+    with pytest.raises(TypeError, match="matrix"):
+        arraystack.r_["r", [1, 2]]
+
+
+def test_ndindex_ndenumerate():
+    assert list(arraystack.ndindex(2, 3)) == list(numpy.ndindex(2, 3))
+    assert list(arraystack.ndindex((2, 1, 2))) == list(numpy.ndindex((2, 1, 2)))
+    assert list(arraystack.ndindex()) == list(numpy.ndindex())
+    x = numpy.arange(6).reshape(3, 2)
+    got = [(i, int(v)) for i, v in arraystack.ndenumerate(arraystack.asarray(x))]
+    assert got == [(i, int(v)) for i, v in numpy.ndenumerate(x)]
+
+
+def _walk(xp, ops, **kw):
+    it = xp.nditer(ops, **kw)
+    out = []
+    with it:
+        for v in it:
+            item = tuple(int(u) for u in v) if isinstance(v, tuple) else int(v)
+            if "multi_index" in kw.get("flags", ()):
+                item = (item, it.multi_index)
+            if {"c_index", "f_index"} & set(kw.get("flags", ())):
+                item = (item, it.index)
+            out.append(item)
+    return out
+
+
+def test_nditer():
+    x = numpy.arange(6).reshape(2, 3)
+    for ops, kw in (
+        (x, {}),
+        (x.T, {}),
+        (numpy.asfortranarray(x), {}),
+        (x.T, {"order": "C"}),
+        (x, {"order": "F"}),
+        ([x, x[0]], {}),
+        (x, {"flags": ["multi_index"]}),
+        (x, {"flags": ["f_index"]}),
+        (x, {"flags": ["c_index"], "order": "F"}),
+        ([x, x.astype(numpy.int8)], {"flags": ["common_dtype", "buffered"]}),
+        (x[:0], {"flags": ["zerosize_ok"]}),
+        (numpy.array(5), {}),
+    ):
+        wrapped = (
+            [arraystack.asarray(o) for o in ops]
+            if isinstance(ops, list)
+            else arraystack.asarray(ops)
+        )
+        assert _walk(arraystack, wrapped, **kw) == _walk(numpy, ops, **kw), (ops, kw)
+    it = arraystack.nditer(arraystack.asarray(x), flags=["multi_index"])
+    seen = []
+    while not it.finished:
+        seen.append((it.multi_index, int(it[0])))
+        it.iternext()
+    assert seen == [((i, j), int(x[i, j])) for i in range(2) for j in range(3)]
+    with pytest.raises(ValueError):
+        arraystack.nditer(arraystack.asarray(x[:0]))
+    with pytest.raises(ValueError, match="read-only"):
+        arraystack.nditer(arraystack.asarray(x), op_flags=["readwrite"])

@@ -1,0 +1,173 @@
+"""NumPy parity of the I/O family (_io): .npy/.npz, text files, raw binary files and strings."""
+
+from __future__ import annotations
+
+import io
+
+import numpy
+import pytest
+from arraystack.ir import ConcretizationError
+
+import arraystack
+
+DTYPES = [
+    "bool",
+    "int8",
+    "uint16",
+    "int64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+]
+
+
+def data(dtype, shape=(3, 4)):
+    return (numpy.arange(numpy.prod(shape)) % 7).astype(dtype).reshape(shape)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_save_load_round_trip(tmp_path, dtype):
+    x = data(dtype)
+    path = tmp_path / "x.npy"
+    arraystack.save(path, arraystack.asarray(x))
+    assert numpy.load(path).dtype == x.dtype  # the file is NumPy's format
+    y = arraystack.load(path)
+    assert isinstance(y, arraystack.ndarray) and y.dtype == x.dtype
+    numpy.testing.assert_array_equal(numpy.asarray(y), x)
+    assert path.read_bytes() == _numpy_bytes(x)
+
+
+def _numpy_bytes(x):
+    buf = io.BytesIO()
+    numpy.save(buf, x)
+    return buf.getvalue()
+
+
+def test_save_to_file_objects_and_numpy_dispatch(tmp_path):
+    x = data("float64")
+    buf = io.BytesIO()
+    arraystack.save(buf, arraystack.asarray(x))
+    assert buf.getvalue() == _numpy_bytes(x)
+    # numpy.save dispatches to arraystack.save
+    numpy.save(tmp_path / "d.npy", arraystack.asarray(x))
+    numpy.testing.assert_array_equal(numpy.asarray(arraystack.load(tmp_path / "d.npy")), x)
+    arraystack.save(tmp_path / "list", [[1, 2], [3, 4]])
+    assert arraystack.load(tmp_path / "list.npy").dtype == numpy.int64
+
+
+def test_load_mmap_and_pickles(tmp_path):
+    x = data("float32")
+    numpy.save(tmp_path / "m.npy", x)
+    y = arraystack.load(tmp_path / "m.npy", mmap_mode="r")
+    assert isinstance(y, arraystack.ndarray)
+    numpy.testing.assert_array_equal(numpy.asarray(y), x)
+    obj = numpy.array([{"a": 1}, None], dtype=object)
+    numpy.save(tmp_path / "o.npy", obj, allow_pickle=True)
+    with pytest.raises(ValueError):  # allow_pickle is False by default, as in NumPy
+        arraystack.load(tmp_path / "o.npy")
+    got = arraystack.load(tmp_path / "o.npy", allow_pickle=True)  # objects stay a NumPy array
+    assert isinstance(got, numpy.ndarray) and got[0] == {"a": 1}
+
+
+@pytest.mark.parametrize("save", ["savez", "savez_compressed"])
+def test_npz_is_a_lazy_mapping_of_arraystack_arrays(tmp_path, save):
+    a, b = data("int32"), data("complex128", (2,))
+    path = tmp_path / "z.npz"
+    getattr(arraystack, save)(path, arraystack.asarray(a), named=arraystack.asarray(b))
+    with numpy.load(path) as ref:
+        assert sorted(ref.files) == ["arr_0", "named"]
+    with arraystack.load(path) as z:
+        assert sorted(z.files) == ["arr_0", "named"] and len(z) == 2 and "named" in z
+        assert sorted(z) == ["arr_0", "named"] and sorted(z.keys()) == ["arr_0", "named"]
+        assert isinstance(z["named"], arraystack.ndarray)
+        numpy.testing.assert_array_equal(numpy.asarray(z["arr_0"]), a)
+        numpy.testing.assert_array_equal(numpy.asarray(dict(z.items())["named"]), b)
+        with pytest.raises(KeyError):
+            z["missing"]
+        assert "NpzFile" in repr(z)
+
+
+def test_saving_a_traced_array_raises(tmp_path):
+    @arraystack.jit
+    def f(x):
+        arraystack.save(tmp_path / "t.npy", x)
+        return x
+
+    with pytest.raises(ConcretizationError):
+        f(arraystack.ones(3))
+
+
+TEXT = "# comment\n1 2 3\n4 5 6\n"
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda xp: xp.loadtxt(io.StringIO(TEXT)),
+        lambda xp: xp.loadtxt(io.StringIO(TEXT), dtype=int, usecols=(0, 2)),
+        lambda xp: xp.loadtxt(io.StringIO(TEXT), unpack=True),
+        lambda xp: xp.loadtxt(io.StringIO("1,2\n3,4"), delimiter=",", dtype="float32", max_rows=1),
+        lambda xp: xp.loadtxt(io.StringIO("7"), ndmin=2),
+        lambda xp: xp.loadtxt(io.StringIO("1 2\n3")),
+        lambda xp: xp.genfromtxt(io.StringIO("1,2,\n4,,6"), delimiter=","),
+        lambda xp: xp.genfromtxt(io.StringIO("1,2,\n4,,6"), delimiter=",", filling_values=-1),
+        lambda xp: xp.genfromtxt(io.StringIO(TEXT), skip_header=1, dtype=int),
+        lambda xp: xp.fromstring("1 2 3.5", sep=" "),
+        lambda xp: xp.fromstring("1,2,3", dtype=int, sep=","),
+        lambda xp: xp.fromstring(b"\x01\x02", dtype=numpy.uint8),
+    ],
+)
+def test_text_readers(parity, call):
+    parity(call, traced=False)
+
+
+def test_text_of_strings_stays_numpy():
+    got = arraystack.loadtxt(io.StringIO("a b\nc d"), dtype=str)
+    assert isinstance(got, numpy.ndarray) and got[1, 0] == "c"
+    with pytest.raises(TypeError):
+        arraystack.genfromtxt(io.StringIO("1 2"), usemask=True)
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{}, {"fmt": "%d", "delimiter": ","}, {"header": "h", "footer": "f"}]
+)
+def test_savetxt_writes_numpy_text(kwargs):
+    x = data("float64")
+    got, want = io.StringIO(), io.StringIO()
+    arraystack.savetxt(got, arraystack.asarray(x), **kwargs)
+    numpy.savetxt(want, x, **kwargs)
+    assert got.getvalue() == want.getvalue()
+    numpy.testing.assert_array_equal(
+        numpy.asarray(
+            arraystack.loadtxt(io.StringIO(got.getvalue()), delimiter=kwargs.get("delimiter"))
+        ),
+        x,
+    )
+
+
+@pytest.mark.parametrize("dtype", ["int16", "float32", "complex128"])
+def test_tofile_fromfile(tmp_path, dtype):
+    x = data(dtype)
+    arraystack.asarray(x).tofile(tmp_path / "a.bin")
+    x.tofile(tmp_path / "b.bin")
+    assert (tmp_path / "a.bin").read_bytes() == (tmp_path / "b.bin").read_bytes()
+    y = arraystack.fromfile(tmp_path / "a.bin", dtype=dtype)
+    assert isinstance(y, arraystack.ndarray) and y.dtype == numpy.dtype(dtype)
+    numpy.testing.assert_array_equal(numpy.asarray(y), x.ravel())
+    y = arraystack.fromfile(tmp_path / "a.bin", dtype=dtype, count=2, offset=x.itemsize)
+    numpy.testing.assert_array_equal(numpy.asarray(y), x.ravel()[1:3])
+
+
+def test_tofile_text_and_frombuffer(tmp_path):
+    x = data("int64")
+    arraystack.asarray(x).tofile(tmp_path / "t.txt", sep=",", format="%d")
+    x.tofile(tmp_path / "u.txt", sep=",", format="%d")
+    assert (tmp_path / "t.txt").read_text() == (tmp_path / "u.txt").read_text()
+    y = arraystack.fromfile(tmp_path / "t.txt", dtype=int, sep=",")
+    numpy.testing.assert_array_equal(numpy.asarray(y), x.ravel())
+    raw = arraystack.asarray(x).tobytes()
+    numpy.testing.assert_array_equal(
+        numpy.asarray(arraystack.frombuffer(raw, dtype=int)), x.ravel()
+    )
