@@ -41,12 +41,17 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip_numba)
 
 
+def _rebuild(like, items):
+    """A tuple/list/namedtuple of `like`'s type holding `items` (namedtuples take positional fields)."""
+    return type(like)(*items) if hasattr(like, "_fields") else type(like)(items)
+
+
 def to_numpy(x):
     """Results of either library as NumPy values (recursing into tuples and lists)."""
     if isinstance(x, arraystack.ndarray):
         return numpy.asarray(x)
     if isinstance(x, (tuple, list)):
-        return type(x)(to_numpy(v) for v in x)
+        return _rebuild(x, [to_numpy(v) for v in x])
     return x
 
 
@@ -107,7 +112,7 @@ def _flatten(out):
 
 def _unflatten(like, leaves):
     if isinstance(like, (tuple, list)):
-        return type(like)(_unflatten(o, leaves) for o in like)
+        return _rebuild(like, [_unflatten(o, leaves) for o in like])
     return leaves.pop(0)
 
 

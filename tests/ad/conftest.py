@@ -55,7 +55,10 @@ def _check(f, xs, rng, modes, eps, rtol, atol):
         outs = _flat(out)
         us = [_random_like(rng, o) for o in outs]
         cts = [ast.asarray(u.astype(o.dtype) if not numpy.iscomplexobj(o) else u) for u, o in zip(us, outs)]
-        ct_arg = cts[0] if not isinstance(out, (tuple, list)) else type(out)(cts)
+        if not isinstance(out, (tuple, list)):
+            ct_arg = cts[0]
+        else:
+            ct_arg = type(out)(*cts) if hasattr(out, "_fields") else type(out)(cts)
         grads = [numpy.asarray(g) for g in vjp_fn(ct_arg)]
         # the VJP is the transpose of the JVP for the bilinear pairing Re(sum(u * v)) (JAX's convention)
         lhs = sum(numpy.sum(u * e).real for u, e in zip(us, fd))
