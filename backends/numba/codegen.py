@@ -102,10 +102,10 @@ def generate(graph, parallel: bool, name: str = "kernel") -> KernelSpec:
 
 
 def _emit_header(code, region, parallel, name, flat):
-    # no "contract": a*b+c must round twice, as NumPy's loops do (an FMA changes the last bit)
-    fm = '{"reassoc"}' if region.axes else "False"
+    # no fast-math: a*b+c must round twice, as NumPy's loops do (an FMA changes the last bit), and
+    # (x + y) - y must not fold. Reductions reassociate their accumulator alone (reduce_add/reduce_mul).
     code.line(
-        f"@numba.njit(parallel={parallel}, fastmath={fm}, error_model='numpy', nogil=True, cache=True)"
+        f"@numba.njit(parallel={parallel}, fastmath=False, error_model='numpy', nogil=True, cache=True)"
     )
     rank = 1 if flat else region.rank
     sizes = [f"n{d}" for d in range(rank)]

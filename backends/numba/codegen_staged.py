@@ -1,9 +1,9 @@
 """Staged reduction loop nests for numba kernels (the softmax/layernorm form; see codegen.py).
 
 Kept axes run outside (in parallel); each reduction stage is one pass over the reduced axes. With no kept
-axes the passes run over chunks in parallel and combine partial results. Float max/min use independent
-lanes, float32 sums add blocks in float32 into a float64 accumulator, and a value a later pass would
-recompute is stashed in that pass's output buffer.
+axes the passes run over chunks in parallel and combine partial results. Float max/min reduce NaN-blind
+and track NaNs in a flag, float32 sums add blocks in float32 into a float64 accumulator, and a value a
+later pass would recompute is stashed in that pass's output buffer.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from arraystack.ir.ir import Literal
 
 CHUNKS = 64  # parallel chunks of a full reduction
 BLOCK = 256  # float32 values summed in float32 before joining the float64 accumulator
-LANES = 8  # independent accumulators of a float max/min reduction (one AVX2 vector of float32)
 
 
 def _acc_dtype(kind, dtype):
@@ -42,6 +41,9 @@ def _init(kind, dtype):
 
 
 def _combine(kind, acc, value, dtype):
+    if kind in ("sum", "prod") and dtype.kind == "f":  # the kernel's one reassociable operation
+        op = "reduce_add" if kind == "sum" else "reduce_mul"
+        return f"{op}({acc}, {cast(dtype, value)})"
     if kind == "sum":
         expr = f"{acc} + {value}"
     elif kind == "prod":
@@ -97,7 +99,9 @@ def _emit_staged(code, region, parallel):
         [stage_of[id(e)] + 1 for e in reductions] + [avail[v] + 1 for _, v in full_outputs]
     )
     outer_eqns = [
-        e for e in graph.eqns if e.prim not in REDUCTION_KINDS and region.level(e.outputs[0]) != "full"
+        e
+        for e in graph.eqns
+        if e.prim not in REDUCTION_KINDS and region.level(e.outputs[0]) != "full"
     ]
     index = ", ".join(f"i{d}" for d in range(region.rank))
     outer_index = ", ".join(f"i{d}" for d in region.kept)
@@ -175,29 +179,21 @@ def _emit_pass(code, region, reds, outs, body, index, outer_index, total, loop, 
         code.line(f"hi = np.uint64((c + 1) * n{first} // nch)")
     for e, kind, dtype, acc_dtype, acc in accs:
         code.line(f"{acc} = {_init(kind, acc_dtype)}")
-    lanes = (
-        LANES
-        if (
-            not outs
-            and accs
-            and all(k in ("max", "min") and a.kind == "f" for _, k, _, a, _ in accs)
-        )
-        else 1
-    )
-    if (
-        lanes > 1
-    ):  # float max/min: independent lanes vectorize (a NaN-propagating select chain does not)
-        for e, kind, dtype, acc_dtype, acc in accs:
-            for lane in range(lanes):
-                code.line(f"{acc}_{lane} = {acc}")
-            code.line(f"{acc}_nan = False")
+    # float max/min: a NaN-blind vector reduction plus a NaN flag (a NaN-propagating select chain does
+    # not vectorize)
+    nan_tracked = {
+        acc
+        for e, kind, dtype, acc_dtype, acc in accs
+        if kind in ("max", "min") and dtype.kind == "f"
+    }
+    for acc in sorted(nan_tracked):
+        code.line(f"{acc}_nan = False")
     last = inner[-1]
     # float32 sums: add blocks of BLOCK values in float32 (vectorizes at full width), blocks in float64
     blocked = {
         acc for e, kind, dtype, acc_dtype, acc in accs if kind == "sum" and acc_dtype != dtype
     }
-    blocked = blocked if lanes == 1 else set()
-    for d in inner[:-1] if (lanes > 1 or blocked) else inner:
+    for d in inner[:-1] if blocked else inner:
         bounds = "lo, hi" if (total and d == first) else f"n{d}"
         code.line(f"for i{d} in range({bounds}):")
         code.depth += 1
@@ -213,25 +209,6 @@ def _emit_pass(code, region, reds, outs, body, index, outer_index, total, loop, 
                 code.line(f"{acc}_b = {_init(kind, dtype)}")
         code.line(f"for i{last} in range(bstart, bend):")
         code.depth += 1
-    if lanes > 1:
-        unsigned = total and last == first  # chunk bounds are uint64: keep every index unsigned
-        lo, hi = ("lo", "hi") if unsigned else ("0", f"n{last}")
-        k = (lambda v: f"np.uint64({v})") if unsigned else str
-        code.line(f"blocks = ({hi} - {lo}) // {k(lanes)}")
-        with code.block("for block in range(blocks):"):
-            for lane in range(lanes):
-                code.line(f"i{last} = {lo} + block * {k(lanes)} + {k(lane)}")
-                for eqn in body:
-                    _emit_eqn(code, region, eqn, index, outer_index)
-                for e, kind, dtype, acc_dtype, acc in accs:
-                    value = _value(region, e.inputs[0], index, outer_index)
-                    op = ">" if kind == "max" else "<"
-                    code.line(
-                        f"{acc}_{lane} = {value} if {value} {op} {acc}_{lane} else {acc}_{lane}"
-                    )
-                    code.line(f"{acc}_nan |= {value} != {value}")
-        code.line(f"for i{last} in range({lo} + blocks * {k(lanes)}, {hi}):")
-        code.depth += 1
     for k, u in loads:
         code.line(f"{region.names[u]} = o{k}[{index}]")
     for eqn in body:
@@ -240,6 +217,9 @@ def _emit_pass(code, region, reds, outs, body, index, outer_index, total, loop, 
         value = _value(region, e.inputs[0], index, outer_index)
         if acc in blocked:
             code.line(f"{acc}_b = {_combine(kind, f'{acc}_b', value, dtype)}")
+        elif acc in nan_tracked:
+            code.line(f"{acc} = reduce_{kind}({acc}, {cast(dtype, value)})")
+            code.line(f"{acc}_nan |= {value} != {value}")
         else:
             code.line(f"{acc} = {_combine(kind, acc, value, acc_dtype)}")
     for k, v in outs:
@@ -253,10 +233,8 @@ def _emit_pass(code, region, reds, outs, body, index, outer_index, total, loop, 
         code.depth -= len(inner) - 1  # the blocks replaced the loop over the last reduced axis
     else:
         code.depth -= len(inner)
-    if lanes > 1:
-        for e, kind, dtype, acc_dtype, acc in accs:
-            for lane in range(lanes):
-                code.line(f"{acc} = {_combine(kind, acc, f'{acc}_{lane}', acc_dtype)}")
+    for e, kind, dtype, acc_dtype, acc in accs:
+        if acc in nan_tracked:
             code.line(f"{acc} = {literal(np.nan, acc_dtype)} if {acc}_nan else {acc}")
     if total:
         for e, kind, dtype, acc_dtype, acc in accs:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 
@@ -34,7 +36,57 @@ bits_f64 = _bitcast_intrinsic(types.int64, types.float64)
 f32_bits = _bitcast_intrinsic(types.float32, types.int32)
 bits_f32 = _bitcast_intrinsic(types.int32, types.float32)
 
-_inline = dict(inline="always", fastmath={"contract"}, error_model="numpy", cache=True)
+
+@intrinsic
+def fmuladd(typingctx, a, b, c):
+    """a * b + c as LLVM's fmuladd: one singly rounded FMA where the CPU has one, else a multiply and an
+    add. Only mathlib's polynomials use it; their error bound is measured on the host (with FMA), and
+    without FMA they are the unfused expressions. User code in a kernel is never contracted."""
+    if not (isinstance(a, types.Float) and a == b == c):
+        return None
+
+    def codegen(context, builder, signature, args):
+        ty = context.get_value_type(signature.return_type)
+        name = "llvm.fmuladd.f32" if a == types.float32 else "llvm.fmuladd.f64"
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ty, [ty] * 3), name)
+        return builder.call(fn, list(args))
+
+    return a(a, b, c), codegen
+
+
+SHIFTER_F32 = 12582912.0  # 1.5 * 2**23: fl(v + SHIFTER) holds round(v) in its low mantissa bits
+
+
+@intrinsic
+def pow2_halves_f32(typingctx, shifted):
+    """(2**k1, 2**k2) with k1 + k2 = k, k1 = floor(k / 2), for shifted = float32(k + SHIFTER_F32) and k in
+    [-252, 254]: both factors are normal, so x * 2**k1 * 2**k2 rounds once even where 2**k is not
+    representable. Works on the int32 bits directly (numba widens int32 arithmetic to int64, which would
+    halve a loop's vector width)."""
+    if shifted != types.float32:
+        return None
+
+    def codegen(context, builder, signature, args):
+        i32 = ir.IntType(32)
+        bits = builder.bitcast(args[0], i32)
+        k = builder.sub(bits, ir.Constant(i32, 0x4B400000))  # the bits of SHIFTER_F32
+        k1 = builder.ashr(k, ir.Constant(i32, 1))
+        k2 = builder.sub(k, k1)
+        halves = []
+        for part in (k1, k2):
+            biased = builder.add(part, ir.Constant(i32, 127))
+            halves.append(
+                builder.bitcast(builder.shl(biased, ir.Constant(i32, 23)), ir.FloatType())
+            )
+        return context.make_tuple(builder, signature.return_type, halves)
+
+    return types.UniTuple(types.float32, 2)(types.float32), codegen
+
+
+# Compiled once per signature and kept in numba's disk cache; a kernel links them and LLVM inlines them
+# before it vectorizes the loop (numba-level inline="always" re-typed them inside every kernel: ~1 s of
+# each cold kernel compile). "contract" lets LLVM fuse their own a * b + c; the bound is measured on it.
+_jit_options = dict(fastmath={"contract"}, error_model="numpy", cache=True)
 
 # -- float64 ------------------------------------------------------------------------------------------------
 LOG2E = 1.4426950408889634
@@ -44,7 +96,7 @@ _EXP_C = tuple(1.0 / math.factorial(n) for n in range(14))  # Taylor to r**13 / 
 _ATANH_C = tuple(2.0 / (2 * k + 1) for k in range(1, 12))  # 2/3, 2/5, ... for log
 
 
-@njit(**_inline)
+@njit(**_jit_options)
 def _pow2_f64(k):
     """2**k for integer k in [-1076, 1024], as two normal factors."""
     k1 = k >> 1
@@ -52,7 +104,7 @@ def _pow2_f64(k):
     return bits_f64((k1 + 1023) << 52), bits_f64((k2 + 1023) << 52)
 
 
-@njit(**_inline)
+@njit(**_jit_options)
 def _reduce_f64(x):
     xc = min(max(x, -746.0), 710.0) if x == x else 0.0
     k = np.floor(xc * LOG2E + 0.5)
@@ -60,7 +112,7 @@ def _reduce_f64(x):
     return np.int64(k), r
 
 
-@njit(**_inline)
+@njit(**_jit_options)
 def exp_f64(x):
     k, r = _reduce_f64(x)
     c = _EXP_C
@@ -85,7 +137,7 @@ def exp_f64(x):
     return x if x != x else y
 
 
-@njit(**_inline)
+@njit(**_jit_options)
 def expm1_f64(x):
     k, r = _reduce_f64(x)
     c = _EXP_C
@@ -111,7 +163,7 @@ def expm1_f64(x):
     return x if x != x else y
 
 
-@njit(**_inline)
+@njit(**_jit_options)
 def log_f64(x):
     tiny = x < 2.2250738585072014e-308
     xs = x * 18014398509481984.0 if tiny else x  # 2**54 lifts denormals
@@ -147,7 +199,7 @@ def log_f64(x):
     return x if x != x else y
 
 
-@njit(**_inline)
+@njit(**_jit_options)
 def tanh_f64(x):
     ax = abs(x)
     t = expm1_f64(2.0 * min(ax, 23.0))
@@ -157,7 +209,7 @@ def tanh_f64(x):
     return x if x != x else y
 
 
-@njit(**_inline)
+@njit(**_jit_options)
 def logistic_f64(x):
     e = exp_f64(-abs(x))
     y = 1.0 / (1.0 + e) if x >= 0.0 else e / (1.0 + e)
@@ -173,9 +225,10 @@ _EXP_CF = tuple(F(1.0 / math.factorial(n)) for n in range(10))
 _ATANH_CF = tuple(F(2.0 / (2 * k + 1)) for k in range(1, 7))
 ONE_F, TWO_F, HALF_F, ZERO_F = F(1.0), F(2.0), F(0.5), F(0.0)
 INF_F = F(np.inf)
+SHIFTER_F = F(SHIFTER_F32)  # adding it rounds |v| < 2**22 to an integer
 
 
-@njit(**_inline)
+@njit(**_jit_options)
 def _pow2_f32(k):
     """2**k for integral float32 k in [-150, 128], as two normal factors. Kept in float arithmetic: numba
     widens int32 arithmetic to int64, which would halve the vector width of the whole loop."""
@@ -186,12 +239,15 @@ def _pow2_f32(k):
     )
 
 
-@njit(**_inline)
+@njit(**_jit_options)
 def _reduce_f32(x):
-    xc = min(max(x, F(-105.0)), F(90.0)) if x == x else ZERO_F
-    k = np.floor(xc * LOG2E_F + HALF_F)
-    r = (xc - k * LN2_HI_F) - k * LN2_LO_F
-    return k, r
+    """k = round(x / ln2) (by the 1.5 * 2**23 shifter, also returned) and r = x - k ln2. For NaN x all are
+    garbage that every caller discards with its final select."""
+    xc = min(max(x, F(-105.0)), F(90.0))
+    shifted = fmuladd(xc, LOG2E_F, SHIFTER_F)
+    k = shifted - SHIFTER_F
+    r = fmuladd(-k, LN2_LO_F, fmuladd(-k, LN2_HI_F, xc))
+    return k, r, shifted
 
 
 # minimax coefficients of (exp(r) - 1 - r) / r**2 on |r| <= ln2/2 (the Cephes expf polynomial)
@@ -208,27 +264,26 @@ _EXP_PF = tuple(
 )
 
 
-@njit(**_inline)
+@njit(**_jit_options)
 def exp_f32(x):
-    k, r = _reduce_f32(x)
+    _, r, shifted = _reduce_f32(x)
     c = _EXP_PF
-    p = c[0]
-    p = p * r + c[1]
-    p = p * r + c[2]
-    p = p * r + c[3]
-    p = p * r + c[4]
-    p = p * r + c[5]
-    p = p * (r * r) + r + ONE_F
-    s1, s2 = _pow2_f32(k)
+    p = fmuladd(c[0], r, c[1])
+    p = fmuladd(p, r, c[2])
+    p = fmuladd(p, r, c[3])
+    p = fmuladd(p, r, c[4])
+    p = fmuladd(p, r, c[5])
+    p = fmuladd(p, r * r, r) + ONE_F
+    s1, s2 = pow2_halves_f32(shifted)
+    # x is clamped to [-105, 90], so k in [-152, 130]: p * s1 is exact and the one rounding of * s2
+    # gives inf above 88.7228 and 0 below -103.972 by itself
     y = (p * s1) * s2
-    y = INF_F if x > F(88.72283935546875) else y
-    y = ZERO_F if x < F(-103.97208) else y
     return x if x != x else y
 
 
-@njit(**_inline)
+@njit(**_jit_options)
 def expm1_f32(x):
-    k, r = _reduce_f32(x)
+    k, r, _ = _reduce_f32(x)
     c = _EXP_CF
     p = c[9]
     p = p * r + c[8]
@@ -248,7 +303,7 @@ def expm1_f32(x):
     return x if x != x else y
 
 
-@njit(**_inline)
+@njit(**_jit_options)
 def log_f32(x):
     tiny = x < F(1.1754943508222875e-38)
     xs = x * F(33554432.0) if tiny else x  # 2**25
@@ -279,50 +334,58 @@ def log_f32(x):
     return x if x != x else y
 
 
-# odd minimax polynomial of tanh on |x| < 0.625 (the Cephes tanhf polynomial)
-_TANH_PF = tuple(
-    F(c)
-    for c in (
-        -5.70498872745e-3,
-        2.06390887954e-2,
-        -5.37397155531e-2,
-        1.33314422036e-1,
-        -3.33332819422e-1,
-    )
+# tanh(x) ~ x P(x**2) / Q(x**2) on |x| <= 7.99881172 (Eigen's 13/6-degree rational interpolant), evaluated
+# in float64 so rounding adds nothing measurable: <= 3 ulp from NumPy over every float32 (checked
+# exhaustively). Beyond 8.3 float32 tanh is +-1 within 2 ulp. No exp and no branch: 2.4x faster in a
+# loop than the exp-based form it replaces.
+_TANH_P = (
+    4.89352455891786e-03,
+    6.37261928875436e-04,
+    1.48572235717979e-05,
+    5.12229709037114e-08,
+    -8.60467152213735e-11,
+    2.00018790482477e-13,
+    -2.76076847742355e-16,
 )
+_TANH_Q = (4.89352518554385e-03, 2.26843463243900e-03, 1.18534705686654e-04, 1.19825839466702e-06)
+_TANH_PF = tuple(float(F(c)) for c in _TANH_P)  # float32-rounded constants, as the fit was done
+_TANH_QF = tuple(float(F(c)) for c in _TANH_Q)
+TANH_CLAMP_F = F(7.99881172180175781)
 
 
-@njit(**_inline)
+@njit(**_jit_options)
 def tanh_f32(x):
-    ax = abs(x)
-    z = x * x
+    xc = np.float64(min(max(x, -TANH_CLAMP_F), TANH_CLAMP_F))
+    z = xc * xc
     c = _TANH_PF
-    p = c[0]
-    p = p * z + c[1]
-    p = p * z + c[2]
-    p = p * z + c[3]
-    p = p * z + c[4]
-    small = p * z * x + x
-    e = exp_f32(TWO_F * min(ax, F(10.0)))
-    big = ONE_F - TWO_F / (e + ONE_F)
-    big = ONE_F if ax > F(9.1) else big
-    y = small if ax < F(0.625) else np.copysign(big, x)
+    p = fmuladd(z, c[6], c[5])
+    p = fmuladd(z, p, c[4])
+    p = fmuladd(z, p, c[3])
+    p = fmuladd(z, p, c[2])
+    p = fmuladd(z, p, c[1])
+    p = fmuladd(z, p, c[0])
+    d = _TANH_QF
+    q = fmuladd(z, d[3], d[2])
+    q = fmuladd(z, q, d[1])
+    q = fmuladd(z, q, d[0])
+    y = np.float32(p * xc / q)
+    y = np.copysign(ONE_F, x) if abs(x) > F(8.3) else y
     return x if x != x else y
 
 
-@njit(**_inline)
+@njit(**_jit_options)
 def logistic_f32(x):
     e = exp_f32(-abs(x))
     y = ONE_F / (ONE_F + e) if x >= ZERO_F else e / (ONE_F + e)
     return x if x != x else y
 
 
-@njit(**_inline)
+@njit(**_jit_options)
 def maximum(a, b):
     """NumPy's maximum: NaN propagates (from either side)."""
     return a if (a > b or a != a) else b  # equal values (0.0 vs -0.0) give b, as NumPy's loops do
 
 
-@njit(**_inline)
+@njit(**_jit_options)
 def minimum(a, b):
     return a if (a < b or a != a) else b
