@@ -17,7 +17,11 @@ from arraystack.ir.control import fusion_p
 
 _host_array = np.ndarray
 np_empty = np.empty
-PARALLEL_THRESHOLD = 1 << 16  # elements; smaller loops run on one thread (no fork/join cost)
+PARALLEL_THRESHOLD = 1 << 18  # elements; smaller loops run on one thread (no fork/join cost)
+# In a plan that also calls BLAS, OpenBLAS's worker threads keep spinning for a while after each product, so a
+# parallel kernel right after one fights them for the cores (measured: an MLP step's 0.1-0.4 M-element kernels
+# ran 3-5x slower with 2 numba threads than with 1). Such plans parallelize only loops that are much larger.
+PARALLEL_THRESHOLD_WITH_BLAS = 1 << 22
 
 
 def _region_problem(graph):
@@ -42,14 +46,15 @@ def _reduction_prims():
     return REDUCTIONS
 
 
-def _kernel_step(eqn, cache_dir, donors=(), direct=False):
-    """donors: (input position, output position) pairs whose input buffer may receive that output."""
+def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THRESHOLD):
+    """donors: (input position, output position) pairs whose input buffer may receive that output;
+    loops of `threshold` elements or more run in parallel."""
     from arraystack.backends.numba.codegen import generate
     from arraystack.backends.numba.kernels import load_kernel
 
     sub = eqn.params["graph"]
     size = max([int(np.prod(v.aval.shape, dtype=np.int64)) for v in sub.inputs + sub.outputs] + [1])
-    spec = generate(sub, parallel=size >= PARALLEL_THRESHOLD)
+    spec = generate(sub, parallel=size >= threshold)
     kernel, fresh = load_kernel(spec.source, cache_dir=cache_dir)
     sizes = (int(np.prod(spec.shape, dtype=np.int64)),) if spec.flat else tuple(spec.shape)
     kinds = spec.input_kinds
@@ -143,16 +148,34 @@ def _donors(graph, eqn, donate):
     return tuple(pairs)
 
 
-def compile_numba(graph, cache_dir=None, donate=frozenset()) -> Executable:
+def _calls_blas(graph) -> bool:
+    return any(
+        eqn.prim.name == "dot_general"
+        or any(_calls_blas(g) for g in _subgraphs(eqn.params))
+        for eqn in graph.eqns
+    )
+
+
+def _subgraphs(params):
+    for value in params.values():
+        if isinstance(value, (tuple, list)):
+            yield from (v for v in value if hasattr(v, "eqns"))
+        elif hasattr(value, "eqns"):
+            yield value
+
+
+def compile_numba(graph, cache_dir=None, donate=frozenset(), blas=None) -> Executable:
     steps, plan, sources = [], [], []
     new_kernels = 0
+    blas = _calls_blas(graph) if blas is None else blas
+    threshold = PARALLEL_THRESHOLD_WITH_BLAS if blas else PARALLEL_THRESHOLD
     for eqn in graph.eqns:
         if eqn.prim is fusion_p:
             problem = _region_problem(eqn.params["graph"])
             if problem is None:
                 direct = len(graph.eqns) == 1
                 step, source, fresh = _kernel_step(
-                    eqn, cache_dir, _donors(graph, eqn, donate), direct
+                    eqn, cache_dir, _donors(graph, eqn, donate), direct, threshold
                 )
                 steps.append(step)
                 plan.append(("fusion", f"numba kernel ({len(eqn.params['graph'].eqns)} eqns)"))
@@ -161,7 +184,7 @@ def compile_numba(graph, cache_dir=None, donate=frozenset()) -> Executable:
                 continue
             plan.append(("fusion", f"reference: {problem}"))
         else:
-            step = control_step(eqn, lambda g: compile_numba(g, cache_dir))
+            step = control_step(eqn, lambda g: compile_numba(g, cache_dir, blas=blas))
             if step is not None:
                 steps.append(step)
                 plan.append((eqn.prim.name, "host loop/branch over compiled bodies"))
