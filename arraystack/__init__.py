@@ -61,6 +61,10 @@ __all__ = [
     "nn",
     "optim",
     "prng",
+    "fft",
+    "linalg",
+    "random",
+    "testing",
 ]
 
 # NumPy breadth (issue 3): each family module exports its own __all__; the tuple below lists them, one

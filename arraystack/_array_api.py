@@ -22,6 +22,8 @@ unchanged). The cases (tests/arraystack/test_array_api.py pins each):
 - `meshgrid` and `broadcast_arrays` return tuples (NumPy 2; the 2024.12 text says list, 2025.12 tuple).
 - Reductions over all axes, `count_nonzero(x)` and 0-d indexing return 0-d arraystack arrays, as the
   standard requires (NumPy returns NumPy scalars; arraystack never does).
+- `cumulative_sum(x, include_initial=True)` keeps the sign of a leading -0.0 after the initial 0, as
+  NumPy's does; array-api-strict adds them (0.0). `clip` on equal zeros of opposite sign is NumPy's.
 - `diff(x, prepend=None, append=None)` (in _calculus.py): the standard's None means "nothing to add";
   NumPy raises a TypeError, and so does arraystack (bad input gets NumPy's exception).
 Behaviour the standard leaves unspecified (mixed-kind promotion, bool sums, integer `mean`, flat

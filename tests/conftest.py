@@ -12,8 +12,15 @@ import os
 
 import numpy
 import pytest
+from hypothesis import settings
 
 import arraystack
+
+# Hypothesis draws the same examples on every run, so CI is reproducible; ARRAYSTACK_HYPOTHESIS=explore
+# draws fresh ones (run it now and then, and keep what it finds as explicit cases).
+settings.register_profile("reproducible", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile("explore" if os.environ.get("ARRAYSTACK_HYPOTHESIS") == "explore" else "reproducible")
 
 
 def _has_cuda() -> bool:

@@ -175,8 +175,11 @@ def test_axis_functions(name, data):
         dtype = {"dtype": getattr(xp, dtype_name)} if dtype_name else {}
         return getattr(xp, name)(x, **kwargs, **dtype)
 
+    # cumulative_* with include_initial: NumPy keeps the sign of -0.0 after the initial 0 (0 then -0.0);
+    # array-api-strict adds them (0, 0). These are NumPy's names too, so they keep NumPy's result.
+    compare = check_parity if name.startswith("cumulative") else strict_parity
     with numpy.errstate(all="ignore"):
-        strict_parity(call, x, traced=True)
+        compare(call, x, traced=True)
 
 
 @SETTINGS
@@ -242,7 +245,9 @@ def test_clip(pair, lo, hi):
     compare = check_parity if x.dtype.kind == "u" and min(lo, hi) < 0 else strict_parity
     compare(lambda xp, x: xp.clip(x, min=lo, max=hi), x)
     compare(lambda xp, x: xp.clip(x, max=hi), x)
-    strict_parity(lambda xp, x, b: xp.clip(x, min=b), x, bound)
+    # clip(0.0, min=-0.0) is -0.0 in NumPy and 0.0 in array-api-strict; the standard leaves the sign of
+    # equal zeros open, so NumPy is the oracle here.
+    check_parity(lambda xp, x, b: xp.clip(x, min=b), x, bound)
     strict_parity(lambda xp, x: xp.clip(x), x)
 
 
