@@ -1,7 +1,8 @@
 """Functional programming: apply_along_axis and vectorize (numpy/lib/_shape_base_impl.py,
 _function_base_impl.py). Concrete calls run as NumPy runs them (vectorize calls the Python function once per
 element, so it may branch on values); traced calls (jit, grad, vmap) map the function with arraystack.vmap.
-numpy.frompyfunc is absent: its results are object arrays, which arraystack does not hold.
+frompyfunc returns NumPy's own object-dtype results: arraystack holds no object arrays, and (as for files of
+such dtypes) gives back what NumPy gives rather than approximating it.
 """
 
 from __future__ import annotations
@@ -142,4 +143,60 @@ class vectorize:
         return tuple(outs) if isinstance(out, tuple) else outs[0]
 
 
-__all__ = ["apply_along_axis", "vectorize"]
+class _PyFunc:
+    """numpy.frompyfunc's ufunc, taking arraystack arrays: results are NumPy object arrays (or Python
+    objects for 0-d results), exactly as NumPy returns them."""
+
+    def __init__(self, ufunc):
+        self._ufunc = ufunc
+        self.__name__ = ufunc.__name__
+        self.nin, self.nout, self.nargs = ufunc.nin, ufunc.nout, ufunc.nargs
+        self.identity, self.ntypes, self.types = ufunc.identity, ufunc.ntypes, ufunc.types
+
+    def __repr__(self):
+        return repr(self._ufunc)
+
+    def _call(self, method, args, kwargs):
+        args = [_host(a) for a in args]
+        kwargs = {k: _host(v) for k, v in kwargs.items()}
+        return getattr(self._ufunc, method)(*args, **kwargs)
+
+    def __call__(self, *args, **kwargs):
+        return self._call("__call__", args, kwargs)
+
+    def reduce(self, *args, **kwargs):
+        return self._call("reduce", args, kwargs)
+
+    def accumulate(self, *args, **kwargs):
+        return self._call("accumulate", args, kwargs)
+
+    def reduceat(self, *args, **kwargs):
+        return self._call("reduceat", args, kwargs)
+
+    def outer(self, *args, **kwargs):
+        return self._call("outer", args, kwargs)
+
+    def at(self, *args, **kwargs):
+        if args and isinstance(args[0], ndarray):
+            raise TypeError("frompyfunc(...).at cannot update an arraystack array in place: it holds no objects")
+        return self._call("at", args, kwargs)
+
+
+def _host(value):
+    """An arraystack array as its NumPy buffer (tuples of them too); a traced one cannot be used."""
+    if isinstance(value, tuple):
+        return tuple(_host(v) for v in value)
+    if isinstance(value, ndarray):
+        if isinstance(value._value, Tracer):
+            return value._value.concrete("frompyfunc")
+        return value._value
+    return value
+
+
+def frompyfunc(func, /, nin, nout, *, identity=None):
+    """Mirrors numpy.frompyfunc (its results are NumPy object arrays)."""
+    kwargs = {} if identity is None else {"identity": identity}
+    return _PyFunc(np.frompyfunc(func, nin, nout, **kwargs))
+
+
+__all__ = ["apply_along_axis", "frompyfunc", "vectorize"]
