@@ -22,4 +22,8 @@ def discover(roots):
 
 PACKAGE_DIR, PACKAGES = discover(ROOTS)
 
-setup(package_dir=PACKAGE_DIR, packages=PACKAGES, package_data={"arraystack": ["py.typed"]})
+setup(
+    package_dir=PACKAGE_DIR,
+    packages=PACKAGES,
+    package_data={"arraystack": ["py.typed"], "arraystack.datasets": ["*.csv.gz", "*.md"]},
+)

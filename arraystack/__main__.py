@@ -1,8 +1,9 @@
-"""`python -m arraystack`: a demo of arraystack as a NumPy replacement (`demo`), and version information (`info`).
+"""`python -m arraystack`: the demo (`demo`) and version information (`info`).
 
-The demo runs one ordinary NumPy program twice, once with `numpy` and once with `arraystack` as its `np`,
-prints the results side by side and says whether they match (values, dtypes, shapes); then it traces a small
-function into the IR and prints it.
+`demo` trains a digit classifier written imperatively with arraystack (arraystack/_demo_train.py).
+`demo --numpy` runs one ordinary NumPy program twice, once with `numpy` and once with `arraystack` as its
+`np`, prints the results side by side and says whether they match (values, dtypes, shapes); then it traces a
+small function into the IR and prints it.
 """
 
 from __future__ import annotations
@@ -157,15 +158,29 @@ def main(argv=None) -> int:
         description="arraystack: a NumPy-compatible array library with a tracing JIT.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.add_parser(
-        "demo", help="run a NumPy program with arraystack, compare with NumPy, show the IR"
+    demo = commands.add_parser(
+        "demo",
+        help="train a digit classifier with jit(value_and_grad) and optim (--numpy: NumPy-replacement tour)",
+    )
+    demo.add_argument("--epochs", type=int, default=20, help="training epochs (default 20)")
+    demo.add_argument("--seed", type=int, default=0, help="seed of the data split and initialization")
+    demo.add_argument("--no-jit", action="store_true", help="train eagerly, without arraystack.jit")
+    demo.add_argument("--no-progress", action="store_true", help="print one line per epoch instead of a bar")
+    demo.add_argument(
+        "--numpy", action="store_true", help="instead: run a NumPy program with arraystack and show the IR"
     )
     commands.add_parser(
         "info", help="print the versions of arraystack, Python and its dependencies"
     )
     args = parser.parse_args(argv)
     if args.command == "demo":
-        return run_demo()
+        if args.numpy:
+            return run_demo()
+        from arraystack._demo_train import run
+
+        if args.epochs < 1:
+            parser.error("--epochs must be at least 1")
+        return run(args.epochs, args.seed, not args.no_jit, progress=not args.no_progress)
     if args.command == "info":
         return info()
     parser.print_help()

@@ -24,8 +24,26 @@ def run(tmp_path, *args):
 
 
 @pytest.mark.slow
-def test_demo_runs_a_numpy_program_matches_numpy_and_prints_the_ir(tmp_path):
-    code, out, err = run(tmp_path, "demo")
+def test_demo_trains_a_digit_classifier_and_reports_accuracy_and_speedup(tmp_path):
+    code, out, err = run(tmp_path, "demo", "--epochs", "8", "--no-progress")
+    assert code == 0, out + err
+    epochs = [line for line in out.splitlines() if line.startswith("epoch ")]
+    assert len(epochs) == 8, out
+    accuracy = float(re.search(r"test accuracy (\d\.\d+) after 8 epochs", out).group(1))
+    assert accuracy >= 0.95, out
+    assert re.search(r"eager [\d.]+ ms, jit [\d.]+ ms -> [\d.]+x faster with jit", out), out
+
+
+@pytest.mark.slow
+def test_demo_without_jit_trains_too(tmp_path):
+    code, out, err = run(tmp_path, "demo", "--epochs", "1", "--no-jit", "--no-progress")
+    assert code in (0, 1), out + err  # one eager epoch: the accuracy bar is for the full demo
+    assert "test accuracy" in out and "faster with jit" not in out
+
+
+@pytest.mark.slow
+def test_demo_numpy_runs_a_numpy_program_matches_numpy_and_prints_the_ir(tmp_path):
+    code, out, err = run(tmp_path, "demo", "--numpy")
     assert code == 0, out + err
     assert "with `import numpy as np` and with `import arraystack as np`" in out
     table = [
