@@ -105,10 +105,12 @@ host_rules: dict = {prim: getattr(np, name) for prim, name in _UFUNC_NAMES.items
 
 
 def _logistic(xp, x):
+    one = xp.asarray(1, dtype=xp.result_type(x))
+    if xp.result_type(x).kind == "c":  # 1 / (1 + exp(-z)), holomorphic; no real-line symmetry to use
+        return one / (one + xp.exp(-x))
     # exp of a non-positive argument only, so neither branch overflows
     e = xp.exp(-xp.abs(x))
-    one = xp.asarray(1, dtype=xp.result_type(x))
-    return xp.where(xp.real(x) >= 0, one / (one + e), e / (one + e))
+    return xp.where(x >= 0, one / (one + e), e / (one + e))
 
 
 reference_rules[p.logistic_p] = _logistic

@@ -92,7 +92,7 @@ partials[p.copysign_p] = (lambda x, y, out: ops.mul(ops.unop(p.sign_p, x), ops.u
 partials[p.fmod_p] = (lambda x, y, out: _c(x, 1), lambda x, y, out: ops.neg(ops.unop(p.trunc_p, ops.div(x, y))))
 partials[p.rem_p] = (lambda x, y, out: _c(x, 1), lambda x, y, out: ops.neg(ops.unop(p.floor_p, ops.div(x, y))))
 partials[p.floordiv_p] = (_none, _none)
-partials[p.nextafter_p] = (_none, _none)
+partials[p.nextafter_p] = (lambda x, y, out: _c(x, 1), _none)  # x moved by one ulp: slope 1 in x
 partials[p.pow_p] = (lambda x, y, out: _pow_dx(x, y), lambda x, y, out: _pow_dy(x, out))
 
 
