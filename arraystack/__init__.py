@@ -95,6 +95,8 @@ _FAMILIES = (
     "_polynomial",
     "_functional",
     "_array_api",
+    "_devices",  # devices(): the hardware model (measured figures, presets)
+    "_config",  # config and OutOfMemory (a compiled plan's step would exceed config.memory_limit)
 )
 for _family in _FAMILIES:
     _module = __import__(f"arraystack.{_family}", fromlist=["__all__"])

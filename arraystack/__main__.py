@@ -120,7 +120,7 @@ def _traced_ir() -> str:
     )
 
 
-def info(out=sys.stdout) -> int:
+def info(out=sys.stdout, recalibrate: bool = False) -> int:
     import importlib.util
 
     import arraystack
@@ -138,6 +138,10 @@ def info(out=sys.stdout) -> int:
     rows.append(("platform", f"{platform.platform()}, {os.cpu_count()} CPUs"))
     for name, value in rows:
         print(f"{name:14s} {value}", file=out)
+    hardware = arraystack.devices(recalibrate=recalibrate)
+    where = f"cached under {arraystack.config.cache_dir}; --recalibrate measures again"
+    print(f"\nhardware model ({where}):", file=out)
+    print(hardware.describe(), file=out)
     return 0
 
 
@@ -169,8 +173,11 @@ def main(argv=None) -> int:
     demo.add_argument(
         "--numpy", action="store_true", help="instead: run a NumPy program with arraystack and show the IR"
     )
-    commands.add_parser(
-        "info", help="print the versions of arraystack, Python and its dependencies"
+    info_parser = commands.add_parser(
+        "info", help="print the versions of arraystack and its dependencies, and the hardware model"
+    )
+    info_parser.add_argument(
+        "--recalibrate", action="store_true", help="measure the hardware figures again (about 1 s)"
     )
     args = parser.parse_args(argv)
     if args.command == "demo":
@@ -182,7 +189,7 @@ def main(argv=None) -> int:
             parser.error("--epochs must be at least 1")
         return run(args.epochs, args.seed, not args.no_jit, progress=not args.no_progress)
     if args.command == "info":
-        return info()
+        return info(recalibrate=args.recalibrate)
     parser.print_help()
     return 0
 

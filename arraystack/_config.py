@@ -4,6 +4,10 @@ disable_jit (ARRAYSTACK_DISABLE_JIT=1): jitted functions run eagerly, for debugg
 default_backend (ARRAYSTACK_BACKEND): "numba" (compiled) or "reference" (the reference rules, NumPy).
 cache_dir (ARRAYSTACK_CACHE_DIR): where compiled kernels persist; default under the user's cache directory.
 log_compiles (ARRAYSTACK_LOG_COMPILES=1): log every trace and compile with its reason.
+tiered (ARRAYSTACK_TIERED, default on): a jitted function's first calls run on the reference path while numba
+    compiles in the background; off: the first call waits for the compiled code.
+memory_limit (ARRAYSTACK_MEMORY_LIMIT, bytes; suffixes K, M, G as powers of 1024): compiled plans raise
+    arraystack.OutOfMemory before a step would hold more than this on the host; None (default): no limit.
 """
 
 from __future__ import annotations
@@ -11,12 +15,45 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from arraystack.backends.buffers import OutOfMemory, limits
+
+__all__ = ["OutOfMemory", "config"]
+
 
 def _flag(name, default=False):
     value = os.environ.get(name)
     if value is None:
         return default
     return value.strip().lower() not in ("", "0", "false", "no", "off")
+
+
+def _parse_bytes(text, where="ARRAYSTACK_MEMORY_LIMIT"):
+    text = str(text).strip().upper().removesuffix("B").removesuffix("I")
+    if text in ("", "NONE"):
+        return None
+    scale = 1
+    for suffix, factor in (("K", 1 << 10), ("M", 1 << 20), ("G", 1 << 30), ("T", 1 << 40)):
+        if text.endswith(suffix):
+            text, scale = text[:-1], factor
+            break
+    try:
+        return int(float(text) * scale)
+    except ValueError:
+        message = f"{where} must be a number of bytes such as 2G or 500M, got {text!r}"
+        raise ValueError(message) from None
+
+
+def _memory_limit(value):
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = _parse_bytes(value, "arraystack.config.memory_limit")
+        if value is None:
+            return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        message = f"arraystack.config.memory_limit must be bytes (>= 0) or None, got {value!r}"
+        raise ValueError(message)
+    return int(value)
 
 
 def _default_cache_dir():
@@ -34,6 +71,18 @@ class Config:
         default_factory=lambda: os.environ.get("ARRAYSTACK_CACHE_DIR") or _default_cache_dir()
     )
     log_compiles: bool = field(default_factory=lambda: _flag("ARRAYSTACK_LOG_COMPILES"))
+    memory_limit: int | None = field(
+        default_factory=lambda: _parse_bytes(os.environ.get("ARRAYSTACK_MEMORY_LIMIT", ""))
+    )
+    tiered: bool = field(default_factory=lambda: _flag("ARRAYSTACK_TIERED", True))
+
+    def __setattr__(self, name, value):
+        if name == "memory_limit":
+            value = _memory_limit(value)
+            # compiled plans read the limit from the backend, which cannot import this module
+            if self is config:
+                limits.host = value
+        object.__setattr__(self, name, value)
 
     def update(self, **settings):
         for name, value in settings.items():
@@ -42,4 +91,7 @@ class Config:
             setattr(self, name, value)
 
 
+# While the one Config is built its fields stay local; after that, setting the limit reaches the backends.
+config = None
 config = Config()
+limits.host = config.memory_limit

@@ -36,7 +36,8 @@ class Device:
 
     @classmethod
     def parse(cls, spec) -> Device:
-        """A Device from a Device, a name ("cpu", "cuda", "cuda:1") or a DLPack (type, index) pair."""
+        """A Device from a Device, a name ("cpu", "cuda", "cuda:1"), a record of arraystack.devices() or a
+        DLPack (type, index) pair."""
         if isinstance(spec, Device):
             return spec
         if isinstance(spec, str):
@@ -44,6 +45,9 @@ class Device:
             if index and not index.isdigit():
                 raise ValueError(f"device not understood: {spec!r}")
             return cls(kind.lower(), int(index or 0))
+        kind, index = getattr(spec, "kind", None), getattr(spec, "index", None)
+        if isinstance(kind, str) and isinstance(index, int):
+            return cls(kind, index)  # a hardware-model record (arraystack.devices())
         if isinstance(spec, tuple) and len(spec) == 2:
             for kind, code in DLPACK_DEVICE_TYPES.items():
                 if code == spec[0]:
@@ -158,3 +162,21 @@ def to_device(buffer, device):
     if transfer is None:
         raise ValueError(f"arraystack has no transfer from {src.name!r} to {device.name!r}")
     return transfer(buffer, device)
+
+
+def devices(*presets, recalibrate=False):
+    """The hardware model: this machine's devices with measured figures (kind, name, cores, memory, peak
+    flops per dtype, memory bandwidth, launch latency) and the links between them. Figures are calibrated
+    on first use and cached under arraystack.config.cache_dir; recalibrate=True measures again. `presets`
+    add simulated devices ("h100", "a100", "server-cpu-64", ...: arraystack.backends.presets).
+
+    Iterate over it or index it (`devices()[0]`, `devices()["cpu"]`); `.links` lists host<->device links.
+    A record's `key` ("cpu", "cuda:0") names the array placement `to_device` accepts.
+    """
+    from arraystack._config import config
+    from arraystack.backends.hardware import detect
+
+    return detect(config.cache_dir, recalibrate=recalibrate, presets=presets)
+
+
+__all__ = ["devices"]

@@ -17,6 +17,8 @@ import numpy as np
 from arraystack._array import ndarray, wrap
 from arraystack._config import config
 from arraystack._jit_entry import _Entry, _match_captures
+from arraystack._tiering import Tier
+from arraystack.ir import passes as _passes
 from arraystack.ir import tree
 from arraystack.ir.avals import ShapedArray, aval_of_concrete, is_supported_dtype
 from arraystack.ir.core import active, is_tracing
@@ -26,6 +28,7 @@ log = logging.getLogger("arraystack.jit")
 _host_array = np.ndarray
 _new = object.__new__
 _PY_SCALARS = (bool, int, float, complex)
+_pipeline_generation = _passes.manager.generation
 
 
 def _leaf_aval(leaf, path):
@@ -92,6 +95,14 @@ class Lowered:
 
         return compile_graph(self.optimized, self.backend, cache_dir=config.cache_dir)
 
+    def cost(self, devices=None):
+        """Flops, bytes and kernels of the optimized graph, per region and in total, with a predicted time
+        on each device of `devices` (default: arraystack.devices()); see arraystack.ir.cost."""
+        from arraystack._devices import devices as detected
+        from arraystack.ir.cost import graph_cost
+
+        return graph_cost(self.optimized, tuple(detected() if devices is None else devices))
+
 
 def _static_key(value, where):
     try:
@@ -107,7 +118,8 @@ def _static_key(value, where):
 def _describe_change(old, new) -> str:
     if old is None:
         return "first call"
-    parts = ["code", "argument structure", "argument shapes/dtypes", "static arguments", "backend"]
+    parts = ["code", "argument structure", "argument shapes/dtypes", "static arguments"]
+    parts += ["optimizer passes", "backend"]
     changed = [name for name, a, b in zip(parts, old, new) if a != b]
     if "argument shapes/dtypes" in changed:
         pairs = [f"{a.str_short()} -> {b.str_short()}" for a, b in zip(old[2], new[2]) if a != b]
@@ -118,9 +130,15 @@ def _describe_change(old, new) -> str:
 class JitFunction:
     """The object `arraystack.jit(fun)` returns: call it like `fun`; inspect with lower()/stats()."""
 
-    def __init__(self, fun, static_argnums=(), static_argnames=(), donate_argnums=(), backend=None):
+    def __init__(
+        self, fun, static_argnums=(), static_argnames=(), donate_argnums=(), backend=None, tiered=None,
+        passes=None,
+    ):
         functools.update_wrapper(self, fun)
         self.fun = fun
+        # passes=None: the global pipeline as it is at trace time; else this fixed list, resolved now
+        self.passes = None if passes is None else _passes.resolve_pipeline(passes)
+        self.tiered = tiered  # None: config.tiered
         self.static_argnums = (
             (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
         )
@@ -145,6 +163,16 @@ class JitFunction:
 
     def stats(self) -> dict:
         return self._stats.as_dict()
+
+    def wait_compiled(self, timeout=None) -> bool:
+        """Block until every specialization compiling in the background (tiered compilation) runs compiled
+        code; True when all of them do."""
+        tiers = [e.pending for e in list(self._cache.values()) if e.pending is not None]
+        return all([t.wait(timeout) for t in tiers])
+
+    def _tiered(self, backend) -> bool:
+        tiered = config.tiered if self.tiered is None else self.tiered
+        return bool(tiered) and backend == "numba"
 
     def _split(self, args, kwargs):
         static = []
@@ -173,6 +201,7 @@ class JitFunction:
             treedef,
             avals,
             static,
+            self.passes if self.passes is not None else tuple(_passes.PIPELINE),
             backend,
         )
         return key, leaves
@@ -182,7 +211,7 @@ class JitFunction:
             not kwargs and self._plain
         ):  # the fast path: positional concrete arrays, a cached program
             values = []
-            key = []
+            key = [_pipeline_generation[0]]  # a changed global pipeline misses here and retraces
             for a in args:
                 if type(a) is not ndarray:
                     break
@@ -221,9 +250,14 @@ class JitFunction:
             and not kwargs
             and all(type(a) is ndarray and type(a._value) is np.ndarray for a in args)
         ):
-            self._fast[tuple(p for a in args for p in (a._value.shape, a._value.dtype))] = entry
+            self._fast[
+                (_pipeline_generation[0],)
+                + tuple(p for a in args for p in (a._value.shape, a._value.dtype))
+            ] = entry
         buffers = [_leaf_buffer(leaf, aval) for leaf, aval in zip(leaves, key[2])]
         outs = entry.executable(*buffers, *consts)
+        if entry.pending is not None and entry.pending.thread is None:
+            entry.pending.start(buffers, consts)  # tier 0 answered; now compile in the background
         return tree.unflatten(entry.out_tree, [wrap(o) for o in outs])
 
     def _trace(self, args, kwargs):
@@ -272,16 +306,22 @@ class JitFunction:
             )
         graph, consts, out_tree = self._trace(args, kwargs)
         report = PassReport()
-        optimized = run_pipeline(graph, report=report)
+        optimized = run_pipeline(graph, self.passes, report=report)
         backend = key[-1]
+        donate = self._donated_leaves(args)
+        tiered = self._tiered(backend)
         executable = compile_graph(
-            optimized, backend, cache_dir=config.cache_dir, donate=self._donated_leaves(args)
+            optimized, "reference" if tiered else backend, cache_dir=config.cache_dir, donate=donate
         )
         self._stats.compiles += getattr(executable, "new_kernels", 0)
         captures = _match_captures(self.fun, consts)
         entry = _Entry(
             executable, out_tree, consts, captures, Lowered(graph, optimized, report, backend)
         )
+        if tiered:
+            name = getattr(self.fun, "__qualname__", "function")
+            entry.tier = 0
+            entry.pending = Tier(entry, optimized, backend, config.cache_dir, donate, self._stats, name)
         self._cache[key] = entry
         return entry
 
@@ -306,7 +346,7 @@ class JitFunction:
         report = PassReport()
         return Lowered(
             graph,
-            run_pipeline(graph, report=report),
+            run_pipeline(graph, self.passes, report=report),
             report,
             self.backend or config.default_backend,
         )
@@ -316,9 +356,15 @@ def _is_static_pos(jf, i, n):
     return i in jf.static_argnums or (i - n) in jf.static_argnums
 
 
-def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=(), backend=None):
+def jit(
+    fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=(), backend=None, tiered=None,
+    passes=None,
+):
     """Compile `fun` with arraystack's tracing JIT (see the module docstring). Usable as a decorator,
-    with or without arguments."""
+    with or without arguments. tiered (default config.tiered): the first call runs on the reference path
+    while numba compiles in the background (arraystack/_tiering.py); False compiles before it returns.
+    passes=[...]: this function's own optimizer pipeline, names of registered passes and/or (name, fn) pairs
+    (arraystack.ir.passes); default: the global pipeline."""
     if fun is None:
         return functools.partial(
             jit,
@@ -326,8 +372,10 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=(), b
             static_argnames=static_argnames,
             donate_argnums=donate_argnums,
             backend=backend,
+            tiered=tiered,
+            passes=passes,
         )
-    return JitFunction(fun, static_argnums, static_argnames, donate_argnums, backend)
+    return JitFunction(fun, static_argnums, static_argnames, donate_argnums, backend, tiered, passes)
 
 
 def make_graph(fun, static_argnums=()):

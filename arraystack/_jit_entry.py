@@ -76,6 +76,8 @@ class _Entry:
         self.single_output = out_tree.node is None
         self.fixed_consts = all(c is None for c in captures)
         self.run = executable.runner
+        self.tier = 1  # 0 while tiered compilation runs the reference path (arraystack/_tiering.py)
+        self.pending = None  # the Tier compiling this entry in the background, if any
 
     def current_consts(self):
         """Captured inputs as they are now, or None if one changed shape/dtype (a retrace is needed)."""

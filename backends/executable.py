@@ -1,8 +1,16 @@
 """Executable: a compiled graph that runs on raw buffers. The reference executable evaluates the optimized graph
-with the reference rules; compiled backends replace fusion regions with generated kernels."""
+with the reference rules; compiled backends replace fusion regions with generated kernels.
+
+The interpreter is also where buffer lifetimes are kept: each value is dropped after its last use (so its
+memory returns to the pool), and with a memory limit each step is checked before it allocates."""
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
+from arraystack.backends.buffers import RunLedger, buffer_owner, limits
 from arraystack.ir.ir import Graph, Literal
 from arraystack.ir.printer import print_graph
 
@@ -30,32 +38,143 @@ class Executable:
         return "\n".join(lines)
 
 
-def interpret(graph: Graph, step_fns):
-    """A runner that walks the graph's equations, calling step_fns[k](*inputs) for equation k."""
+def last_uses(graph: Graph) -> dict:
+    """The position of the last equation reading each value; len(graph.eqns) for graph outputs (alive to
+    the end). A value nothing reads maps to the equation defining it (dead at once), or to -1 for a graph
+    input."""
+    end = len(graph.eqns)
+    last = {v: -1 for v in graph.inputs}
+    for k, eqn in enumerate(graph.eqns):
+        for x in eqn.inputs:
+            if not isinstance(x, Literal):
+                last[x] = k
+        for v in eqn.outputs:
+            last.setdefault(v, k)
+    for x in graph.outputs:
+        if not isinstance(x, Literal):
+            last[x] = end
+    return last
+
+
+def consumers(graph: Graph) -> dict:
+    """value -> positions of the equations reading it."""
+    readers = {}
+    for k, eqn in enumerate(graph.eqns):
+        for x in eqn.inputs:
+            if not isinstance(x, Literal):
+                readers.setdefault(x, []).append(k)
+    return readers
+
+
+def _nbytes(aval) -> int:
+    return math.prod(aval.shape) * np.dtype(aval.dtype).itemsize
+
+
+def interpret(graph: Graph, step_fns, describe=None, reused=None, donated=()):
+    """A runner that walks the graph's equations, calling step_fns[k](*inputs) for equation k.
+
+    Each value is dropped right after its last use, so the buffer pool can hand its memory to a later
+    step. describe[k]: how step k runs (for OutOfMemory messages); reused[k]: output positions of step k
+    written into a donated input buffer (they allocate nothing); donated: positions of graph inputs the
+    plan may overwrite (one passed twice, or sharing memory with another argument, is copied first)."""
     eqns = graph.eqns
     outputs = graph.outputs
     inputs = graph.inputs
+    last = last_uses(graph)
+    drops = [[] for _ in eqns]
+    for v, k in last.items():
+        if 0 <= k < len(eqns):
+            drops[k].append(v)
+    unused_inputs = tuple(v for v in inputs if last[v] == -1)
     plan = [
         (
             fn,
             tuple((True, x.value) if isinstance(x, Literal) else (False, x) for x in eqn.inputs),
-            eqn,
+            eqn.prim.multiple_results,
+            eqn.outputs if eqn.prim.multiple_results else eqn.outputs[0],
+            tuple(drops[k]),
         )
-        for fn, eqn in zip(step_fns, eqns)
+        for k, (fn, eqn) in enumerate(zip(step_fns, eqns))
     ]
+    checks = [
+        (
+            0
+            if eqn.prim.name in _VIEW_PRIMS
+            else sum(
+                _nbytes(v.aval)
+                for j, v in enumerate(eqn.outputs)
+                if j not in (reused[k] if reused else ())
+            ),
+            eqn.prim.name,
+            _source_of(eqn),
+            describe[k] if describe else "",
+        )
+        for k, eqn in enumerate(eqns)
+    ]
+    donated = tuple(sorted(donated))
 
     def run(buffers):
+        if limits.host is not None:
+            return run_limited(buffers)
+        if donated:
+            buffers = _unshare_donated(buffers, donated)
         env = dict(zip(inputs, buffers))
-        for fn, ins, eqn in plan:
-            args = [v if lit else env[v] for lit, v in ins]
-            out = fn(*args)
-            if eqn.prim.multiple_results:
-                env.update(zip(eqn.outputs, out))
+        for v in unused_inputs:
+            del env[v]
+        for fn, ins, multi, outs, drop in plan:
+            if multi:
+                env.update(zip(outs, fn(*[v if lit else env[v] for lit, v in ins])))
             else:
-                env[eqn.outputs[0]] = out
+                env[outs] = fn(*[v if lit else env[v] for lit, v in ins])
+            for v in drop:
+                del env[v]
         return [x.value if isinstance(x, Literal) else env[x] for x in outputs]
 
+    def run_limited(buffers):
+        if donated:
+            buffers = _unshare_donated(buffers, donated)
+        with RunLedger(limits.host) as ledger:
+            env = {}
+            for v, b in zip(inputs, buffers):
+                env[v] = b
+                ledger.hold(b)
+            for k, b in enumerate(buffers):  # the caller keeps its arguments alive through the run
+                if k not in donated:
+                    ledger.hold(b)
+            for v in unused_inputs:
+                ledger.release(env.pop(v))
+            for k, ((fn, ins, multi, outs, drop), check) in enumerate(zip(plan, checks)):
+                ledger.reserve(check[0], k, *check[1:])
+                result = fn(*[v if lit else env[v] for lit, v in ins])
+                for v, value in zip(outs, result) if multi else ((outs, result),):
+                    env[v] = value
+                    ledger.hold(value)
+                result = None
+                for v in drop:
+                    ledger.release(env.pop(v))
+            return [x.value if isinstance(x, Literal) else env[x] for x in outputs]
+
     return run
+
+
+def _source_of(eqn):
+    if eqn.source:
+        return eqn.source
+    sub = eqn.params.get("graph")
+    lines = [e.source for e in getattr(sub, "eqns", ()) if e.source]
+    return lines[0] if lines else None
+
+
+def _unshare_donated(buffers, donated):
+    """A donated argument whose memory another argument shares is copied: overwriting it would change
+    what the plan reads through the other one."""
+    roots = [buffer_owner(b) for b in buffers]
+    buffers = list(buffers)
+    for k in donated:
+        if any(r is roots[k] for j, r in enumerate(roots) if j != k):
+            buffers[k] = np.array(buffers[k], copy=True)
+            roots[k] = buffers[k]
+    return buffers
 
 
 # Primitives whose reference rule may return a view of (or the very) operand buffer.

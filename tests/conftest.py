@@ -16,11 +16,17 @@ from hypothesis import settings
 
 import arraystack
 
+# Tests see compiled code from the first call (tiered compilation has its own tests): counts of compiles and
+# plans are then deterministic.
+arraystack.config.tiered = False
+
 # Hypothesis draws the same examples on every run, so CI is reproducible; ARRAYSTACK_HYPOTHESIS=explore
 # draws fresh ones (run it now and then, and keep what it finds as explicit cases).
 settings.register_profile("reproducible", derandomize=True)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile("explore" if os.environ.get("ARRAYSTACK_HYPOTHESIS") == "explore" else "reproducible")
+# the optimizer's verifier (typecheck) runs after every pass in tests (arraystack/ir/passes/manager.py)
+os.environ.setdefault("ARRAYSTACK_VERIFY_PASSES", "1")
 
 
 def _has_cuda() -> bool:

@@ -112,10 +112,10 @@ def test_readme_quickstart_is_the_two_commands_and_ci_runs_the_second():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("number", [0, 1, 2, 3])
+@pytest.mark.parametrize("number", [0, 1, 2, 3, 4])
 def test_readme_python_examples_run(tmp_path, number):
     blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
-    assert len(blocks) == 4
+    assert len(blocks) == 5
     script = tmp_path / "example.py"
     script.write_text(blocks[number])
     done = subprocess.run(

@@ -30,11 +30,12 @@ from arraystack.ir import (
     typecheck,
 )
 from arraystack.ir.primitives import abstract_eval_rules
+from arraystack.ir.cost import cost_rules
 from arraystack.ir.reference import reference_rules
 
 # Tables keyed by primitive that must cover every primitive. Later tables (vjp_rules, batch_rules, cost_rules,
 # numba_rules, cupy_rules) join this list as they are written.
-TABLES = {"reference_rules": reference_rules}
+TABLES = {"reference_rules": reference_rules, "cost_rules": cost_rules}
 
 DTYPES = [np.dtype(d) for d in ("bool", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8")] + [
     np.dtype(d) for d in ("f2", "f4", "f8", "c8", "c16")

@@ -9,11 +9,18 @@ import math
 
 import numpy as np
 
-from arraystack.backends.buffers import MIN_POOLED_BYTES, host_pool
+from arraystack.backends.buffers import MIN_POOLED_BYTES, host_pool, limits
 from arraystack.backends.control import control_step
-from arraystack.backends.executable import Executable, alias_safe, interpret
+from arraystack.backends.executable import (
+    Executable,
+    alias_safe,
+    consumers,
+    interpret,
+    last_uses,
+)
 from arraystack.backends.reference import reference_step
 from arraystack.ir.control import fusion_p
+from arraystack.ir.ir import Literal
 
 _host_array = np.ndarray
 np_empty = np.empty
@@ -47,7 +54,8 @@ def _reduction_prims():
 
 
 def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THRESHOLD):
-    """donors: (input position, output position) pairs whose input buffer may receive that output;
+    """donors: (input position, output position, argument?) triples: that input's buffer may receive that
+    output (an intermediate's only when the pool has no free buffer of its size: see _donated);
     loops of `threshold` elements or more run in parallel."""
     from arraystack.backends.numba.codegen import generate
     from arraystack.backends.numba.kernels import load_kernel
@@ -66,7 +74,7 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
 
     if flat:
         n = sizes[0]
-        donated = {out: inp for inp, out in donors}  # a flat loop reads element i before writing it
+        donated = {out: (inp, arg) for inp, out, arg in donors}  # element i is read before written
         if direct and len(outputs) == 1 and allocs[0][2] < MIN_POOLED_BYTES and not donated:
             shape0, dtype0 = outputs[0][2], outputs[0][1]
 
@@ -77,26 +85,28 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
                 kernel(n, *inputs, out)
                 return [out]
 
-            def run(
-                buffers,
-            ):  # the same as a whole-graph runner (no interpreter, no unpacking frame)
+            def run(buffers):  # a whole-graph runner (no interpreter, no unpacking frame)
+                if limits.host is not None:
+                    return step.checked(buffers)
                 out = np_empty(shape0, dtype0)
                 kernel(n, *buffers, out)
                 return [out]
 
             step.runner = run
+            step.donated_outputs = ()
             return step, spec.source, fresh
 
         def step(*inputs):
             outs = [
                 empty(final, dtype, nbytes)
                 if k not in donated
-                else _donated(inputs[donated[k]], final, dtype, nbytes)
+                else _donated(inputs[donated[k][0]], final, dtype, nbytes, donated[k][1])
                 for k, ((_, dtype, final, _), (_, _, nbytes)) in enumerate(zip(outputs, allocs))
             ]
             kernel(n, *[x if type(x) is _host_array else np.asarray(x) for x in inputs], *outs)
             return outs
 
+        step.donated_outputs = tuple(donated)
         return step, spec.source, fresh
 
     def step(*inputs):
@@ -116,11 +126,18 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
             for o, (_, _, final, _) in zip(outs, outputs)
         ]
 
+    step.donated_outputs = ()  # nested and staged loops allocate every output
     return step, spec.source, fresh
 
 
-def _donated(x, shape, dtype, nbytes):
-    """The donated input as the output buffer, when it fits; a fresh buffer otherwise."""
+def _donated(x, shape, dtype, nbytes, argument):
+    """The donated input as the output buffer, when it fits; a fresh buffer otherwise. A dying
+    intermediate gives way to a free pooled buffer of its size: that memory is held anyway, while the
+    intermediate, when not reused, returns to the allocator (donated arguments are reused as promised)."""
+    if not argument and nbytes >= MIN_POOLED_BYTES:
+        free = host_pool.free_buffer(shape, dtype, nbytes)
+        if free is not None:
+            return free
     if (
         type(x) is _host_array
         and x.shape == shape
@@ -132,20 +149,54 @@ def _donated(x, shape, dtype, nbytes):
     return host_pool.empty(shape, dtype, nbytes)
 
 
-def _donors(graph, eqn, donate):
-    """(fusion input position, output position) pairs for donated graph inputs of a one-region graph."""
-    if not donate or len(graph.eqns) != 1:
-        return ()
+# Reference rules that always return fresh memory, never their operand or a view of it. Their outputs are
+# buffers the plan owns, and reading a buffer with them leaves no alias behind that an in-place write would
+# change (reshape, slice, stop_gradient, convert to the same dtype, ... may return the operand itself).
+_FRESH_PRIMS = frozenset(
+    {"cumsum", "cumprod", "cummax", "cummin", "dot_general", "concatenate", "pad", "scatter"}
+    | {"reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and", "reduce_or"}
+    | {"argmax", "argmin"}
+)
+
+
+def _owning_steps(graph, kernels):
+    """Positions of the equations whose outputs are fresh buffers and that keep no alias of their inputs:
+    compiled kernels and the reference rules of _FRESH_PRIMS."""
+    fresh = {k for k, eqn in enumerate(graph.eqns) if eqn.prim.name in _FRESH_PRIMS}
+    return set(kernels) | fresh
+
+
+def _donors(eqn, k, owned, owning, last, readers):
+    """(fusion input position, output position, argument?) for equation k, a compiled kernel: an input whose
+    buffer may receive an output of the same shape and dtype, because the region is its last use and the
+    plan owns the buffer (owned: value -> whether it is a donated argument, else an owning step's output).
+    Every reader of the input must be an owning step: another may have returned a view of it, which would
+    see the overwrite."""
+    sub = eqn.params["graph"]
     pairs, used = [], set()
     for i, x in enumerate(eqn.inputs):
-        if x not in graph.inputs or graph.inputs.index(x) not in donate:
+        if isinstance(x, Literal) or last.get(x) != k or eqn.inputs.index(x) != i:
             continue
-        for k, v in enumerate(eqn.outputs):
-            if k not in used and v.aval.shape == x.aval.shape and v.aval.dtype == x.aval.dtype:
-                pairs.append((i, k))
-                used.add(k)
+        if x not in owned or any(j not in owning for j in readers[x]):
+            continue
+        places = [j for j, y in enumerate(eqn.inputs) if y is x]
+        if any(sub.inputs[j] in sub.outputs for j in places):
+            continue  # passed through to an output: it would be read after the write
+        for o, v in enumerate(eqn.outputs):
+            if o not in used and v.aval.shape == x.aval.shape and v.aval.dtype == x.aval.dtype:
+                pairs.append((i, o, owned[x]))
+                used.add(o)
                 break
     return tuple(pairs)
+
+
+def _reference_region_step(eqn):
+    """A fusion region without a numba lowering, run through its equations' reference rules by the
+    interpreter, which drops each intermediate after its last use (the region's own reference rule keeps
+    every intermediate to the end: a 20-op chain would hold 20 temporaries)."""
+    sub = eqn.params["graph"]
+    runner = interpret(sub, [reference_step(e) for e in sub.eqns])
+    return lambda *inputs: runner(list(inputs))
 
 
 def _calls_blas(graph) -> bool:
@@ -165,41 +216,57 @@ def _subgraphs(params):
 
 
 def compile_numba(graph, cache_dir=None, donate=frozenset(), blas=None) -> Executable:
-    steps, plan, sources = [], [], []
+    steps, plan, sources, reused = [], [], [], []
     new_kernels = 0
     blas = _calls_blas(graph) if blas is None else blas
     threshold = PARALLEL_THRESHOLD_WITH_BLAS if blas else PARALLEL_THRESHOLD
-    for eqn in graph.eqns:
-        if eqn.prim is fusion_p:
-            problem = _region_problem(eqn.params["graph"])
-            if problem is None:
-                direct = len(graph.eqns) == 1
-                step, source, fresh = _kernel_step(
-                    eqn, cache_dir, _donors(graph, eqn, donate), direct, threshold
-                )
-                steps.append(step)
-                plan.append(("fusion", f"numba kernel ({len(eqn.params['graph'].eqns)} eqns)"))
-                sources.append(source)
-                new_kernels += int(fresh)
-                continue
-            plan.append(("fusion", f"reference: {problem}"))
-        else:
-            step = control_step(eqn, lambda g: compile_numba(g, cache_dir, blas=blas))
-            if step is not None:
-                steps.append(step)
-                plan.append((eqn.prim.name, "host loop/branch over compiled bodies"))
-                continue
-            how = "numpy BLAS" if eqn.prim.name == "dot_general" else "reference"
-            plan.append((eqn.prim.name, how))
+    problems = {
+        k: _region_problem(eqn.params["graph"])
+        for k, eqn in enumerate(graph.eqns)
+        if eqn.prim is fusion_p
+    }
+    kernels = {k for k, problem in problems.items() if problem is None}
+    last, readers = last_uses(graph), consumers(graph)
+    owning = _owning_steps(graph, kernels)
+    owned = {v: False for j in owning for v in graph.eqns[j].outputs}
+    owned.update({graph.inputs[i]: True for i in donate})
+    for k, eqn in enumerate(graph.eqns):
+        reused.append(())
+        if k in kernels:
+            donors = _donors(eqn, k, owned, owning, last, readers)
+            direct = len(graph.eqns) == 1
+            step, source, fresh = _kernel_step(eqn, cache_dir, donors, direct, threshold)
+            steps.append(step)
+            reused[-1] = step.donated_outputs
+            how = f"numba kernel ({len(eqn.params['graph'].eqns)} eqns)"
+            if step.donated_outputs:
+                how += f", may write into dying input {', '.join(str(i) for i, _, _ in donors)}"
+            plan.append(("fusion", how))
+            sources.append(source)
+            new_kernels += int(fresh)
+            continue
+        if k in problems:
+            plan.append(("fusion", f"reference: {problems[k]}"))
+            steps.append(_reference_region_step(eqn))
+            continue
+        step = control_step(eqn, lambda g: compile_numba(g, cache_dir, blas=blas))
+        if step is not None:
+            steps.append(step)
+            plan.append((eqn.prim.name, "host loop/branch over compiled bodies"))
+            continue
+        how = "numpy BLAS" if eqn.prim.name == "dot_general" else "reference"
+        plan.append((eqn.prim.name, how))
         steps.append(reference_step(eqn))
-    runner = alias_safe(graph, _direct_runner(graph, steps) or interpret(graph, steps))
+    checked = interpret(graph, steps, [how for _, how in plan], reused, donate)
+    runner = alias_safe(graph, _direct_runner(graph, steps, checked) or checked)
     executable = Executable(graph, plan, runner, "\n".join(sources))
     executable.new_kernels = new_kernels
     return executable
 
 
-def _direct_runner(graph, steps):
-    """For a graph that is one equation over graph inputs: call its step without the interpreter."""
+def _direct_runner(graph, steps, checked):
+    """For a graph that is one equation over graph inputs: call its step without the interpreter (or
+    through `checked`, the interpreter, while a memory limit is set)."""
     if len(graph.eqns) != 1 or not graph.eqns[0].prim.multiple_results:
         return None
     eqn = graph.eqns[0]
@@ -214,10 +281,19 @@ def _direct_runner(graph, steps):
     step = steps[0]
     if take == tuple(range(len(graph.inputs))) and give == tuple(range(len(eqn.outputs))):
         if hasattr(step, "runner"):
+            step.checked = checked
             return step.runner
-        return lambda buffers: step(*buffers)  # noqa: E731
+
+        def run_all(buffers):
+            if limits.host is not None:
+                return checked(buffers)
+            return step(*buffers)
+
+        return run_all
 
     def run(buffers):
+        if limits.host is not None:
+            return checked(buffers)
         outs = step(*[buffers[k] for k in take])
         return [outs[k] for k in give]
 

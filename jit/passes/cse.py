@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from arraystack.ir.ir import Eqn, Graph, Literal
+from arraystack.ir.passes.manager import count, visit
 
 
 def _atom_key(x, rename):
@@ -24,7 +25,8 @@ def eliminate_common_subexpressions(graph: Graph) -> Graph:
     rename: dict = {}
     seen: dict = {}
     eqns = []
-    for eqn in graph.eqns:
+    for index, eqn in enumerate(graph.eqns):
+        visit(index, eqn)
         inputs = tuple(rename.get(x, x) if not isinstance(x, Literal) else x for x in eqn.inputs)
         params_key = _params_key(eqn.params)
         key = None
@@ -33,6 +35,7 @@ def eliminate_common_subexpressions(graph: Graph) -> Graph:
             previous = seen.get(key)
             if previous is not None:
                 rename.update(zip(eqn.outputs, previous.outputs))
+                count("merged")
                 continue
         new = (
             eqn

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import numpy as np
-
 from arraystack.ir.ir import Eqn, Graph, Literal
+from arraystack.ir.passes.manager import count, visit
 from arraystack.ir.reference import reference_rules
 
 
@@ -33,13 +33,15 @@ def _fold(eqn):
 def fold_constants(graph: Graph) -> Graph:
     replace: dict = {}
     eqns = []
-    for eqn in graph.eqns:
+    for index, eqn in enumerate(graph.eqns):
+        visit(index, eqn)
         inputs = tuple(replace.get(x, x) if not isinstance(x, Literal) else x for x in eqn.inputs)
         if inputs != eqn.inputs:
             eqn = Eqn(eqn.prim, inputs, eqn.outputs, eqn.params, eqn.source)
         literal = _fold(eqn)
         if literal is not None:
             replace[eqn.outputs[0]] = literal
+            count("folded")
             continue
         eqns.append(eqn)
     if not replace:

@@ -13,6 +13,7 @@ from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
 from arraystack.ir.control import fusion_p
 from arraystack.ir.ir import Eqn, Graph, Literal, Var
+from arraystack.ir.passes.manager import visit
 
 ELEMENTWISE = frozenset(
     prim
@@ -178,6 +179,7 @@ def fuse_elementwise(graph: Graph) -> Graph:
     first: dict = {}  # id(node) -> position of its first eqn in the input graph
 
     for n, eqn in enumerate(graph.eqns):
+        visit(n, eqn)
         inputs_from = [producer[x] for x in eqn.inputs if isinstance(x, Var) and x in producer]
         target = _choose_region(eqn, inputs_from, producer, deps) if _fusible(eqn) else None
         if target is None and _fusible(eqn) and eqn.prim is not s.reshape_p:

@@ -1,9 +1,15 @@
 """simplify: algebraic rewrites as a table of local rules keyed by primitive.
 
-Rule convention: `simplify_rules[p](eqn, producer) -> replacement or None`, where `producer(atom)` is the
-(already simplified) equation that computes a Var, or None. A replacement is an atom (the equation's single
-output becomes that Var/Literal) or a new Eqn with the same outputs. Every rule keeps results bit-identical
-(so no x + 0.0 -> x: -0.0 + 0.0 is 0.0).
+Rule convention: `simplify_rules[p](eqn, ctx) -> replacement or None`. `ctx.producer(atom)` is the (already
+simplified) equation that computes a Var, or None (`ctx(atom)` too); `ctx.uses(var)` counts the var's uses in
+the input graph; `ctx.order_key(atom)` orders atoms by definition (Literals last). A replacement is an atom
+(the equation's single output becomes that Var/Literal), a new Eqn with the same outputs, or a list of Eqns
+whose last one has the same outputs (the others define fresh Vars). New equations are simplified again.
+Rules report what fired with manager.count(), which PassReport shows.
+
+Every rule keeps results bit-identical to the unoptimized graph: algebra.py tabulates the arithmetic rewrites,
+why each is exact and which ones were rejected (x + 0.0, x - x for floats, exp(log x), ...); layout.py the
+layout ones (scalar broadcasts, transpose/reshape/broadcast sinking). Here: the structural rules.
 """
 
 from __future__ import annotations
@@ -11,110 +17,145 @@ from __future__ import annotations
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
 from arraystack.ir.ir import Eqn, Graph, Literal, Var
+from arraystack.ir.passes import algebra, layout
+from arraystack.ir.passes.manager import count, visit
 
 simplify_rules: dict = {}
+_MAX_DEPTH = 16  # rewrites of rewrites of one equation
 
 
-def _reshape(eqn, producer):
+def _reshape(eqn, ctx):
     (x,) = eqn.inputs
     if tuple(eqn.params["new_sizes"]) == tuple(x.aval.shape):
+        count("reshape_noop")
         return x
-    inner = producer(x)
+    inner = ctx.producer(x)
     if inner is not None and inner.prim is s.reshape_p:  # reshape of reshape
         source = inner.inputs[0]
+        count("reshape_chain")
         if tuple(eqn.params["new_sizes"]) == tuple(source.aval.shape):
             return source
         return Eqn(s.reshape_p, (source,), eqn.outputs, eqn.params, eqn.source)
     return None
 
 
-def _transpose(eqn, producer):
+def _transpose(eqn, ctx):
     (x,) = eqn.inputs
     perm = tuple(eqn.params["permutation"])
     if perm == tuple(range(len(perm))):
+        count("transpose_noop")
         return x
-    inner = producer(x)
+    inner = ctx.producer(x)
     if inner is not None and inner.prim is s.transpose_p:  # transpose of transpose
         first = tuple(inner.params["permutation"])
         composed = tuple(first[i] for i in perm)
         source = inner.inputs[0]
+        count("transpose_of_transpose")
         if composed == tuple(range(len(composed))):
             return source
         return Eqn(s.transpose_p, (source,), eqn.outputs, {"permutation": composed}, eqn.source)
     return None
 
 
-def _convert(eqn, producer):
+def _convert(eqn, ctx):
     (x,) = eqn.inputs
     return x if x.aval == eqn.outputs[0].aval else None
 
 
-def _stop_gradient(eqn, producer):
+def _stop_gradient(eqn, ctx):
     return eqn.inputs[0]  # only transformations, which run before any pass, give it a meaning
 
 
-def _broadcast(eqn, producer):
+def _broadcast(eqn, ctx):
     (x,) = eqn.inputs
     if tuple(x.aval.shape) == tuple(eqn.params["shape"]) and tuple(
         eqn.params["broadcast_dimensions"]
     ) == tuple(range(x.aval.ndim)):
+        count("broadcast_noop")
         return x
-    return None
+    return layout.broadcast_of_broadcast(eqn, ctx)
 
 
-def _neg(eqn, producer):
-    inner = producer(eqn.inputs[0])
-    if inner is not None and inner.prim is p.neg_p:
-        return inner.inputs[0]
-    return None
-
-
-def _is_literal(x, value):
-    return isinstance(x, Literal) and x.value == value and not isinstance(x.value, complex)
-
-
-def _mul(eqn, producer):
-    a, b = eqn.inputs
-    out = eqn.outputs[0].aval
-    if out.dtype.kind == "c":
-        return None  # complex (inf+0j) * (1+0j) is inf+nanj: not an identity
-    for x, other in ((a, b), (b, a)):
-        if _is_literal(other, 1) and isinstance(x, Var) and x.aval == out:
-            return x  # x * 1 is x for every value, NaN and -0.0 included
-    return None
-
-
-def _add(eqn, producer):
-    a, b = eqn.inputs
-    out = eqn.outputs[0].aval
-    if out.dtype.kind not in "iu":
-        return None  # -0.0 + 0.0 == +0.0: not an identity for floats
-    for x, other in ((a, b), (b, a)):
-        if _is_literal(other, 0) and isinstance(x, Var) and x.aval == out:
-            return x
-    return None
-
-
-def _reduce_nothing(eqn, producer):
+def _reduce_nothing(eqn, ctx):
     return eqn.inputs[0] if not eqn.params["axes"] else None  # a reduction over no axes
 
 
+def _chain(first, second):
+    def rule(eqn, ctx):
+        result = first(eqn, ctx)
+        return result if result is not None else second(eqn, ctx)
+
+    rule.__name__ = f"{first.__name__}_then_{second.__name__}"
+    return rule
+
+
+algebra.register(simplify_rules)
+for _prim in layout.EXACT_OPS:
+    _rule = simplify_rules.get(_prim)
+    simplify_rules[_prim] = (
+        layout.layout_rules if _rule is None else _chain(_rule, layout.layout_rules)
+    )
 simplify_rules[s.reshape_p] = _reshape
-for _prim in (s.reduce_sum_p, s.reduce_prod_p, s.reduce_max_p, s.reduce_min_p, s.reduce_and_p,
-              s.reduce_or_p):
+for _prim in (
+    s.reduce_sum_p,
+    s.reduce_prod_p,
+    s.reduce_max_p,
+    s.reduce_min_p,
+    s.reduce_and_p,
+    s.reduce_or_p,
+):
     simplify_rules[_prim] = _reduce_nothing
 simplify_rules[s.transpose_p] = _transpose
-simplify_rules[p.convert_p] = _convert
+simplify_rules[p.convert_p] = _chain(_convert, layout.layout_rules)
 simplify_rules[s.broadcast_in_dim_p] = _broadcast
-simplify_rules[p.neg_p] = _neg
-simplify_rules[p.mul_p] = _mul
-simplify_rules[p.add_p] = _add
 simplify_rules[p.stop_gradient_p] = _stop_gradient
 
 
+class _Context:
+    def __init__(self, graph):
+        self.made_by: dict = {}
+        self.order: dict = {v: i for i, v in enumerate(graph.inputs)}
+        self.counts: dict = {}
+        self.consumers: dict = {}
+        for eqn in graph.eqns:
+            for x in eqn.inputs:
+                if isinstance(x, Var):
+                    self.counts[x] = self.counts.get(x, 0) + 1
+                    self.consumers.setdefault(x, []).append(eqn)
+        for x in graph.outputs:
+            if isinstance(x, Var):
+                self.counts[x] = self.counts.get(x, 0) + 1
+
+    def producer(self, x):
+        return self.made_by.get(x) if isinstance(x, Var) else None
+
+    __call__ = producer
+
+    def uses(self, x):
+        return self.counts.get(x, 0)
+
+    def users(self, x):
+        """The equations of the input graph that read x (graph outputs aside)."""
+        return (
+            self.consumers.get(x, [])
+            if self.counts.get(x, 0) == len(self.consumers.get(x, []))
+            else []
+        )
+
+    def order_key(self, x):
+        if isinstance(x, Literal):
+            return (1, 0)
+        return (0, self.order.get(x, -1))
+
+    def define(self, eqn):
+        for v in eqn.outputs:
+            self.made_by[v] = eqn
+            self.order[v] = len(self.order)
+
+
 def simplify(graph: Graph) -> Graph:
+    ctx = _Context(graph)
     replace: dict = {}
-    made_by: dict = {}
     eqns = []
 
     def sub(x):
@@ -122,20 +163,26 @@ def simplify(graph: Graph) -> Graph:
             x = replace[x]
         return x
 
-    for eqn in graph.eqns:
+    def emit(eqn, depth):
         inputs = tuple(sub(x) for x in eqn.inputs)
         if inputs != eqn.inputs:
             eqn = Eqn(eqn.prim, inputs, eqn.outputs, eqn.params, eqn.source)
         rule = simplify_rules.get(eqn.prim)
-        result = rule(eqn, made_by.get) if rule is not None else None
-        if result is not None and not isinstance(result, Eqn):
+        result = rule(eqn, ctx) if rule is not None and depth < _MAX_DEPTH else None
+        if result is None:
+            eqns.append(eqn)
+            ctx.define(eqn)
+        elif isinstance(result, Eqn):
+            emit(result, depth + 1)
+        elif isinstance(result, list):
+            for new in result:
+                emit(new, depth + 1)
+        else:
             replace[eqn.outputs[0]] = result
-            continue
-        if isinstance(result, Eqn):
-            eqn = result
-        eqns.append(eqn)
-        for v in eqn.outputs:
-            made_by[v] = eqn
+
+    for index, eqn in enumerate(graph.eqns):
+        visit(index, eqn)
+        emit(eqn, 0)
     if (
         not replace
         and len(eqns) == len(graph.eqns)
