@@ -88,18 +88,49 @@ def make_graph(fn, in_avals) -> tuple[Graph, list]:
 
 
 def eval_graph(graph: Graph, *args) -> list:
-    """Run a graph by binding each equation: eager when no trace is active, inlined into one otherwise."""
+    """Run a graph by binding each equation: eager when no trace is active, inlined into one otherwise.
+    Each value is dropped after its last use, so eager evaluation holds no more than the graph needs."""
     if len(args) != len(graph.inputs):
         raise TypeError(f"graph takes {len(graph.inputs)} inputs, got {len(args)}")
     env = dict(zip(graph.inputs, args))
+    dead = _dead_after(graph)
 
     def read(atom):
         return atom.value if isinstance(atom, Literal) else env[atom]
 
-    for eqn in graph.eqns:
+    for k, eqn in enumerate(graph.eqns):
         out = bind(eqn.prim, *[read(x) for x in eqn.inputs], **eqn.params)
         if eqn.prim.multiple_results:
             env.update(zip(eqn.outputs, out))
         else:
             env[eqn.outputs[0]] = out
+        for v in dead[k]:
+            env.pop(v, None)
     return [read(x) for x in graph.outputs]
+
+
+_DEAD_CACHE: dict = {}
+
+
+def _dead_after(graph: Graph) -> list:
+    """Per equation, the values whose last use it is (graph outputs live to the end)."""
+    hit = _DEAD_CACHE.get(id(graph))
+    if hit is not None and hit[0] is graph:
+        return hit[1]
+    last = {}
+    for k, eqn in enumerate(graph.eqns):
+        for x in eqn.inputs:
+            if isinstance(x, Var):
+                last[x] = k
+        for v in eqn.outputs:
+            last.setdefault(v, k)
+    for x in graph.outputs:
+        if isinstance(x, Var):
+            last.pop(x, None)
+    dead = [[] for _ in graph.eqns]
+    for v, k in last.items():
+        dead[k].append(v)
+    if len(_DEAD_CACHE) > 1024:
+        _DEAD_CACHE.clear()
+    _DEAD_CACHE[id(graph)] = (graph, dead)  # holds the graph, so its id is not reused while cached
+    return dead
