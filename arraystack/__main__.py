@@ -1,4 +1,6 @@
-"""`python -m arraystack`: the demo (`demo`) and version information (`info`).
+"""`python -m arraystack`: the demo (`demo`), `info`, `bench` and `cache info|clear`.
+
+`info`, `bench` and `cache` live in arraystack/_cli_info.py, _cli_bench.py and _cli_cache.py.
 
 `demo` trains a digit classifier written imperatively with arraystack (arraystack/_demo_train.py).
 `demo --numpy` runs one ordinary NumPy program twice, once with `numpy` and once with `arraystack` as its
@@ -9,11 +11,11 @@ small function into the IR and prints it.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
 
 import numpy
+
+from arraystack._cli_info import info
 
 
 def demo_program(np):
@@ -120,65 +122,112 @@ def _traced_ir() -> str:
     )
 
 
-def info(out=sys.stdout, recalibrate: bool = False) -> int:
-    import importlib.util
+DESCRIPTION = "arraystack: a NumPy-compatible array library with a tracing JIT, autodiff and compiled backends."
+EPILOG = """examples:
+  python -m arraystack demo               train a digit classifier with jit (about 10 s)
+  python -m arraystack demo --numpy       run a NumPy program with arraystack, print a traced IR
+  python -m arraystack info               versions, backends (and why not), cache size, hardware
+  python -m arraystack bench --quick      the benchmark suite of a source checkout, shortened
+  python -m arraystack cache clear        delete compiled kernels and the hardware model
 
-    import arraystack
-    import arraystack.ir
-
-    rows = [
-        ("arraystack", f"{arraystack.__version__} ({os.path.dirname(arraystack.__file__)})"),
-        ("arraystack.ir", os.path.dirname(arraystack.ir.__file__)),
-        ("python", f"{platform.python_version()} ({sys.executable})"),
-        ("numpy", numpy.__version__),
-    ]
-    for name in ("numba", "cupy"):
-        spec = importlib.util.find_spec(name)
-        rows.append((name, _version_of(name) if spec else "not installed"))
-    rows.append(("platform", f"{platform.platform()}, {os.cpu_count()} CPUs"))
-    for name, value in rows:
-        print(f"{name:14s} {value}", file=out)
-    hardware = arraystack.devices(recalibrate=recalibrate)
-    where = f"cached under {arraystack.config.cache_dir}; --recalibrate measures again"
-    print(f"\nhardware model ({where}):", file=out)
-    print(hardware.describe(), file=out)
-    return 0
+`python -m arraystack COMMAND --help` describes each command's options."""
 
 
-def _version_of(distribution: str) -> str:
-    from importlib.metadata import PackageNotFoundError, version
+def build_parser() -> argparse.ArgumentParser:
+    from arraystack._cli_bench import SCRIPTS
 
-    for name in (distribution, f"{distribution}-cuda12x", f"{distribution}-cuda11x"):
-        try:
-            return version(name)
-        except PackageNotFoundError:
-            continue
-    return "installed (version unknown)"
-
-
-def main(argv=None) -> int:
+    raw = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
-        prog="python -m arraystack",
-        description="arraystack: a NumPy-compatible array library with a tracing JIT.",
+        prog="python -m arraystack", description=DESCRIPTION, epilog=EPILOG, formatter_class=raw
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     demo = commands.add_parser(
         "demo",
         help="train a digit classifier with jit(value_and_grad) and optim (--numpy: NumPy-replacement tour)",
+        description="Train a 64-128-10 classifier on the UCI digits shipped with arraystack, written "
+        "imperatively (a dict of parameters, value_and_grad, optim.adam) inside jit; then time the step "
+        "eagerly and jitted.",
     )
     demo.add_argument("--epochs", type=int, default=20, help="training epochs (default 20)")
-    demo.add_argument("--seed", type=int, default=0, help="seed of the data split and initialization")
-    demo.add_argument("--no-jit", action="store_true", help="train eagerly, without arraystack.jit")
-    demo.add_argument("--no-progress", action="store_true", help="print one line per epoch instead of a bar")
     demo.add_argument(
-        "--numpy", action="store_true", help="instead: run a NumPy program with arraystack and show the IR"
+        "--seed", type=int, default=0, help="seed of the data split and initialization"
+    )
+    demo.add_argument("--no-jit", action="store_true", help="train eagerly, without arraystack.jit")
+    demo.add_argument(
+        "--no-progress", action="store_true", help="print one line per epoch instead of a bar"
+    )
+    demo.add_argument(
+        "--numpy",
+        action="store_true",
+        help="instead: run a NumPy program with arraystack and show the IR",
     )
     info_parser = commands.add_parser(
-        "info", help="print the versions of arraystack and its dependencies, and the hardware model"
+        "info",
+        help="print versions, backends (available or why not), the cache and the hardware model",
+        description="Print the versions of arraystack, Python, NumPy, numba and CuPy; which backends can "
+        "run (numba importable? CuPy with a CUDA device?) and why not; the cache directory and its size; "
+        "and the hardware model the planner uses.",
     )
     info_parser.add_argument(
         "--recalibrate", action="store_true", help="measure the hardware figures again (about 1 s)"
     )
+    bench = commands.add_parser(
+        "bench",
+        help="run the benchmark scripts in the repository's benchmarks/ folder and print their tables",
+        formatter_class=raw,
+        description="Run the benchmark scripts of the source repository, each in its own process, and "
+        "print their medians and ratio tables\n(against NumPy, and jax/torch when installed). The "
+        "scripts are not part of an installed wheel: run this from a\nsource checkout (pip install -e .) "
+        "or pass --dir.\n\nscripts:\n"
+        + "\n".join(
+            f"  {name:8s} {script}: {what}" for name, (script, what, _, _) in SCRIPTS.items()
+        ),
+    )
+    bench.add_argument(
+        "--quick", action="store_true", help="smaller inputs and fewer rounds (a few minutes)"
+    )
+    bench.add_argument(
+        "--only",
+        action="append",
+        choices=list(SCRIPTS),
+        metavar="NAME",
+        help=f"run only this script (repeatable): {', '.join(SCRIPTS)}",
+    )
+    bench.add_argument("--threads", type=int, default=None, help="limit BLAS/numba threads to N")
+    bench.add_argument(
+        "--dir", default=None, help="the benchmarks folder (default: the repository's)"
+    )
+    bench.add_argument(
+        "--list", action="store_true", help="print the commands that would run, run nothing"
+    )
+    cache = commands.add_parser(
+        "cache",
+        help="show or delete the on-disk cache (compiled kernels, hardware model)",
+        description="The cache directory (arraystack.config.cache_dir, ARRAYSTACK_CACHE_DIR) holds the "
+        "compiled kernels and the calibrated hardware model. Both are rebuilt on demand. Without "
+        "ACTION: info.",
+    )
+    actions = cache.add_subparsers(dest="action", metavar="ACTION")
+    actions.add_parser(
+        "info",
+        help="list the cache entries and their size on disk",
+        description="List the cache directory's entries and their sizes on disk.",
+    )
+    clear = actions.add_parser(
+        "clear",
+        help="delete the compiled kernels and the hardware model (after printing what and how much)",
+        description="Delete arraystack's entries in the cache directory (compiled kernels, hardware model), "
+        "after printing what and how much. Other files in the folder are kept. The next jitted calls "
+        "compile again (a cold start).",
+    )
+    clear.add_argument(
+        "--dry-run", action="store_true", help="print what would be deleted, delete nothing"
+    )
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "demo":
         if args.numpy:
@@ -190,6 +239,18 @@ def main(argv=None) -> int:
         return run(args.epochs, args.seed, not args.no_jit, progress=not args.no_progress)
     if args.command == "info":
         return info(recalibrate=args.recalibrate)
+    if args.command == "bench":
+        from arraystack._cli_bench import run_bench
+
+        if args.threads is not None and args.threads < 1:
+            parser.error("--threads must be at least 1")
+        return run_bench(args.dir, args.only, args.quick, args.threads, args.list)
+    if args.command == "cache":
+        from arraystack._cli_cache import cache_clear, cache_info
+
+        if args.action == "clear":
+            return cache_clear(dry_run=args.dry_run)
+        return cache_info()
     parser.print_help()
     return 0
 

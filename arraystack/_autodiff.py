@@ -14,6 +14,7 @@ from arraystack._array import ndarray, raw, wrap
 from arraystack.ir import tree
 from arraystack.ir.ad import forward, ops, reverse
 from arraystack.ir.ad.partial import linearize_flat
+from arraystack.ir.core import user_source
 
 
 def _as_raw(x, what):
@@ -50,7 +51,8 @@ def _check_inexact(leaves, what, allow_int=False, holomorphic=False):
             raise TypeError(f"{what} with holomorphic=True requires complex-valued inputs, got {dt.name}")
         if dt.kind not in "fc" and not allow_int:
             raise TypeError(
-                f"{what} requires real- or complex-valued inputs (a floating or complex dtype), got {dt.name}. "
+                f"{what} requires real- or complex-valued inputs (a floating or complex dtype), got {dt.name}"
+                f" (at {user_source()}). "
                 "Convert the input with .astype(float), or mark it non-differentiated by leaving it out of argnums."
             )
 
@@ -134,7 +136,11 @@ def _aux_tree(aux, out_info):
 def _flatten_like(treedef, value, what):
     leaves, got = tree.flatten(value)
     if got != treedef:
-        raise TypeError(f"{what} structure {got} does not match the function's output structure {treedef}")
+        raise TypeError(
+            f"{what} structure {got} does not match the function's output structure {treedef} "
+            f"(at {user_source()}). Pass one {what} per output, in the same structure (tuple, list, dict) "
+            "and with each output's shape and dtype."
+        )
     return leaves
 
 
@@ -151,11 +157,18 @@ def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=F
         outs, backward = reverse.vjp(run, raws)
         outs, aux = _take_aux(outs, out_info)
         if out_info["tree"].node is not None:
-            raise TypeError(f"grad requires a scalar-valued function; it returned a {out_info['tree']}")
+            raise TypeError(
+                f"grad requires a scalar-valued function; it returned a {out_info['tree']} (at {user_source()})."
+                " Return one scalar loss, with has_aux=True to return (loss, extras); or use jacrev or vjp."
+            )
         (value,) = outs
         a = ops.aval(value)
         if a.shape != ():
-            raise TypeError(f"grad requires a scalar-valued function; its output has shape {a.shape}")
+            raise TypeError(
+                f"grad requires a scalar-valued function; its output has shape {a.shape} (at {user_source()})."
+                " Reduce it to a scalar (e.g. return loss.sum() or loss.mean()), or use arraystack.jacrev"
+                " for the Jacobian or arraystack.vjp for a vector-Jacobian product."
+            )
         if a.dtype.kind == "c" and not holomorphic:
             raise TypeError(
                 f"grad requires real-valued outputs, got {a.dtype.name}. For holomorphic functions pass holomorphic=True."
@@ -192,7 +205,10 @@ def jvp(fun, primals, tangents, has_aux=False):
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError("jvp expects primals and tangents as tuples (one entry per positional argument)")
     if len(primals) != len(tangents):
-        raise TypeError(f"jvp got {len(primals)} primals but {len(tangents)} tangents")
+        raise TypeError(
+            f"jvp got {len(primals)} primals but {len(tangents)} tangents (at {user_source()}). "
+            "Pass one tangent per primal: jvp(f, (x, y), (tx, ty)), each tangent with its primal's shape."
+        )
     raws, treedef, flat_fun = _differentiable_call(fun, tuple(primals), {}, tuple(range(len(primals))))
     t_raws = _tangent_leaves(treedef, tangents, raws)
     out_info = {}
@@ -207,12 +223,18 @@ def jvp(fun, primals, tangents, has_aux=False):
 def _tangent_leaves(treedef, tangents, raws):
     leaves, got = tree.flatten(list(tangents))
     if got != treedef:
-        raise TypeError(f"tangent structure {got} does not match the primal structure {treedef}")
+        raise TypeError(
+            f"tangent structure {got} does not match the primal structure {treedef} (at {user_source()}). "
+            "Give each tangent the same structure (tuple, list, dict) as its primal."
+        )
     out = []
     for t, r in zip(leaves, raws):
         t = _as_raw(t, "tangents")
         if ops.shape(t) != ops.shape(r):
-            raise ValueError(f"tangent of shape {ops.shape(t)} for a primal of shape {ops.shape(r)}")
+            raise ValueError(
+                f"tangent of shape {ops.shape(t)} for a primal of shape {ops.shape(r)} "
+                f"(at {user_source()}). Each tangent must have its primal's shape (and dtype)."
+            )
         if ops.dtype(r).kind not in "fc":
             out.append(None)
             continue

@@ -17,11 +17,12 @@ import numpy as np
 from arraystack._array import ndarray, wrap
 from arraystack._config import config
 from arraystack._jit_entry import _Entry, _match_captures
+from arraystack._jit_lowered import Lowered, Stats
 from arraystack._tiering import Tier
 from arraystack.ir import passes as _passes
 from arraystack.ir import tree
 from arraystack.ir.avals import ShapedArray, aval_of_concrete, is_supported_dtype
-from arraystack.ir.core import active, is_tracing
+from arraystack.ir.core import active, is_tracing, user_source
 from arraystack.ir.trace import make_graph as trace_graph
 
 log = logging.getLogger("arraystack.jit")
@@ -37,7 +38,11 @@ def _leaf_aval(leaf, path):
         return ShapedArray(value.shape, value.dtype)
     if isinstance(leaf, np.ndarray):
         if not is_supported_dtype(leaf.dtype):
-            raise TypeError(f"jit argument {path} has unsupported dtype {leaf.dtype}")
+            raise TypeError(
+                f"jit argument {path} has unsupported dtype {leaf.dtype} (at {user_source()}): jit traces "
+                "bool, integer, float and complex arrays. Convert it (e.g. .astype(float)), or pass it "
+                "with static_argnums="
+            )
         return ShapedArray(leaf.shape, leaf.dtype)
     if isinstance(leaf, _PY_SCALARS) or isinstance(leaf, np.generic):
         return aval_of_concrete(leaf)
@@ -53,55 +58,6 @@ def _leaf_buffer(leaf, aval):
     if isinstance(leaf, np.ndarray):
         return leaf
     return np.asarray(leaf, aval.dtype)  # scalars: 0-d arrays of their (weak) dtype
-
-
-class Stats:
-    def __init__(self):
-        self.calls = 0
-        self.traces = 0
-        self.compiles = 0
-        self.cache_hits = 0
-        self.retrace_reasons: list[str] = []
-
-    def as_dict(self):
-        return dict(
-            calls=self.cache_hits + self.traces,
-            traces=self.traces,
-            compiles=self.compiles,
-            cache_hits=self.cache_hits,
-        )
-
-    def __repr__(self):
-        return f"Stats({self.as_dict()})"
-
-
-class Lowered:
-    """A traced and optimized function: `.as_text()` shows the IR as traced and after the passes."""
-
-    def __init__(self, traced, optimized, report, backend):
-        self.traced = traced
-        self.optimized = optimized
-        self.report = report
-        self.backend = backend
-
-    def as_text(self) -> str:
-        return f"# traced\n{self.traced}\n# after passes\n{self.optimized}"
-
-    def pass_report(self):
-        return self.report
-
-    def compile(self):
-        from arraystack.backends import compile_graph
-
-        return compile_graph(self.optimized, self.backend, cache_dir=config.cache_dir)
-
-    def cost(self, devices=None):
-        """Flops, bytes and kernels of the optimized graph, per region and in total, with a predicted time
-        on each device of `devices` (default: arraystack.devices()); see arraystack.ir.cost."""
-        from arraystack._devices import devices as detected
-        from arraystack.ir.cost import graph_cost
-
-        return graph_cost(self.optimized, tuple(detected() if devices is None else devices))
 
 
 def _static_key(value, where):

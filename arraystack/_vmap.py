@@ -9,6 +9,7 @@ import numpy as np
 from arraystack._array import ndarray, raw, wrap
 from arraystack.ir import tree
 from arraystack.ir.ad import batching, ops
+from arraystack.ir.core import user_source
 
 
 def _axis_leaves(spec, value, what):
@@ -89,7 +90,11 @@ def _batch_size(raws, axes, axis_size):
     if not sizes:
         raise ValueError("vmap needs at least one mapped argument, or axis_size")
     if len(sizes) > 1:
-        raise ValueError(f"vmap got inconsistent sizes for the mapped axis: {sorted(sizes)}")
+        raise ValueError(
+            f"vmap got inconsistent sizes for the mapped axis: {sorted(sizes)} (at {user_source()}). "
+            "Every mapped argument needs the same size along its in_axes axis; "
+            "use in_axes=None for arguments that are shared rather than mapped."
+        )
     return sizes.pop()
 
 

@@ -70,6 +70,24 @@ def user_source(skip_library: bool = True) -> str | None:
     return None
 
 
+def note_traced_line(error: BaseException) -> None:
+    """Add a note naming the user's line to an error raised while tracing (once; TracerErrors name it)."""
+    notes = getattr(error, "__notes__", ())
+    if isinstance(error, TracerError) or any(n.startswith("arraystack:") for n in notes):
+        return
+    where, tb = None, error.__traceback__
+    while tb is not None:  # the innermost frame outside arraystack is the user's line
+        filename = tb.tb_frame.f_code.co_filename
+        if not _is_library_file(filename) and not filename.startswith("<frozen"):
+            where = f"{os.path.basename(filename)}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    if where:
+        error.add_note(
+            f"arraystack: raised while tracing, at {where}. Shapes and dtypes are known while tracing: "
+            "print(x.shape, x.dtype) there, or set ARRAYSTACK_DISABLE_JIT=1 to run the function eagerly."
+        )
+
+
 def concretization_message(what: str, aval, fix: str | None = None) -> str:
     where = user_source()
     at = f" at {where}" if where else ""

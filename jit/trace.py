@@ -10,7 +10,15 @@ from __future__ import annotations
 import numpy as np
 
 from arraystack.ir.avals import ShapedArray, aval_of_concrete
-from arraystack.ir.core import EscapedTracerError, Tracer, bind, pop_trace, push_trace, user_source
+from arraystack.ir.core import (
+    EscapedTracerError,
+    Tracer,
+    bind,
+    note_traced_line,
+    pop_trace,
+    push_trace,
+    user_source,
+)
 from arraystack.ir.ir import Graph, GraphBuilder, Literal, Var
 
 _PY_SCALARS = (bool, int, float, complex)
@@ -82,6 +90,9 @@ def make_graph(fn, in_avals) -> tuple[Graph, list]:
     try:
         outputs = fn(*args)
         graph = trace.to_graph(outputs)
+    except Exception as error:
+        note_traced_line(error)
+        raise
     finally:
         pop_trace(trace)
     return graph, trace.const_values

@@ -1,8 +1,10 @@
-"""`python -m arraystack` (arraystack/__main__.py): the demo, info and help, each in a fresh process started
-outside the repository, as a user would run them after `pip install -e .`."""
+"""`python -m arraystack` (arraystack/__main__.py): the demo, info, cache, bench and help, each in a fresh
+process started outside the repository, as a user would run them after `pip install -e .`. The real
+benchmarks never run here: bench is checked with --list, a missing folder, and stand-in scripts."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -128,3 +130,122 @@ def test_readme_python_examples_run(tmp_path, number):
             line[2:].rstrip() for line in blocks[number].splitlines() if line.startswith("# ")
         ]
         assert printed == documented
+
+
+# -- info, cache and bench (arraystack/_cli_info.py, _cli_cache.py, _cli_bench.py) ---------------------------
+
+
+def run_env(tmp_path, cache, *args):
+    env = {**os.environ, "ARRAYSTACK_CACHE_DIR": str(cache)}
+    done = subprocess.run(
+        [sys.executable, "-m", "arraystack", *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def fake_cache(root: Path) -> Path:
+    """A cache folder with arraystack's two kinds of entries and one foreign file."""
+    (root / "hardware").mkdir(parents=True)
+    (root / "hardware" / "cpu.json").write_text("{}")
+    kernels = root / "kernels-v1-numba0.0"
+    (kernels / "__pycache__").mkdir(parents=True)
+    (kernels / "k_0123.py").write_text("x" * 3000)
+    (kernels / "__pycache__" / "k_0123.nbi").write_bytes(b"\0" * 2000)
+    (root / "notes.txt").write_text("not arraystack's")
+    return root
+
+
+@pytest.mark.slow
+def test_info_lists_backends_and_the_cache(tmp_path):
+    cache = fake_cache(tmp_path / "cache")
+    code, out, err = run_env(tmp_path, cache, "info")
+    assert code == 0, err
+    assert re.search(rf"cache +{re.escape(str(cache))} \(4\.9 KiB in 3 files\)", out), out
+    backends = out.split("backends", 1)[1].split("hardware model", 1)[0]
+    rows = {line.split()[0]: line for line in backends.splitlines() if line.startswith("  ")}
+    assert set(rows) == {"reference", "numba", "cupy"}, backends
+    assert " yes " in rows["reference"]
+    assert re.search(r" (yes|no) ", rows["numba"]) and re.search(r" (yes|no) ", rows["cupy"])
+    if " no " in rows["cupy"]:  # the reason says what is missing
+        assert "CuPy" in rows["cupy"] and ("not installed" in rows["cupy"] or "CUDA" in rows["cupy"])
+    assert "[default]" in backends
+
+
+@pytest.mark.slow
+def test_cache_info_shows_entries_and_sizes(tmp_path):
+    cache = fake_cache(tmp_path / "cache")
+    code, out, err = run_env(tmp_path, cache, "cache", "info")
+    assert code == 0, err
+    assert f"cache directory: {cache} (from ARRAYSTACK_CACHE_DIR" in out
+    assert re.search(r"hardware +2 B +1 files +hardware model", out), out
+    assert re.search(r"kernels-v1-numba0\.0 +4\.9 KiB +2 files +compiled kernels \(numba 0\.0\)", out)
+    assert "not arraystack's (kept): notes.txt" in out
+
+
+@pytest.mark.slow
+def test_cache_clear_prints_what_and_how_much_then_deletes_only_the_cache(tmp_path):
+    cache = fake_cache(tmp_path / "cache")
+    code, out, _ = run_env(tmp_path, cache, "cache", "clear", "--dry-run")
+    assert code == 0 and "would delete 4.9 KiB" in out and (cache / "hardware").exists()
+    code, out, err = run_env(tmp_path, cache, "cache", "clear")
+    assert code == 0, err
+    assert f"deleting 4.9 KiB from {cache}:" in out and "kernels-v1-numba0.0" in out
+    assert "cleared 4.9 KiB" in out
+    assert sorted(p.name for p in cache.iterdir()) == ["notes.txt"]
+    code, out, _ = run_env(tmp_path, cache, "cache", "clear")
+    assert code == 0 and "nothing to clear" in out
+    code, out, _ = run_env(tmp_path, tmp_path / "absent", "cache", "info")
+    assert code == 0 and "does not exist yet" in out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["demo", "info", "bench", "cache", "cache clear"])
+def test_every_command_has_help(tmp_path, command):
+    code, out, _ = run(tmp_path, *command.split(), "--help")
+    assert code == 0 and f"usage: python -m arraystack {command}" in out
+    assert len(out.split("options:", 1)[0].split("\n", 2)[-1].strip()) > 40  # a description, not a stub
+
+
+@pytest.mark.slow
+def test_bench_help_names_the_scripts_and_options(tmp_path):
+    code, out, _ = run(tmp_path, "bench", "--help")
+    assert code == 0
+    for words in ("--quick", "--only", "--list", "bench_jit.py", "bench_train.py", "bench_eager.py"):
+        assert words in out
+    assert "bench_memory.py" in out and "not part of an installed wheel" in out
+
+
+@pytest.mark.slow
+def test_bench_without_a_benchmarks_folder_says_so(tmp_path):
+    code, out, err = run(tmp_path, "bench", "--dir", str(tmp_path / "no-such-folder"))
+    assert code == 2 and out == ""
+    assert "no benchmarks folder at" in err and "source repository" in err and "pip install -e ." in err
+
+
+@pytest.mark.slow
+def test_bench_list_shows_the_scripts_present_without_running_them(tmp_path):
+    folder = tmp_path / "benchmarks"
+    folder.mkdir()
+    (folder / "bench_jit.py").write_text("raise SystemExit('must not run')\n")
+    code, out, err = run(tmp_path, "bench", "--dir", str(folder), "--list", "--quick")
+    assert code == 0, err
+    assert "bench_jit.py --quick" in out
+    assert "bench_train.py is not in" in out and "skipped" in out
+
+
+@pytest.mark.slow
+def test_bench_runs_each_script_and_summarizes(tmp_path):
+    folder = tmp_path / "benchmarks"
+    folder.mkdir()
+    (folder / "bench_eager.py").write_text("import sys\nprint('ratio table', sys.argv[1:])\n")
+    (folder / "bench_memory.py").write_text("raise SystemExit(3)\n")
+    code, out, _ = run(tmp_path, "bench", "--dir", str(folder), "--quick")
+    assert code == 1
+    assert "ratio table ['--quick']" in out
+    assert re.search(r"eager +ok", out) and re.search(r"memory +FAILED \(exit 3\)", out)
