@@ -38,6 +38,13 @@ class Lowered:
     def as_text(self) -> str:
         return f"# traced\n{self.traced}\n# after passes\n{self.optimized}"
 
+    def draw(self, after_passes=True, placement=None):
+        """A picture of the IR after the passes (or as traced): an arraystack.ir.Drawing, which shows
+        itself in notebooks. `placement=self.plan()` colours the regions by device."""
+        from arraystack.ir.drawing import draw
+
+        return draw(self.optimized if after_passes else self.traced, placement)
+
     def pass_report(self):
         return self.report
 

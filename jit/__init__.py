@@ -31,6 +31,7 @@ from arraystack.ir.ir import (
     typecheck,
 )
 from arraystack.ir.printer import fingerprint, print_graph
+from arraystack.ir.drawing import Drawing, draw
 from arraystack.ir.parser import IRParseError, parse_graph
 from arraystack.ir.trace import make_graph, eval_graph
 
@@ -55,6 +56,8 @@ __all__ = [
     "graph_difference",
     "print_graph",
     "fingerprint",
+    "draw",
+    "Drawing",
     "parse_graph",
     "IRParseError",
     "make_graph",

@@ -57,6 +57,20 @@ class Graph:
 
         return print_graph(self)
 
+    def _repr_svg_(self):
+        from arraystack.ir.drawing import draw
+
+        return draw(self).svg
+
+    def _repr_html_(self):
+        """The picture in Jupyter; the printed IR in a <pre> if drawing fails."""
+        try:
+            return self._repr_svg_()
+        except Exception:  # noqa: BLE001 - a notebook should always show something
+            from html import escape
+
+            return f"<pre>{escape(str(self))}</pre>"
+
     @property
     def in_avals(self):
         return tuple(v.aval for v in self.inputs)
