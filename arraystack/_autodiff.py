@@ -14,7 +14,7 @@ from arraystack._array import ndarray, raw, wrap
 from arraystack.ir import tree
 from arraystack.ir.ad import forward, ops, reverse
 from arraystack.ir.ad.partial import linearize_flat
-from arraystack.ir.core import user_source
+from arraystack.ir.core import user_line
 
 
 def _as_raw(x, what):
@@ -52,7 +52,7 @@ def _check_inexact(leaves, what, allow_int=False, holomorphic=False):
         if dt.kind not in "fc" and not allow_int:
             raise TypeError(
                 f"{what} requires real- or complex-valued inputs (a floating or complex dtype), got {dt.name}"
-                f" (at {user_source()}). "
+                f" (at {user_line()}). "
                 "Convert the input with .astype(float), or mark it non-differentiated by leaving it out of argnums."
             )
 
@@ -138,7 +138,7 @@ def _flatten_like(treedef, value, what):
     if got != treedef:
         raise TypeError(
             f"{what} structure {got} does not match the function's output structure {treedef} "
-            f"(at {user_source()}). Pass one {what} per output, in the same structure (tuple, list, dict) "
+            f"(at {user_line()}). Pass one {what} per output, in the same structure (tuple, list, dict) "
             "and with each output's shape and dtype."
         )
     return leaves
@@ -158,14 +158,14 @@ def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=F
         outs, aux = _take_aux(outs, out_info)
         if out_info["tree"].node is not None:
             raise TypeError(
-                f"grad requires a scalar-valued function; it returned a {out_info['tree']} (at {user_source()})."
+                f"grad requires a scalar-valued function; it returned a {out_info['tree']} (at {user_line()})."
                 " Return one scalar loss, with has_aux=True to return (loss, extras); or use jacrev or vjp."
             )
         (value,) = outs
         a = ops.aval(value)
         if a.shape != ():
             raise TypeError(
-                f"grad requires a scalar-valued function; its output has shape {a.shape} (at {user_source()})."
+                f"grad requires a scalar-valued function; its output has shape {a.shape} (at {user_line()})."
                 " Reduce it to a scalar (e.g. return loss.sum() or loss.mean()), or use arraystack.jacrev"
                 " for the Jacobian or arraystack.vjp for a vector-Jacobian product."
             )
@@ -206,7 +206,7 @@ def jvp(fun, primals, tangents, has_aux=False):
         raise TypeError("jvp expects primals and tangents as tuples (one entry per positional argument)")
     if len(primals) != len(tangents):
         raise TypeError(
-            f"jvp got {len(primals)} primals but {len(tangents)} tangents (at {user_source()}). "
+            f"jvp got {len(primals)} primals but {len(tangents)} tangents (at {user_line()}). "
             "Pass one tangent per primal: jvp(f, (x, y), (tx, ty)), each tangent with its primal's shape."
         )
     raws, treedef, flat_fun = _differentiable_call(fun, tuple(primals), {}, tuple(range(len(primals))))
@@ -224,7 +224,7 @@ def _tangent_leaves(treedef, tangents, raws):
     leaves, got = tree.flatten(list(tangents))
     if got != treedef:
         raise TypeError(
-            f"tangent structure {got} does not match the primal structure {treedef} (at {user_source()}). "
+            f"tangent structure {got} does not match the primal structure {treedef} (at {user_line()}). "
             "Give each tangent the same structure (tuple, list, dict) as its primal."
         )
     out = []
@@ -233,7 +233,7 @@ def _tangent_leaves(treedef, tangents, raws):
         if ops.shape(t) != ops.shape(r):
             raise ValueError(
                 f"tangent of shape {ops.shape(t)} for a primal of shape {ops.shape(r)} "
-                f"(at {user_source()}). Each tangent must have its primal's shape (and dtype)."
+                f"(at {user_line()}). Each tangent must have its primal's shape (and dtype)."
             )
         if ops.dtype(r).kind not in "fc":
             out.append(None)

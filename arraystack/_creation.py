@@ -13,7 +13,7 @@ from arraystack._array import ndarray, wrap
 from arraystack._dtypes import check_supported
 from arraystack._operands import convert_raw
 from arraystack._shapes import format_shape, shape_tuple
-from arraystack.ir.core import Tracer, active, bind, is_tracing, user_source
+from arraystack.ir.core import Tracer, active, bind, is_tracing, user_line
 from arraystack.ir.primitives import convert_p, copy_p
 from arraystack.ir.structural import full_p, reshape_p, transpose_p
 
@@ -37,7 +37,7 @@ def _check_device(device):
     if device is not None and device != "cpu":
         raise ValueError(
             f'Device not understood. Only "cpu" is allowed, but received: {device} '
-            f"(at {user_source()}). arraystack arrays live on the CPU unless a GPU backend (CuPy with "
+            f"(at {user_line()}). arraystack arrays live on the CPU unless a GPU backend (CuPy with "
             "a CUDA device) is available; leave device= out, or see `python -m arraystack info`."
         )
 

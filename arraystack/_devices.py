@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from arraystack.ir.core import Tracer, user_source
+from arraystack.ir.core import Tracer, user_line
 
 # DLPack's device type codes (dlpack.h, DLDeviceType) for the kinds arraystack knows by name.
 DLPACK_DEVICE_TYPES = {"cpu": 1, "cuda": 2, "cuda_host": 3, "rocm": 10}
@@ -147,7 +147,7 @@ def check_device(device) -> Device | None:
         return device
     names = ", ".join(repr(d.name) for d in available_devices())
     raise ValueError(
-        f"unsupported device {device.name!r} (at {user_source()}); arraystack can use: {names}. "
+        f"unsupported device {device.name!r} (at {user_line()}); arraystack can use: {names}. "
         "A GPU needs CuPy (pip install cupy-cuda12x) and a CUDA device (`python -m arraystack info` "
         "says which backends are available); leave device= out to use the CPU."
     )

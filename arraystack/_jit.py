@@ -22,7 +22,7 @@ from arraystack._tiering import Tier
 from arraystack.ir import passes as _passes
 from arraystack.ir import tree
 from arraystack.ir.avals import ShapedArray, aval_of_concrete, is_supported_dtype
-from arraystack.ir.core import active, is_tracing, user_source
+from arraystack.ir.core import active, is_tracing, user_line
 from arraystack.ir.trace import make_graph as trace_graph
 
 log = logging.getLogger("arraystack.jit")
@@ -39,7 +39,7 @@ def _leaf_aval(leaf, path):
     if isinstance(leaf, np.ndarray):
         if not is_supported_dtype(leaf.dtype):
             raise TypeError(
-                f"jit argument {path} has unsupported dtype {leaf.dtype} (at {user_source()}): jit traces "
+                f"jit argument {path} has unsupported dtype {leaf.dtype} (at {user_line()}): jit traces "
                 "bool, integer, float and complex arrays. Convert it (e.g. .astype(float)), or pass it "
                 "with static_argnums="
             )

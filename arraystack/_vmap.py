@@ -9,7 +9,7 @@ import numpy as np
 from arraystack._array import ndarray, raw, wrap
 from arraystack.ir import tree
 from arraystack.ir.ad import batching, ops
-from arraystack.ir.core import user_source
+from arraystack.ir.core import user_line
 
 
 def _axis_leaves(spec, value, what):
@@ -91,7 +91,7 @@ def _batch_size(raws, axes, axis_size):
         raise ValueError("vmap needs at least one mapped argument, or axis_size")
     if len(sizes) > 1:
         raise ValueError(
-            f"vmap got inconsistent sizes for the mapped axis: {sorted(sizes)} (at {user_source()}). "
+            f"vmap got inconsistent sizes for the mapped axis: {sorted(sizes)} (at {user_line()}). "
             "Every mapped argument needs the same size along its in_axes axis; "
             "use in_axes=None for arguments that are shared rather than mapped."
         )

@@ -88,6 +88,12 @@ def note_traced_line(error: BaseException) -> None:
         )
 
 
+def user_line() -> str:
+    """user_source() for messages: the user's `file:line`, or a plain phrase when only arraystack's own frames
+    are on the stack (e.g. code run by the demo), never "None"."""
+    return user_source() or "a line inside arraystack (no caller outside it)"
+
+
 def concretization_message(what: str, aval, fix: str | None = None) -> str:
     where = user_source()
     at = f" at {where}" if where else ""
@@ -192,7 +198,7 @@ class Tracer:
         if self.trace.finished:
             raise EscapedTracerError(
                 f"a traced value {self.aval.str_short()} was used after its trace ended "
-                f"(at {user_source()}). It escaped from a jitted or transformed function, e.g. through "
+                f"(at {user_line()}). It escaped from a jitted or transformed function, e.g. through "
                 "a global or a closure; return it from the function instead."
             )
         raise ConcretizationError(
@@ -302,7 +308,7 @@ def bind(prim: Primitive, *args, **params):
 def _escaped_message(tracer, prim) -> str:
     return (
         f"a traced value {tracer.aval.str_short()} was used after its trace ended "
-        f"(in {prim.name} at {user_source()}). It escaped from a jitted or transformed function, e.g. "
+        f"(in {prim.name} at {user_line()}). It escaped from a jitted or transformed function, e.g. "
         "through a global or a closure; return it from the function instead."
     )
 

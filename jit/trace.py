@@ -17,6 +17,7 @@ from arraystack.ir.core import (
     note_traced_line,
     pop_trace,
     push_trace,
+    user_line,
     user_source,
 )
 from arraystack.ir.ir import Graph, GraphBuilder, Literal, Var
@@ -46,7 +47,7 @@ class GraphTrace:
             if x.trace.finished:
                 raise EscapedTracerError(
                     f"a traced value {x.aval.str_short()} from a trace that has ended was used at "
-                    f"{user_source()}; return values from transformed functions instead of storing them"
+                    f"{user_line()}; return values from transformed functions instead of storing them"
                 )
             return self._capture(x, x.aval)
         if isinstance(x, np.generic):  # before the Python check: np.float64 subclasses float

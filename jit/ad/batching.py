@@ -9,7 +9,7 @@ example), and the output (each output, for multi-result primitives) has the batc
 from __future__ import annotations
 
 from arraystack.ir.core import EscapedTracerError, Tracer, below, bind_below, pop_trace, push_trace, trace_state
-from arraystack.ir.core import user_source
+from arraystack.ir.core import user_line
 from arraystack.ir.ir import Var
 from arraystack.ir.ad import ops
 
@@ -37,13 +37,13 @@ class BatchTrace:
                     batched[i] = True
                 elif a.trace.finished:
                     raise EscapedTracerError(
-                        f"a traced value {a.aval.str_short()} from a finished trace was used at {user_source()}"
+                        f"a traced value {a.aval.str_short()} from a finished trace was used at {user_line()}"
                     )
         if not any(batched):
             return bind_below(self, prim, values, params)
         rule = batch_rules.get(prim)
         if rule is None:
-            raise NotImplementedError(f"vmap of {prim.name} is not implemented (at {user_source()})")
+            raise NotImplementedError(f"vmap of {prim.name} is not implemented (at {user_line()})")
         with below(self):
             out = rule(self.size, values, tuple(batched), **params)
         if prim.multiple_results:

@@ -9,7 +9,7 @@ dtype. Integer and boolean outputs carry no tangent: they leave the trace as pla
 from __future__ import annotations
 
 from arraystack.ir.core import EscapedTracerError, Tracer, below, bind_below, pop_trace, push_trace, trace_state
-from arraystack.ir.core import user_source
+from arraystack.ir.core import user_line
 from arraystack.ir.ir import Var
 from arraystack.ir.ad import ops
 
@@ -39,7 +39,7 @@ class JVPTrace:
                     live = True
                 elif a.trace.finished:
                     raise EscapedTracerError(
-                        f"a traced value {a.aval.str_short()} from a finished trace was used at {user_source()}"
+                        f"a traced value {a.aval.str_short()} from a finished trace was used at {user_line()}"
                     )
         out = bind_below(self, prim, primals, params)
         if not live or all(t is None for t in tangents):
@@ -48,7 +48,7 @@ class JVPTrace:
             return out  # boolean/integer results carry no tangent
         rule = jvp_rules.get(prim)
         if rule is None:
-            raise TypeError(f"forward-mode differentiation of {prim.name} is not implemented (at {user_source()})")
+            raise TypeError(f"forward-mode differentiation of {prim.name} is not implemented (at {user_line()})")
         with below(self):
             t_out = rule(primals, tangents, out, **params)
         if prim.multiple_results:

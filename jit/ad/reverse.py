@@ -23,7 +23,7 @@ from arraystack.ir.core import (
     pop_trace,
     push_trace,
     trace_state,
-    user_source,
+    user_line,
 )
 from arraystack.ir.ir import Var
 from arraystack.ir.ad import ops
@@ -60,7 +60,7 @@ class TapeTrace:
                     live = True
                 elif a.trace.finished:
                     raise EscapedTracerError(
-                        f"a traced value {a.aval.str_short()} from a finished trace was used at {user_source()}"
+                        f"a traced value {a.aval.str_short()} from a finished trace was used at {user_line()}"
                     )
         return primals, live
 
@@ -74,7 +74,7 @@ class TapeTrace:
         rule = vjp_rules.get(prim)
         if rule is None:
             raise NotDifferentiableError(
-                f"reverse-mode differentiation of {prim.name} is not implemented (at {user_source()})"
+                f"reverse-mode differentiation of {prim.name} is not implemented (at {user_line()})"
             )
         return self.record(rule, args, params, out, prim.multiple_results)
 
