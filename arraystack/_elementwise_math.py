@@ -81,26 +81,19 @@ _radians = _scale(np.float32(np.pi) / np.float32(180.0), np.pi / 180.0)
 
 
 def _logaddexp_like(exp_prim, scale, same):
-    """npy_logaddexp(2): x + log1p(exp(-(x - y))) from the larger side; x == y (infinities too)
-    gives x + `same`."""
+    """npy_logaddexp(2): the larger of x, y plus log1p(exp(-|x - y|)) (one exp, which never overflows, so
+    eager evaluation warns only where NumPy does); x == y (infinities too) gives x + `same`; NaN stays NaN."""
 
     @_in_float32
     def impl(dtypes, x, y):
         dtype = dtypes[0]
         tmp = bind(p.sub_p, x, y)
-
-        def log1p_exp(base, t):
-            out = bind(p.log1p_p, bind(exp_prim, t))
-            if scale is not None:
-                out = bind(p.mul_p, _const(scale, dtype), out)
-            return bind(p.add_p, base, out)
-
+        out = bind(p.log1p_p, bind(exp_prim, bind(p.neg_p, bind(p.abs_p, tmp))))
+        if scale is not None:
+            out = bind(p.mul_p, _const(scale, dtype), out)
         zero = _const(0, dtype)
-        result = _select(
-            bind(p.gt_p, tmp, zero),
-            log1p_exp(x, bind(p.neg_p, tmp)),
-            _select(bind(p.le_p, tmp, zero), log1p_exp(y, tmp), tmp),
-        )
+        larger = _select(bind(p.gt_p, tmp, zero), x, y)
+        result = _select(bind(p.ne_p, tmp, tmp), tmp, bind(p.add_p, larger, out))
         return _select(bind(p.eq_p, x, y), bind(p.add_p, x, _const(same, dtype)), result)
 
     return impl
