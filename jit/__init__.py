@@ -31,7 +31,6 @@ from arraystack.ir.ir import (
     typecheck,
 )
 from arraystack.ir.printer import fingerprint, print_graph
-from arraystack.ir.drawing import Drawing, draw
 from arraystack.ir.parser import IRParseError, parse_graph
 from arraystack.ir.trace import make_graph, eval_graph
 
@@ -63,3 +62,12 @@ __all__ = [
     "make_graph",
     "eval_graph",
 ]
+
+
+def __getattr__(name):
+    # draw/Drawing load on first use: pictures are not needed to import arraystack
+    if name in ("draw", "Drawing"):
+        from arraystack.ir import drawing
+
+        return getattr(drawing, name)
+    raise AttributeError(f"module 'arraystack.ir' has no attribute {name!r}")
