@@ -29,7 +29,7 @@ log = logging.getLogger("arraystack.jit")
 _host_array = np.ndarray
 _new = object.__new__
 _PY_SCALARS = (bool, int, float, complex)
-_pipeline_generation = _passes.manager.generation
+_pipeline_generation = _passes.pipeline.generation
 
 
 def _leaf_aval(leaf, path):

@@ -57,7 +57,7 @@ class Lowered:
         """Flops, bytes and kernels of the optimized graph, per region and in total, with a predicted time
         on each device of `devices` (default: arraystack.devices()); see arraystack.ir.cost."""
         from arraystack._devices import devices as detected
-        from arraystack.ir.cost import graph_cost
+        from arraystack.ir.cost_report import graph_cost
 
         return graph_cost(self.optimized, tuple(detected() if devices is None else devices))
 

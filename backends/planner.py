@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from arraystack.backends.hardware import HardwareModel
 from arraystack.backends.policies import Placement, device_key, get_policy, value_bytes
-from arraystack.ir.cost import graph_cost
+from arraystack.ir.cost_report import graph_cost
 from arraystack.ir.ir import Var
 from arraystack.ir.printer import RESERVED_NAMES
 

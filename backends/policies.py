@@ -1,7 +1,7 @@
 """Placement policies for the execution planner: objects with one method, place(eqn, cost, devices, current).
 
 Calling convention: `policy.place(eqn, cost, devices, current) -> Device or device key`, called once per
-top-level equation (region) in graph order. `cost` is the region's CostRow (arraystack.ir.cost: flops, bytes,
+top-level equation (region) in graph order. `cost` is the region's CostRow (arraystack.ir.cost_report: flops, bytes,
 kernels, `.time(device)`, None when unknown); `devices` the HardwareModel (its first device is the default);
 `current` the planner's Placement so far (below): where each value has a copy (`current.where(var)`) and
 what moving the region's operands there would cost (`current.transfer_in(eqn, device)`, `transfer_out`).

@@ -25,7 +25,7 @@ arraystack.config.tiered = False
 settings.register_profile("reproducible", derandomize=True)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile("explore" if os.environ.get("ARRAYSTACK_HYPOTHESIS") == "explore" else "reproducible")
-# the optimizer's verifier (typecheck) runs after every pass in tests (arraystack/ir/passes/manager.py)
+# the optimizer's verifier (typecheck) runs after every pass in tests (jit/passes/pipeline.py)
 os.environ.setdefault("ARRAYSTACK_VERIFY_PASSES", "1")
 
 

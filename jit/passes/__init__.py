@@ -1,7 +1,7 @@
 """The optimizer: one ordered list of (name, pass), each a plain function Graph -> Graph.
 
 The pipeline, its run loop (timing, counts, ARRAYSTACK_DUMP, verification, errors naming the pass and the
-equation) and the API to edit it live in manager.py and are re-exported here:
+equation) and the API to edit it live in pipeline.py and are re-exported here:
 
     from arraystack.ir import passes
     passes.register_pass("my_pass", fn, before="fuse_elementwise")
@@ -19,7 +19,7 @@ from arraystack.ir.passes.cse import eliminate_common_subexpressions
 from arraystack.ir.passes.dce import eliminate_dead_code
 from arraystack.ir.passes.fold import fold_constants
 from arraystack.ir.passes.fuse import fuse_elementwise
-from arraystack.ir.passes.manager import (
+from arraystack.ir.passes.pipeline import (
     PIPELINE,
     PassError,
     PassReport,

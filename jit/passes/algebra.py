@@ -34,7 +34,7 @@ import numpy as np
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
 from arraystack.ir.ir import Eqn, Literal, Var, out_avals_of
-from arraystack.ir.passes.manager import count
+from arraystack.ir.passes.pipeline import count
 
 _SWAPPED = {p.lt_p: p.gt_p, p.gt_p: p.lt_p, p.le_p: p.ge_p, p.ge_p: p.le_p}
 _COMMUTATIVE = {p.add_p, p.mul_p, p.eq_p, p.ne_p, p.and_p, p.or_p, p.xor_p, p.max_p, p.min_p}

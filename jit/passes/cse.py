@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from arraystack.ir.ir import Eqn, Graph, Literal
-from arraystack.ir.passes.manager import count, visit
+from arraystack.ir.passes.pipeline import count, visit
 
 
 def _atom_key(x, rename):

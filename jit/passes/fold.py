@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 from arraystack.ir.ir import Eqn, Graph, Literal
-from arraystack.ir.passes.manager import count, visit
+from arraystack.ir.passes.pipeline import count, visit
 from arraystack.ir.reference import reference_rules
 
 

@@ -13,7 +13,7 @@ from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
 from arraystack.ir.control import fusion_p
 from arraystack.ir.ir import Eqn, Graph, Literal, Var
-from arraystack.ir.passes.manager import visit
+from arraystack.ir.passes.pipeline import visit
 
 ELEMENTWISE = frozenset(
     prim

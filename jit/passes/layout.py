@@ -15,7 +15,7 @@ from __future__ import annotations
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
 from arraystack.ir.ir import Eqn, Literal, Var, out_avals_of
-from arraystack.ir.passes.manager import count
+from arraystack.ir.passes.pipeline import count
 
 EXACT_OPS = frozenset({
     p.neg_p, p.abs_p, p.sign_p, p.floor_p, p.ceil_p, p.trunc_p, p.rint_p, p.sqrt_p, p.isnan_p,

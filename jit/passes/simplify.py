@@ -18,7 +18,7 @@ from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
 from arraystack.ir.ir import Eqn, Graph, Literal, Var
 from arraystack.ir.passes import algebra, layout
-from arraystack.ir.passes.manager import count, visit
+from arraystack.ir.passes.pipeline import count, visit
 
 simplify_rules: dict = {}
 _MAX_DEPTH = 16  # rewrites of rewrites of one equation

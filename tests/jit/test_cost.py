@@ -16,7 +16,8 @@ from arraystack.ir import GraphBuilder, Literal, Primitive, ShapedArray, Var
 from arraystack.ir import control as c
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
-from arraystack.ir.cost import TRANSCENDENTAL, cost_rules, graph_cost, predict_time
+from arraystack.ir.cost import TRANSCENDENTAL, cost_rules
+from arraystack.ir.cost_report import graph_cost, predict_time
 from arraystack.ir.primitives import abstract_eval_rules
 
 import arraystack

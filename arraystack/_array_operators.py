@@ -1,0 +1,302 @@
+"""ndarray's arithmetic, bitwise, comparison, equality and in-place operators, bound onto the class by _array.py after
+the families they call are imported (ndarray.__add__ is add: x + y runs the ufunc function itself)."""
+
+from __future__ import annotations
+
+from arraystack import _elementwise, _linalg
+from arraystack._array import _is_array_operand, ndarray
+
+
+def __add__(self, other):
+    return _elementwise.add(self, other)
+
+
+def __radd__(self, other):
+    return _elementwise.add(other, self)
+
+
+def __sub__(self, other):
+    return _elementwise.subtract(self, other)
+
+
+def __rsub__(self, other):
+    return _elementwise.subtract(other, self)
+
+
+def __mul__(self, other):
+    return _elementwise.multiply(self, other)
+
+
+def __rmul__(self, other):
+    return _elementwise.multiply(other, self)
+
+
+def __truediv__(self, other):
+    return _elementwise.true_divide(self, other)
+
+
+def __rtruediv__(self, other):
+    return _elementwise.true_divide(other, self)
+
+
+def __floordiv__(self, other):
+    return _elementwise.floor_divide(self, other)
+
+
+def __rfloordiv__(self, other):
+    return _elementwise.floor_divide(other, self)
+
+
+def __mod__(self, other):
+    return _elementwise.remainder(self, other)
+
+
+def __rmod__(self, other):
+    return _elementwise.remainder(other, self)
+
+
+def __divmod__(self, other):
+    return _elementwise.divmod(self, other)
+
+
+def __rdivmod__(self, other):
+    return _elementwise.divmod(other, self)
+
+
+def __pow__(self, other, mod=None):
+    if mod is not None:
+        return NotImplemented
+    return _elementwise.power_operator(self, other)
+
+
+def __rpow__(self, other):
+    return _elementwise.power(other, self)
+
+
+def __matmul__(self, other):
+    return _linalg.matmul(self, other)
+
+
+def __rmatmul__(self, other):
+    return _linalg.matmul(other, self)
+
+
+def __and__(self, other):
+    return _elementwise.bitwise_and(self, other)
+
+
+def __rand__(self, other):
+    return _elementwise.bitwise_and(other, self)
+
+
+def __or__(self, other):
+    return _elementwise.bitwise_or(self, other)
+
+
+def __ror__(self, other):
+    return _elementwise.bitwise_or(other, self)
+
+
+def __xor__(self, other):
+    return _elementwise.bitwise_xor(self, other)
+
+
+def __rxor__(self, other):
+    return _elementwise.bitwise_xor(other, self)
+
+
+def __lshift__(self, other):
+    return _elementwise.left_shift(self, other)
+
+
+def __rlshift__(self, other):
+    return _elementwise.left_shift(other, self)
+
+
+def __rshift__(self, other):
+    return _elementwise.right_shift(self, other)
+
+
+def __rrshift__(self, other):
+    return _elementwise.right_shift(other, self)
+
+
+def __lt__(self, other):
+    return _elementwise.less(self, other)
+
+
+def __le__(self, other):
+    return _elementwise.less_equal(self, other)
+
+
+def __gt__(self, other):
+    return _elementwise.greater(self, other)
+
+
+def __ge__(self, other):
+    return _elementwise.greater_equal(self, other)
+
+
+def __neg__(self):
+    return _elementwise.negative(self)
+
+
+def __pos__(self):
+    return _elementwise.positive(self)
+
+
+def __abs__(self):
+    return _elementwise.absolute(self)
+
+
+def __invert__(self):
+    return _elementwise.invert(self)
+
+
+# in-place: eager writes the buffer (NumPy casting rules); traced rebinds to the new value
+def __iadd__(self, other):
+    return _elementwise.inplace(_elementwise.add, self, other)
+
+
+def __isub__(self, other):
+    return _elementwise.inplace(_elementwise.subtract, self, other)
+
+
+def __imul__(self, other):
+    return _elementwise.inplace(_elementwise.multiply, self, other)
+
+
+def __itruediv__(self, other):
+    return _elementwise.inplace(_elementwise.true_divide, self, other)
+
+
+def __ifloordiv__(self, other):
+    return _elementwise.inplace(_elementwise.floor_divide, self, other)
+
+
+def __imod__(self, other):
+    return _elementwise.inplace(_elementwise.remainder, self, other)
+
+
+def __ipow__(self, other):
+    return _elementwise.inplace(_elementwise.power, self, other)
+
+
+def __imatmul__(self, other):
+    return _elementwise.inplace(_linalg.matmul, self, other)
+
+
+def __iand__(self, other):
+    return _elementwise.inplace(_elementwise.bitwise_and, self, other)
+
+
+def __ior__(self, other):
+    return _elementwise.inplace(_elementwise.bitwise_or, self, other)
+
+
+def __ixor__(self, other):
+    return _elementwise.inplace(_elementwise.bitwise_xor, self, other)
+
+
+def __ilshift__(self, other):
+    return _elementwise.inplace(_elementwise.left_shift, self, other)
+
+
+def __irshift__(self, other):
+    return _elementwise.inplace(_elementwise.right_shift, self, other)
+
+
+def __eq__(self, other):
+    try:
+        return _elementwise.equal(self, other)
+    except TypeError:
+        if _is_array_operand(other):
+            raise
+        return NotImplemented  # e.g. x == None: Python falls back to identity, as for objects
+
+
+def __ne__(self, other):
+    try:
+        return _elementwise.not_equal(self, other)
+    except TypeError:
+        if _is_array_operand(other):
+            raise
+        return NotImplemented
+
+
+for _name in (
+    "__eq__",
+    "__ne__",
+    "__add__",
+    "__radd__",
+    "__sub__",
+    "__rsub__",
+    "__mul__",
+    "__rmul__",
+    "__truediv__",
+    "__rtruediv__",
+    "__floordiv__",
+    "__rfloordiv__",
+    "__mod__",
+    "__rmod__",
+    "__divmod__",
+    "__rdivmod__",
+    "__pow__",
+    "__rpow__",
+    "__matmul__",
+    "__rmatmul__",
+    "__and__",
+    "__rand__",
+    "__or__",
+    "__ror__",
+    "__xor__",
+    "__rxor__",
+    "__lshift__",
+    "__rlshift__",
+    "__rshift__",
+    "__rrshift__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__neg__",
+    "__pos__",
+    "__abs__",
+    "__invert__",
+    "__iadd__",
+    "__isub__",
+    "__imul__",
+    "__itruediv__",
+    "__ifloordiv__",
+    "__imod__",
+    "__ipow__",
+    "__imatmul__",
+    "__iand__",
+    "__ior__",
+    "__ixor__",
+    "__ilshift__",
+    "__irshift__",
+):
+    setattr(ndarray, _name, globals()[_name])
+
+# The forward operators are the ufunc functions themselves (x.__add__(y) is add(x, y)): one Python frame
+# less per eager operator. The functions above stay as the documented definitions and for the reflected forms.
+ndarray.__add__ = _elementwise.add
+ndarray.__sub__ = _elementwise.subtract
+ndarray.__mul__ = _elementwise.multiply
+ndarray.__truediv__ = _elementwise.true_divide
+ndarray.__floordiv__ = _elementwise.floor_divide
+ndarray.__mod__ = _elementwise.remainder
+ndarray.__and__ = _elementwise.bitwise_and
+ndarray.__or__ = _elementwise.bitwise_or
+ndarray.__xor__ = _elementwise.bitwise_xor
+ndarray.__lshift__ = _elementwise.left_shift
+ndarray.__rshift__ = _elementwise.right_shift
+ndarray.__lt__ = _elementwise.less
+ndarray.__le__ = _elementwise.less_equal
+ndarray.__gt__ = _elementwise.greater
+ndarray.__ge__ = _elementwise.greater_equal
+ndarray.__neg__ = _elementwise.negative
+ndarray.__pos__ = _elementwise.positive
+ndarray.__abs__ = _elementwise.absolute
+ndarray.__invert__ = _elementwise.invert
