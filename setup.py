@@ -4,7 +4,7 @@
 Subpackages are discovered here (not listed by hand) so a new folder can never silently vanish from the wheel.
 """
 
-from setuptools import find_packages, setup
+from setuptools import Extension, find_packages, setup
 
 ROOTS = {"arraystack": "arraystack", "arraystack.ir": "jit", "arraystack.backends": "backends"}
 
@@ -26,4 +26,7 @@ setup(
     package_dir=PACKAGE_DIR,
     packages=PACKAGES,
     package_data={"arraystack": ["py.typed"], "arraystack.datasets": ["*.csv.gz", "*.md"]},
+    # The eager fast path's C accelerator. Optional: without a C compiler the build skips it and the same
+    # Python code serves every call (tests run both ways).
+    ext_modules=[Extension("arraystack._fastpath", ["arraystack/_fastpath.c"], optional=True)],
 )

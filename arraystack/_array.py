@@ -6,10 +6,13 @@ Operators and methods delegate to the family modules (_elementwise, _reductions,
 
 from __future__ import annotations
 
+import os
 from types import GenericAlias
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack.ir.core import active as _active
 from arraystack.ir.core import (
     ConcretizationError,
     Tracer,
@@ -18,22 +21,88 @@ from arraystack.ir.core import (
     device_namespaces,
 )
 
-_new = object.__new__
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arraystack._devices import Device
+    from arraystack.typing import ArrayLike, AxisLike, DTypeLike, ScalarLike, ShapeLike
+
 _ndarray_np = np.ndarray
 
+try:  # the optional C accelerator of the eager fast path (arraystack/_fastpath.c)
+    from arraystack import _fastpath
+except ImportError:  # no compiler at install time: the same Python code serves every call
+    _fastpath = None
+if os.environ.get("ARRAYSTACK_FASTPATH", "1") == "0":  # run the pure-Python definitions only
+    _fastpath = None
 
-class ndarray:
-    """An N-dimensional array, mirroring numpy.ndarray.
+if _fastpath is not None:
+    _ArrayBase = _fastpath.ArrayBase
+    _make = _fastpath.new_array
+else:
 
-    Eager arrays wrap a NumPy buffer: basic indexing gives views that alias it, in-place operators write it.
-    Inside a traced function the same type wraps a traced value and in-place updates are recorded as new
-    values (functionalized).
+    class _ArrayBase:
+        """The layout of ndarray when the C accelerator is absent."""
+
+        __slots__ = ("__weakref__", "_value")
+
+    def _make(value):
+        out = object.__new__(ndarray)
+        out._value = value
+        return out
+
+
+class ndarray(_ArrayBase):
+    """An array object represents a multidimensional, homogeneous array of fixed-size items.
+
+    Eager arrays wrap a NumPy buffer: basic indexing gives views that alias it, and in-place
+    operators write it. Inside a traced function (`jit`, `grad`, `vmap`, ...) the same type wraps a
+    traced value, and in-place updates are recorded as new values (functionalized). Arrays are
+    usually made with `array`, `asarray`, `zeros` or `empty`, not with this constructor.
+
+    Parameters
+    ----------
+    shape : tuple of ints
+        Shape of the created array.
+    dtype : data-type, optional
+        Any object that can be interpreted as a NumPy data type; float64 by default.
+    buffer : object exposing buffer interface, optional
+        Used to fill the array with data.
+    offset : int, optional
+        Offset of array data in buffer.
+    strides : tuple of ints, optional
+        Strides of data in memory.
+    order : {'C', 'F'}, optional
+        Row-major (C-style) or column-major (Fortran-style) order.
+
+    Attributes
+    ----------
+    T, mT, base, device, dtype, flags, imag, itemsize, nbytes, ndim, real, shape, size, strides
+        As in NumPy; see each attribute's documentation.
+
+    See Also
+    --------
+    numpy.ndarray : The NumPy type this mirrors.
+    array, asarray, zeros, empty
+
+    Notes
+    -----
+    Without `buffer`, NumPy's constructor leaves the contents uninitialized; arraystack zero-fills
+    them so they are deterministic.
     """
 
-    __slots__ = ("__weakref__", "_value")
+    __slots__ = ()
     __array_priority__ = 100
 
-    def __init__(self, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
+    def __init__(
+        self,
+        shape: ShapeLike,
+        dtype: DTypeLike = float,
+        buffer: Any = None,
+        offset: int = 0,
+        strides: ShapeLike | None = None,
+        order: str | None = None,
+    ) -> None:
         # Note: like numpy.ndarray(shape, dtype), this makes an uninitialized-looking array; arraystack
         # zero-fills it so its contents are deterministic.
         if buffer is not None:
@@ -43,7 +112,7 @@ class ndarray:
 
     # -- attributes -------------------------------------------------------------------------------------------
     @property
-    def shape(self):
+    def shape(self) -> tuple[int, ...]:
         return self._value.shape
 
     @shape.setter
@@ -59,45 +128,45 @@ class ndarray:
         self._value = view
 
     @property
-    def dtype(self):
+    def dtype(self) -> np.dtype:
         return self._value.dtype
 
     @property
-    def ndim(self):
+    def ndim(self) -> int:
         return self._value.ndim
 
     @property
-    def size(self):
+    def size(self) -> int:
         return self._value.size
 
     @property
-    def itemsize(self):
+    def itemsize(self) -> int:
         return self._value.dtype.itemsize
 
     @property
-    def nbytes(self):
+    def nbytes(self) -> int:
         return self._value.size * self._value.dtype.itemsize
 
     @property
-    def T(self):
+    def T(self) -> ndarray:
         return _manipulation.transpose(self)
 
     @property
-    def mT(self):
+    def mT(self) -> ndarray:
         if self.ndim < 2:
             raise ValueError("matrix transpose with ndim < 2 is undefined")
         return _manipulation.swapaxes(self, -1, -2)
 
     @property
-    def strides(self):
+    def strides(self) -> tuple[int, ...]:
         return self._concrete("strides").strides
 
     @property
-    def flags(self):
+    def flags(self) -> Any:
         return self._concrete("flags").flags
 
     @property
-    def base(self):
+    def base(self) -> ndarray | None:
         # Note: a view's base is a new arraystack array on the same buffer, not the very object it
         # came from (`b.base is not None` holds as in NumPy, `b.base is a` does not); traced values
         # have none.
@@ -106,11 +175,11 @@ class ndarray:
         return wrap(base) if type(base) is _ndarray_np else base
 
     @property
-    def device(self):
+    def device(self) -> Device:
         return _devices.device_of_buffer(self._value)
 
     @property
-    def real(self):
+    def real(self) -> ndarray:
         return _elementwise.real(self)
 
     @real.setter
@@ -118,7 +187,7 @@ class ndarray:
         _indexing.set_part(self, "real", value)
 
     @property
-    def imag(self):
+    def imag(self) -> ndarray:
         return _elementwise.imag(self)
 
     @imag.setter
@@ -160,7 +229,7 @@ class ndarray:
     def __dlpack_device__(self):
         return _dlpack.dlpack_device(self)
 
-    def to_device(self, device, /, *, stream=None):
+    def to_device(self, device: object, /, *, stream: object | None = None) -> ndarray:
         value = _devices.to_device(self._value, device)
         return self if value is self._value else wrap(value)
 
@@ -185,13 +254,13 @@ class ndarray:
             return value.concrete(what)  # grad/jvp of concrete values answer; jit raises ConcretizationError
         return value
 
-    def item(self, *args):
+    def item(self, *args: int | tuple[int, ...]) -> Any:
         return self._scalar(".item()").item(*args)
 
-    def tolist(self):
+    def tolist(self) -> Any:
         return self._scalar(".tolist()").tolist()
 
-    def tobytes(self, order="C"):
+    def tobytes(self, order: str = "C") -> bytes:
         return self._scalar(".tobytes()").tobytes(order)
 
     def __len__(self):
@@ -247,95 +316,119 @@ class ndarray:
     )  # ndarray[shape, dtype] in annotations, as NumPy allows
 
     # -- methods that mirror functions ------------------------------------------------------------------------
-    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+    def astype(
+        self,
+        dtype: DTypeLike,
+        order: str = "K",
+        casting: str = "unsafe",
+        subok: bool = True,
+        copy: bool = True,
+    ) -> ndarray:
+        value = eager_buffer(self)
+        if value is not None and _dtypes.fast_dtype(dtype) is not None:  # NumPy's own method
+            return _make(value.astype(dtype, order, casting, subok, copy))
         return _creation.astype(self, dtype, order=order, casting=casting, copy=copy)
 
-    def copy(self, order="C"):
+    def copy(self, order: str = "C") -> ndarray:
         return _creation.copy(self, order=order)
 
-    def fill(self, value):
+    def fill(self, value: ScalarLike) -> None:
         _indexing.setitem(self, Ellipsis, value)
 
-    def reshape(self, *shape, order="C", copy=None):
+    def reshape(
+        self,
+        *shape: int | ShapeLike,
+        order: str = "C",
+        copy: bool | None = None,
+    ) -> ndarray:
+        value = eager_buffer(self)
+        if value is not None and copy is None:  # NumPy's own method: the same views and errors
+            return _make(value.reshape(*shape, order=order))
         if len(shape) == 1 and not isinstance(shape[0], int) and shape[0] is not None:
             shape = shape[0]
         return _manipulation.reshape(self, shape, order=order, copy=copy)
 
-    def transpose(self, *axes):
+    def transpose(self, *axes: int | ShapeLike | None) -> ndarray:
         if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
             axes = axes[0]
         return _manipulation.transpose(self, axes or None)
 
-    def swapaxes(self, axis1, axis2):
+    def swapaxes(self, axis1: int, axis2: int) -> ndarray:
         return _manipulation.swapaxes(self, axis1, axis2)
 
-    def ravel(self, order="C"):
+    def ravel(self, order: str = "C") -> ndarray:
         return _manipulation.ravel(self, order)
 
-    def flatten(self, order="C"):
+    def flatten(self, order: str = "C") -> ndarray:
         return _creation.copy(_manipulation.ravel(self, order))
 
-    def squeeze(self, axis=None):
+    def squeeze(self, axis: AxisLike = None) -> ndarray:
         return _manipulation.squeeze(self, axis)
 
-    def repeat(self, repeats, axis=None):
+    def repeat(self, repeats: ArrayLike, axis: int | None = None) -> ndarray:
         return _manipulation.repeat(self, repeats, axis)
 
-    def sum(self, *args, **kwargs):
+    def sum(self, *args: Any, **kwargs: Any) -> ndarray:
         return _reductions.sum(self, *args, **kwargs)
 
-    def prod(self, *args, **kwargs):
+    def prod(self, *args: Any, **kwargs: Any) -> ndarray:
         return _reductions.prod(self, *args, **kwargs)
 
-    def mean(self, *args, **kwargs):
+    def mean(self, *args: Any, **kwargs: Any) -> ndarray:
         return _reductions.mean(self, *args, **kwargs)
 
-    def var(self, *args, **kwargs):
+    def var(self, *args: Any, **kwargs: Any) -> ndarray:
         return _reductions.var(self, *args, **kwargs)
 
-    def std(self, *args, **kwargs):
+    def std(self, *args: Any, **kwargs: Any) -> ndarray:
         return _reductions.std(self, *args, **kwargs)
 
-    def min(self, *args, **kwargs):
+    def min(self, *args: Any, **kwargs: Any) -> ndarray:
         return _reductions.min(self, *args, **kwargs)
 
-    def max(self, *args, **kwargs):
+    def max(self, *args: Any, **kwargs: Any) -> ndarray:
         return _reductions.max(self, *args, **kwargs)
 
-    def argmin(self, *args, **kwargs):
+    def argmin(self, *args: Any, **kwargs: Any) -> ndarray:
         return _reductions.argmin(self, *args, **kwargs)
 
-    def argmax(self, *args, **kwargs):
+    def argmax(self, *args: Any, **kwargs: Any) -> ndarray:
         return _reductions.argmax(self, *args, **kwargs)
 
-    def any(self, *args, **kwargs):
+    def any(self, *args: Any, **kwargs: Any) -> ndarray:
         return _reductions.any(self, *args, **kwargs)
 
-    def all(self, *args, **kwargs):
+    def all(self, *args: Any, **kwargs: Any) -> ndarray:
         return _reductions.all(self, *args, **kwargs)
 
-    def cumsum(self, *args, **kwargs):
+    def cumsum(self, *args: Any, **kwargs: Any) -> ndarray:
         return _reductions.cumsum(self, *args, **kwargs)
 
-    def cumprod(self, *args, **kwargs):
+    def cumprod(self, *args: Any, **kwargs: Any) -> ndarray:
         return _reductions.cumprod(self, *args, **kwargs)
 
-    def nonzero(self):
+    def nonzero(self) -> tuple[ndarray, ...]:
         return _indexing.nonzero(self)
 
-    def clip(self, min=None, max=None, out=None, **kwargs):
+    def clip(
+        self,
+        min: ArrayLike | None = None,
+        max: ArrayLike | None = None,
+        out: ndarray | None = None,
+        **kwargs: Any,
+    ) -> ndarray:
         return _elementwise.clip(self, min, max, out=out, **kwargs)
 
-    def round(self, decimals=0, out=None):
+    def round(self, decimals: int = 0, out: ndarray | None = None) -> ndarray:
         return _elementwise.round(self, decimals, out)
 
-    def conj(self):
+    def conj(self) -> ndarray:
         return _elementwise.conjugate(self)
 
-    def conjugate(self):
+    def conjugate(self) -> ndarray:
         return _elementwise.conjugate(self)
 
-    def dot(self, b, out=None):
+    def dot(self, b: ArrayLike, out: ndarray | None = None) -> ndarray:
         return _linalg.dot(self, b, out=out)
 
     # -- indexing ---------------------------------------------------------------------------------------------
@@ -354,9 +447,7 @@ def wrap(value) -> ndarray:
     t = type(value)
     if t is not _ndarray_np and t is not Tracer and t not in device_namespaces:
         value = np.asarray(value)
-    out = _new(ndarray)
-    out._value = value
-    return out
+    return _make(value)
 
 
 def raw(x):
@@ -379,12 +470,23 @@ def _is_array_operand(x) -> bool:
     return isinstance(x, (ndarray, np.ndarray, np.generic, bool, int, float, complex, Tracer))
 
 
+def eager_buffer(x):
+    """x's NumPy buffer when x is an arraystack array and no trace is active: a call on it may run NumPy's
+    own function (what the composition of reference rules computes, without its Python steps); else None."""
+    if type(x) is ndarray and not _active.n:
+        value = x._value
+        if type(value) is _ndarray_np:
+            return value
+    return None
+
+
 def is_tracing() -> bool:
     return current_trace() is not None
 
 
 from arraystack import (
     _creation,
+    _dtypes,
     _devices,
     _dlpack,
     _elementwise,
@@ -397,3 +499,6 @@ from arraystack import (
 )
 
 from arraystack import _array_operators  # noqa: E402,F401  (binds the operators onto ndarray)
+from arraystack._array_docs import document
+
+document(ndarray)  # NumPy-style docstrings of the attributes and methods (_array_docs.py)

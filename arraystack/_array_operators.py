@@ -4,7 +4,10 @@ the families they call are imported (ndarray.__add__ is add: x + y runs the ufun
 from __future__ import annotations
 
 from arraystack import _elementwise, _linalg
-from arraystack._array import _is_array_operand, ndarray
+import numpy as np
+
+from arraystack._array import _fastpath, _is_array_operand, ndarray
+from arraystack.ir.core import active
 
 
 def __add__(self, other):
@@ -224,79 +227,55 @@ def __ne__(self, other):
         return NotImplemented
 
 
-for _name in (
-    "__eq__",
-    "__ne__",
-    "__add__",
-    "__radd__",
-    "__sub__",
-    "__rsub__",
-    "__mul__",
-    "__rmul__",
-    "__truediv__",
-    "__rtruediv__",
-    "__floordiv__",
-    "__rfloordiv__",
-    "__mod__",
-    "__rmod__",
-    "__divmod__",
-    "__rdivmod__",
-    "__pow__",
-    "__rpow__",
-    "__matmul__",
-    "__rmatmul__",
-    "__and__",
-    "__rand__",
-    "__or__",
-    "__ror__",
-    "__xor__",
-    "__rxor__",
-    "__lshift__",
-    "__rlshift__",
-    "__rshift__",
-    "__rrshift__",
-    "__lt__",
-    "__le__",
-    "__gt__",
-    "__ge__",
-    "__neg__",
-    "__pos__",
-    "__abs__",
-    "__invert__",
-    "__iadd__",
-    "__isub__",
-    "__imul__",
-    "__itruediv__",
-    "__ifloordiv__",
-    "__imod__",
-    "__ipow__",
-    "__imatmul__",
-    "__iand__",
-    "__ior__",
-    "__ixor__",
-    "__ilshift__",
-    "__irshift__",
-):
-    setattr(ndarray, _name, globals()[_name])
+_NAMES = (
+    "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__",
+    "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__", "__rtruediv__",
+    "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__", "__matmul__",
+    "__rmatmul__", "__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__", "__lshift__",
+    "__rlshift__", "__rshift__", "__rrshift__",
+    "__neg__", "__pos__", "__abs__", "__invert__",
+    "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__", "__ipow__",
+    "__imatmul__", "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__",
+)  # fmt: skip
+_C_NAMES = {"__getitem__": ndarray.__getitem__, "__setitem__": ndarray.__setitem__}  # defined in the class
 
-# The forward operators are the ufunc functions themselves (x.__add__(y) is add(x, y)): one Python frame
-# less per eager operator. The functions above stay as the documented definitions and for the reflected forms.
-ndarray.__add__ = _elementwise.add
-ndarray.__sub__ = _elementwise.subtract
-ndarray.__mul__ = _elementwise.multiply
-ndarray.__truediv__ = _elementwise.true_divide
-ndarray.__floordiv__ = _elementwise.floor_divide
-ndarray.__mod__ = _elementwise.remainder
-ndarray.__and__ = _elementwise.bitwise_and
-ndarray.__or__ = _elementwise.bitwise_or
-ndarray.__xor__ = _elementwise.bitwise_xor
-ndarray.__lshift__ = _elementwise.left_shift
-ndarray.__rshift__ = _elementwise.right_shift
-ndarray.__lt__ = _elementwise.less
-ndarray.__le__ = _elementwise.less_equal
-ndarray.__gt__ = _elementwise.greater
-ndarray.__ge__ = _elementwise.greater_equal
-ndarray.__neg__ = _elementwise.negative
-ndarray.__pos__ = _elementwise.positive
-ndarray.__abs__ = _elementwise.absolute
-ndarray.__invert__ = _elementwise.invert
+ndarray.__divmod__ = __divmod__  # two results: always the Python definition
+ndarray.__rdivmod__ = __rdivmod__
+
+if _fastpath is None:
+    for _name in _NAMES:
+        setattr(ndarray, _name, globals()[_name])
+    # The forward operators are the ufunc functions themselves (x.__add__(y) is add(x, y)): one Python
+    # frame less per eager operator. The functions above stay the definitions for the reflected forms.
+    ndarray.__add__ = _elementwise.add
+    ndarray.__sub__ = _elementwise.subtract
+    ndarray.__mul__ = _elementwise.multiply
+    ndarray.__truediv__ = _elementwise.true_divide
+    ndarray.__floordiv__ = _elementwise.floor_divide
+    ndarray.__mod__ = _elementwise.remainder
+    ndarray.__and__ = _elementwise.bitwise_and
+    ndarray.__or__ = _elementwise.bitwise_or
+    ndarray.__xor__ = _elementwise.bitwise_xor
+    ndarray.__lshift__ = _elementwise.left_shift
+    ndarray.__rshift__ = _elementwise.right_shift
+    ndarray.__lt__ = _elementwise.less
+    ndarray.__le__ = _elementwise.less_equal
+    ndarray.__gt__ = _elementwise.greater
+    ndarray.__ge__ = _elementwise.greater_equal
+    ndarray.__neg__ = _elementwise.negative
+    ndarray.__pos__ = _elementwise.positive
+    ndarray.__abs__ = _elementwise.absolute
+    ndarray.__invert__ = _elementwise.invert
+else:
+    # ndarray's operator and indexing slots are the C base's: an eager call on NumPy buffers runs NumPy's
+    # own operator; every other call runs the Python definition above (or the class's indexing methods).
+    del ndarray.__getitem__, ndarray.__setitem__
+    _fastpath.install(
+        ndarray,
+        np.ndarray,
+        np.generic,
+        np.asarray,
+        active,
+        type(active).n,
+        {**{name: globals()[name] for name in _NAMES}, **_C_NAMES},
+    )

@@ -7,15 +7,22 @@ _creation_ranges.py and _creation_grids.py.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from arraystack._array import ndarray, wrap
+from arraystack._array import _make, eager_buffer, ndarray, wrap
 from arraystack._dtypes import check_supported
 from arraystack._operands import convert_raw
 from arraystack._shapes import format_shape, shape_tuple
 from arraystack.ir.core import Tracer, active, bind, is_tracing, user_line
 from arraystack.ir.primitives import convert_p, copy_p
 from arraystack.ir.structural import full_p, reshape_p, transpose_p
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arraystack.typing import ArrayLike, DTypeLike, NDArray, ShapeLike
 
 _NO_COPY = (
     "Unable to avoid copy while creating an array as requested.\n"
@@ -65,8 +72,16 @@ def _from_traced_sequence(seq):
     return stack([asarray(item) for item in seq])
 
 
-def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
-    """Mirrors numpy.asarray."""
+def asarray(
+    a: ArrayLike,
+    dtype: DTypeLike = None,
+    order: str | None = None,
+    *,
+    device: object | None = None,
+    copy: bool | None = None,
+    like: ArrayLike | None = None,
+) -> NDArray:
+    """Convert the input to an array."""
     if type(a) is ndarray and dtype is None and copy is None and order is None and device is None:
         return a
     _check_device(device)
@@ -106,13 +121,30 @@ def _asarray_ndarray(a, dtype, order, copy_flag):
     return out
 
 
-def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
-    """Mirrors numpy.asanyarray (arraystack has no array subclasses)."""
+def asanyarray(
+    a: ArrayLike,
+    dtype: DTypeLike = None,
+    order: str | None = None,
+    *,
+    device: object | None = None,
+    copy: bool | None = None,
+    like: ArrayLike | None = None,
+) -> NDArray:
+    """Convert the input to an ndarray, but pass ndarray subclasses through."""
     return asarray(a, dtype, order, device=device, copy=copy)
 
 
-def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, like=None):
-    """Mirrors numpy.array."""
+def array(
+    object: Any,
+    dtype: DTypeLike = None,
+    *,
+    copy: bool | None = True,
+    order: str = "K",
+    subok: bool = False,
+    ndmin: int = 0,
+    like: ArrayLike | None = None,
+) -> NDArray:
+    """Create an array."""
     _check_order(order)
     if isinstance(object, ndarray) or (active.n and is_tracing() and _contains_traced(object)):
         out = asarray(object, dtype, None if order in ("K", "A") else order, copy=copy)
@@ -128,18 +160,35 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, lik
     return out
 
 
-def ascontiguousarray(a, dtype=None, *, like=None):
-    """Mirrors numpy.ascontiguousarray (the result has at least one dimension)."""
+def ascontiguousarray(
+    a: ArrayLike,
+    dtype: DTypeLike = None,
+    *,
+    like: ArrayLike | None = None,
+) -> NDArray:
+    """Return a contiguous array (ndim >= 1) in memory (C order)."""
     return array(a, dtype, copy=None, order="C", ndmin=1)
 
 
-def asfortranarray(a, dtype=None, *, like=None):
-    """Mirrors numpy.asfortranarray (the result has at least one dimension)."""
+def asfortranarray(
+    a: ArrayLike,
+    dtype: DTypeLike = None,
+    *,
+    like: ArrayLike | None = None,
+) -> NDArray:
+    """Return an array (ndim >= 1) laid out in Fortran order in memory."""
     return array(a, dtype, copy=None, order="F", ndmin=1)
 
 
-def frombuffer(buffer, dtype=None, count=-1, offset=0, *, like=None):
-    """Mirrors numpy.frombuffer: a view of the buffer (read-only for immutable buffers)."""
+def frombuffer(
+    buffer: Any,
+    dtype: DTypeLike = None,
+    count: int = -1,
+    offset: int = 0,
+    *,
+    like: ArrayLike | None = None,
+) -> NDArray:
+    """Interpret a buffer as a 1-dimensional array."""
     dtype = check_supported(float if dtype is None else dtype)
     return wrap(np.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
 
@@ -157,16 +206,25 @@ def _copy_value(a, order="K"):
     return wrap(bind(copy_p, value))
 
 
-def copy(a, order="K", subok=False):
-    """Mirrors numpy.copy."""
+def copy(a: ArrayLike, order: str = "K", subok: bool = False) -> NDArray:
+    """Return an array copy of the given object."""
     _check_order(order)
     if isinstance(a, ndarray):
         return _copy_value(a, order)
     return array(a, copy=True, order=order)
 
 
-def astype(x, dtype, /, *, order="K", casting="unsafe", copy=True, device=None):
-    """Mirrors ndarray.astype (and the Array API's astype)."""
+def astype(
+    x: NDArray,
+    dtype: DTypeLike,
+    /,
+    *,
+    order: str = "K",
+    casting: str = "unsafe",
+    copy: bool = True,
+    device: object | None = None,
+) -> NDArray:
+    """Copies an array to a specified data type (the Array API's function form of ndarray.astype)."""
     if type(x) is not ndarray:
         x = asarray(x)
     dtype = _SUPPORTED_DTYPES.get(dtype) or check_supported(dtype)
@@ -216,8 +274,16 @@ def _filled(shape, value, dtype, order):
     return wrap(bind(full_p, value, shape=shape, dtype=dtype))
 
 
-def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
-    """Mirrors numpy.full."""
+def full(
+    shape: ShapeLike,
+    fill_value: ArrayLike,
+    dtype: DTypeLike = None,
+    order: str = "C",
+    *,
+    device: object | None = None,
+    like: ArrayLike | None = None,
+) -> NDArray:
+    """Return a new array of given shape and type, filled with `fill_value`."""
     shape = shape_tuple(shape)
     if device is not None:
         _check_device(device)
@@ -242,12 +308,19 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     return _filled(shape, value, dtype, order)
 
 
-def zeros(shape, dtype=None, order="C", *, device=None, like=None):
-    """Mirrors numpy.zeros."""
+def zeros(
+    shape: ShapeLike,
+    dtype: DTypeLike = None,
+    order: str = "C",
+    *,
+    device: object | None = None,
+    like: ArrayLike | None = None,
+) -> NDArray:
+    """Return a new array of given shape and type, filled with zeros."""
     if not active.n and order == "C" and device is None:
         d = _SUPPORTED_DTYPES.get(dtype)
         if d is not None and type(shape) in (int, tuple):  # eager: full_p's reference rule for 0
-            return wrap(np.zeros(shape, d))
+            return _make(np.zeros(shape, d))
     if device is not None:
         _check_device(device)
     if order != "C":
@@ -256,8 +329,15 @@ def zeros(shape, dtype=None, order="C", *, device=None, like=None):
     return _filled(shape_tuple(shape), 0, dtype, order)
 
 
-def ones(shape, dtype=None, order="C", *, device=None, like=None):
-    """Mirrors numpy.ones."""
+def ones(
+    shape: ShapeLike,
+    dtype: DTypeLike = None,
+    order: str = "C",
+    *,
+    device: object | None = None,
+    like: ArrayLike | None = None,
+) -> NDArray:
+    """Return a new array of given shape and type, filled with ones."""
     if device is not None:
         _check_device(device)
     if order != "C":
@@ -266,8 +346,15 @@ def ones(shape, dtype=None, order="C", *, device=None, like=None):
     return _filled(shape_tuple(shape), 1, dtype, order)
 
 
-def empty(shape, dtype=None, order="C", *, device=None, like=None):
-    """Mirrors numpy.empty."""
+def empty(
+    shape: ShapeLike,
+    dtype: DTypeLike = None,
+    order: str = "C",
+    *,
+    device: object | None = None,
+    like: ArrayLike | None = None,
+) -> NDArray:
+    """Return a new array of given shape and type (zero-filled in arraystack)."""
     # Note: arraystack zero-fills, so the contents are deterministic (NumPy leaves them uninitialized).
     return zeros(shape, dtype, order, device=device)
 
@@ -285,29 +372,66 @@ def _like(a, dtype, order, shape):
     return dtype, shape, "F" if order == "F" else "C"
 
 
-def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    """Mirrors numpy.full_like: `fill_value` is cast to the result dtype (unsafe casting)."""
+def full_like(
+    a: ArrayLike,
+    fill_value: ArrayLike,
+    dtype: DTypeLike = None,
+    order: str = "K",
+    subok: bool = True,
+    shape: ShapeLike | None = None,
+    *,
+    device: object | None = None,
+) -> NDArray:
+    """Return a full array with the same shape and type as a given array."""
     _check_device(device)
     dtype, shape, order = _like(a, dtype, order, shape)
     return full(shape, fill_value, dtype, order)
 
 
-def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    """Mirrors numpy.zeros_like."""
+def zeros_like(
+    a: ArrayLike,
+    dtype: DTypeLike = None,
+    order: str = "K",
+    subok: bool = True,
+    shape: ShapeLike | None = None,
+    *,
+    device: object | None = None,
+) -> NDArray:
+    """Return an array of zeros with the same shape and type as a given array."""
     _check_device(device)
     dtype, shape, order = _like(a, dtype, order, shape)
     return _filled(shape, 0, dtype, order)
 
 
-def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    """Mirrors numpy.ones_like."""
+def ones_like(
+    a: ArrayLike,
+    dtype: DTypeLike = None,
+    order: str = "K",
+    subok: bool = True,
+    shape: ShapeLike | None = None,
+    *,
+    device: object | None = None,
+) -> NDArray:
+    """Return an array of ones with the same shape and type as a given array."""
+    value = eager_buffer(a)
+    if value is not None and dtype is None and order == "K" and shape is None and device is None:
+        return _make(np.ones_like(value))  # eager: NumPy's own, which the composition below reproduces
     _check_device(device)
     dtype, shape, order = _like(a, dtype, order, shape)
     return _filled(shape, 1, dtype, order)
 
 
-def empty_like(prototype, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    """Mirrors numpy.empty_like."""
+def empty_like(
+    prototype: ArrayLike,
+    /,
+    dtype: DTypeLike = None,
+    order: str = "K",
+    subok: bool = True,
+    shape: ShapeLike | None = None,
+    *,
+    device: object | None = None,
+) -> NDArray:
+    """Return a new array with the same shape and type as a given array (zero-filled in arraystack)."""
     # Note: zero-filled, like arraystack.empty.
     return zeros_like(prototype, dtype, order, subok, shape, device=device)
 
@@ -358,3 +482,26 @@ __all__ = [
     "zeros",
     "zeros_like",
 ]
+
+
+from arraystack._creation_docs import DOCS  # the docstrings, kept apart (line budget)
+
+for _function in (
+    array,
+    asanyarray,
+    asarray,
+    ascontiguousarray,
+    asfortranarray,
+    astype,
+    copy,
+    empty,
+    empty_like,
+    frombuffer,
+    full,
+    full_like,
+    ones,
+    ones_like,
+    zeros,
+    zeros_like,
+):
+    _function.__doc__ = DOCS[_function.__name__]

@@ -9,17 +9,23 @@ from __future__ import annotations
 
 import math
 import operator
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import ndarray, wrap
+from arraystack._array import _make, ndarray, wrap
 from arraystack._creation import _check_device, asarray, astype, zeros
-from arraystack._dtypes import check_supported, result_type
+from arraystack._dtypes import check_supported, fast_dtype, result_type
 from arraystack._elementwise import apply_ufunc
 from arraystack._manipulation import expand_dims, moveaxis, reshape
 from arraystack.ir import primitives as p
-from arraystack.ir.core import Tracer, bind, is_tracing
+from arraystack.ir.core import Tracer, active, bind, is_tracing
 from arraystack.ir.structural import concatenate_p, full_p, reduce_or_p, slice_p
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arraystack.typing import ArrayLike, DTypeLike, NDArray, ScalarLike
 
 _INTP_LIMIT = float(2**63)
 _INT64 = np.dtype(np.int64)
@@ -90,8 +96,66 @@ def _arange_length(start, stop, step, is_complex):
     return _ceil_length(value)
 
 
-def arange(start=None, stop=None, step=None, dtype=None, *, device=None, like=None):
-    """Mirrors numpy.arange."""
+_PLAIN = (int, float, type(None))  # arange arguments NumPy's own arange reads as the composition does
+_NUMBERS = (int, float)
+
+
+def arange(
+    start: ScalarLike | None = None,
+    stop: ScalarLike | None = None,
+    step: ScalarLike | None = None,
+    dtype: DTypeLike = None,
+    *,
+    device: object | None = None,
+    like: ArrayLike | None = None,
+) -> NDArray:
+    """Return evenly spaced values within a given interval.
+
+    ``arange(stop)``, ``arange(start, stop)`` or ``arange(start, stop, step)``: values in the
+    half-open interval ``[start, stop)``.
+
+    Parameters
+    ----------
+    start : integer or real, optional
+        Start of interval; default 0. With a single positional argument, it is `stop`.
+    stop : integer or real
+        End of interval; the interval does not include this value (except in some floating point
+        cases).
+    step : integer or real, optional
+        Spacing between values; default 1.
+    dtype : dtype, optional
+        The type of the output array; inferred from the other arguments by default.
+    device : str or Device, optional
+        The device on which to place the created array (Array API); 'cpu' or None.
+    like : array_like, optional
+        Accepted for NumPy compatibility (NEP 35) and ignored.
+
+    Returns
+    -------
+    arange : ndarray
+        Array of evenly spaced values; its length is ``ceil((stop - start) / step)``.
+
+    See Also
+    --------
+    numpy.arange : The NumPy function this mirrors.
+    linspace, geomspace, logspace
+
+    Notes
+    -----
+    ``arange(start=5)`` (a keyword `start` alone) counts as ``arange(5)``; NumPy raises TypeError.
+    Small integer dtypes wrap exactly as NumPy's arange fill does. The arguments must be concrete
+    (the length depends on them).
+    """
+    if (
+        not active.n
+        and type(start) in _PLAIN
+        and type(stop) in _PLAIN
+        and type(step) in _PLAIN
+        and (dtype is None or fast_dtype(dtype) is not None)
+        and start is not None
+        and device is None
+    ):  # eager, Python numbers: NumPy's own arange, which the composition below reproduces exactly
+        return _make(np.arange(start, stop, step, dtype))
     # Note: arange(start=5) (a keyword start alone) counts as arange(5); NumPy raises TypeError.
     if start is None and stop is None:
         raise TypeError("arange() requires stop to be specified.")
@@ -232,8 +296,63 @@ def _fix_head(vals, head, n):
 # -- linspace and friends -------------------------------------------------------------------------------------
 
 
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
-    """Mirrors numpy.linspace."""
+def linspace(
+    start: ArrayLike,
+    stop: ArrayLike,
+    num: int = 50,
+    endpoint: bool = True,
+    retstep: bool = False,
+    dtype: DTypeLike = None,
+    axis: int = 0,
+    *,
+    device: object | None = None,
+) -> NDArray | tuple[NDArray, Any]:
+    """Return evenly spaced numbers over a specified interval.
+
+    Parameters
+    ----------
+    start : array_like
+        The starting value of the sequence.
+    stop : array_like
+        The end value of the sequence, unless `endpoint` is False.
+    num : int, optional
+        Number of samples to generate; default 50. Must be non-negative.
+    endpoint : bool, optional
+        If True, `stop` is the last sample; otherwise it is not included.
+    retstep : bool, optional
+        If True, return ``(samples, step)``.
+    dtype : dtype, optional
+        The type of the output array; inferred from `start` and `stop` by default.
+    axis : int, optional
+        The axis in the result to store the samples; relevant only if start or stop are array-like.
+        By default (0) the samples are along a new axis inserted at the beginning.
+    device : str or Device, optional
+        The device on which to place the created array (Array API); 'cpu' or None.
+
+    Returns
+    -------
+    samples : ndarray
+        `num` equally spaced samples in the closed interval ``[start, stop]`` or the half-open
+        ``[start, stop)``.
+    step : float, optional
+        Only returned if `retstep` is True: the spacing between samples.
+
+    See Also
+    --------
+    numpy.linspace : The NumPy function this mirrors.
+    arange, logspace, geomspace
+    """
+    if (
+        not active.n
+        and type(start) in _NUMBERS
+        and type(stop) in _NUMBERS
+        and type(num) is int
+        and not retstep
+        and axis == 0
+        and (dtype is None or fast_dtype(dtype) is not None)
+        and device is None
+    ):  # eager, Python numbers: NumPy's own linspace, which the composition below reproduces
+        return _make(np.linspace(start, stop, num, endpoint, dtype=dtype))
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
@@ -292,8 +411,45 @@ def _shape_of(x):
     return tuple(x.shape) if hasattr(x, "shape") else np.shape(x)
 
 
-def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
-    """Mirrors numpy.logspace."""
+def logspace(
+    start: ArrayLike,
+    stop: ArrayLike,
+    num: int = 50,
+    endpoint: bool = True,
+    base: ArrayLike = 10.0,
+    dtype: DTypeLike = None,
+    axis: int = 0,
+) -> NDArray:
+    """Return numbers spaced evenly on a log scale.
+
+    Parameters
+    ----------
+    start : array_like
+        ``base ** start`` is the starting value of the sequence.
+    stop : array_like
+        ``base ** stop`` is the final value of the sequence, unless `endpoint` is False.
+    num : integer, optional
+        Number of samples to generate; default 50.
+    endpoint : bool, optional
+        If True, `stop` is the last sample; otherwise it is not included.
+    base : array_like, optional
+        The base of the log space; default 10.0.
+    dtype : dtype
+        The type of the output array; inferred by default.
+    axis : int, optional
+        The axis in the result to store the samples; relevant only if start or stop are array-like.
+        By default (0) the samples are along a new axis inserted at the beginning.
+
+    Returns
+    -------
+    samples : ndarray
+        `num` samples, equally spaced on a log scale.
+
+    See Also
+    --------
+    numpy.logspace : The NumPy function this mirrors.
+    linspace, geomspace, arange
+    """
     if not isinstance(base, (float, int)) and len(_shape_of(base)):
         ndmax = len(np.broadcast_shapes(_shape_of(start), _shape_of(stop), _shape_of(base)))
         start, stop, base = (_ndmin(asarray(a), ndmax) for a in (start, stop, base))
@@ -307,8 +463,46 @@ def _ndmin(a, ndmin):
     return reshape(a, (1,) * (ndmin - a.ndim) + a.shape) if a.ndim < ndmin else a
 
 
-def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
-    """Mirrors numpy.geomspace."""
+def geomspace(
+    start: ArrayLike,
+    stop: ArrayLike,
+    num: int = 50,
+    endpoint: bool = True,
+    dtype: DTypeLike = None,
+    axis: int = 0,
+) -> NDArray:
+    """Return numbers spaced evenly on a log scale (a geometric progression).
+
+    Parameters
+    ----------
+    start : array_like
+        The starting value of the sequence.
+    stop : array_like
+        The final value of the sequence, unless `endpoint` is False.
+    num : integer, optional
+        Number of samples to generate; default 50.
+    endpoint : bool, optional
+        If True, `stop` is the last sample; otherwise it is not included.
+    dtype : dtype
+        The type of the output array; inferred from `start` and `stop` by default.
+    axis : int, optional
+        The axis in the result to store the samples; relevant only if start or stop are array-like.
+        By default (0) the samples are along a new axis inserted at the beginning.
+
+    Returns
+    -------
+    samples : ndarray
+        `num` samples, equally spaced on a log scale.
+
+    See Also
+    --------
+    numpy.geomspace : The NumPy function this mirrors.
+    logspace, linspace, arange
+
+    Notes
+    -----
+    The check that neither end is zero needs data; it is skipped for traced `start`/`stop`.
+    """
     start = asarray(start)
     stop = asarray(stop)
     for x in (start, stop):

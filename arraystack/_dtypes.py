@@ -6,9 +6,16 @@ hash and print exactly as in NumPy, and NumPy 2's promotion rules (weak Python s
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from arraystack.ir.core import Tracer
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arraystack.typing import ArrayLike, DTypeLike, NDArray
 
 bool_ = np.bool_
 int8, int16, int32, int64 = np.int8, np.int16, np.int32, np.int64
@@ -95,35 +102,138 @@ def promotion_operand(value):
     return value
 
 
-def result_type(*arrays_and_dtypes) -> np.dtype:
-    """Mirrors numpy.result_type (NumPy 2 promotion, weak Python scalars); accepts arraystack arrays."""
+def result_type(*arrays_and_dtypes: ArrayLike | DTypeLike) -> np.dtype:
+    """Returns the type that results from applying the NumPy type promotion rules to the arguments.
+
+    Parameters
+    ----------
+    *arrays_and_dtypes : list of arrays and dtypes
+        The operands of some operation whose result type is needed; arraystack arrays are accepted.
+
+    Returns
+    -------
+    out : dtype
+        The result type.
+
+    See Also
+    --------
+    numpy.result_type : The NumPy function this mirrors.
+    promote_types, can_cast
+
+    Notes
+    -----
+    NumPy 2 promotion (NEP 50): Python scalars are weak.
+    """
     return np.result_type(*(promotion_operand(a) for a in arrays_and_dtypes))
 
 
-def promote_types(type1, type2) -> np.dtype:
-    """Mirrors numpy.promote_types."""
+def promote_types(type1: DTypeLike, type2: DTypeLike) -> np.dtype:
+    """Returns the data type with the smallest size and smallest scalar kind to which both types may be
+    safely cast.
+
+    Parameters
+    ----------
+    type1 : dtype or dtype specifier
+        First data type.
+    type2 : dtype or dtype specifier
+        Second data type.
+
+    Returns
+    -------
+    out : dtype
+        The promoted data type.
+
+    See Also
+    --------
+    numpy.promote_types : The NumPy function this mirrors.
+    result_type, can_cast
+    """
     for t in (type1, type2):
         if _array_dtype(t) is not None:
             raise TypeError("Cannot construct a dtype from an array")
     return np.promote_types(type1, type2)
 
 
-def can_cast(from_, to, casting="safe") -> bool:
-    """Mirrors numpy.can_cast (an array argument stands for its dtype; Python scalars are refused)."""
+def can_cast(from_: DTypeLike | NDArray, to: DTypeLike, casting: str = "safe") -> bool:
+    """Returns True if a cast between data types can occur according to the casting rule.
+
+    Parameters
+    ----------
+    from_ : dtype, dtype specifier or array
+        Data type, or array (standing for its dtype), to cast from.
+    to : dtype or dtype specifier
+        Data type to cast to.
+    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
+        Controls what kind of data casting may occur.
+
+    Returns
+    -------
+    out : bool
+        True if the cast can occur according to the casting rule.
+
+    See Also
+    --------
+    numpy.can_cast : The NumPy function this mirrors.
+    promote_types, result_type
+
+    Notes
+    -----
+    Python scalars are refused, as in NumPy 2.
+    """
     dt = _array_dtype(from_)
     return np.can_cast(from_ if dt is None else dt, to, casting)
 
 
-def issubdtype(arg1, arg2) -> bool:
-    """Mirrors numpy.issubdtype (dtypes and scalar types; an array is a TypeError, as in NumPy)."""
+def issubdtype(arg1: DTypeLike, arg2: DTypeLike) -> bool:
+    """Returns True if first argument is a typecode lower/equal in type hierarchy.
+
+    Parameters
+    ----------
+    arg1 : dtype_like
+        dtype or object coercible to one.
+    arg2 : dtype_like
+        dtype or object coercible to one.
+
+    Returns
+    -------
+    out : bool
+
+    See Also
+    --------
+    numpy.issubdtype : The NumPy function this mirrors.
+    isdtype
+
+    Notes
+    -----
+    An array argument is a TypeError, as in NumPy.
+    """
     for a in (arg1, arg2):
         if _array_dtype(a) is not None:
             raise TypeError("Cannot construct a dtype from an array")
     return np.issubdtype(arg1, arg2)
 
 
-def isdtype(dtype, kind) -> bool:
-    """Mirrors numpy.isdtype."""
+def isdtype(dtype: DTypeLike, kind: DTypeLike | str | tuple[Any, ...]) -> bool:
+    """Determine if a provided dtype is of a specified data type kind.
+
+    Parameters
+    ----------
+    dtype : dtype
+        The input dtype.
+    kind : dtype or str or tuple of dtypes/strs
+        A dtype or a kind name: 'bool', 'signed integer', 'unsigned integer', 'integral', 'real
+        floating', 'complex floating', 'numeric'; or a tuple of them.
+
+    Returns
+    -------
+    out : bool
+        True if `dtype` is of the kind.
+
+    See Also
+    --------
+    numpy.isdtype : The NumPy function this mirrors.
+    issubdtype
+    """
     if _array_dtype(dtype) is not None:
         raise TypeError(f"dtype argument must be a NumPy dtype, but it is a {type(dtype)}.")
     return np.isdtype(dtype, kind)
@@ -135,13 +245,54 @@ def _dtype_argument(x):
     return x if dt is None else dt
 
 
-def finfo(x) -> np.finfo:
-    """Mirrors numpy.finfo; also accepts an array (Array API)."""
+def finfo(x: DTypeLike | NDArray) -> np.finfo:
+    """Machine limits for floating point types.
+
+    Parameters
+    ----------
+    x : float, dtype, instance or ndarray
+        Kind of floating point or complex data type (or an array of one) about which to get
+        information.
+
+    Returns
+    -------
+    info : numpy.finfo
+        NumPy's finfo object (eps, max, min, tiny, resolution, ...).
+
+    See Also
+    --------
+    numpy.finfo : The NumPy function this mirrors.
+    iinfo
+
+    Notes
+    -----
+    Also accepts an arraystack array, as the Array API requires.
+    """
     return np.finfo(_dtype_argument(x))
 
 
-def iinfo(x) -> np.iinfo:
-    """Mirrors numpy.iinfo; also accepts an array (Array API)."""
+def iinfo(x: DTypeLike | NDArray) -> np.iinfo:
+    """Machine limits for integer types.
+
+    Parameters
+    ----------
+    x : int, dtype, instance or ndarray
+        The kind of integer data type (or an array of one) to get information about.
+
+    Returns
+    -------
+    info : numpy.iinfo
+        NumPy's iinfo object (min, max, bits).
+
+    See Also
+    --------
+    numpy.iinfo : The NumPy function this mirrors.
+    finfo
+
+    Notes
+    -----
+    Also accepts an arraystack array, as the Array API requires.
+    """
     return np.iinfo(_dtype_argument(x))
 
 
@@ -196,3 +347,20 @@ __all__ = [
     "unsignedinteger",
     "ushort",
 ]
+
+
+# dtype arguments seen often (types, dtype objects, names), mapped to their supported NumPy dtype
+_FAST_DTYPES: dict = {float: np.dtype(np.float64), int: np.dtype(np.int64), bool: np.dtype(np.bool_),
+                      complex: np.dtype(np.complex128)}  # fmt: skip
+for _name in SUPPORTED:
+    _FAST_DTYPES.update({np.dtype(_name): np.dtype(_name), np.dtype(_name).type: np.dtype(_name),
+                         str(_name): np.dtype(_name)})  # fmt: skip
+
+
+def fast_dtype(dtype) -> np.dtype | None:
+    """The supported dtype a common spelling names (np.float32, "float32", float, a dtype object), or None
+    for anything else (to be resolved the slow way)."""
+    try:
+        return _FAST_DTYPES.get(dtype)
+    except TypeError:  # unhashable
+        return None

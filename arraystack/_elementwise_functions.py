@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import builtins
 import operator
+from typing import TYPE_CHECKING
 
 import numpy as np
-
-from arraystack.ir.core import device_namespaces
-from arraystack.ir.reference import host_rules
 from numpy._core import umath as _umath
 
 from arraystack._array import raw, wrap
@@ -31,10 +29,16 @@ from arraystack._elementwise import (
 )
 from arraystack._elementwise_math import positive
 from arraystack._operands import broadcast_raw, is_scalar_literal, shape_of
-from arraystack._ufunc import composite
+from arraystack._ufunc import accelerated, composite
 from arraystack._ufunc_out import assign, normalize_out
 from arraystack.ir import primitives as p
-from arraystack.ir.core import active, bind, trace_state
+from arraystack.ir.core import active, bind, device_namespaces, trace_state
+from arraystack.ir.reference import host_rules
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arraystack.typing import ArrayLike, NDArray, ScalarLike
 
 _NoValue = np._NoValue
 _PY_SCALARS = (bool, int, float, complex)
@@ -44,8 +48,37 @@ def _tracing():
     return active.n and trace_state.top is not None
 
 
-def where(condition, x=_NoValue, y=_NoValue, /):
-    """Mirrors numpy.where; the one-argument form is nonzero(condition)."""
+def where(
+    condition: ArrayLike,
+    x: ArrayLike = _NoValue,
+    y: ArrayLike = _NoValue,
+    /,
+) -> NDArray | tuple[NDArray, ...]:
+    """Return elements chosen from `x` or `y` depending on `condition`.
+
+    Parameters
+    ----------
+    condition : array_like, bool
+        Where True, yield `x`, otherwise yield `y`.
+    x : array_like
+        Values from which to choose; broadcast with `condition` and `y`.
+    y : array_like
+        Values from which to choose; broadcast with `condition` and `x`.
+
+    Returns
+    -------
+    out : ndarray
+        An array with elements from `x` where `condition` is True, and from `y` elsewhere.
+
+    See Also
+    --------
+    numpy.where : The NumPy function this mirrors.
+    select, choose, nonzero
+
+    Notes
+    -----
+    The one-argument form is ``nonzero(condition)``, as in NumPy.
+    """
     if x is _NoValue and y is _NoValue:
         from arraystack import _indexing
 
@@ -64,6 +97,10 @@ def where(condition, x=_NoValue, y=_NoValue, /):
     shape = np.broadcast_shapes(*(shape_of(v) for v in operands))
     c, a, b = (v if is_scalar_literal(v) else broadcast_raw(v, shape) for v in operands)
     return wrap(bind(p.select_p, c, a, b))
+
+
+# eager where(c, x, y) on NumPy buffers and scalars: select_p's reference rule, numpy.where, in C
+where = accelerated(where, np.where, 3)
 
 
 def _scalar_as(value, dtype):
@@ -86,10 +123,49 @@ def _clip_impl(dtypes, x, lo, hi):
 _clip3 = composite(_umath.clip, _clip_impl)
 
 
-def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoValue, **kwargs):
-    """Mirrors numpy.clip (numpy 2's min=/max= keywords included).
+def clip(
+    a: ArrayLike,
+    a_min: ArrayLike | None = _NoValue,
+    a_max: ArrayLike | None = _NoValue,
+    out: NDArray | None = None,
+    *,
+    min: ArrayLike | None = _NoValue,
+    max: ArrayLike | None = _NoValue,
+    **kwargs: Any,
+) -> NDArray:
+    """Clip (limit) the values in an array.
 
-    Note: where the value equals a bound of the other zero sign (clip(-0.0, 0.0, 1.0)) NumPy's loops
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    a_min : array_like or None
+        Minimum value; None means no lower bound.
+    a_max : array_like or None
+        Maximum value; None means no upper bound.
+    out : ndarray, optional
+        The results are placed in this array.
+    min : array_like or None
+        NumPy 2 name of `a_min`; only one of them may be given.
+    max : array_like or None
+        NumPy 2 name of `a_max`; only one of them may be given.
+    **kwargs
+        The ufunc keywords (`where`, `casting`, `dtype`, ...), as for other ufuncs.
+
+    Returns
+    -------
+    clipped_array : ndarray
+        An array with the elements of `a`, but where values < `a_min` are replaced with `a_min`, and
+        those > `a_max` with `a_max`.
+
+    See Also
+    --------
+    numpy.clip : The NumPy function this mirrors.
+    minimum, maximum
+
+    Notes
+    -----
+    Where the value equals a bound of the other zero sign (``clip(-0.0, 0.0, 1.0)``), NumPy's loops
     disagree with each other; arraystack keeps the value's sign, as NumPy's scalar-bound loop does.
     """
     if a_min is _NoValue and a_max is _NoValue:
@@ -139,8 +215,34 @@ def _power_of_ten(n):
     return value
 
 
-def round(a, decimals=0, out=None):
-    """Mirrors numpy.round (PyArray_Round: x * 10**d, rint, / 10**d; complex parts separately)."""
+def round(a: ArrayLike, decimals: int = 0, out: NDArray | None = None) -> NDArray:
+    """Evenly round to the given number of decimals.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    decimals : int, optional
+        Number of decimal places to round to; negative values round to the left of the decimal
+        point.
+    out : ndarray, optional
+        Alternative output array in which to place the result.
+
+    Returns
+    -------
+    rounded_array : ndarray
+        An array of the same type as `a`, containing the rounded values.
+
+    See Also
+    --------
+    numpy.round : The NumPy function this mirrors.
+    around, rint, fix, ceil, floor, trunc, ndarray.round
+
+    Notes
+    -----
+    As NumPy's PyArray_Round: ``x * 10**d``, rint, ``/ 10**d``, with the parts of complex numbers
+    rounded separately. `around` is an alias.
+    """
     a = asarray(a)
     decimals = operator.index(decimals)
     if out is not None:
@@ -176,13 +278,70 @@ def _round_real(a, decimals, out):
     return astype(result, a.dtype) if kind in "iu" else result
 
 
-def fix(x, out=None):
-    """Mirrors numpy.fix (trunc in NumPy 2)."""
+def fix(x: ArrayLike, out: NDArray | None = None) -> NDArray:
+    """Round to nearest integer towards zero.
+
+    Parameters
+    ----------
+    x : array_like
+        An array to be rounded.
+    out : ndarray, optional
+        A location into which the result is stored.
+
+    Returns
+    -------
+    out : ndarray of floats
+        The rounded values, the dtype of `x`.
+
+    See Also
+    --------
+    numpy.fix : The NumPy function this mirrors.
+    trunc, floor, ceil, around
+
+    Notes
+    -----
+    As in NumPy 2, this is `trunc`.
+    """
     return trunc(x, out=out)
 
 
-def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
-    """Mirrors numpy.nan_to_num (copy=False writes x in place, or rebinds it when traced)."""
+def nan_to_num(
+    x: ScalarLike,
+    copy: bool = True,
+    nan: float = 0.0,
+    posinf: float | None = None,
+    neginf: float | None = None,
+) -> NDArray:
+    """Replace NaN with zero and infinity with large finite numbers (default behaviour) or with the
+    numbers defined by the user.
+
+    Parameters
+    ----------
+    x : scalar or array_like
+        Input data.
+    copy : bool, optional
+        Whether to create a copy (True, default) or to replace values in place (False).
+    nan : int, float, optional
+        Value to be used to fill NaN values.
+    posinf : int, float, optional
+        Value to fill positive infinity with; by default the largest finite value.
+    neginf : int, float, optional
+        Value to fill negative infinity with; by default the most negative finite value.
+
+    Returns
+    -------
+    out : ndarray
+        `x` with the non-finite values replaced.
+
+    See Also
+    --------
+    numpy.nan_to_num : The NumPy function this mirrors.
+    isnan, isinf, isfinite
+
+    Notes
+    -----
+    With ``copy=False`` an eager `x` is written in place; a traced `x` is rebound (functionalized).
+    """
     x = asarray(x)
     if x.dtype.kind not in "fc":
         return astype(x, x.dtype, copy=True) if copy else x
@@ -222,24 +381,74 @@ def _replaced(part, mask, value):
     return bind(p.select_p, mask, value, part)
 
 
-def real(val):
-    """Mirrors numpy.real: a complex array's real part (a view, eagerly); else the array itself."""
+def real(val: ArrayLike) -> NDArray:
+    """Return the real part of the complex argument.
+
+    Parameters
+    ----------
+    val : array_like
+        Input array.
+
+    Returns
+    -------
+    out : ndarray
+        The real component: a view of a complex array (eagerly), else the array itself.
+
+    See Also
+    --------
+    numpy.real : The NumPy function this mirrors.
+    imag, angle, ndarray.real
+    """
     val = asarray(val)
     if val.dtype.kind != "c":
         return val
     return wrap(bind(p.real_p, val._value))
 
 
-def imag(val):
-    """Mirrors numpy.imag: the imaginary part of a complex array; zeros of the dtype otherwise."""
+def imag(val: ArrayLike) -> NDArray:
+    """Return the imaginary part of the complex argument.
+
+    Parameters
+    ----------
+    val : array_like
+        Input array.
+
+    Returns
+    -------
+    out : ndarray
+        The imaginary component of the complex argument; zeros of the input's dtype for real input.
+
+    See Also
+    --------
+    numpy.imag : The NumPy function this mirrors.
+    real, angle, ndarray.imag
+    """
     val = asarray(val)
     if val.dtype.kind == "c" or not _tracing():
         return wrap(bind(p.imag_p, val._value))
     return zeros(val.shape, val.dtype)
 
 
-def angle(z, deg=False):
-    """Mirrors numpy.angle."""
+def angle(z: ArrayLike, deg: bool = False) -> NDArray:
+    """Return the angle of the complex argument.
+
+    Parameters
+    ----------
+    z : array_like
+        A complex number or sequence of complex numbers.
+    deg : bool, optional
+        Return the angle in degrees if True, radians if False (default).
+
+    Returns
+    -------
+    angle : ndarray
+        The counterclockwise angle from the positive real axis, in (-pi, pi].
+
+    See Also
+    --------
+    numpy.angle : The NumPy function this mirrors.
+    arctan2, absolute, real, imag
+    """
     z = asarray(z)
     if z.dtype.kind == "c":
         result = arctan2(imag(z), real(z))
@@ -250,29 +459,93 @@ def angle(z, deg=False):
     return result
 
 
-def isreal(x):
-    """Mirrors numpy.isreal."""
+def isreal(x: ArrayLike) -> NDArray:
+    """Returns a bool array, where True if input element is real (zero imaginary part).
+
+    Parameters
+    ----------
+    x : array_like
+        Input array.
+
+    Returns
+    -------
+    out : ndarray, bool
+        Boolean array of the same shape as `x`.
+
+    See Also
+    --------
+    numpy.isreal : The NumPy function this mirrors.
+    iscomplex, isrealobj
+    """
     return equal(imag(x), 0)
 
 
-def iscomplex(x):
-    """Mirrors numpy.iscomplex."""
+def iscomplex(x: ArrayLike) -> NDArray:
+    """Returns a bool array, where True if input element is complex (nonzero imaginary part).
+
+    Parameters
+    ----------
+    x : array_like
+        Input array.
+
+    Returns
+    -------
+    out : ndarray of bools
+        Output array.
+
+    See Also
+    --------
+    numpy.iscomplex : The NumPy function this mirrors.
+    isreal, iscomplexobj
+    """
     x = asarray(x)
     if x.dtype.kind == "c":
         return not_equal(imag(x), 0)
     return zeros(x.shape, bool)
 
 
-def iscomplexobj(x):
-    """Mirrors numpy.iscomplexobj."""
+def iscomplexobj(x: Any) -> bool:
+    """Check for a complex type or an array of complex numbers.
+
+    Parameters
+    ----------
+    x : any
+        The input can be of any type and shape.
+
+    Returns
+    -------
+    iscomplexobj : bool
+        True if `x` is of a complex type or has at least one complex element.
+
+    See Also
+    --------
+    numpy.iscomplexobj : The NumPy function this mirrors.
+    isrealobj, iscomplex
+    """
     dtype = getattr(x, "dtype", None)
     if dtype is None:
         dtype = np.asarray(x).dtype
     return issubclass(np.dtype(dtype).type, np.complexfloating)
 
 
-def isrealobj(x):
-    """Mirrors numpy.isrealobj."""
+def isrealobj(x: Any) -> bool:
+    """Return True if x is a not complex type or an array of complex numbers.
+
+    Parameters
+    ----------
+    x : any
+        The input can be of any type and shape.
+
+    Returns
+    -------
+    y : bool
+        The return value, False if `x` is of a complex type.
+
+    See Also
+    --------
+    numpy.isrealobj : The NumPy function this mirrors.
+    iscomplexobj, isreal
+    """
     return not iscomplexobj(x)
 
 

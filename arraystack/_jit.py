@@ -1,9 +1,10 @@
 """arraystack.jit: trace a function into the IR, optimize, compile with a backend, cache, and run.
 
-The cache key holds everything that changes the program: the function's code, the pytree structure of the
-arguments, each array's shape/dtype/weak type, the values of static arguments and the backend. Arrays the
-function captures from globals or closures are inputs of the compiled graph, never frozen constants: they are
-re-read on every call, and a rebound global with a new shape triggers a retrace.
+The cache key holds everything that changes the program: the function's code, the pytree structure
+of the arguments, each array's shape/dtype/weak type, the values of static arguments and the
+backend. Arrays the function captures from globals or closures are inputs of the compiled graph,
+never frozen constants: they are re-read on every call, and a rebound global with a new shape
+triggers a retrace.
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from arraystack._array import ndarray, wrap
+from arraystack._array import _make, ndarray, wrap
 from arraystack._config import config
 from arraystack._jit_entry import _Entry, _match_captures
 from arraystack._jit_lowered import Lowered, Stats
@@ -25,9 +28,11 @@ from arraystack.ir.avals import ShapedArray, aval_of_concrete, is_supported_dtyp
 from arraystack.ir.core import active, is_tracing, user_line
 from arraystack.ir.trace import make_graph as trace_graph
 
+if TYPE_CHECKING:
+    from arraystack.ir.ir import Graph
+
 log = logging.getLogger("arraystack.jit")
 _host_array = np.ndarray
-_new = object.__new__
 _PY_SCALARS = (bool, int, float, complex)
 _pipeline_generation = _passes.pipeline.generation
 
@@ -186,8 +191,7 @@ class JitFunction:
                         outs = entry.run(values + consts if consts else values)
                         if entry.single_output:
                             value = outs[0]
-                            out = _new(ndarray)
-                            out._value = value if type(value) is _host_array else np.asarray(value)
+                            out = _make(value if type(value) is _host_array else np.asarray(value))
                             return out
                         return tree.unflatten(entry.out_tree, [wrap(o) for o in outs])
         if config.disable_jit or is_tracing():
@@ -305,6 +309,7 @@ class JitFunction:
             run_pipeline(graph, self.passes, report=report),
             report,
             self.backend or config.default_backend,
+            call=(self, consts, out_tree),  # so plan(...).run(*args) can execute the plan
         )
 
 
@@ -313,14 +318,69 @@ def _is_static_pos(jf, i, n):
 
 
 def jit(
-    fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=(), backend=None, tiered=None,
-    passes=None,
-):
-    """Compile `fun` with arraystack's tracing JIT (see the module docstring). Usable as a decorator,
-    with or without arguments. tiered (default config.tiered): the first call runs on the reference path
-    while numba compiles in the background (arraystack/_tiering.py); False compiles before it returns.
-    passes=[...]: this function's own optimizer pipeline, names of registered passes and/or (name, fn) pairs
-    (arraystack.ir.passes); default: the global pipeline."""
+    fun: Callable[..., Any] | None = None,
+    *,
+    static_argnums: int | Sequence[int] = (),
+    static_argnames: str | Sequence[str] = (),
+    donate_argnums: int | Sequence[int] = (),
+    backend: str | None = None,
+    tiered: bool | None = None,
+    passes: Sequence[Any] | None = None,
+) -> JitFunction | Callable[[Callable[..., Any]], JitFunction]:
+    """Compile `fun`: trace it into the IR, optimize, compile with a backend, cache and run.
+
+    Usable as ``@jit``, ``@jit(static_argnums=...)`` or ``jit(fun, ...)``.
+
+    Parameters
+    ----------
+    fun : callable, optional
+        Function of pytrees of arrays; without it, `jit` returns a decorator.
+    static_argnums : int or sequence of int, optional
+        Positional arguments that are Python values (hashable): each new value retraces.
+    static_argnames : str or sequence of str, optional
+        Keyword arguments treated the same way.
+    donate_argnums : int or sequence of int, optional
+        Arguments whose buffers the compiled function may reuse for its outputs.
+    backend : str, optional
+        "numba" (compiled) or "reference" (NumPy rules); default
+        ``arraystack.config.default_backend``.
+    tiered : bool, optional
+        Default ``config.tiered``: the first calls run on the reference path while numba compiles in
+        the background; False compiles before the first call returns.
+    passes : sequence, optional
+        This function's own optimizer pipeline: names of registered passes and/or ``(name, fn)``
+        pairs (arraystack.ir.passes); default the global pipeline.
+
+    Returns
+    -------
+    JitFunction or callable
+        A callable with `fun`'s signature, plus ``.lower(*args)`` (the IR before and after the
+        passes), ``.stats()`` and ``.wait_compiled()``; a decorator when `fun` is None.
+
+    See Also
+    --------
+    jax.jit : the function mirrored.
+    numba.njit : the compiler of the default backend.
+    arraystack.make_graph, arraystack.grad, arraystack.vmap
+
+    Notes
+    -----
+    The cache key holds the function's code, the arguments' pytree structure, each array's shape,
+    dtype and weak type, the static values and the backend. Arrays captured from globals or closures
+    are inputs of the graph, re-read on every call. Python control flow on a traced value raises an
+    error naming the line: use static_argnums or `cond`/`while_loop`/`fori_loop`/`scan`.
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> @np.jit
+    ... def f(x):
+    ...     return np.sin(x) ** 2 + np.cos(x) ** 2
+    >>> f(np.arange(3.0))
+    array([1., 1., 1.])
+    >>> f.stats()["traces"]
+    1
+    """
     if fun is None:
         return functools.partial(
             jit,
@@ -334,8 +394,40 @@ def jit(
     return JitFunction(fun, static_argnums, static_argnames, donate_argnums, backend, tiered, passes)
 
 
-def make_graph(fun, static_argnums=()):
-    """`make_graph(f)(*args)` returns the Graph that tracing f on these arguments records (no passes)."""
+def make_graph(
+    fun: Callable[..., Any], static_argnums: int | Sequence[int] = ()
+) -> Callable[..., Graph]:
+    """Transform `fun` into a function returning the IR graph that tracing it records.
+
+    Parameters
+    ----------
+    fun : callable
+        Function of pytrees of arrays.
+    static_argnums : int or sequence of int, optional
+        Positional arguments that are Python values, as in `jit`.
+
+    Returns
+    -------
+    callable
+        ``make_graph(fun)(*args)`` is the `arraystack.ir.Graph` recorded for these arguments, before
+        any optimizer pass; it prints as text (``print(graph)``) that parses back.
+
+    See Also
+    --------
+    jax.make_jaxpr : the function mirrored.
+    arraystack.jit : ``jit(f).lower(*args)`` also shows the graph after the passes.
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> graph = np.make_graph(lambda x: np.sin(x) * 2.0)(np.ones(3))
+    >>> print(graph)  # doctest: +ELLIPSIS
+    graph(a:f64[3]) {
+      b:f64[3] = sin a ...
+      c:f64[3] = mul b 2.0:f64 ...
+      return c
+    }
+    """
     jf = JitFunction(fun, static_argnums)
 
     @functools.wraps(fun)

@@ -8,10 +8,11 @@ NumPy views. Joining/splitting, rearranging and padding live in _joining.py, _re
 from __future__ import annotations
 
 import operator
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import ndarray, raw, wrap
+from arraystack._array import _make, eager_buffer, ndarray, raw, wrap
 from arraystack._creation import asarray, astype, copy
 from arraystack._dtypes import result_type
 from arraystack._shapes import (  # normalize_axes is imported from here by other families
@@ -30,6 +31,11 @@ from arraystack.ir.structural import (
     transpose_p,
 )
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from arraystack.typing import ArrayLike, AxisLike, DTypeLike, NDArray, ShapeLike
+
 
 def _eager_order(value, order):
     """'A' (and, for ravel, 'K') resolved against an eager buffer's layout; traced values read as C."""
@@ -38,8 +44,15 @@ def _eager_order(value, order):
     return "F" if value.flags.f_contiguous else order
 
 
-def reshape(a, /, shape, order="C", *, copy=None):
-    """Mirrors numpy.reshape."""
+def reshape(
+    a: ArrayLike,
+    /,
+    shape: AxisLike,
+    order: str = "C",
+    *,
+    copy: bool | None = None,
+) -> NDArray:
+    """Gives a new shape to an array without changing its data."""
     if type(a) is ndarray and order == "C" and copy is None and not active.n:
         value = a._value
         if type(value) is np.ndarray:  # eager: reshape_p's reference rule is exactly this call
@@ -71,8 +84,8 @@ def reshape(a, /, shape, order="C", *, copy=None):
 _copy = copy
 
 
-def ravel(a, order="C"):
-    """Mirrors numpy.ravel."""
+def ravel(a: ArrayLike, order: str = "C") -> NDArray:
+    """Return a contiguous flattened array."""
     if type(a) is not ndarray:
         a = asarray(a)
     value = a._value
@@ -96,8 +109,8 @@ def ravel(a, order="C"):
 _REVERSED = [tuple(range(n - 1, -1, -1)) for n in range(32)]
 
 
-def transpose(a, axes=None):
-    """Mirrors numpy.transpose."""
+def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> NDArray:
+    """Returns an array with axes transposed."""
     if type(a) is ndarray and not active.n and type(a._value) is np.ndarray:
         # eager: transpose_p's reference rule is exactly this call (NumPy's own axis errors)
         return wrap(a._value.transpose() if axes is None else a._value.transpose(axes))
@@ -119,16 +132,16 @@ def transpose(a, axes=None):
 permute_dims = transpose  # numpy.permute_dims is numpy.transpose
 
 
-def matrix_transpose(x, /):
-    """Mirrors numpy.matrix_transpose."""
+def matrix_transpose(x: ArrayLike, /) -> NDArray:
+    """Transposes a matrix (or a stack of matrices): swaps the last two axes."""
     x = asarray(x)
     if x.ndim < 2:
         raise ValueError(f"Input array must be at least 2-dimensional, but it is {x.ndim}")
     return swapaxes(x, -1, -2)
 
 
-def swapaxes(a, axis1, axis2):
-    """Mirrors numpy.swapaxes."""
+def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> NDArray:
+    """Interchange two axes of an array."""
     a = asarray(a)
     i = normalize_axis(axis1, a.ndim, "axis1")
     j = normalize_axis(axis2, a.ndim, "axis2")
@@ -137,8 +150,12 @@ def swapaxes(a, axis1, axis2):
     return wrap(bind(transpose_p, a._value, permutation=tuple(perm)))
 
 
-def moveaxis(a, source, destination):
-    """Mirrors numpy.moveaxis."""
+def moveaxis(
+    a: ArrayLike,
+    source: int | Sequence[int],
+    destination: int | Sequence[int],
+) -> NDArray:
+    """Move axes of an array to new positions; other axes remain in their original order."""
     a = asarray(a)
     source = normalize_axis_tuple(source, a.ndim, "source")
     destination = normalize_axis_tuple(destination, a.ndim, "destination")
@@ -152,8 +169,8 @@ def moveaxis(a, source, destination):
     return wrap(bind(transpose_p, a._value, permutation=tuple(order)))
 
 
-def expand_dims(a, axis):
-    """Mirrors numpy.expand_dims."""
+def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> NDArray:
+    """Expand the shape of an array: insert new axes of length one."""
     a = asarray(a)
     if type(axis) not in (tuple, list):
         axis = (axis,)
@@ -164,8 +181,8 @@ def expand_dims(a, axis):
     return wrap(bind(reshape_p, a._value, new_sizes=shape))
 
 
-def squeeze(a, axis=None):
-    """Mirrors numpy.squeeze."""
+def squeeze(a: ArrayLike, axis: AxisLike = None) -> NDArray:
+    """Remove axes of length one from `a`."""
     a = asarray(a)
     shape = a.shape
     if axis is None:
@@ -184,8 +201,8 @@ def squeeze(a, axis=None):
 # -- broadcasting ---------------------------------------------------------------------------------------------
 
 
-def broadcast_to(array, shape, subok=False):
-    """Mirrors numpy.broadcast_to: a read-only view in eager mode."""
+def broadcast_to(array: ArrayLike, shape: ShapeLike, subok: bool = False) -> NDArray:
+    """Broadcast an array to a new shape."""
     if type(array) is not ndarray:
         array = asarray(array)
     shape = (
@@ -208,24 +225,45 @@ def broadcast_to(array, shape, subok=False):
     return wrap(bind(broadcast_in_dim_p, array._value, shape=shape, broadcast_dimensions=dims))
 
 
-def broadcast_arrays(*args, subok=False):
-    """Mirrors numpy.broadcast_arrays."""
+def broadcast_arrays(*args: ArrayLike, subok: bool = False) -> tuple[NDArray, ...]:
+    """Broadcast any number of arrays against each other."""
     # Note: broadcast results are read-only views; NumPy's are writable with a deprecation warning.
     arrays = [asarray(a) for a in args]
     shape = np.broadcast_shapes(*(a.shape for a in arrays))
     return tuple(a if a.shape == shape else broadcast_to(a, shape) for a in arrays)
 
 
-def broadcast_shapes(*args):
-    """Mirrors numpy.broadcast_shapes."""
+def broadcast_shapes(*args: ShapeLike) -> tuple[int, ...]:
+    """Broadcast the input shapes into a single shape."""
     return np.broadcast_shapes(*args)
 
 
 # -- joining --------------------------------------------------------------------------------------------------
 
 
-def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
-    """Mirrors numpy.concatenate."""
+def eager_buffers(arrays) -> list | None:
+    """The NumPy buffers of a list or tuple of eager arraystack arrays, or None if any is something else."""
+    if type(arrays) is not list and type(arrays) is not tuple:
+        return None
+    values = []
+    for a in arrays:
+        value = eager_buffer(a)
+        if value is None:
+            return None
+        values.append(value)
+    return values
+
+
+def concatenate(
+    arrays: Sequence[ArrayLike],
+    /,
+    axis: int | None = 0,
+    out: NDArray | None = None,
+    *,
+    dtype: DTypeLike = None,
+    casting: str = "same_kind",
+) -> NDArray:
+    """Join a sequence of arrays along an existing axis."""
     if out is not None and dtype is not None:
         raise TypeError(
             "concatenate() only takes `out` or `dtype` as an argument, but both were provided."
@@ -234,6 +272,9 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
         raise TypeError("The first input argument needs to be a sequence")
     if out is None and dtype is None and (not active.n or not is_tracing()):
         # eager: NumPy's own concatenate (promotion, checks, messages) is the reference rule
+        values = eager_buffers(arrays)
+        if values:
+            return _make(np.concatenate(values, axis))
         raws = [a._value if type(a) is ndarray else raw(a) for a in arrays]
         return wrap(bind(concatenate_p, *raws, dimension=axis))
     arrays = [asarray(a) for a in arrays]
@@ -284,12 +325,22 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
 concat = concatenate  # numpy.concat is numpy.concatenate
 
 
-def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
-    """Mirrors numpy.stack."""
+def stack(
+    arrays: Sequence[ArrayLike],
+    axis: int = 0,
+    out: NDArray | None = None,
+    *,
+    dtype: DTypeLike = None,
+    casting: str = "same_kind",
+) -> NDArray:
+    """Join a sequence of arrays along a new axis."""
     if not hasattr(arrays, "__getitem__"):
         raise TypeError(
             'arrays to stack must be passed as a "sequence" type such as list or tuple.'
         )
+    values = eager_buffers(arrays) if out is None and dtype is None else None
+    if values:  # eager: NumPy's own stack, what the reshapes and concatenate below compute
+        return _make(np.stack(values, axis))
     arrays = [asarray(a) for a in arrays]
     if not arrays:
         raise ValueError("need at least one array to stack")
@@ -358,3 +409,23 @@ __all__ = [
     "vsplit",
     "vstack",
 ]
+
+
+from arraystack._manipulation_docs import DOCS  # the docstrings, kept apart (line budget)
+
+for _function in (
+    broadcast_arrays,
+    broadcast_shapes,
+    broadcast_to,
+    concatenate,
+    expand_dims,
+    matrix_transpose,
+    moveaxis,
+    ravel,
+    reshape,
+    squeeze,
+    stack,
+    swapaxes,
+    transpose,
+):
+    _function.__doc__ = DOCS[_function.__name__]

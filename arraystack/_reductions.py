@@ -7,9 +7,11 @@ the statistics (_statistics.py), the scans (_cumulative.py) and the NaN-ignoring
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from arraystack._array import ndarray, wrap
+from arraystack._array import eager_buffer, ndarray, wrap
 from arraystack._creation import asarray
 from arraystack._cumulative import cumprod, cumsum, cumulative_prod, cumulative_sum
 from arraystack._reduce import (
@@ -57,28 +59,196 @@ from arraystack.ir.structural import (
     reshape_p,
 )
 
+if TYPE_CHECKING:
+    from arraystack.typing import ArrayLike, AxisLike, DTypeLike, NDArray, ScalarLike
 
-def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=NoValue, where=True):
-    """Mirrors numpy.sum."""
+
+def sum(
+    a: ArrayLike,
+    axis: AxisLike = None,
+    dtype: DTypeLike = None,
+    out: NDArray | None = None,
+    keepdims: bool = False,
+    initial: ScalarLike = NoValue,
+    where: ArrayLike = True,
+) -> NDArray:
+    """Sum of array elements over a given axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    dtype : dtype, optional
+        The type of the returned array and of the accumulator; by default that of `a`, with small
+        integers promoted to the platform integer, as in NumPy.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape.
+        Eagerly it is written in place; traced, the update is functionalized.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    initial : scalar, optional
+        Starting value for the sum.
+    where : array_like of bool, optional
+        Elements to include in the sum.
+
+    Returns
+    -------
+    sum_along_axis : ndarray
+        The sum, with the reduced axes removed (or `out`).
+
+    See Also
+    --------
+    numpy.sum : The NumPy function this mirrors.
+    prod, mean, cumsum, nansum, ndarray.sum
+    """
+    value = eager_buffer(a)
+    if value is not None and dtype is None and out is None and initial is NoValue and where is True:
+        return wrap(np.sum(value, axis, keepdims=keepdims))  # eager: reduce_sum_p's rule, in one call
     return accumulating_reduce(
         reduce_sum_p, "add", 0, add_p, a, axis, dtype, out, keepdims, initial, where
     )
 
 
-def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=NoValue, where=True):
-    """Mirrors numpy.prod."""
+def prod(
+    a: ArrayLike,
+    axis: AxisLike = None,
+    dtype: DTypeLike = None,
+    out: NDArray | None = None,
+    keepdims: bool = False,
+    initial: ScalarLike = NoValue,
+    where: ArrayLike = True,
+) -> NDArray:
+    """Return the product of array elements over a given axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    dtype : dtype, optional
+        The type of the returned array and of the accumulator; by default that of `a`, with small
+        integers promoted to the platform integer, as in NumPy.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape.
+        Eagerly it is written in place; traced, the update is functionalized.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    initial : scalar, optional
+        The starting value for this product.
+    where : array_like of bool, optional
+        Elements to include in the product.
+
+    Returns
+    -------
+    product_along_axis : ndarray
+        The product, with the reduced axes removed (or `out`).
+
+    See Also
+    --------
+    numpy.prod : The NumPy function this mirrors.
+    sum, cumprod, nanprod, ndarray.prod
+    """
     return accumulating_reduce(
         reduce_prod_p, "multiply", 1, mul_p, a, axis, dtype, out, keepdims, initial, where
     )
 
 
-def max(a, axis=None, out=None, keepdims=False, initial=NoValue, where=True):
-    """Mirrors numpy.max: NaN propagates."""
+def max(
+    a: ArrayLike,
+    axis: AxisLike = None,
+    out: NDArray | None = None,
+    keepdims: bool = False,
+    initial: ScalarLike = NoValue,
+    where: ArrayLike = True,
+) -> NDArray:
+    """Return the maximum of an array or maximum along an axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape.
+        Eagerly it is written in place; traced, the update is functionalized.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    initial : scalar, optional
+        The minimum value of an output element; needed for an empty reduction.
+    where : array_like of bool, optional
+        Elements to compare for the maximum; needs `initial`.
+
+    Returns
+    -------
+    max : ndarray
+        Maximum of `a`, with the reduced axes removed.
+
+    See Also
+    --------
+    numpy.max : The NumPy function this mirrors.
+    min, maximum, fmax, nanmax, argmax, ndarray.max
+
+    Notes
+    -----
+    NaN propagates, as in NumPy. `amax` is an alias.
+    """
+    value = eager_buffer(a)
+    if value is not None and out is None and initial is NoValue and where is True:
+        return wrap(np.max(value, axis, keepdims=keepdims))  # eager: reduce_max_p's rule, in one call
     return extreme_reduce(reduce_max_p, "maximum", max_p, a, axis, out, keepdims, initial, where)
 
 
-def min(a, axis=None, out=None, keepdims=False, initial=NoValue, where=True):
-    """Mirrors numpy.min: NaN propagates."""
+def min(
+    a: ArrayLike,
+    axis: AxisLike = None,
+    out: NDArray | None = None,
+    keepdims: bool = False,
+    initial: ScalarLike = NoValue,
+    where: ArrayLike = True,
+) -> NDArray:
+    """Return the minimum of an array or minimum along an axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape.
+        Eagerly it is written in place; traced, the update is functionalized.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    initial : scalar, optional
+        The maximum value of an output element; needed for an empty reduction.
+    where : array_like of bool, optional
+        Elements to compare for the minimum; needs `initial`.
+
+    Returns
+    -------
+    min : ndarray
+        Minimum of `a`, with the reduced axes removed.
+
+    See Also
+    --------
+    numpy.min : The NumPy function this mirrors.
+    max, minimum, fmin, nanmin, argmin, ndarray.min
+
+    Notes
+    -----
+    NaN propagates, as in NumPy. `amin` is an alias.
+    """
+    value = eager_buffer(a)
+    if value is not None and out is None and initial is NoValue and where is True:
+        return wrap(np.min(value, axis, keepdims=keepdims))  # eager: reduce_min_p's rule, in one call
     return extreme_reduce(reduce_min_p, "minimum", min_p, a, axis, out, keepdims, initial, where)
 
 
@@ -100,28 +270,205 @@ def _logical(prim, name, identity, a, axis, out, keepdims, where):
     )
 
 
-def any(a, axis=None, out=None, keepdims=False, *, where=True):
-    """Mirrors numpy.any."""
+def any(
+    a: ArrayLike,
+    axis: AxisLike = None,
+    out: NDArray | None = None,
+    keepdims: bool = False,
+    *,
+    where: ArrayLike = True,
+) -> NDArray:
+    """Test whether any array element along a given axis evaluates to True.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape.
+        Eagerly it is written in place; traced, the update is functionalized.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    where : array_like of bool, optional
+        Elements to include in the reduction.
+
+    Returns
+    -------
+    any : ndarray, bool
+        A new boolean array (or `out`) with the reduced axes removed.
+
+    See Also
+    --------
+    numpy.any : The NumPy function this mirrors.
+    all, ndarray.any
+    """
+    value = eager_buffer(a)
+    if value is not None and out is None and where is True:
+        return wrap(np.any(value, axis, keepdims=keepdims))  # eager: reduce_or_p's rule, in one call
     return _logical(reduce_or_p, "logical_or", False, a, axis, out, keepdims, where)
 
 
-def all(a, axis=None, out=None, keepdims=False, *, where=True):
-    """Mirrors numpy.all."""
+def all(
+    a: ArrayLike,
+    axis: AxisLike = None,
+    out: NDArray | None = None,
+    keepdims: bool = False,
+    *,
+    where: ArrayLike = True,
+) -> NDArray:
+    """Test whether all array elements along a given axis evaluate to True.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape.
+        Eagerly it is written in place; traced, the update is functionalized.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    where : array_like of bool, optional
+        Elements to include in the reduction.
+
+    Returns
+    -------
+    all : ndarray, bool
+        A new boolean array (or `out`) with the reduced axes removed.
+
+    See Also
+    --------
+    numpy.all : The NumPy function this mirrors.
+    any, ndarray.all
+    """
+    value = eager_buffer(a)
+    if value is not None and out is None and where is True:
+        return wrap(np.all(value, axis, keepdims=keepdims))  # eager: reduce_and_p's rule, in one call
     return _logical(reduce_and_p, "logical_and", True, a, axis, out, keepdims, where)
 
 
-def argmax(a, axis=None, out=None, *, keepdims=False):
-    """Mirrors numpy.argmax: the first maximum; a NaN counts as the maximum."""
+def argmax(
+    a: ArrayLike,
+    axis: int | None = None,
+    out: NDArray | None = None,
+    *,
+    keepdims: bool = False,
+) -> NDArray:
+    """Returns the indices of the maximum values along an axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int, optional
+        By default, the index is into the flattened array, otherwise along the specified axis.
+    out : array, optional
+        If provided, the result will be inserted into this array; it should be of the appropriate
+        shape and dtype.
+    keepdims : bool, optional
+        If True, the reduced axis is left in the result as a dimension of size one.
+
+    Returns
+    -------
+    index_array : ndarray of ints
+        Array of indices into the array, with the shape of `a` without `axis`.
+
+    See Also
+    --------
+    numpy.argmax : The NumPy function this mirrors.
+    argmin, amax, nanargmax, take_along_axis, ndarray.argmax
+
+    Notes
+    -----
+    The first maximum wins; a NaN counts as the maximum, as in NumPy.
+    """
+    value = eager_buffer(a)
+    if value is not None and out is None:
+        return wrap(np.argmax(value, axis, keepdims=keepdims))  # eager: argmax_p's rule, in one call
     return arg_reduce(argmax_p, "argmax", a, axis, out, keepdims)
 
 
-def argmin(a, axis=None, out=None, *, keepdims=False):
-    """Mirrors numpy.argmin: the first minimum; a NaN counts as the minimum."""
+def argmin(
+    a: ArrayLike,
+    axis: int | None = None,
+    out: NDArray | None = None,
+    *,
+    keepdims: bool = False,
+) -> NDArray:
+    """Returns the indices of the minimum values along an axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int, optional
+        By default, the index is into the flattened array, otherwise along the specified axis.
+    out : array, optional
+        If provided, the result will be inserted into this array; it should be of the appropriate
+        shape and dtype.
+    keepdims : bool, optional
+        If True, the reduced axis is left in the result as a dimension of size one.
+
+    Returns
+    -------
+    index_array : ndarray of ints
+        Array of indices into the array, with the shape of `a` without `axis`.
+
+    See Also
+    --------
+    numpy.argmin : The NumPy function this mirrors.
+    argmax, amin, nanargmin, take_along_axis, ndarray.argmin
+
+    Notes
+    -----
+    The first minimum wins; a NaN counts as the minimum, as in NumPy.
+    """
+    value = eager_buffer(a)
+    if value is not None and out is None:
+        return wrap(np.argmin(value, axis, keepdims=keepdims))  # eager: argmin_p's rule, in one call
     return arg_reduce(argmin_p, "argmin", a, axis, out, keepdims)
 
 
-def ptp(a, axis=None, out=None, keepdims=False):
-    """Mirrors numpy.ptp: max - min in the array's dtype (integers wrap around)."""
+def ptp(
+    a: ArrayLike,
+    axis: AxisLike = None,
+    out: NDArray | None = None,
+    keepdims: bool = False,
+) -> NDArray:
+    """Range of values (maximum - minimum) along an axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : None or int or tuple of ints, optional
+        Axis along which to find the peaks; by default the flattened array.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape.
+        Eagerly it is written in place; traced, the update is functionalized.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+
+    Returns
+    -------
+    ptp : ndarray
+        The range of `a` along the given axis.
+
+    See Also
+    --------
+    numpy.ptp : The NumPy function this mirrors.
+    max, min
+
+    Notes
+    -----
+    Computed in the array's dtype, so signed integers wrap around, as in NumPy.
+    """
     a = as_array(a)
     x = a._value
     axes = axes_of(axis, x.ndim)
@@ -142,8 +489,29 @@ def ptp(a, axis=None, out=None, keepdims=False):
     return store(binary(sub_p, hi, lo, dtype), out, "subtract")
 
 
-def count_nonzero(a, axis=None, *, keepdims=False):
-    """Mirrors numpy.count_nonzero."""
+def count_nonzero(a: ArrayLike, axis: AxisLike = None, *, keepdims: bool = False) -> NDArray:
+    """Counts the number of non-zero values in the array a.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple, optional
+        Axis or tuple of axes along which to count non-zeros; by default all of them.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+
+    Returns
+    -------
+    count : ndarray of int
+        Number of non-zero values in the array along the given axis (a 0-d array without `axis`).
+
+    See Also
+    --------
+    numpy.count_nonzero : The NumPy function this mirrors.
+    nonzero, sum
+    """
     a = as_array(a)
     x = as_dtype(as_dtype(a._value, BOOL), INT64)
     axes = axes_of(axis, x.ndim)

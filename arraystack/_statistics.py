@@ -4,12 +4,14 @@ _std; numpy.average), so dtypes, rounding and warnings follow NumPy's.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from arraystack.ir.core import active, device_namespaces
 from arraystack.ir.reference import host_rules
 
-from arraystack._array import wrap
+from arraystack._array import eager_buffer, wrap
 from arraystack._dtypes import check_supported, result_type
 from arraystack._manipulation import normalize_axes, transpose
 from arraystack._operands import broadcast_raw
@@ -47,6 +49,9 @@ from arraystack.ir.primitives import (
 )
 from arraystack.ir.structural import reduce_sum_p, reshape_p
 
+if TYPE_CHECKING:
+    from arraystack.typing import ArrayLike, AxisLike, DTypeLike, NDArray
+
 FLOAT16 = np.dtype(np.float16)
 FLOAT32 = np.dtype(np.float32)
 # dtypes whose true_divide by an int64 count runs in the dtype itself, and those mean() sums in float64
@@ -83,8 +88,53 @@ def summand(x, dtype, out):
     return x
 
 
-def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
-    """Mirrors numpy.mean: integers average in float64, float16 accumulates in float32."""
+def mean(
+    a: ArrayLike,
+    axis: AxisLike = None,
+    dtype: DTypeLike = None,
+    out: NDArray | None = None,
+    keepdims: bool = False,
+    *,
+    where: ArrayLike = True,
+) -> NDArray:
+    """Compute the arithmetic mean along the specified axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    dtype : data-type, optional
+        Type to use in computing the mean: float64 for integer inputs by default; for floating
+        inputs, the input's dtype.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape.
+        Eagerly it is written in place; traced, the update is functionalized.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    where : array_like of bool, optional
+        Elements to include in the mean.
+
+    Returns
+    -------
+    m : ndarray
+        The mean, with the reduced axes removed (or `out`).
+
+    See Also
+    --------
+    numpy.mean : The NumPy function this mirrors.
+    average, median, var, std, nanmean, ndarray.mean
+
+    Notes
+    -----
+    Integers average in float64 and float16 accumulates in float32, as in NumPy. A count from a
+    traced `where` mask is data, so NumPy's warnings about empty slices are not emitted for it.
+    """
+    value = eager_buffer(a)
+    if value is not None and dtype is None and out is None and where is True:
+        return wrap(np.mean(value, axis, keepdims=keepdims))  # eager: NumPy's own, in one call
     a = as_array(a)
     x = a._value
     if dtype is None and out is None and where is True and keepdims is False:
@@ -177,18 +227,60 @@ def ddof_of(ddof, correction):
 
 
 def var(
-    a,
-    axis=None,
-    dtype=None,
-    out=None,
-    ddof=0,
-    keepdims=False,
+    a: ArrayLike,
+    axis: AxisLike = None,
+    dtype: DTypeLike = None,
+    out: NDArray | None = None,
+    ddof: float = 0,
+    keepdims: bool = False,
     *,
-    where=True,
-    mean=NoValue,
-    correction=NoValue,
-):
-    """Mirrors numpy.var: complex input gives a real variance."""
+    where: ArrayLike = True,
+    mean: ArrayLike = NoValue,
+    correction: float = NoValue,
+) -> NDArray:
+    """Compute the variance along the specified axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    dtype : data-type, optional
+        Type to use in computing the variance; float64 for integer inputs by default.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape.
+        Eagerly it is written in place; traced, the update is functionalized.
+    ddof : {int, float}, optional
+        Delta degrees of freedom: the divisor used in the calculation is ``N - ddof``; default 0.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    where : array_like of bool, optional
+        Elements to include.
+    mean : array_like, optional
+        The mean of `a` along `axis` (with ``keepdims=True`` shape), to avoid computing it again.
+    correction : {int, float}, optional
+        The Array API's name for `ddof`; only one of them may be given.
+
+    Returns
+    -------
+    variance : ndarray
+        The variance, with the reduced axes removed (or `out`).
+
+    See Also
+    --------
+    numpy.var : The NumPy function this mirrors.
+    std, mean, nanvar, ndarray.var
+
+    Notes
+    -----
+    Complex input gives a real variance, as in NumPy.
+    """
+    value = eager_buffer(a)
+    if value is not None and dtype is None and out is None and where is True and mean is NoValue:
+        if correction is NoValue:  # eager: NumPy's own, in one call
+            return wrap(np.var(value, axis, ddof=ddof, keepdims=keepdims))
     ddof = ddof_of(ddof, correction)
     return store(var_raw(a, axis, dtype, out, ddof, keepdims, where, mean), unpack_out(out))
 
@@ -205,18 +297,56 @@ def sqrt_result(r, out):
 
 
 def std(
-    a,
-    axis=None,
-    dtype=None,
-    out=None,
-    ddof=0,
-    keepdims=False,
+    a: ArrayLike,
+    axis: AxisLike = None,
+    dtype: DTypeLike = None,
+    out: NDArray | None = None,
+    ddof: float = 0,
+    keepdims: bool = False,
     *,
-    where=True,
-    mean=NoValue,
-    correction=NoValue,
-):
-    """Mirrors numpy.std."""
+    where: ArrayLike = True,
+    mean: ArrayLike = NoValue,
+    correction: float = NoValue,
+) -> NDArray:
+    """Compute the standard deviation along the specified axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    dtype : dtype, optional
+        Type to use in computing the standard deviation; float64 for integer inputs by default.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape.
+        Eagerly it is written in place; traced, the update is functionalized.
+    ddof : {int, float}, optional
+        Delta degrees of freedom: the divisor used in the calculation is ``N - ddof``; default 0.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    where : array_like of bool, optional
+        Elements to include.
+    mean : array_like, optional
+        The mean of `a` along `axis` (with ``keepdims=True`` shape), to avoid computing it again.
+    correction : {int, float}, optional
+        The Array API's name for `ddof`; only one of them may be given.
+
+    Returns
+    -------
+    standard_deviation : ndarray
+        The standard deviation, with the reduced axes removed (or `out`).
+
+    See Also
+    --------
+    numpy.std : The NumPy function this mirrors.
+    var, mean, nanstd, ndarray.std
+    """
+    value = eager_buffer(a)
+    if value is not None and dtype is None and out is None and where is True and mean is NoValue:
+        if correction is NoValue:  # eager: NumPy's own, in one call
+            return wrap(np.std(value, axis, ddof=ddof, keepdims=keepdims))
     ddof = ddof_of(ddof, correction)
     out = unpack_out(out)
     r = var_raw(a, axis, dtype, out, ddof, keepdims, where, mean)
@@ -239,8 +369,47 @@ def _weights(weights, a, axis):
     return wgt
 
 
-def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
-    """Mirrors numpy.average."""
+def average(
+    a: ArrayLike,
+    axis: AxisLike = None,
+    weights: ArrayLike | None = None,
+    returned: bool = False,
+    *,
+    keepdims: bool = False,
+) -> NDArray | tuple[NDArray, NDArray]:
+    """Compute the weighted average along the specified axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Array containing data to be averaged.
+    axis : None or int or tuple of ints, optional
+        Axis or axes along which to average `a`; by default all elements.
+    weights : array_like, optional
+        Weights associated with the values in `a`, of the shape of `a` or 1-D along a single `axis`;
+        by default all equal to one.
+    returned : bool, optional
+        If True, return ``(average, sum_of_weights)``.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+
+    Returns
+    -------
+    retval, [sum_of_weights] : ndarray
+        The average along the specified axis; with `returned`, also the sum of the weights,
+        broadcast to the average's shape.
+
+    See Also
+    --------
+    numpy.average : The NumPy function this mirrors.
+    mean
+
+    Notes
+    -----
+    A zero sum of weights raises ZeroDivisionError eagerly; traced, it is data the trace cannot see
+    and gives inf/nan, no error.
+    """
     a = as_array(a)
     if axis is not None:
         axis = normalize_axes(axis, a.ndim)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from arraystack._array import ndarray, raw, wrap
+from arraystack._array import _fastpath, _make, ndarray, raw, wrap
 from arraystack._dtypes import check_supported
 from arraystack._operands import broadcast_raw, convert_raw, is_scalar_literal, resolution_operand
 from arraystack._ufunc_out import normalize_out, operands_shape, where_mask, write_out
@@ -23,7 +23,6 @@ from arraystack.ir.reference import host_rules
 
 _PY_SCALARS = (bool, int, float, complex)
 _ndarray_np = np.ndarray
-_new = object.__new__
 _resolved: dict = {}
 
 
@@ -104,9 +103,24 @@ def bind_impl(prim):
 
 
 def _named(fn, ufunc):
-    fn.__name__ = fn.__qualname__ = ufunc.__name__
-    fn.__doc__ = f"Mirrors numpy.{ufunc.__name__}."
-    return fn
+    """`fn` named after `ufunc`, with its NumPy-style docstring and annotations (_ufunc_docs)."""
+    from arraystack._ufunc_docs import document
+
+    return document(fn, ufunc)
+
+
+def accelerated(fn, host, nargs):
+    """`fn`, or with the C accelerator a callable whose eager calls with `nargs` positional array operands
+    (and nothing else) run `host` on the NumPy buffers directly: exactly `fn`'s own fast path, without its
+    Python frame. `__wrapped__` is `fn`, so signatures, docs and every other call are `fn`'s."""
+    fn.__module__ = "arraystack"  # public under that name: pickled by reference, as numpy's ufuncs are
+    if _fastpath is None or host is None:
+        return fn
+    fast = _fastpath.Function(host, fn, nargs)
+    for name in ("__module__", "__name__", "__qualname__", "__doc__"):
+        setattr(fast, name, getattr(fn, name))
+    fast.__wrapped__ = fn
+    return fast
 
 
 def unary(ufunc, prim, impl=None):
@@ -120,15 +134,13 @@ def unary(ufunc, prim, impl=None):
             if host is not None and not active.n and type(x) is ndarray:
                 value = x._value
                 if type(value) is _ndarray_np:  # the host reference rule, called directly
-                    result = _new(ndarray)
                     value = host(value)
-                    result._value = value if type(value) is _ndarray_np else np.asarray(value)
-                    return result
+                    return _make(value if type(value) is _ndarray_np else np.asarray(value))
             if not active.n or trace_state.top is None:
                 return wrap(bind(prim, x._value if type(x) is ndarray else raw(x)))
         return apply_ufunc(ufunc, general, (x,), out, where, casting, dtype)
 
-    return _named(fn, ufunc)
+    return accelerated(_named(fn, ufunc), host, 1)
 
 
 def binary(ufunc, prim, impl=None):
@@ -143,15 +155,13 @@ def binary(ufunc, prim, impl=None):
             a = x1._value if type(x1) is ndarray else raw(x1)
             b = x2._value if type(x2) is ndarray else raw(x2)
             if host is not None and not active.n and not device_namespaces:
-                result = _new(ndarray)  # the host reference rule, called directly
-                value = host(a, b)
-                result._value = value if type(value) is _ndarray_np else np.asarray(value)
-                return result
+                value = host(a, b)  # the host reference rule, called directly
+                return _make(value if type(value) is _ndarray_np else np.asarray(value))
             if not active.n or trace_state.top is None:
                 return wrap(bind(prim, a, b))
         return apply_ufunc(ufunc, general, (x1, x2), out, where, casting, dtype)
 
-    return _named(fn, ufunc)
+    return accelerated(_named(fn, ufunc), host, 2)
 
 
 def composite(ufunc, impl, fast=None):
