@@ -7,6 +7,8 @@ Operators and methods delegate to the family modules (_elementwise, _reductions,
 from __future__ import annotations
 
 import os
+import warnings
+import zlib
 from types import GenericAlias
 from typing import TYPE_CHECKING
 
@@ -29,11 +31,32 @@ if TYPE_CHECKING:
 
 _ndarray_np = np.ndarray
 
+def _fastpath_is_current(module) -> bool:
+    """Whether the built accelerator matches its source next to it (an editable install does not rebuild
+    it when _fastpath.c changes); a stale build is not used, with a warning saying how to rebuild."""
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_fastpath.c")
+    if not os.path.exists(source):  # an installed wheel ships the build only
+        return True
+    with open(source, "rb") as f:
+        crc = f"{zlib.crc32(f.read()):08x}"
+    if crc == getattr(module, "SOURCE_CRC", None):
+        return True
+    warnings.warn(
+        "arraystack: the C fast path was built from an older arraystack/_fastpath.c; eager calls use the "
+        "Python path until it is rebuilt (`pip install -e .`)",
+        RuntimeWarning,
+        stacklevel=2,
+    )
+    return False
+
+
 try:  # the optional C accelerator of the eager fast path (arraystack/_fastpath.c)
     from arraystack import _fastpath
 except ImportError:  # no compiler at install time: the same Python code serves every call
     _fastpath = None
 if os.environ.get("ARRAYSTACK_FASTPATH", "1") == "0":  # run the pure-Python definitions only
+    _fastpath = None
+if _fastpath is not None and not _fastpath_is_current(_fastpath):
     _fastpath = None
 
 if _fastpath is not None:
@@ -326,7 +349,8 @@ class ndarray(_ArrayBase):
     ) -> ndarray:
         value = eager_buffer(self)
         if value is not None and _dtypes.fast_dtype(dtype) is not None:  # NumPy's own method
-            return _make(value.astype(dtype, order, casting, subok, copy))
+            result = value.astype(dtype, order, casting, subok, copy)
+            return self if result is value else _make(result)
         return _creation.astype(self, dtype, order=order, casting=casting, copy=copy)
 
     def copy(self, order: str = "C") -> ndarray:

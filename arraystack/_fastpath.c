@@ -695,7 +695,11 @@ PyMODINIT_FUNC PyInit__fastpath(void)
     }
     Py_INCREF(&ArrayBaseType);
     Py_INCREF(&FunctionType);
-    if (PyModule_AddObject(m, "ArrayBase", (PyObject *)&ArrayBaseType) < 0 ||
+#ifndef SOURCE_CRC
+#define SOURCE_CRC ""
+#endif
+    if (PyModule_AddStringConstant(m, "SOURCE_CRC", SOURCE_CRC) < 0 ||
+        PyModule_AddObject(m, "ArrayBase", (PyObject *)&ArrayBaseType) < 0 ||
         PyModule_AddObject(m, "Function", (PyObject *)&FunctionType) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -259,3 +259,33 @@ def test_tracing_takes_the_python_path():
     graph = xp.make_graph(f)(np.arange(4.0))
     assert {e.prim.name for e in graph.eqns} >= {"add", "neg", "mul"}
     np.testing.assert_array_equal(xp.jit(f)(np.arange(4.0)), f(xp.arange(4.0)))
+
+
+def test_without_the_accelerator_the_python_class_serves_everything():
+    """ARRAYSTACK_FASTPATH=0 (or no compiler at install time): ndarray is the pure-Python class with the
+    operators bound from _array_operators.py; a fresh interpreter checks them against NumPy."""
+    import os
+    import subprocess
+    import textwrap
+
+    script = textwrap.dedent(
+        """
+        import numpy as np, arraystack as xp
+        from arraystack._array import _fastpath
+        assert _fastpath is None and xp.ndarray.__mro__[1].__module__ == "arraystack._array"
+        a, b = np.arange(1.0, 7.0), np.linspace(-1.0, 2.0, 6)
+        A, B = xp.asarray(a.copy()), xp.asarray(b)
+        for r, e in [(A + B, a + b), (2.0 - A, 2.0 - a), (A ** 2, a ** 2), (A @ B, a @ b), (-A, -a),
+                     (A < B, a < b), (A[1:4], a[1:4]), (A[A > 2], a[a > 2]), (xp.exp(A), np.exp(a)),
+                     (xp.where(A > 3, A, B), np.where(a > 3, a, b)), (divmod(A, 4)[1], divmod(a, 4)[1])]:
+            np.testing.assert_array_equal(np.asarray(r), e)
+        A += 1.0
+        A[0] = 9.0
+        np.testing.assert_array_equal(np.asarray(A), [9.0, 3, 4, 5, 6, 7])
+        print("ok")
+        """
+    )
+    env = {**os.environ, "ARRAYSTACK_FASTPATH": "0"}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
