@@ -367,7 +367,8 @@ class ndarray(_ArrayBase):
     ) -> ndarray:
         value = eager_buffer(self)
         if value is not None and copy is None:  # NumPy's own method: the same views and errors
-            return _make(value.reshape(*shape, order=order))
+            # (NumPy parses a keyword argument slowly: pass order only when it is not the default)
+            return _make(value.reshape(*shape) if order == "C" else value.reshape(*shape, order=order))
         if len(shape) == 1 and not isinstance(shape[0], int) and shape[0] is not None:
             shape = shape[0]
         return _manipulation.reshape(self, shape, order=order, copy=copy)

@@ -72,41 +72,11 @@ def sum(
     initial: ScalarLike = NoValue,
     where: ArrayLike = True,
 ) -> NDArray:
-    """Sum of array elements over a given axis.
-
-    Parameters
-    ----------
-    a : array_like
-        Input array.
-    axis : int or tuple of ints, optional
-        Axis or axes along which to operate. By default (None) the flattened array is used.
-    dtype : dtype, optional
-        The type of the returned array and of the accumulator; by default that of `a`, with small
-        integers promoted to the platform integer, as in NumPy.
-    out : ndarray, optional
-        Alternative output array in which to place the result; it must have the expected shape.
-        Eagerly it is written in place; traced, the update is functionalized.
-    keepdims : bool, optional
-        If True, the reduced axes are left in the result as dimensions with size one, so the result
-        broadcasts against the input.
-    initial : scalar, optional
-        Starting value for the sum.
-    where : array_like of bool, optional
-        Elements to include in the sum.
-
-    Returns
-    -------
-    sum_along_axis : ndarray
-        The sum, with the reduced axes removed (or `out`).
-
-    See Also
-    --------
-    numpy.sum : The NumPy function this mirrors.
-    prod, mean, cumsum, nansum, ndarray.sum
-    """
+    """Sum of array elements over a given axis."""
     value = eager_buffer(a)
     if value is not None and dtype is None and out is None and initial is NoValue and where is True:
-        return wrap(np.sum(value, axis, keepdims=keepdims))  # eager: reduce_sum_p's rule, in one call
+        # eager: reduce_sum_p's rule, in one call
+        return wrap(np.sum(value, axis, keepdims=True) if keepdims else np.sum(value, axis))
     return accumulating_reduce(
         reduce_sum_p, "add", 0, add_p, a, axis, dtype, out, keepdims, initial, where
     )
@@ -121,38 +91,7 @@ def prod(
     initial: ScalarLike = NoValue,
     where: ArrayLike = True,
 ) -> NDArray:
-    """Return the product of array elements over a given axis.
-
-    Parameters
-    ----------
-    a : array_like
-        Input array.
-    axis : int or tuple of ints, optional
-        Axis or axes along which to operate. By default (None) the flattened array is used.
-    dtype : dtype, optional
-        The type of the returned array and of the accumulator; by default that of `a`, with small
-        integers promoted to the platform integer, as in NumPy.
-    out : ndarray, optional
-        Alternative output array in which to place the result; it must have the expected shape.
-        Eagerly it is written in place; traced, the update is functionalized.
-    keepdims : bool, optional
-        If True, the reduced axes are left in the result as dimensions with size one, so the result
-        broadcasts against the input.
-    initial : scalar, optional
-        The starting value for this product.
-    where : array_like of bool, optional
-        Elements to include in the product.
-
-    Returns
-    -------
-    product_along_axis : ndarray
-        The product, with the reduced axes removed (or `out`).
-
-    See Also
-    --------
-    numpy.prod : The NumPy function this mirrors.
-    sum, cumprod, nanprod, ndarray.prod
-    """
+    """Return the product of array elements over a given axis."""
     return accumulating_reduce(
         reduce_prod_p, "multiply", 1, mul_p, a, axis, dtype, out, keepdims, initial, where
     )
@@ -166,42 +105,11 @@ def max(
     initial: ScalarLike = NoValue,
     where: ArrayLike = True,
 ) -> NDArray:
-    """Return the maximum of an array or maximum along an axis.
-
-    Parameters
-    ----------
-    a : array_like
-        Input array.
-    axis : int or tuple of ints, optional
-        Axis or axes along which to operate. By default (None) the flattened array is used.
-    out : ndarray, optional
-        Alternative output array in which to place the result; it must have the expected shape.
-        Eagerly it is written in place; traced, the update is functionalized.
-    keepdims : bool, optional
-        If True, the reduced axes are left in the result as dimensions with size one, so the result
-        broadcasts against the input.
-    initial : scalar, optional
-        The minimum value of an output element; needed for an empty reduction.
-    where : array_like of bool, optional
-        Elements to compare for the maximum; needs `initial`.
-
-    Returns
-    -------
-    max : ndarray
-        Maximum of `a`, with the reduced axes removed.
-
-    See Also
-    --------
-    numpy.max : The NumPy function this mirrors.
-    min, maximum, fmax, nanmax, argmax, ndarray.max
-
-    Notes
-    -----
-    NaN propagates, as in NumPy. `amax` is an alias.
-    """
+    """Return the maximum of an array or maximum along an axis."""
     value = eager_buffer(a)
     if value is not None and out is None and initial is NoValue and where is True:
-        return wrap(np.max(value, axis, keepdims=keepdims))  # eager: reduce_max_p's rule, in one call
+        # eager: reduce_max_p's rule, in one call
+        return wrap(np.max(value, axis, keepdims=True) if keepdims else np.max(value, axis))
     return extreme_reduce(reduce_max_p, "maximum", max_p, a, axis, out, keepdims, initial, where)
 
 
@@ -213,42 +121,11 @@ def min(
     initial: ScalarLike = NoValue,
     where: ArrayLike = True,
 ) -> NDArray:
-    """Return the minimum of an array or minimum along an axis.
-
-    Parameters
-    ----------
-    a : array_like
-        Input array.
-    axis : int or tuple of ints, optional
-        Axis or axes along which to operate. By default (None) the flattened array is used.
-    out : ndarray, optional
-        Alternative output array in which to place the result; it must have the expected shape.
-        Eagerly it is written in place; traced, the update is functionalized.
-    keepdims : bool, optional
-        If True, the reduced axes are left in the result as dimensions with size one, so the result
-        broadcasts against the input.
-    initial : scalar, optional
-        The maximum value of an output element; needed for an empty reduction.
-    where : array_like of bool, optional
-        Elements to compare for the minimum; needs `initial`.
-
-    Returns
-    -------
-    min : ndarray
-        Minimum of `a`, with the reduced axes removed.
-
-    See Also
-    --------
-    numpy.min : The NumPy function this mirrors.
-    max, minimum, fmin, nanmin, argmin, ndarray.min
-
-    Notes
-    -----
-    NaN propagates, as in NumPy. `amin` is an alias.
-    """
+    """Return the minimum of an array or minimum along an axis."""
     value = eager_buffer(a)
     if value is not None and out is None and initial is NoValue and where is True:
-        return wrap(np.min(value, axis, keepdims=keepdims))  # eager: reduce_min_p's rule, in one call
+        # eager: reduce_min_p's rule, in one call
+        return wrap(np.min(value, axis, keepdims=True) if keepdims else np.min(value, axis))
     return extreme_reduce(reduce_min_p, "minimum", min_p, a, axis, out, keepdims, initial, where)
 
 
@@ -278,36 +155,11 @@ def any(
     *,
     where: ArrayLike = True,
 ) -> NDArray:
-    """Test whether any array element along a given axis evaluates to True.
-
-    Parameters
-    ----------
-    a : array_like
-        Input array.
-    axis : int or tuple of ints, optional
-        Axis or axes along which to operate. By default (None) the flattened array is used.
-    out : ndarray, optional
-        Alternative output array in which to place the result; it must have the expected shape.
-        Eagerly it is written in place; traced, the update is functionalized.
-    keepdims : bool, optional
-        If True, the reduced axes are left in the result as dimensions with size one, so the result
-        broadcasts against the input.
-    where : array_like of bool, optional
-        Elements to include in the reduction.
-
-    Returns
-    -------
-    any : ndarray, bool
-        A new boolean array (or `out`) with the reduced axes removed.
-
-    See Also
-    --------
-    numpy.any : The NumPy function this mirrors.
-    all, ndarray.any
-    """
+    """Test whether any array element along a given axis evaluates to True."""
     value = eager_buffer(a)
     if value is not None and out is None and where is True:
-        return wrap(np.any(value, axis, keepdims=keepdims))  # eager: reduce_or_p's rule, in one call
+        # eager: reduce_or_p's rule, in one call
+        return wrap(np.any(value, axis, keepdims=True) if keepdims else np.any(value, axis))
     return _logical(reduce_or_p, "logical_or", False, a, axis, out, keepdims, where)
 
 
@@ -319,36 +171,11 @@ def all(
     *,
     where: ArrayLike = True,
 ) -> NDArray:
-    """Test whether all array elements along a given axis evaluate to True.
-
-    Parameters
-    ----------
-    a : array_like
-        Input array.
-    axis : int or tuple of ints, optional
-        Axis or axes along which to operate. By default (None) the flattened array is used.
-    out : ndarray, optional
-        Alternative output array in which to place the result; it must have the expected shape.
-        Eagerly it is written in place; traced, the update is functionalized.
-    keepdims : bool, optional
-        If True, the reduced axes are left in the result as dimensions with size one, so the result
-        broadcasts against the input.
-    where : array_like of bool, optional
-        Elements to include in the reduction.
-
-    Returns
-    -------
-    all : ndarray, bool
-        A new boolean array (or `out`) with the reduced axes removed.
-
-    See Also
-    --------
-    numpy.all : The NumPy function this mirrors.
-    any, ndarray.all
-    """
+    """Test whether all array elements along a given axis evaluate to True."""
     value = eager_buffer(a)
     if value is not None and out is None and where is True:
-        return wrap(np.all(value, axis, keepdims=keepdims))  # eager: reduce_and_p's rule, in one call
+        # eager: reduce_and_p's rule, in one call
+        return wrap(np.all(value, axis, keepdims=True) if keepdims else np.all(value, axis))
     return _logical(reduce_and_p, "logical_and", True, a, axis, out, keepdims, where)
 
 
@@ -359,37 +186,11 @@ def argmax(
     *,
     keepdims: bool = False,
 ) -> NDArray:
-    """Returns the indices of the maximum values along an axis.
-
-    Parameters
-    ----------
-    a : array_like
-        Input array.
-    axis : int, optional
-        By default, the index is into the flattened array, otherwise along the specified axis.
-    out : array, optional
-        If provided, the result will be inserted into this array; it should be of the appropriate
-        shape and dtype.
-    keepdims : bool, optional
-        If True, the reduced axis is left in the result as a dimension of size one.
-
-    Returns
-    -------
-    index_array : ndarray of ints
-        Array of indices into the array, with the shape of `a` without `axis`.
-
-    See Also
-    --------
-    numpy.argmax : The NumPy function this mirrors.
-    argmin, amax, nanargmax, take_along_axis, ndarray.argmax
-
-    Notes
-    -----
-    The first maximum wins; a NaN counts as the maximum, as in NumPy.
-    """
+    """Returns the indices of the maximum values along an axis."""
     value = eager_buffer(a)
     if value is not None and out is None:
-        return wrap(np.argmax(value, axis, keepdims=keepdims))  # eager: argmax_p's rule, in one call
+        # eager: argmax_p's rule, in one call
+        return wrap(np.argmax(value, axis, keepdims=True) if keepdims else np.argmax(value, axis))
     return arg_reduce(argmax_p, "argmax", a, axis, out, keepdims)
 
 
@@ -400,37 +201,11 @@ def argmin(
     *,
     keepdims: bool = False,
 ) -> NDArray:
-    """Returns the indices of the minimum values along an axis.
-
-    Parameters
-    ----------
-    a : array_like
-        Input array.
-    axis : int, optional
-        By default, the index is into the flattened array, otherwise along the specified axis.
-    out : array, optional
-        If provided, the result will be inserted into this array; it should be of the appropriate
-        shape and dtype.
-    keepdims : bool, optional
-        If True, the reduced axis is left in the result as a dimension of size one.
-
-    Returns
-    -------
-    index_array : ndarray of ints
-        Array of indices into the array, with the shape of `a` without `axis`.
-
-    See Also
-    --------
-    numpy.argmin : The NumPy function this mirrors.
-    argmax, amin, nanargmin, take_along_axis, ndarray.argmin
-
-    Notes
-    -----
-    The first minimum wins; a NaN counts as the minimum, as in NumPy.
-    """
+    """Returns the indices of the minimum values along an axis."""
     value = eager_buffer(a)
     if value is not None and out is None:
-        return wrap(np.argmin(value, axis, keepdims=keepdims))  # eager: argmin_p's rule, in one call
+        # eager: argmin_p's rule, in one call
+        return wrap(np.argmin(value, axis, keepdims=True) if keepdims else np.argmin(value, axis))
     return arg_reduce(argmin_p, "argmin", a, axis, out, keepdims)
 
 
@@ -440,35 +215,7 @@ def ptp(
     out: NDArray | None = None,
     keepdims: bool = False,
 ) -> NDArray:
-    """Range of values (maximum - minimum) along an axis.
-
-    Parameters
-    ----------
-    a : array_like
-        Input array.
-    axis : None or int or tuple of ints, optional
-        Axis along which to find the peaks; by default the flattened array.
-    out : ndarray, optional
-        Alternative output array in which to place the result; it must have the expected shape.
-        Eagerly it is written in place; traced, the update is functionalized.
-    keepdims : bool, optional
-        If True, the reduced axes are left in the result as dimensions with size one, so the result
-        broadcasts against the input.
-
-    Returns
-    -------
-    ptp : ndarray
-        The range of `a` along the given axis.
-
-    See Also
-    --------
-    numpy.ptp : The NumPy function this mirrors.
-    max, min
-
-    Notes
-    -----
-    Computed in the array's dtype, so signed integers wrap around, as in NumPy.
-    """
+    """Range of values (maximum - minimum) along an axis."""
     a = as_array(a)
     x = a._value
     axes = axes_of(axis, x.ndim)
@@ -490,28 +237,7 @@ def ptp(
 
 
 def count_nonzero(a: ArrayLike, axis: AxisLike = None, *, keepdims: bool = False) -> NDArray:
-    """Counts the number of non-zero values in the array a.
-
-    Parameters
-    ----------
-    a : array_like
-        Input array.
-    axis : int or tuple, optional
-        Axis or tuple of axes along which to count non-zeros; by default all of them.
-    keepdims : bool, optional
-        If True, the reduced axes are left in the result as dimensions with size one, so the result
-        broadcasts against the input.
-
-    Returns
-    -------
-    count : ndarray of int
-        Number of non-zero values in the array along the given axis (a 0-d array without `axis`).
-
-    See Also
-    --------
-    numpy.count_nonzero : The NumPy function this mirrors.
-    nonzero, sum
-    """
+    """Counts the number of non-zero values in the array a."""
     a = as_array(a)
     x = as_dtype(as_dtype(a._value, BOOL), INT64)
     axes = axes_of(axis, x.ndim)
@@ -554,3 +280,9 @@ __all__ = [
     "sum",
     "var",
 ]
+
+
+from arraystack._reductions_docs import DOCS  # the docstrings, kept apart (line budget)
+
+for _function in (all, any, argmax, argmin, count_nonzero, max, min, prod, ptp, sum):
+    _function.__doc__ = DOCS[_function.__name__]

@@ -134,7 +134,8 @@ def mean(
     """
     value = eager_buffer(a)
     if value is not None and dtype is None and out is None and where is True:
-        return wrap(np.mean(value, axis, keepdims=keepdims))  # eager: NumPy's own, in one call
+        # eager: NumPy's own, in one call
+        return wrap(np.mean(value, axis, keepdims=True) if keepdims else np.mean(value, axis))
     a = as_array(a)
     x = a._value
     if dtype is None and out is None and where is True and keepdims is False:
@@ -203,7 +204,8 @@ def var_raw(a, axis, dtype, out, ddof, keepdims, where, mean):
             add_p, binary(mul_p, re, re, re.dtype), binary(mul_p, im, im, im.dtype), re.dtype
         )
     elif type(d) is np.ndarray and d.base is None and not active.n and not device_namespaces:
-        sq = host_rules[mul_p](d, d, out=d)  # eager: d is ours and fresh; square in place, as NumPy's _var
+        # eager: d is ours and fresh; square in place, as NumPy's _var
+        sq = host_rules[mul_p](d, d, out=d)
     else:
         sq = binary(mul_p, d, d, d.dtype)
     out = unpack_out(out)
