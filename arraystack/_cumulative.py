@@ -5,7 +5,11 @@ NumPy's `ufunc.accumulate` promotes small integers and bool like the reductions 
 
 from __future__ import annotations
 
-from arraystack._array import wrap
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from arraystack._array import eager_buffer, wrap
 from arraystack._manipulation import normalize_axis
 from arraystack._reduce import (
     SUM_DTYPES,
@@ -19,6 +23,9 @@ from arraystack._reduce import (
 from arraystack._reduce import write as write_out
 from arraystack.ir.core import bind
 from arraystack.ir.structural import concatenate_p, cumprod_p, cumsum_p, full_p, reshape_p
+
+if TYPE_CHECKING:
+    from arraystack.typing import ArrayLike, DTypeLike, NDArray
 
 
 def accumulate_raw(prim, a, axis, dtype):
@@ -46,14 +53,73 @@ def store_scan(r, out):
     return write_out(out, r)
 
 
-def cumsum(a, axis=None, dtype=None, out=None):
-    """Mirrors numpy.cumsum."""
+def cumsum(
+    a: ArrayLike,
+    axis: int | None = None,
+    dtype: DTypeLike = None,
+    out: NDArray | None = None,
+) -> NDArray:
+    """Return the cumulative sum of the elements along a given axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int, optional
+        Axis along which the sum is computed; by default the input is flattened.
+    dtype : data-type, optional
+        The desired data-type of the result. By default it is inferred from the input, as in NumPy.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape.
+        Eagerly it is written in place; traced, the update is functionalized.
+
+    Returns
+    -------
+    out : ndarray
+        The cumulative sums, the same shape as `a` (1-d when `axis` is None).
+
+    See Also
+    --------
+    numpy.cumsum : The NumPy function this mirrors.
+    cumulative_sum, sum, nancumsum, cumprod, diff
+    """
+    value = eager_buffer(a)
+    if value is not None and dtype is None and out is None:
+        return wrap(np.cumsum(value, axis))  # eager: cumsum_p's reference rule, in one call
     r, _ = accumulate_raw(cumsum_p, a, axis, dtype)
     return store_scan(r, out)
 
 
-def cumprod(a, axis=None, dtype=None, out=None):
-    """Mirrors numpy.cumprod."""
+def cumprod(
+    a: ArrayLike,
+    axis: int | None = None,
+    dtype: DTypeLike = None,
+    out: NDArray | None = None,
+) -> NDArray:
+    """Return the cumulative product of elements along a given axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int, optional
+        Axis along which the product is computed; by default the input is flattened.
+    dtype : data-type, optional
+        The desired data-type of the result. By default it is inferred from the input, as in NumPy.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape.
+        Eagerly it is written in place; traced, the update is functionalized.
+
+    Returns
+    -------
+    out : ndarray
+        The cumulative products, the same shape as `a` (1-d when `axis` is None).
+
+    See Also
+    --------
+    numpy.cumprod : The NumPy function this mirrors.
+    cumulative_prod, prod, nancumprod, cumsum
+    """
     r, _ = accumulate_raw(cumprod_p, a, axis, dtype)
     return store_scan(r, out)
 
@@ -80,13 +146,81 @@ def _cumulative(prim, identity, x, axis, dtype, out, include_initial):
     return store_scan(r, out)
 
 
-def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
-    """Mirrors numpy.cumulative_sum."""
+def cumulative_sum(
+    x: ArrayLike,
+    /,
+    *,
+    axis: int | None = None,
+    dtype: DTypeLike = None,
+    out: NDArray | None = None,
+    include_initial: bool = False,
+) -> NDArray:
+    """Return the cumulative sum of the elements along a given axis (Array API).
+
+    Parameters
+    ----------
+    x : array_like
+        Input array.
+    axis : int, optional
+        Axis along which the sum is computed; required for arrays of more than one dimension.
+    dtype : data-type, optional
+        The desired data-type of the result. By default it is inferred from the input, as in NumPy.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape.
+        Eagerly it is written in place; traced, the update is functionalized.
+    include_initial : bool, optional
+        Whether to include the initial value (the identity) as the first element, so the axis grows
+        by one.
+
+    Returns
+    -------
+    out : ndarray
+        The cumulative sums.
+
+    See Also
+    --------
+    numpy.cumulative_sum : The NumPy function this mirrors.
+    cumsum, sum
+    """
     return _cumulative(cumsum_p, 0, x, axis, dtype, out, include_initial)
 
 
-def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
-    """Mirrors numpy.cumulative_prod."""
+def cumulative_prod(
+    x: ArrayLike,
+    /,
+    *,
+    axis: int | None = None,
+    dtype: DTypeLike = None,
+    out: NDArray | None = None,
+    include_initial: bool = False,
+) -> NDArray:
+    """Return the cumulative product of elements along a given axis (Array API).
+
+    Parameters
+    ----------
+    x : array_like
+        Input array.
+    axis : int, optional
+        Axis along which the product is computed; required for arrays of more than one dimension.
+    dtype : data-type, optional
+        The desired data-type of the result. By default it is inferred from the input, as in NumPy.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape.
+        Eagerly it is written in place; traced, the update is functionalized.
+    include_initial : bool, optional
+        Whether to include the initial value (the identity) as the first element, so the axis grows
+        by one.
+
+    Returns
+    -------
+    out : ndarray
+        The cumulative products.
+
+    See Also
+    --------
+    numpy.cumulative_prod : The NumPy function this mirrors.
+    cumprod, prod
+    """
     return _cumulative(cumprod_p, 1, x, axis, dtype, out, include_initial)
 
 
