@@ -6,8 +6,11 @@ cache_dir (ARRAYSTACK_CACHE_DIR): where compiled kernels persist; default under 
 log_compiles (ARRAYSTACK_LOG_COMPILES=1): log every trace and compile with its reason.
 tiered (ARRAYSTACK_TIERED, default on): a jitted function's first calls run on the reference path while numba
     compiles in the background; off: the first call waits for the compiled code.
+tier_compile (ARRAYSTACK_TIER_COMPILE): where that background compile runs: "process" (default; a compile
+    worker process writes numba's disk cache, this process loads it) or "thread" (arraystack/_tiering.py).
 memory_limit (ARRAYSTACK_MEMORY_LIMIT, bytes; suffixes K, M, G as powers of 1024): compiled plans raise
     arraystack.OutOfMemory before a step would hold more than this on the host; None (default): no limit.
+    A dict {"cpu": ..., "cuda:0": ...} sets a limit per device, which plan.run() checks per device.
 """
 
 from __future__ import annotations
@@ -44,6 +47,14 @@ def _parse_bytes(text, where="ARRAYSTACK_MEMORY_LIMIT"):
 
 
 def _memory_limit(value):
+    if isinstance(value, dict):  # device key ("cpu", "cuda:0") -> bytes, checked by the plan engine
+        limits = {}
+        for device, nbytes in value.items():
+            if not isinstance(device, str) or not device:
+                message = f"arraystack.config.memory_limit keys must be device names, got {device!r}"
+                raise ValueError(message)
+            limits[device] = _memory_limit(nbytes)
+        return limits
     if value is None:
         return None
     if isinstance(value, str):
@@ -71,17 +82,20 @@ class Config:
         default_factory=lambda: os.environ.get("ARRAYSTACK_CACHE_DIR") or _default_cache_dir()
     )
     log_compiles: bool = field(default_factory=lambda: _flag("ARRAYSTACK_LOG_COMPILES"))
-    memory_limit: int | None = field(
+    memory_limit: int | dict | None = field(
         default_factory=lambda: _parse_bytes(os.environ.get("ARRAYSTACK_MEMORY_LIMIT", ""))
     )
     tiered: bool = field(default_factory=lambda: _flag("ARRAYSTACK_TIERED", True))
+    tier_compile: str = field(
+        default_factory=lambda: os.environ.get("ARRAYSTACK_TIER_COMPILE", "process").strip().lower()
+    )
 
     def __setattr__(self, name, value):
         if name == "memory_limit":
             value = _memory_limit(value)
             # compiled plans read the limit from the backend, which cannot import this module
             if self is config:
-                limits.host = value
+                limits.set(value)
         object.__setattr__(self, name, value)
 
     def update(self, **settings):
@@ -94,4 +108,4 @@ class Config:
 # While the one Config is built its fields stay local; after that, setting the limit reaches the backends.
 config = None
 config = Config()
-limits.host = config.memory_limit
+limits.set(config.memory_limit)

@@ -123,9 +123,10 @@ class JitFunction:
         return functools.partial(self, obj)
 
     def stats(self) -> dict:
+        """Counters of this function: ``{'calls', 'traces', 'compiles', 'cache_hits'}``."""
         return self._stats.as_dict()
 
-    def wait_compiled(self, timeout=None) -> bool:
+    def wait_compiled(self, timeout: float | None = None) -> bool:
         """Block until every specialization compiling in the background (tiered compilation) runs compiled
         code; True when all of them do."""
         tiers = [e.pending for e in list(self._cache.values()) if e.pending is not None]
@@ -299,7 +300,10 @@ class JitFunction:
             position += n
         return frozenset(out)
 
-    def lower(self, *args, **kwargs) -> Lowered:
+    def lower(self, *args: Any, **kwargs: Any) -> Lowered:
+        """Trace and optimize for these arguments without running: a Lowered, whose ``as_text()``
+        shows the IR as traced and after the passes (also ``cost()``, ``plan()``, ``draw()``), as
+        ``jax.jit(f).lower(*args)`` does."""
         from arraystack.ir.passes import PassReport, run_pipeline
 
         graph, consts, out_tree = self._trace(args, kwargs)

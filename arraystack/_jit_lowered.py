@@ -29,11 +29,12 @@ class Stats:
 class Lowered:
     """A traced and optimized function: `.as_text()` shows the IR as traced and after the passes."""
 
-    def __init__(self, traced, optimized, report, backend):
+    def __init__(self, traced, optimized, report, backend, call=None):
         self.traced = traced
         self.optimized = optimized
         self.report = report
         self.backend = backend
+        self.call = call  # (jit function, captured constants, output tree): lets plans run
 
     def as_text(self) -> str:
         return f"# traced\n{self.traced}\n# after passes\n{self.optimized}"
@@ -62,8 +63,45 @@ class Lowered:
         return graph_cost(self.optimized, tuple(detected() if devices is None else devices))
 
     def plan(self, policy="default", devices=None, inputs=None):
-        """Where each region would run: a Plan (arraystack.backends.planner), see plan.explain()."""
+        """Where each region would run: a Plan (arraystack.backends.planner), see plan.explain().
+        `plan.run(*args)` executes it on the arguments lower() saw (same shapes and dtypes) and returns
+        what the function returns; `plan.last_run` reports the transfers and memory of that run."""
+        from dataclasses import replace
+
         from arraystack._devices import devices as detected
         from arraystack.backends.planner import plan_graph
 
-        return plan_graph(self.optimized, detected() if devices is None else devices, policy, inputs)
+        plan = plan_graph(self.optimized, detected() if devices is None else devices, policy, inputs)
+        return plan if self.call is None else replace(plan, binding=_PlanBinding(self))
+
+
+class _PlanBinding:
+    """Arguments -> the plan's input buffers (the dynamic leaves, then the captured constants), and output
+    buffers -> the function's result structure, the way a call of the jitted function does it."""
+
+    def __init__(self, lowered):
+        self.function, self.consts, self.out_tree = lowered.call
+        self.in_avals = tuple(v.aval for v in lowered.optimized.inputs)
+        self.cache_dir = config.cache_dir  # where the plan's kernels persist, as for a call
+
+    def buffers(self, args, kwargs):
+        from arraystack._jit import _leaf_buffer
+
+        key, leaves = self.function._key(args, kwargs)
+        avals = key[2]
+        expected = self.in_avals[: len(avals)]
+        if len(avals) + len(self.consts) != len(self.in_avals) or any(
+            (a.shape, a.dtype) != (b.shape, b.dtype) for a, b in zip(avals, expected)
+        ):
+            got = ", ".join(a.str_short() for a in avals)
+            want = ", ".join(a.str_short() for a in expected)
+            raise TypeError(f"this plan was made for arguments ({want}); got ({got}): lower again")
+        return [_leaf_buffer(leaf, aval) for leaf, aval in zip(leaves, avals)] + [
+            c._value if hasattr(c, "_value") else c for c in self.consts
+        ]
+
+    def results(self, outputs):
+        from arraystack._array import wrap
+        from arraystack.ir import tree
+
+        return tree.unflatten(self.out_tree, [wrap(o) for o in outputs])

@@ -8,7 +8,8 @@ allocation of that size takes it back.
 
 The memory limit (`limits.host`, set through arraystack.config.memory_limit) is checked by each run of a
 plan before a step allocates: a `RunLedger` counts the bytes the run holds alive (its arguments and the live
-values), and a step whose outputs would exceed the limit raises OutOfMemory instead of allocating.
+values), and a step whose outputs would exceed the limit raises OutOfMemory instead of allocating. Limits of
+other devices (`limits.devices`, from a dict memory_limit) are checked by the execution engine (engine.py).
 """
 
 from __future__ import annotations
@@ -87,10 +88,11 @@ class OutOfMemory(MemoryError):
     """A plan step would exceed the memory limit (arraystack.config.memory_limit); raised before allocating.
 
     Attributes: step (its position in the plan), primitive, source (the user's file:line), requested,
-    in_use and limit (bytes)."""
+    in_use and limit (bytes), device (the key of the device whose memory ran out)."""
 
-    def __init__(self, message, *, step, primitive, source, requested, in_use, limit):
+    def __init__(self, message, *, step, primitive, source, requested, in_use, limit, device="cpu"):
         super().__init__(message)
+        self.device = device
         self.step = step
         self.primitive = primitive
         self.source = source
@@ -100,9 +102,25 @@ class OutOfMemory(MemoryError):
 
 
 class Limits:
-    """Per-device memory limits in bytes (None: unlimited). Only the host device exists so far."""
+    """Per-device memory limits in bytes (None: unlimited). `host` is the host's ("cpu"), which the numba
+    executables check; `devices` maps device keys to limits, which the execution engine checks."""
 
-    host: int | None = None
+    def __init__(self):
+        self.host: int | None = None
+        self.devices: dict = {}
+
+    def set(self, value) -> None:
+        """From arraystack.config.memory_limit: bytes (the host's limit), a dict device key -> bytes, or
+        None."""
+        if isinstance(value, dict):
+            self.devices = dict(value)
+            self.host = self.devices.get("cpu")
+        else:
+            self.devices = {} if value is None else {"cpu": value}
+            self.host = value
+
+    def of(self, device: str) -> int | None:
+        return self.devices.get(device)
 
 
 limits = Limits()

@@ -2,6 +2,8 @@
 transfers between devices, a buffer for every value, an order). Placement is decided by a policy
 (policies.py); the Plan records every estimate it saw so plan.explain() can say why each region went where.
 
+plan.run(*args) executes a Plan (engine.py); its buffers come from buffer_assignment.py.
+
 A region is one top-level equation of the optimized graph (a fused kernel, a library call, a loop, a view).
 Graph inputs live on the default device unless `inputs` says otherwise, and graph outputs are copied back
 to it. A transfer is inserted right before the first region that reads a value on a device without a copy
@@ -13,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from arraystack.backends.buffer_assignment import Buffer, assign_buffers
 from arraystack.backends.hardware import HardwareModel
 from arraystack.backends.policies import Placement, device_key, get_policy, value_bytes
 from arraystack.ir.cost_report import graph_cost
@@ -85,18 +88,6 @@ class Transfer:
 
 
 @dataclass(frozen=True)
-class Buffer:
-    """One allocation on one device; `values` are the (name, and for views, aliased) values it holds in
-    turn. kind: "argument" (a caller's input, never reused), "output" (returned) or "temporary"."""
-
-    index: int
-    device: str
-    bytes: int
-    values: tuple
-    kind: str
-
-
-@dataclass(frozen=True)
 class Plan:
     graph: object
     model: HardwareModel
@@ -107,6 +98,10 @@ class Plan:
     order: tuple  # ("run", region index) and ("transfer", transfer index) in execution order
     buffers: tuple
     assignment: dict = field(default_factory=dict)  # (value name, device key) -> buffer index
+    # How run() turns the caller's arguments into input buffers and output buffers into results (the
+    # frontend's Lowered.plan sets it; None: host arrays in, a list of host arrays out).
+    binding: object = field(default=None, compare=False, repr=False)
+    runs: dict = field(default_factory=dict, compare=False, repr=False)  # engine.py: engine, report
 
     @property
     def devices(self) -> tuple:
@@ -132,7 +127,31 @@ class Plan:
             out[b.device] += b.bytes
         return out
 
+    def run(self, *args, workers=None, **kwargs):
+        """Execute the plan (backends/engine.py): each region on its device (the host, or a simulated
+        accelerator for a preset), the transfers as steps, independent steps on `workers` threads. Raises
+        OutOfMemory before running when a step would exceed a device's limit. See `last_run`."""
+        from arraystack.backends.engine import run_plan
+
+        if self.binding is None:
+            if kwargs:
+                raise TypeError(f"a plan's run() takes input buffers, not keywords {sorted(kwargs)}")
+            return run_plan(self, list(args), workers)[0]
+        buffers = self.binding.buffers(args, kwargs)
+        outputs, _ = run_plan(self, buffers, workers, getattr(self.binding, "cache_dir", None))
+        return self.binding.results(outputs)
+
+    @property
+    def last_run(self):
+        """The RunReport of the latest run(): transfers performed, peak bytes per device, threads."""
+        return self.runs.get("report")
+
     def explain(self) -> str:
+        text = self._explain_plan()
+        report = self.last_run
+        return text if report is None else f"{text}\n{report.explain()}"
+
+    def _explain_plan(self) -> str:
         home = self.model.default.key
         on_home = sum(r.estimate(home).compute or 0.0 for r in self.regions)
         moved = sum(t.bytes for t in self.transfers)
@@ -279,78 +298,6 @@ def _copy(state, var, dst, names, consumer, where):
     state.copies[var].append(dst)
     nbytes = value_bytes(var)
     return Transfer(names[var], src, dst, nbytes, link.transfer_time(nbytes), consumer, link.name)
-
-
-def assign_buffers(graph, regions, transfers, order, names, in_devices, home):
-    """A buffer per (value, device), reusing on each device a buffer of the same size whose values are all
-    dead (read for the last time at an earlier step; never in place). A view (a region of zero cost: reshape,
-    transpose, ...) shares its operand's buffer. Returns (buffers, {(name, device): buffer index})."""
-    graph_eqns = graph.eqns
-    root: dict = {}  # (name, device) -> (name, device) owning the memory
-    born: dict = {}  # root -> (position, nbytes, kind)
-    last: dict = {}  # root -> position of the last read
-    for var, key in zip(graph.inputs, in_devices):
-        root[(names[var], key)] = (names[var], key)
-        born[(names[var], key)] = (-1, value_bytes(var), "argument")
-    for p, (what, i) in enumerate(order):
-        if what == "transfer":
-            t = transfers[i]
-            src = root[(t.value, t.src)]
-            last[src] = p
-            root[(t.value, t.dst)] = (t.value, t.dst)
-            born[(t.value, t.dst)] = (p, t.bytes, "temporary")
-            continue
-        region, eqn = regions[i], graph_eqns[i]
-        reads = [root[(names[x], region.device)] for x in eqn.inputs if isinstance(x, Var)]
-        for r in reads:
-            last[r] = p
-        is_view = region.flops == 0 and region.bytes == 0
-        for j, var in enumerate(eqn.outputs):
-            mine = (names[var], region.device)
-            if is_view and reads:
-                root[mine] = reads[j] if len(reads) == len(eqn.outputs) else reads[0]
-            else:
-                root[mine] = mine
-                born[mine] = (p, value_bytes(var), "temporary")
-                last.setdefault(mine, p)
-    end = len(order)
-    for var in graph.outputs:
-        if isinstance(var, Var):
-            r = root[(names[var], home)]
-            last[r] = end
-            if born[r][2] == "temporary":
-                born[r] = born[r][:2] + ("output",)
-    return _linear_scan(root, born, last, end)
-
-
-def _linear_scan(root, born, last, end):
-    slots: list = []  # [device, nbytes, [value names], kind]
-    slot_of: dict = {}  # root -> slot index
-    free: dict = {}  # (device, nbytes) -> slot indices free for reuse
-    dying: dict = {}  # position -> roots read for the last time there
-    for r, p in last.items():
-        dying.setdefault(p, []).append(r)
-    by_birth: dict = {}
-    for r, (p, nbytes, kind) in born.items():
-        by_birth.setdefault(p, []).append(r)
-    for p in range(-1, end + 1):
-        for r in by_birth.get(p, ()):
-            _, nbytes, kind = born[r]
-            reusable = free.get((r[1], nbytes), [])
-            if kind != "argument" and reusable:
-                index = reusable.pop()
-                slots[index][2].append(r[0])
-                slots[index][3] = kind if kind == "output" else slots[index][3]
-            else:
-                index = len(slots)
-                slots.append([r[1], nbytes, [r[0]], kind])
-            slot_of[r] = index
-        for r in dying.get(p, ()):
-            if born[r][2] == "temporary" and last[r] < end:
-                free.setdefault((r[1], born[r][1]), []).append(slot_of[r])
-    buffers = tuple(Buffer(i, d, n, tuple(v), k) for i, (d, n, v, k) in enumerate(slots))
-    assignment = {key: slot_of[r] for key, r in root.items()}
-    return buffers, assignment
 
 
 __all__ = [

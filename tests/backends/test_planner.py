@@ -308,3 +308,37 @@ def test_a_region_of_unknown_cost_stays_on_the_default_device():
     assert region.estimate(GPU).compute is None and plan.transfers == ()
     text = plan.explain()
     assert "cost unknown" in text and "+ 1 regions of unknown cost" in text
+
+
+def test_a_plan_runs_on_host_arrays():
+    """plan.run (backends/engine.py) without a frontend: host arrays in, a list of host arrays out."""
+
+    class OnGpu:
+        def place(self, eqn, cost, devices, current):
+            return GPU
+
+    x = np.linspace(0, 1, 16, dtype=np.float32)
+    plan = plan_graph(chain_graph(16, 3, fused=False), HW, OnGpu())
+    (out,) = plan.run(x)
+    np.testing.assert_allclose(out, np.exp(np.exp(np.exp(x))), rtol=1e-6)
+    assert [t[:3] for t in plan.last_run.transfers] == [("a", "cpu", GPU), ("d", GPU, "cpu")]
+    assert "copied d cuda:0 -> cpu: 64 bytes" in plan.explain()
+    with pytest.raises(TypeError, match="input buffers, not keywords"):
+        plan.run(x=x)
+
+
+def test_independent_branches_never_share_a_buffer():
+    """A buffer is reused only by a step that depends on every step that used it (buffer_assignment.py),
+    so the engine may run the two branches at the same time."""
+    n = 1 << 10
+    a, b = var(n), var(n)
+    builder = GraphBuilder()
+    (c,) = builder.emit(p.exp_p, [a])
+    (d,) = builder.emit(p.sin_p, [c])
+    (e,) = builder.emit(p.exp_p, [b])  # c is dead here, but this branch does not depend on it
+    (f,) = builder.emit(p.sin_p, [e])
+    (g,) = builder.emit(p.add_p, [d, f])  # depends on both branches: may take a dead buffer
+    plan = plan_graph(builder.build([a, b], [g]), HW)
+    assert plan.buffer_of("e") is not plan.buffer_of("c")
+    assert plan.buffer_of("g") in (plan.buffer_of("c"), plan.buffer_of("e"))
+    assert plan.memory()["cpu"] == (2 + 4) * n * 4  # the arguments, c, d, e, f (g reuses one)

@@ -1,0 +1,292 @@
+"""Device runtimes: what the execution engine (engine.py) asks of one device, so that the engine itself never
+assumes host memory. A runtime allocates and frees blocks of its device's pool, copies arrays in from the host,
+out to the host and across from another device, prepares (compiles) a region for its device, runs it, and
+synchronizes. Implemented here for the host CPU (numba kernels and NumPy) and for a *simulated accelerator*,
+which stands in for a device that is absent (a preset such as "h100"): it runs the host's kernels on host
+memory, but its values live in blocks of its own pool, under its own limit, and it counts what it copies, the
+way numba's CUDA simulator stands in for a GPU. A real device kind plugs in with register_runtime(backend,
+factory); a GPU runtime enqueues work on a stream in run() and waits in synchronize().
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import threading
+
+import numpy as np
+
+MAX_FREE_PER_SIZE = 4  # free blocks a pool keeps per size for later runs
+
+
+class DevicePool:
+    """A device's memory as the engine sees it: blocks handed out by size and taken back for reuse.
+
+    new_block(nbytes) makes a block (device memory, or a placeholder for a device whose kernels allocate
+    their outputs themselves). capacity (bytes, None: unbounded) is the device's memory: taking more raises
+    MemoryError, as a real device's allocator would. Counters: allocated (fresh blocks), reused, in_use and
+    peak (bytes of blocks handed out)."""
+
+    def __init__(self, new_block, capacity: int | None = None):
+        self.new_block = new_block
+        self.capacity = capacity
+        self._free: dict[int, list] = {}
+        self._lock = threading.Lock()
+        self.allocated = 0
+        self.reused = 0
+        self.in_use = 0
+        self.peak = 0
+
+    def take(self, nbytes: int):
+        with self._lock:
+            if self.capacity is not None and self.in_use + nbytes > self.capacity:
+                raise MemoryError(
+                    f"device pool exhausted: {nbytes} bytes requested, {self.in_use} of "
+                    f"{self.capacity} in use"
+                )
+            free = self._free.get(nbytes)
+            if free:
+                block = free.pop()
+                self.reused += 1
+            else:
+                block = None
+            self.in_use += nbytes
+            self.peak = max(self.peak, self.in_use)
+        if block is None:
+            block = self.new_block(nbytes)
+            with self._lock:
+                self.allocated += 1
+        return block
+
+    def give(self, block, nbytes: int) -> None:
+        with self._lock:
+            self.in_use -= nbytes
+            free = self._free.setdefault(nbytes, [])
+            if len(free) < MAX_FREE_PER_SIZE:
+                free.append(block)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._free.clear()
+
+    def stats(self) -> dict:
+        return {
+            "allocated": self.allocated, "reused": self.reused, "in_use": self.in_use,
+            "peak": self.peak,
+        }  # fmt: skip
+
+
+class HostRuntime:
+    """The host CPU. Regions run as the numba backend runs them (fused kernels, BLAS, reference rules);
+    the kernels allocate their own outputs from the host buffer pool (buffers.host_pool), so a block of this
+    runtime's pool only accounts for a plan buffer, and place() adopts the array a region returned."""
+
+    name = "host"
+    simulated = False
+
+    def __init__(self, device, cache_dir: str | None = None):
+        self.device = device
+        self.key = device.key
+        self.cache_dir = cache_dir
+        self.pool = DevicePool(lambda nbytes: None)
+        self.copies_in = self.bytes_in = self.copies_out = self.bytes_out = 0
+        self._lock = threading.Lock()
+
+    @property
+    def capacity(self):
+        return self.pool.capacity
+
+    def allocate(self, nbytes: int):
+        return self.pool.take(nbytes)
+
+    def free(self, block, nbytes: int) -> None:
+        self.pool.give(block, nbytes)
+
+    def place(self, block, value, aval):
+        """A region's output (already on this device) as the value of its buffer `block`."""
+        return value if type(value) is np.ndarray else np.asarray(value)
+
+    def copy_in(self, array, block, aval):
+        """A host array onto this device, into `block`."""
+        self._count(in_bytes=array.nbytes)
+        return self.place(block, array, aval)
+
+    def copy_out(self, value) -> np.ndarray:
+        """A new host array holding `value` (a value on this device)."""
+        self._count(out_bytes=value.nbytes)
+        return np.array(value, copy=True)
+
+    def transfer(self, value, src, block, aval):
+        """`value`, which lives on the device of runtime `src`, onto this device into `block` (staged
+        through the host; a runtime with a direct path between two devices overrides this)."""
+        if src.key == self.key:
+            return value
+        return self.copy_in(src.copy_out(value), block, aval)
+
+    def prepare(self, eqn, graph):
+        """A step for region `eqn` of `graph` on this device; run() calls it."""
+        step = host_step(eqn, graph, self.cache_dir)
+        return step if eqn.prim.multiple_results else _listed(step)
+
+    def run(self, step, inputs, outputs):
+        """Run a prepared step on values of this device. outputs: per result, (block, aval) of the plan
+        buffer it goes to, or None for a view of an input. Returns the results, as values of this
+        device (a runtime whose kernels take output buffers writes into the blocks directly)."""
+        results = step(*inputs)
+        return [
+            value if out is None else self.place(out[0], value, out[1])
+            for value, out in zip(results, outputs)
+        ]
+
+    def synchronize(self) -> None:
+        """Wait for the work run() started (host work is synchronous)."""
+
+    def stats(self) -> dict:
+        return dict(
+            self.pool.stats(), copies_in=self.copies_in, bytes_in=self.bytes_in,
+            copies_out=self.copies_out, bytes_out=self.bytes_out,
+        )  # fmt: skip
+
+    def _count(self, in_bytes=None, out_bytes=None):
+        with self._lock:
+            if in_bytes is not None:
+                self.copies_in += 1
+                self.bytes_in += int(in_bytes)
+            if out_bytes is not None:
+                self.copies_out += 1
+                self.bytes_out += int(out_bytes)
+
+
+class SimulatedRuntime(HostRuntime):
+    """A simulated accelerator (a preset device absent from this machine). Its values live in blocks of its
+    own pool (NumPy byte buffers standing in for device memory, capacity = the preset's memory); a region
+    runs the host's kernel and its outputs are copied into their blocks; copies in and out are counted.
+    Numerics are the host's: a simulation checks placement, transfers and memory, not the device's
+    arithmetic."""
+
+    name = "simulated"
+    simulated = True
+
+    def __init__(self, device, cache_dir: str | None = None):
+        super().__init__(device, cache_dir)
+        self.pool = DevicePool(_new_block, capacity=device.memory or None)
+
+    def place(self, block, value, aval):
+        out = _view(block, aval)
+        np.copyto(out, value, casting="unsafe")
+        return out
+
+
+def _new_block(nbytes: int) -> np.ndarray:
+    return np.empty(max(nbytes, 1), np.uint8)
+
+
+def _view(block, aval):
+    nbytes = math.prod(aval.shape) * aval.dtype.itemsize
+    return block[:nbytes].view(aval.dtype).reshape(aval.shape)
+
+
+# -- steps: how the host runs a region ---------------------------------------------------------------------
+# Parallel numba kernels take every core, and numba's workqueue threading layer must not be entered from two
+# threads at once: the engine runs them (and loops, whose bodies may hold them) one at a time.
+_parallel_lock = threading.Lock()
+
+
+def host_step(eqn, graph, cache_dir=None):
+    """The step the numba backend would run for `eqn` (a region of `graph`), without donation: fused
+    kernels, loops over compiled bodies, BLAS and reference rules."""
+    from arraystack.backends import numba as nb
+    from arraystack.backends.control import control_step
+    from arraystack.backends.reference import reference_step
+    from arraystack.ir.control import fusion_p
+
+    blas = nb._calls_blas(graph)
+    threshold = nb.PARALLEL_THRESHOLD_WITH_BLAS if blas else nb.PARALLEL_THRESHOLD
+    if eqn.prim is fusion_p:
+        sub = eqn.params["graph"]
+        if nb._region_problem(sub) is not None:
+            return nb._reference_region_step(eqn)
+        step, _, _ = nb._kernel_step(eqn, cache_dir, (), False, threshold)
+        sizes = [int(np.prod(v.aval.shape, dtype=np.int64)) for v in sub.inputs + sub.outputs]
+        return _exclusive(step) if max(sizes + [1]) >= threshold else step
+    step = control_step(eqn, lambda g: nb.compile_numba(g, cache_dir, blas=blas))
+    if step is not None:
+        return _exclusive(step)
+    return reference_step(eqn)
+
+
+def _listed(step):
+    @functools.wraps(step)
+    def run(*inputs):
+        return [step(*inputs)]
+
+    return run
+
+
+def _exclusive(step):
+    @functools.wraps(step)
+    def run(*inputs):
+        with _parallel_lock:
+            return step(*inputs)
+
+    return run
+
+
+# -- which runtime runs a device --------------------------------------------------------------------------
+# backend name (Device.backend) -> factory(device, cache_dir) -> runtime, for devices present on this machine.
+runtime_factories: dict = {}
+_runtimes: dict = {}  # (device record, role) -> runtime: one pool per device, shared by every plan
+_runtimes_lock = threading.Lock()
+
+
+class RuntimeMissing(RuntimeError):
+    """No runtime can execute a device of the plan (a device present here whose backend registered none)."""
+
+
+def register_runtime(backend: str, factory) -> None:
+    """Make devices whose `backend` is this name executable: factory(device, cache_dir) -> runtime."""
+    if not isinstance(backend, str) or not backend:
+        raise ValueError(f"a backend name must be a non-empty string, got {backend!r}")
+    if not callable(factory):
+        raise TypeError(f"the runtime factory for {backend!r} must be callable, got {factory!r}")
+    runtime_factories[backend] = factory
+
+
+def runtime_for(device, host: bool, cache_dir: str | None = None):
+    """The runtime of `device`: the host runtime for the model's default device (`host`), a simulated
+    accelerator for a preset, else the runtime its backend registered."""
+    if host:
+        if device.kind != "cpu":
+            raise RuntimeMissing(
+                f"the default device {device.key} is not a CPU; the host must be one"
+            )
+        role, make = "host", HostRuntime
+    elif device.source == "preset":
+        role, make = "simulated", SimulatedRuntime
+    elif device.backend in runtime_factories:
+        role, make = device.backend, runtime_factories[device.backend]
+    else:
+        known = ", ".join(sorted(runtime_factories)) or "none"
+        raise RuntimeMissing(
+            f"no runtime executes {device.key} ({device.name or device.kind}, backend "
+            f"{device.backend!r}); registered runtimes: {known}. Install the backend's package, or "
+            "plan on presets (simulated devices)"
+        )
+    with _runtimes_lock:
+        key = (device, role, cache_dir)
+        runtime = _runtimes.get(key)
+        if runtime is None:
+            runtime = _runtimes[key] = make(device, cache_dir)
+        return runtime
+
+
+__all__ = [
+    "DevicePool",
+    "HostRuntime",
+    "RuntimeMissing",
+    "SimulatedRuntime",
+    "host_step",
+    "register_runtime",
+    "runtime_factories",
+    "runtime_for",
+]

@@ -1,0 +1,79 @@
+"""What a run of a plan did (engine.py): the transfers performed, bytes held per device, which thread ran each
+region; and the OutOfMemory error a step raises when it would exceed a device's limit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from arraystack.backends.buffers import OutOfMemory, format_bytes
+
+
+@dataclass(frozen=True)
+class RunReport:
+    """transfers: (value, src, dst, bytes copied) per transfer performed, in plan order; peak: device key ->
+    the most bytes the run held there (the host's arguments included); predicted_peak: the same figure the
+    plan's buffer assignment implies when its steps run in plan order (a concurrent run never exceeds it);
+    threads: region index -> the name of the thread that ran it; runtimes: device key -> runtime kind."""
+
+    plan: object
+    transfers: tuple
+    peak: dict
+    predicted_peak: dict
+    threads: dict
+    runtimes: dict
+
+    def transferred_bytes(self) -> int:
+        return sum(t[3] for t in self.transfers)
+
+    def explain(self) -> str:
+        threads = len(set(self.threads.values()))
+        lines = [
+            f"# run: {len(self.transfers)} transfers performed, {self.transferred_bytes()} bytes; "
+            + f"{threads} thread(s) ran {len(self.threads)} regions"
+        ]
+        for device, peak in self.peak.items():
+            lines.append(
+                f"#   {device:8s} ({self.runtimes.get(device, '?')}) peak {format_bytes(peak)}, "
+                f"plan predicts {format_bytes(self.predicted_peak.get(device, 0))}"
+            )
+        lines += [f"#   copied {v} {src} -> {dst}: {n} bytes" for v, src, dst, n in self.transfers]
+        return "\n".join(lines)
+
+    __str__ = explain
+
+
+def describe_step(schedule, position: int) -> tuple:
+    """(primitive, what, source) of the step at `position`: a region or a transfer."""
+    node = schedule.nodes[position]
+    plan_region = None if node.transfer is not None else schedule.regions[node.index]
+    if plan_region is None:
+        t = node.transfer
+        return "transfer", f"copy of {t.value} {t.src} -> {t.dst}", None
+    what = f"region {plan_region.index} `{plan_region.primitive}`"
+    return plan_region.primitive, what, plan_region.source
+
+
+def out_of_memory(schedule, position, device, requested, in_use, limit, which) -> OutOfMemory:
+    primitive, what, source = describe_step(schedule, position)
+    where = f" at {source}" if source else ""
+    if limit is None:
+        bound = f"{device} could not allocate it"
+        advice = "Place less on this device, or make the arrays smaller"
+    elif which == "config":
+        bound = f"the limit for {device} is {format_bytes(limit)} (arraystack.config.memory_limit)"
+        advice = "Raise the limit, place less on this device, or make the arrays smaller"
+    else:
+        bound = f"{device} has {format_bytes(limit)} of memory"
+        advice = "Place less on this device, or make the arrays smaller"
+    return OutOfMemory(
+        f"out of memory on {device} at plan step {position}: {what}{where} needs "
+        f"{format_bytes(requested)} for its outputs while the run holds {format_bytes(in_use)} there; "
+        f"{bound}. {advice} (e.g. process the batch in chunks).",
+        step=position,
+        primitive=primitive,
+        source=source,
+        requested=requested,
+        in_use=in_use,
+        limit=limit,
+        device=device,
+    )
