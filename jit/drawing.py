@@ -2,7 +2,7 @@
 
     from arraystack.ir import draw
     draw(f.lower(x).optimized)                     # shows in a notebook (Drawing._repr_svg_)
-    draw(lowered.optimized, lowered.plan()).save("graph.svg")
+    draw(lowered.optimized, lowered.plan()).save("graph.svg")   # or "graph.png"
 
 Equations are boxes labelled with the primitive (literal operands written in, e.g. `mul(•, 2.0:f64)`) and
 the output avals; graph inputs and outputs are ellipses; hovering a box shows its params and source line.
@@ -11,14 +11,19 @@ box `fusion (N eqns)` when it holds more than `expand_limit` of them. `placement
 device: a dict {top-level eqn index: device key}, or any object with `.regions` whose items have `.index`
 and `.device` (a Plan from arraystack.backends.planner).
 
-Graphviz's `dot` lays the picture out when it is on PATH; otherwise (or if it fails) a pure-Python layered
-layout does (arraystack.ir.draw_layout), so no system binary is ever required.
+Graphviz's `dot` lays the picture out when it is on PATH; otherwise a pure-Python layered layout does
+(arraystack.ir.draw_layout), so no system binary is ever required. When `dot` is there but fails (an error
+status, no answer within DOT_TIMEOUT seconds, no <svg> in its output), the Python layout draws the picture
+and says why in a RuntimeWarning and in `Drawing.note`. A PNG comes from `dot -Tpng` when dot laid the picture
+out, otherwise from cairosvg if it is installed, otherwise from matplotlib (arraystack.ir.draw_png).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import subprocess
+import warnings
 from pathlib import Path
 
 from arraystack.ir.draw_layout import (
@@ -31,40 +36,65 @@ from arraystack.ir.draw_layout import (
 )
 from arraystack.ir.ir import Graph
 
+DOT_TIMEOUT = 60.0  # seconds
 PALETTE = ("#8dd3c7", "#fdb462", "#bebada", "#fb8072", "#80b1d3", "#b3de69", "#fccde5", "#d9d9d9")
 
 
 class Drawing:
     """An SVG picture of a graph: `.svg` (the text), `.save(path)`, and it displays itself in Jupyter.
-    `.engine` says what laid it out: "dot" or "python"."""
+    `.engine` says what laid it out: "dot" or "python"; `.note` says why the Python layout stood in for a
+    `dot` that failed ("" otherwise)."""
 
-    def __init__(self, svg: str, engine: str):
+    def __init__(self, svg: str, engine: str, note: str = "", dot=None, scene=None):
         self.svg = svg
         self.engine = engine
+        self.note = note
+        self._dot = dot  # (dot executable, DOT source) when dot laid it out: PNGs come from dot too
+        self._scene = scene  # (laid-out Scene, colours) when Python laid it out: PNGs by matplotlib
 
     def _repr_svg_(self) -> str:
         return self.svg
 
     def __repr__(self):
-        return f"<Drawing: {len(self.svg)} characters of SVG, laid out by {self.engine}>"
+        note = f" ({self.note})" if self.note else ""
+        return f"<Drawing: {len(self.svg)} characters of SVG, laid out by {self.engine}{note}>"
 
     def save(self, path) -> Path:
-        """Write the picture to `path`: `.svg` always; `.png` when cairosvg is installed."""
+        """Write the picture to `path`: `.svg` always; `.png` from graphviz's dot when dot laid the
+        picture out, otherwise with the cairosvg package or, without it, matplotlib."""
         path = Path(path)
         suffix = path.suffix.lower()
         if suffix == ".svg":
             path.write_text(self.svg, encoding="utf-8")
             return path
         if suffix == ".png":
+            if self._dot is not None:
+                dot, source = self._dot
+                try:
+                    png = _run_dot(dot, source, "png")
+                except (OSError, subprocess.SubprocessError) as exc:
+                    raise RuntimeError(
+                        f"graphviz's dot ({dot}) failed to write {path.name}: {_failure(exc)}"
+                    ) from exc
+                path.write_bytes(png)
+                return path
             try:
                 import cairosvg
             except ImportError:
-                raise RuntimeError(
-                    f"saving {path.name} as PNG needs the cairosvg package (pip install cairosvg); "
-                    "save as .svg instead, which needs nothing"
-                ) from None
-            cairosvg.svg2png(bytestring=self.svg.encode("utf-8"), write_to=str(path))
-            return path
+                cairosvg = None
+            if cairosvg is not None:
+                cairosvg.svg2png(bytestring=self.svg.encode("utf-8"), write_to=str(path))
+                return path
+            if self._scene is not None and importlib.util.find_spec("matplotlib") is not None:
+                from arraystack.ir.draw_png import render_png
+
+                render_png(*self._scene, path)
+                return path
+            raise RuntimeError(
+                f"saving {path.name} as PNG needs graphviz's dot on PATH, the cairosvg package or "
+                "matplotlib (pip install cairosvg, or matplotlib); save as .svg instead, which needs "
+                "nothing"
+            )
         raise ValueError(
             f"cannot save a drawing as {suffix or 'a file without a suffix'!r}: use .svg or .png"
         )
@@ -106,24 +136,50 @@ def draw(
         raise RuntimeError(
             "engine='dot' needs graphviz's `dot` on PATH; engine=None falls back to Python"
         )
+    note = ""
     if dot is not None:
+        source = to_dot(scene, colours)
         try:
-            return Drawing(_run_dot(dot, to_dot(scene, colours)), "dot")
-        except (OSError, subprocess.SubprocessError, UnicodeDecodeError):
+            return Drawing(_svg_from_dot(dot, source), "dot", dot=(dot, source))
+        except (OSError, subprocess.SubprocessError, UnicodeDecodeError) as exc:
             if engine == "dot":
-                raise
-    return Drawing(render_svg(layout(scene), colours), "python")
+                raise RuntimeError(f"graphviz's dot ({dot}) failed: {_failure(exc)}") from exc
+            note = f"graphviz's dot ({dot}) failed: {_failure(exc)}; drawn by the Python layout"
+            warnings.warn(note, RuntimeWarning, stacklevel=2)
+    scene = layout(scene)
+    return Drawing(render_svg(scene, colours), "python", note=note, scene=(scene, colours))
 
 
-def _run_dot(dot: str, source: str) -> str:
+def _run_dot(dot: str, source: str, fmt: str) -> bytes:
+    """What `dot -T<fmt>` prints for `source` (CalledProcessError, TimeoutExpired or OSError if not)."""
     done = subprocess.run(
-        [dot, "-Tsvg"], input=source.encode("utf-8"), capture_output=True, timeout=60, check=True
+        [dot, f"-T{fmt}"],
+        input=source.encode("utf-8"),
+        capture_output=True,
+        timeout=DOT_TIMEOUT,
+        check=True,
     )
-    svg = done.stdout.decode("utf-8")
+    return done.stdout
+
+
+def _svg_from_dot(dot: str, source: str) -> str:
+    svg = _run_dot(dot, source, "svg").decode("utf-8")
     start = svg.find("<svg")  # drop the XML declaration and doctype, so the text embeds in HTML
     if start < 0:
-        raise subprocess.SubprocessError("dot printed no <svg> element")
+        raise subprocess.SubprocessError("it printed no <svg> element")
     return svg[start:]
+
+
+def _failure(exc) -> str:
+    """One line on why running dot failed."""
+    if isinstance(exc, subprocess.CalledProcessError):
+        said = (exc.stderr or b"").decode("utf-8", "replace").strip().splitlines()
+        return f"exit status {exc.returncode}" + (f": {said[0]}" if said else "")
+    if isinstance(exc, subprocess.TimeoutExpired):
+        return f"no answer within {exc.timeout:g} s"
+    if isinstance(exc, UnicodeDecodeError):
+        return "its output is not UTF-8"
+    return str(exc) or type(exc).__name__
 
 
 def _quote(text: str) -> str:

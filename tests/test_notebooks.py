@@ -2,12 +2,15 @@
 
 Each notebook is executed with nbclient on the "python3" kernel in a fresh temporary working directory, so
 nothing it writes lands in the repository. The kernel inherits this process's environment, including
-ARRAYSTACK_CACHE_DIR. The notebooks are committed without outputs; this test does not write them back.
+ARRAYSTACK_CACHE_DIR. The notebooks are committed without outputs; this test does not write them back. A cell
+that calls plt.show() must show a figure when matplotlib is installed, and no cell may print a Python warning.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import pathlib
+import re
 
 import pytest
 
@@ -15,6 +18,7 @@ nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 pytest.importorskip("ipykernel")
 
+HAS_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
 NOTEBOOKS = sorted((pathlib.Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
 
 
@@ -26,6 +30,18 @@ def test_notebook_runs(path, tmp_path):
         nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
     )
     client.execute(cwd=str(tmp_path))
+    code = [cell for cell in nb.cells if cell.cell_type == "code"]
+    for cell in code:  # a cell that shows a figure shows one (matplotlib is in the test extra)
+        if HAS_MATPLOTLIB and "plt.show()" in cell.source:
+            kinds = {kind for out in cell.outputs for kind in out.get("data", {})}
+            assert "image/png" in kinds, f"no figure from:\n{cell.source}"
+    warned = [
+        out["text"]
+        for cell in code
+        for out in cell.outputs
+        if out.get("name") == "stderr" and re.search(r"\w*Warning: ", out["text"])
+    ]
+    assert not warned, f"{path.name} printed warnings:\n" + "\n".join(warned)
 
 
 def test_notebooks_are_committed_without_outputs():

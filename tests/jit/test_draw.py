@@ -1,14 +1,12 @@
-"""Pictures of graphs (jit/draw.py, jit/draw_layout.py): SVG structure, clusters, escaping, layout, colours."""
+"""Pictures of graphs (jit/drawing.py, jit/draw_layout.py): SVG structure, clusters, escaping, layout, colours.
+The graphviz path (DOT text, a stand-in `dot` on PATH, PNG output) is tested in test_draw_dot.py."""
 
 from __future__ import annotations
 
 import importlib
 import itertools
-import os
 import shutil
-import subprocess
 import sys
-import textwrap
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -239,40 +237,32 @@ def test_pure_python_layout_is_used_when_dot_is_absent():
         draw(_layer_graph(), engine="dot")
 
 
-@pytest.mark.skipif(os.name != "posix", reason="a shell-script stand-in for graphviz")
-def test_dot_on_path_is_used_and_a_failing_dot_falls_back(monkeypatch, tmp_path):
-    seen = tmp_path / "seen.dot"
-    fake = tmp_path / "dot"
-    fake.write_text(
-        textwrap.dedent(f"""\
-        #!{sys.executable}
-        import sys
-        open({str(seen)!r}, "w").write(sys.stdin.read())
-        print('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><g class="graph"/></svg>')
-    """)
-    )
-    fake.chmod(0o755)
-    monkeypatch.setattr(shutil, "which", lambda name, *a, **k: str(fake) if name == "dot" else None)
-    d = draw(_fused_graph(3), placement={0: "cpu"})
-    assert d.engine == "dot" and d.svg.startswith("<svg")
-    source = seen.read_text()
-    assert source.startswith("digraph G {") and "subgraph cluster_0" in source
-    assert source.count("shape=box") == 4 and source.count("shape=ellipse") == 4
-    assert draw(_layer_graph(), engine="python").engine == "python"
-    fake.write_text(f"#!{sys.executable}\nimport sys\nsys.exit(3)\n")
-    assert draw(_layer_graph()).engine == "python"
-    with pytest.raises(subprocess.CalledProcessError):
-        draw(_layer_graph(), engine="dot")
-
-
-def test_save_svg_and_a_clear_error_for_png_without_cairosvg(tmp_path, monkeypatch):
+def test_save_svg_and_a_clear_error_for_png_with_nothing_to_draw_it(tmp_path, monkeypatch):
     d = draw(_layer_graph())
     assert d.save(tmp_path / "g.svg").read_text() == d.svg
     monkeypatch.setitem(sys.modules, "cairosvg", None)
-    with pytest.raises(RuntimeError, match="cairosvg"):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(RuntimeError, match="dot on PATH, the cairosvg package or matplotlib"):
         d.save(tmp_path / "g.png")
     with pytest.raises(ValueError, match=".svg or .png"):
         d.save(tmp_path / "g.pdf")
+
+
+def test_png_by_matplotlib_has_the_svg_size_and_the_device_colours(tmp_path, monkeypatch):
+    image = pytest.importorskip("matplotlib.image")
+    monkeypatch.setitem(sys.modules, "cairosvg", None)
+    d = draw(_fused_graph(3), placement={0: "cpu", 1: "gpu0"})
+    pixels = image.imread(d.save(tmp_path / "g.png"))[..., :3]
+    root = ET.fromstring(d.svg)
+    assert pixels.shape[:2] == (round(float(root.get("height"))), round(float(root.get("width"))))
+    assert pixels[0, 0].tolist() == [1.0, 1.0, 1.0]  # the background
+    boxes = _groups(d.svg, "eqn")
+    assert {g.get("data-device") for g in boxes} == {"cpu", "gpu0"}
+    for g in boxes:  # just inside each box's top-left corner: its fill colour
+        r = g.find(SVG + "rect")
+        x, y = round(float(r.get("x"))) + 3, round(float(r.get("y"))) + 3
+        want = [int(r.get("fill")[k : k + 2], 16) / 255 for k in (1, 3, 5)]
+        np.testing.assert_allclose(pixels[y, x], want, atol=2 / 255)
 
 
 def test_control_flow_is_one_box_naming_the_size_of_its_sub_graphs():
