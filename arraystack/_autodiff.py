@@ -1,12 +1,15 @@
 """grad, value_and_grad, vjp, jvp and linearize: the user-facing differentiation API over pytrees.
 
-The machinery lives in arraystack.ir.ad (traces and rule tables); this module converts between the user's
-pytrees of arrays and the raw values the traces carry, and checks what JAX users expect it to check.
+The machinery lives in arraystack.ir.ad (traces and rule tables); this module converts between the
+user's pytrees of arrays and the raw values the traces carry, and checks what JAX users expect it to
+check.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -15,6 +18,9 @@ from arraystack.ir import tree
 from arraystack.ir.ad import forward, ops, reverse
 from arraystack.ir.ad.partial import linearize_flat
 from arraystack.ir.core import user_line
+
+if TYPE_CHECKING:
+    from arraystack.typing import PyTree
 
 
 def _as_raw(x, what):
@@ -73,8 +79,41 @@ def _differentiable_call(fun, args, kwargs, argnums):
     return raws, treedef, flat_fun
 
 
-def vjp(fun, *primals, has_aux=False):
-    """(outputs, vjp_fn) or (outputs, vjp_fn, aux): vjp_fn(cotangents) gives a tuple, one cotangent per primal."""
+def vjp(fun: Callable[..., PyTree], *primals: PyTree, has_aux: bool = False) -> tuple:
+    """Evaluate `fun` at `primals` and return its vector-Jacobian product function (reverse mode).
+
+    Parameters
+    ----------
+    fun : callable
+        Function of the primals' pytrees (arrays, scalars, tuples, lists, dicts) returning a pytree
+        of arrays.
+    *primals : pytree
+        The point to differentiate at, one entry per positional argument of `fun`.
+    has_aux : bool, optional
+        `fun` returns ``(output, aux)``; `aux` is returned as it is, not differentiated.
+
+    Returns
+    -------
+    tuple
+        ``(outputs, vjp_fn)``, or ``(outputs, vjp_fn, aux)`` with `has_aux`. ``vjp_fn(cotangents)``
+        takes cotangents shaped like `outputs` and returns a tuple with one cotangent per primal.
+
+    See Also
+    --------
+    jax.vjp : the function mirrored.
+    arraystack.grad, arraystack.jvp, arraystack.jacrev
+
+    Notes
+    -----
+    The forward pass is recorded once into a tape; `vjp_fn` can be called many times.
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> y, vjp_fn = np.vjp(lambda x: x ** 2, np.asarray([1.0, 2.0]))
+    >>> vjp_fn(np.asarray([1.0, 1.0]))
+    (array([2., 4.]),)
+    """
     argnums = tuple(range(len(primals)))
     raws, treedef, flat_fun = _differentiable_call(fun, primals, {}, argnums)
     out_info = {}
@@ -144,8 +183,50 @@ def _flatten_like(treedef, value, what):
     return leaves
 
 
-def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
-    """f -> (value, gradient) of a scalar-valued f with respect to positional argument(s) `argnums`."""
+def value_and_grad(
+    fun: Callable[..., Any],
+    argnums: int | Sequence[int] = 0,
+    has_aux: bool = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[..., tuple]:
+    """Transform a scalar-valued `fun` into one returning ``(value, gradient)``.
+
+    Parameters
+    ----------
+    fun : callable
+        Function returning a real scalar (or ``(scalar, aux)`` with `has_aux`).
+    argnums : int or sequence of int, optional
+        Positional argument(s) to differentiate with respect to (pytrees of float or complex
+        arrays).
+    has_aux : bool, optional
+        `fun` returns ``(value, aux)``; the result is then ``((value, aux), gradient)``.
+    holomorphic : bool, optional
+        `fun` is complex-valued and holomorphic in complex inputs.
+    allow_int : bool, optional
+        Accept integer inputs (their gradient is zero) instead of raising TypeError.
+
+    Returns
+    -------
+    callable
+        Takes `fun`'s arguments; returns ``(value, gradient)`` where `gradient` has the structure of
+        ``args[argnums]`` (a tuple of them when `argnums` is a sequence).
+
+    See Also
+    --------
+    jax.value_and_grad : the function mirrored.
+    arraystack.grad, arraystack.vjp
+
+    Notes
+    -----
+    Evaluates `fun` once, then one reverse sweep. Works eagerly and inside `arraystack.jit`.
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> np.value_and_grad(lambda x: (x ** 2).sum())(np.asarray([1.0, 2.0]))
+    (array(5.), array([2., 4.]))
+    """
 
     @functools.wraps(fun)
     def value_and_grad_fun(*args, **kwargs):
@@ -188,8 +269,52 @@ def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=F
     return value_and_grad_fun
 
 
-def grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
-    """f -> the gradient of a scalar-valued f with respect to positional argument(s) `argnums`."""
+def grad(
+    fun: Callable[..., Any],
+    argnums: int | Sequence[int] = 0,
+    has_aux: bool = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[..., Any]:
+    """Transform a scalar-valued `fun` into the function computing its gradient.
+
+    Parameters
+    ----------
+    fun : callable
+        Function returning a real scalar (or ``(scalar, aux)`` with `has_aux`).
+    argnums : int or sequence of int, optional
+        Positional argument(s) to differentiate with respect to (pytrees of float or complex
+        arrays).
+    has_aux : bool, optional
+        `fun` returns ``(value, aux)``; the result is then ``(gradient, aux)``.
+    holomorphic : bool, optional
+        `fun` is complex-valued and holomorphic in complex inputs.
+    allow_int : bool, optional
+        Accept integer inputs (their gradient is zero) instead of raising TypeError.
+
+    Returns
+    -------
+    callable
+        Takes `fun`'s arguments and returns the gradient, with the structure of ``args[argnums]``.
+
+    See Also
+    --------
+    jax.grad : the function mirrored.
+    arraystack.value_and_grad, arraystack.vjp, arraystack.jacrev, arraystack.hessian
+
+    Notes
+    -----
+    A non-scalar output raises TypeError naming jacrev and vjp. Composes with itself
+    (``grad(grad(f))``), `vmap` and `jit`.
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> np.grad(lambda x: (x ** 3).sum())(np.asarray([1.0, 2.0]))
+    array([ 3., 12.])
+    >>> np.grad(np.grad(lambda x: x ** 3))(2.0)
+    array(12.)
+    """
     vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
 
     @functools.wraps(fun)
@@ -200,8 +325,41 @@ def grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
     return grad_fun
 
 
-def jvp(fun, primals, tangents, has_aux=False):
-    """(outputs, output tangents) of fun at `primals` along `tangents` (tuples of matching pytrees)."""
+def jvp(
+    fun: Callable[..., PyTree],
+    primals: Sequence[PyTree],
+    tangents: Sequence[PyTree],
+    has_aux: bool = False,
+) -> tuple:
+    """Evaluate `fun` and its Jacobian-vector product at `primals` along `tangents` (forward mode).
+
+    Parameters
+    ----------
+    fun : callable
+        Function of ``len(primals)`` positional pytree arguments.
+    primals : tuple or list
+        The point, one pytree per positional argument.
+    tangents : tuple or list
+        Directions, matching `primals` in structure, shape and dtype.
+    has_aux : bool, optional
+        `fun` returns ``(output, aux)``; `aux` is appended to the result.
+
+    Returns
+    -------
+    tuple
+        ``(outputs, output_tangents)``, or ``(outputs, output_tangents, aux)`` with `has_aux`.
+
+    See Also
+    --------
+    jax.jvp : the function mirrored.
+    arraystack.linearize, arraystack.jacfwd, arraystack.vjp
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> np.jvp(np.sin, (np.asarray(0.0),), (np.asarray(2.0),))
+    (array(0.), array(2.))
+    """
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError("jvp expects primals and tangents as tuples (one entry per positional argument)")
     if len(primals) != len(tangents):
@@ -244,8 +402,34 @@ def _tangent_leaves(treedef, tangents, raws):
     return out
 
 
-def linearize(fun, *primals):
-    """(outputs, f_jvp): f_jvp(*tangents) evaluates the tangent map at `primals` without recomputing fun."""
+def linearize(fun: Callable[..., PyTree], *primals: PyTree) -> tuple[PyTree, Callable[..., PyTree]]:
+    """Evaluate `fun` at `primals` and return its linear tangent map there.
+
+    Parameters
+    ----------
+    fun : callable
+        Function of ``len(primals)`` positional pytree arguments.
+    *primals : pytree
+        The point to linearize at.
+
+    Returns
+    -------
+    tuple
+        ``(outputs, f_jvp)``: ``f_jvp(*tangents)`` equals ``jvp(fun, primals, tangents)[1]`` without
+        re-evaluating `fun`'s non-linear part.
+
+    See Also
+    --------
+    jax.linearize : the function mirrored.
+    arraystack.jvp
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> y, f_jvp = np.linearize(lambda x: x ** 2, np.asarray(3.0))
+    >>> f_jvp(np.asarray(1.0))
+    array(6.)
+    """
     raws, treedef, flat_fun = _differentiable_call(fun, primals, {}, tuple(range(len(primals))))
     out_info = {}
 

@@ -1,11 +1,15 @@
 """Structured control flow: cond, switch, while_loop, fori_loop, scan (JAX's lax semantics).
 
-Traced, each function is traced once into a closed sub-graph and recorded as one switch/while/scan equation,
-so a compiled program keeps real branches and loops (never unrolled). Eagerly, cond/switch/while_loop/
-fori_loop run the Python functions directly; scan runs its traced body through the reference rule.
+Traced, each function is traced once into a closed sub-graph and recorded as one switch/while/scan
+equation, so a compiled program keeps real branches and loops (never unrolled). Eagerly,
+cond/switch/while_loop/ fori_loop run the Python functions directly; scan runs its traced body
+through the reference rule.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -17,6 +21,9 @@ from arraystack.ir.control import scan_p, switch_p, while_p
 from arraystack.ir.core import Tracer, bind
 from arraystack.ir.ir import Graph, Var
 from arraystack.ir.trace import make_graph
+
+if TYPE_CHECKING:
+    from arraystack.typing import ArrayLike, PyTree
 
 
 def _aval(leaf, what):
@@ -72,8 +79,44 @@ def _same_types(avals_a, avals_b, what):
         )
 
 
-def switch(index, branches, *operands):
-    """Mirrors jax.lax.switch: branches[clamp(index, 0, len - 1)](*operands)."""
+def switch(
+    index: ArrayLike, branches: Sequence[Callable[..., PyTree]], *operands: PyTree
+) -> PyTree:
+    """Apply ``branches[clip(index, 0, len(branches) - 1)]`` to `operands`.
+
+    Parameters
+    ----------
+    index : int or integer scalar array
+        Which branch to run; out-of-range values are clamped.
+    branches : sequence of callable
+        Functions of `operands` returning pytrees of the same structure, shapes and dtypes.
+    *operands : pytree
+        Arguments passed to the chosen branch.
+
+    Returns
+    -------
+    pytree
+        The chosen branch's output.
+
+    See Also
+    --------
+    jax.lax.switch : the function mirrored.
+    numpy.select, numpy.piecewise : NumPy's elementwise relatives.
+    arraystack.cond
+
+    Notes
+    -----
+    Eagerly (concrete `index`) only the chosen branch runs. With a traced `index` every branch is
+    traced into a sub-graph and one `switch` equation is recorded, so compiled code keeps the
+    branch.
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> branches = [lambda x: x + 1.0, lambda x: x * 10.0]
+    >>> np.jit(lambda i, x: np.switch(i, branches, x))(1, np.asarray(2.0))
+    array(20.)
+    """
     branches = list(branches)
     if not branches:
         raise ValueError("switch needs at least one branch")
@@ -110,8 +153,46 @@ def switch(index, branches, *operands):
     return tree.unflatten(first[2], [wrap(o) for o in outs])
 
 
-def cond(pred, true_fun, false_fun, *operands):
-    """Mirrors jax.lax.cond: true_fun(*operands) if pred else false_fun(*operands)."""
+def cond(
+    pred: ArrayLike,
+    true_fun: Callable[..., PyTree],
+    false_fun: Callable[..., PyTree],
+    *operands: PyTree,
+) -> PyTree:
+    """Return ``true_fun(*operands)`` if `pred` else ``false_fun(*operands)``, traceable under jit.
+
+    Parameters
+    ----------
+    pred : bool or boolean scalar array
+        The condition (a traced scalar inside `jit`).
+    true_fun, false_fun : callable
+        Functions of `operands` returning pytrees of the same structure, shapes and dtypes.
+    *operands : pytree
+        Arguments passed to the chosen function.
+
+    Returns
+    -------
+    pytree
+        The chosen function's output.
+
+    See Also
+    --------
+    jax.lax.cond : the function mirrored.
+    numpy.where : the elementwise relative, which evaluates both sides.
+    arraystack.switch, arraystack.while_loop
+
+    Notes
+    -----
+    A Python ``if`` on a traced value raises; `cond` records both branches in one graph instead.
+    Eagerly only the chosen branch runs.
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> f = np.jit(lambda x: np.cond(x > 0, lambda v: v * 2.0, lambda v: -v, x))
+    >>> f(np.asarray(3.0)), f(np.asarray(-1.0))
+    (array(6.), array(1.))
+    """
     pred_raw = raw(pred) if isinstance(pred, ndarray) else pred
     if type(pred_raw) is not Tracer:
         return true_fun(*operands) if bool(np.asarray(pred_raw)) else false_fun(*operands)
@@ -120,8 +201,42 @@ def cond(pred, true_fun, false_fun, *operands):
     return switch(wrap(convert_raw(pred_raw, np.bool_)), [false_fun, true_fun], *operands)
 
 
-def while_loop(cond_fun, body_fun, init_val):
-    """Mirrors jax.lax.while_loop: while cond_fun(val): val = body_fun(val)."""
+def while_loop(
+    cond_fun: Callable[[PyTree], ArrayLike], body_fun: Callable[[PyTree], PyTree], init_val: PyTree
+) -> PyTree:
+    """Run ``while cond_fun(val): val = body_fun(val)`` from `init_val`, traceable under jit.
+
+    Parameters
+    ----------
+    cond_fun : callable
+        Carry -> boolean scalar.
+    body_fun : callable
+        Carry -> carry of the same structure, shapes and dtypes.
+    init_val : pytree
+        The initial carry.
+
+    Returns
+    -------
+    pytree
+        The final carry.
+
+    See Also
+    --------
+    jax.lax.while_loop : the function mirrored.
+    arraystack.fori_loop, arraystack.scan
+
+    Notes
+    -----
+    Traced, the loop is recorded as one `while` equation (never unrolled). Reverse mode (`grad`,
+    `vjp`) through a while_loop raises NotDifferentiableError, as in JAX (the trip count is
+    unknown): use `fori_loop` with static bounds or `scan`. Forward mode works.
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> np.jit(lambda x: np.while_loop(lambda v: v < 100.0, lambda v: v * 3.0, x))(np.asarray(1.0))
+    array(243.)
+    """
     leaves, in_tree = tree.flatten(init_val)
     if not is_tracing():
         val = init_val
@@ -166,10 +281,41 @@ def while_loop(cond_fun, body_fun, init_val):
     return tree.unflatten(in_tree, [wrap(o) for o in outs])
 
 
-def fori_loop(lower, upper, body_fun, init_val):
-    """Mirrors jax.lax.fori_loop: for i in range(lower, upper): val = body_fun(i, val).
+def fori_loop(
+    lower: ArrayLike, upper: ArrayLike, body_fun: Callable[[Any, PyTree], PyTree], init_val: PyTree
+) -> PyTree:
+    """Run ``for i in range(lower, upper): val = body_fun(i, val)``, traceable under jit.
 
-    Traced with static bounds it lowers to scan (reverse-differentiable), with traced bounds to while."""
+    Parameters
+    ----------
+    lower, upper : int or integer scalar array
+        The loop bounds.
+    body_fun : callable
+        ``(i, carry) -> carry`` of the same structure, shapes and dtypes.
+    init_val : pytree
+        The initial carry.
+
+    Returns
+    -------
+    pytree
+        The final carry.
+
+    See Also
+    --------
+    jax.lax.fori_loop : the function mirrored.
+    arraystack.while_loop, arraystack.scan
+
+    Notes
+    -----
+    Traced with static (Python int) bounds it becomes a `scan` of known length, which reverse mode
+    can differentiate; with traced bounds a `while` loop.
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> np.jit(lambda x: np.fori_loop(0, 4, lambda i, v: v + i, x))(np.asarray(0.5))
+    array(6.5)
+    """
     lo, hi = (raw(b) if isinstance(b, ndarray) else b for b in (lower, upper))
     if not is_tracing():
         val = init_val
@@ -203,8 +349,50 @@ def fori_loop(lower, upper, body_fun, init_val):
     return while_loop(loop_cond, loop_body, (start, stop, init_val))[2]
 
 
-def scan(f, init, xs=None, length=None, reverse=False):
-    """Mirrors jax.lax.scan: carry, y = f(carry, x) over the leading axis of xs; returns (carry, ys)."""
+def scan(
+    f: Callable[[PyTree, PyTree], tuple[PyTree, PyTree]],
+    init: PyTree,
+    xs: PyTree = None,
+    length: int | None = None,
+    reverse: bool = False,
+) -> tuple[PyTree, PyTree]:
+    """Loop ``carry, y = f(carry, x)`` over the leading axis of `xs`, stacking the `y` values.
+
+    Parameters
+    ----------
+    f : callable
+        ``(carry, x) -> (carry, y)``; the carry keeps its structure, shapes and dtypes.
+    init : pytree
+        The initial carry.
+    xs : pytree of arrays, optional
+        Values scanned over their leading axis; None with `length` for a loop without inputs.
+    length : int, optional
+        The number of iterations (required when `xs` is None).
+    reverse : bool, optional
+        Scan from the last element to the first.
+
+    Returns
+    -------
+    tuple
+        ``(final_carry, ys)`` with `ys` the stacked `y` values (leading axis of size `length`).
+
+    See Also
+    --------
+    jax.lax.scan : the function mirrored.
+    numpy.cumsum : the relative for a running sum.
+    arraystack.fori_loop, arraystack.while_loop
+
+    Notes
+    -----
+    The body is traced once and recorded as one `scan` equation, eagerly too (run by the reference
+    rule); reverse mode differentiates it.
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> np.scan(lambda c, x: (c + x, c * x), 0.0, np.asarray([1.0, 2.0, 3.0]))
+    (array(6.), array([0., 2., 9.]))
+    """
     init_leaves, init_tree = tree.flatten(init)
     xs_leaves, xs_tree = tree.flatten(xs)
     lengths = {tuple(_aval(x, "xs").shape)[:1] for x in xs_leaves}

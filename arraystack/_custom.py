@@ -1,14 +1,16 @@
 """custom_vjp, custom_jvp, checkpoint and stop_gradient: user control over how a function is differentiated.
 
 A custom rule applies where the innermost transformation is the one it customizes (reverse mode for
-custom_vjp, forward mode for custom_jvp); everywhere else the function's own body runs and is transformed
-like any other code (so vmap and jit see through it, and forward mode of a custom_vjp function differentiates
-its body, where JAX would raise).
+custom_vjp, forward mode for custom_jvp); everywhere else the function's own body runs and is
+transformed like any other code (so vmap and jit see through it, and forward mode of a custom_vjp
+function differentiates its body, where JAX would raise).
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from arraystack._array import ndarray, raw, wrap
 from arraystack.ir import primitives as p
@@ -16,6 +18,9 @@ from arraystack.ir.control import barrier_p
 from arraystack.ir import tree
 from arraystack.ir.ad import forward, ops, reverse
 from arraystack.ir.core import Tracer, active, below, bind, trace_state
+
+if TYPE_CHECKING:
+    from arraystack.typing import PyTree
 
 
 def _top():
@@ -49,10 +54,43 @@ def _is_array(v):
 
 
 class custom_vjp:  # noqa: N801  (JAX's name)
-    """`f = custom_vjp(fun); f.defvjp(fwd, bwd)`: fwd(*args) -> (out, residuals); bwd(residuals, ct) -> a
-    tuple with one cotangent (pytree) per positional argument (None for zero)."""
+    """A function with a user-defined reverse-mode derivative, set by ``f.defvjp(fwd, bwd)``.
 
-    def __init__(self, fun, nondiff_argnums=()):
+    Parameters
+    ----------
+    fun : callable
+        The function; called as it is wherever reverse mode is not the innermost transformation.
+    nondiff_argnums : tuple of int, optional
+        Not supported (raises NotImplementedError): close over non-differentiated values instead.
+
+    See Also
+    --------
+    jax.custom_vjp : the class mirrored.
+    arraystack.custom_jvp, arraystack.vjp
+
+    Notes
+    -----
+    ``fwd(*args)`` returns ``(out, residuals)``; ``bwd(residuals, ct)`` returns a tuple with one
+    cotangent (pytree, or None for zero) per positional argument. Unlike JAX, forward mode (`jvp`,
+    `jacfwd`) of a custom_vjp function differentiates `fun`'s body instead of raising; `vmap` and
+    `jit` see through it.
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> @np.custom_vjp
+    ... def clip_grad(x):
+    ...     return x
+    >>> def fwd(x):
+    ...     return x, None
+    >>> def bwd(res, ct):
+    ...     return (np.clip(ct, -1.0, 1.0),)
+    >>> _ = clip_grad.defvjp(fwd, bwd)
+    >>> np.grad(lambda x: 5.0 * clip_grad(x))(np.asarray(2.0))
+    array(1.)
+    """
+
+    def __init__(self, fun: Callable[..., Any], nondiff_argnums: tuple[int, ...] = ()) -> None:
         functools.update_wrapper(self, fun)
         self.fun = fun
         self.fwd = None
@@ -60,11 +98,13 @@ class custom_vjp:  # noqa: N801  (JAX's name)
         if nondiff_argnums:
             raise NotImplementedError("custom_vjp(nondiff_argnums=...) is not supported; close over the values")
 
-    def defvjp(self, fwd, bwd):
+    def defvjp(self, fwd: Callable[..., tuple], bwd: Callable[..., tuple]) -> custom_vjp:
+        """Set the forward rule ``fwd(*args) -> (out, residuals)`` and backward rule
+        ``bwd(residuals, ct) -> cotangents``; returns this function."""
         self.fwd, self.bwd = fwd, bwd
         return self
 
-    def __call__(self, *args):
+    def __call__(self, *args: Any) -> Any:
         if self.fwd is None:
             raise TypeError(f"custom_vjp function {self.fun.__name__} has no rule: call .defvjp(fwd, bwd)")
         top = _top()
@@ -114,21 +154,49 @@ def _flatten_cotangents(treedef, cts):
 
 
 class custom_jvp:  # noqa: N801  (JAX's name)
-    """`f = custom_jvp(fun); @f.defjvp def f_jvp(primals, tangents): return out, tangent_out`.
+    """A function with a user-defined forward-mode derivative, set by ``@f.defjvp``.
 
-    Reverse mode uses the same rule: the VJP of a linear map is its transpose, obtained by differentiating
-    the rule's tangent output with respect to the tangents."""
+    Parameters
+    ----------
+    fun : callable
+        The function; called as it is wherever no differentiation applies.
 
-    def __init__(self, fun):
+    See Also
+    --------
+    jax.custom_jvp : the class mirrored.
+    arraystack.custom_vjp, arraystack.jvp
+
+    Notes
+    -----
+    The rule ``f_jvp(primals, tangents)`` returns ``(out, tangent_out)``. Reverse mode uses the same
+    rule: the VJP of a linear map is its transpose, obtained by differentiating the rule's tangent
+    output with respect to the tangents.
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> @np.custom_jvp
+    ... def f(x):
+    ...     return np.sin(x)
+    >>> @f.defjvp
+    ... def f_jvp(primals, tangents):
+    ...     (x,), (t,) = primals, tangents
+    ...     return f(x), 2.0 * t
+    >>> np.grad(f)(np.asarray(0.5))
+    array(2.)
+    """
+
+    def __init__(self, fun: Callable[..., Any]) -> None:
         functools.update_wrapper(self, fun)
         self.fun = fun
         self.jvp = None
 
-    def defjvp(self, jvp):
+    def defjvp(self, jvp: Callable[..., tuple]) -> Callable[..., tuple]:
+        """Set the rule ``jvp(primals, tangents) -> (out, tangent_out)``; returns the rule."""
         self.jvp = jvp
         return jvp
 
-    def __call__(self, *args):
+    def __call__(self, *args: Any) -> Any:
         if self.jvp is None:
             raise TypeError(f"custom_jvp function {self.fun.__name__} has no rule: use @f.defjvp")
         top = _top()
@@ -176,9 +244,38 @@ class custom_jvp:  # noqa: N801  (JAX's name)
         return _rewrap(out_tree, list(wrapped))
 
 
-def checkpoint(fun):
-    """Rematerialization: under reverse mode, keep only fun's inputs and recompute its intermediate values
-    during the backward pass instead of storing them."""
+def checkpoint(fun: Callable[..., PyTree]) -> Callable[..., PyTree]:
+    """Rematerialize `fun` under reverse mode: keep its inputs, recompute its intermediates.
+
+    Parameters
+    ----------
+    fun : callable
+        The function whose intermediate values are recomputed in the backward pass instead of
+        stored.
+
+    Returns
+    -------
+    callable
+        `fun` with the same values and derivatives, trading compute for memory under `grad`/`vjp`.
+
+    See Also
+    --------
+    jax.checkpoint : the function mirrored.
+    arraystack.grad, arraystack.vjp
+
+    Notes
+    -----
+    Also available as ``arraystack.remat``. Under `jit` a barrier keeps the optimizer from merging
+    the recomputation with the forward pass. JAX's `policy` and `static_argnums` arguments are not
+    offered.
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> f = np.checkpoint(lambda x: np.sin(np.sin(x)))
+    >>> bool(np.allclose(np.grad(f)(1.0), np.cos(np.sin(1.0)) * np.cos(1.0)))
+    True
+    """
 
     @functools.wraps(fun)
     def remat_fun(*args):
@@ -214,8 +311,30 @@ def checkpoint(fun):
 remat = checkpoint
 
 
-def stop_gradient(x):
-    """x, as a value with zero derivative: transformations treat it as a constant. Works on pytrees."""
+def stop_gradient(x: PyTree) -> PyTree:
+    """Return `x` unchanged, as a value with zero derivative (a constant to transformations).
+
+    Parameters
+    ----------
+    x : pytree of arrays
+        Value(s) to block; non-array leaves pass through.
+
+    Returns
+    -------
+    pytree
+        The same values, with zero derivative under `grad`, `jvp` and the Jacobians.
+
+    See Also
+    --------
+    jax.lax.stop_gradient : the function mirrored.
+    arraystack.custom_vjp
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> np.grad(lambda x: x * np.stop_gradient(x))(np.asarray(3.0))
+    array(3.)
+    """
 
     def stop(leaf):
         v = leaf._value if isinstance(leaf, ndarray) else leaf

@@ -4,6 +4,8 @@ basis). A Jacobian block has shape output.shape + input.shape, as in JAX."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -11,6 +13,9 @@ from arraystack._array import ndarray, raw, wrap
 from arraystack._autodiff import _argnums_tuple, _check_inexact, _differentiable_call
 from arraystack.ir import tree
 from arraystack.ir.ad import batching, forward, ops, reverse
+
+if TYPE_CHECKING:
+    from arraystack.typing import PyTree
 
 
 def _out_leaves(out_info):
@@ -36,7 +41,8 @@ def _basis(avals):
 def _blocks(stacked, row_avals, col_avals, rows_first):
     """Split batched results into Jacobian blocks [row leaf][col leaf] of shape row.shape + col.shape.
 
-    `stacked[c]` has shape (n_rows, *col.shape) when the batch ran over rows (jacrev), or `stacked[r]` has
+    `stacked[c]` has shape (n_rows, *col.shape) when the batch ran over rows (jacrev), or
+    `stacked[r]` has
     shape (n_cols, *row.shape) when it ran over columns (jacfwd)."""
     blocks = [[None] * len(col_avals) for _ in row_avals]
     if rows_first:  # jacrev: batch axis enumerates the output (row) elements
@@ -66,8 +72,43 @@ def _assemble(blocks, out_tree, in_treedef, argnums):
     return tree.unflatten(out_tree, per_out)
 
 
-def jacfwd(fun, argnums=0, holomorphic=False):
-    """The Jacobian of fun with respect to argument(s) `argnums`, by forward mode (one jvp per input element)."""
+def jacfwd(
+    fun: Callable[..., PyTree], argnums: int | Sequence[int] = 0, holomorphic: bool = False
+) -> Callable[..., PyTree]:
+    """Transform `fun` into the function computing its Jacobian, by forward mode.
+
+    Parameters
+    ----------
+    fun : callable
+        Function of pytrees of float (or complex) arrays returning a pytree of arrays.
+    argnums : int or sequence of int, optional
+        Positional argument(s) to differentiate with respect to.
+    holomorphic : bool, optional
+        `fun` is holomorphic in complex inputs.
+
+    Returns
+    -------
+    callable
+        Takes `fun`'s arguments; returns, per output, a block of shape ``output.shape +
+        input.shape`` (a tuple of blocks when `argnums` is a sequence).
+
+    See Also
+    --------
+    jax.jacfwd : the function mirrored.
+    arraystack.jacrev, arraystack.hessian, arraystack.vmap
+
+    Notes
+    -----
+    One `jvp` per input element, batched with `vmap`: cheaper than `jacrev` when
+    there are fewer inputs than outputs.
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> np.jacfwd(lambda x: x ** 2)(np.asarray([1.0, 2.0]))
+    array([[2., 0.],
+           [0., 4.]])
+    """
 
     @functools.wraps(fun)
     def jac_fun(*args, **kwargs):
@@ -94,8 +135,43 @@ def jacfwd(fun, argnums=0, holomorphic=False):
     return jac_fun
 
 
-def jacrev(fun, argnums=0, holomorphic=False):
-    """The Jacobian of fun with respect to argument(s) `argnums`, by reverse mode (one vjp per output element)."""
+def jacrev(
+    fun: Callable[..., PyTree], argnums: int | Sequence[int] = 0, holomorphic: bool = False
+) -> Callable[..., PyTree]:
+    """Transform `fun` into the function computing its Jacobian, by reverse mode.
+
+    Parameters
+    ----------
+    fun : callable
+        Function of pytrees of float (or complex) arrays returning a pytree of arrays.
+    argnums : int or sequence of int, optional
+        Positional argument(s) to differentiate with respect to.
+    holomorphic : bool, optional
+        `fun` is holomorphic in complex inputs.
+
+    Returns
+    -------
+    callable
+        Takes `fun`'s arguments; returns, per output, a block of shape ``output.shape +
+        input.shape`` (a tuple of blocks when `argnums` is a sequence).
+
+    See Also
+    --------
+    jax.jacrev : the function mirrored.
+    arraystack.jacfwd, arraystack.hessian, arraystack.vmap
+
+    Notes
+    -----
+    One `vjp` per output element, batched with `vmap`: cheaper than `jacfwd` when
+    there are fewer outputs than inputs.
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> np.jacrev(lambda x: x ** 2)(np.asarray([1.0, 2.0]))
+    array([[2., 0.],
+           [0., 4.]])
+    """
 
     @functools.wraps(fun)
     def jac_fun(*args, **kwargs):
@@ -122,8 +198,38 @@ def jacrev(fun, argnums=0, holomorphic=False):
     return jac_fun
 
 
-def hessian(fun, argnums=0, holomorphic=False):
-    """The Hessian of a scalar-valued fun: jacfwd(jacrev(fun))."""
+def hessian(
+    fun: Callable[..., Any], argnums: int | Sequence[int] = 0, holomorphic: bool = False
+) -> Callable[..., PyTree]:
+    """Transform a scalar-valued `fun` into its Hessian function, ``jacfwd(jacrev(fun))``.
+
+    Parameters
+    ----------
+    fun : callable
+        Function returning a real scalar.
+    argnums : int or sequence of int, optional
+        Positional argument(s) to differentiate with respect to.
+    holomorphic : bool, optional
+        `fun` is holomorphic in complex inputs.
+
+    Returns
+    -------
+    callable
+        Takes `fun`'s arguments; returns the Hessian, of shape ``x.shape + x.shape`` for one
+        argument `x`.
+
+    See Also
+    --------
+    jax.hessian : the function mirrored.
+    arraystack.jacfwd, arraystack.jacrev, arraystack.grad
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> np.hessian(lambda x: (x ** 3).sum())(np.asarray([1.0, 2.0]))
+    array([[ 6.,  0.],
+           [ 0., 12.]])
+    """
     return jacfwd(jacrev(fun, argnums, holomorphic), argnums, holomorphic)
 
 

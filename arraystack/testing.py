@@ -34,7 +34,34 @@ def _on_host(assertion):
         __tracebackhide__ = True  # pytest shows the caller's line
         return assertion(*[_host(a) for a in args], **{k: _host(v) for k, v in kwargs.items()})
 
+    check.__module__ = __name__
+    check.__doc__ = _doc(assertion)
     return check
+
+
+def _doc(assertion) -> str:
+    """arraystack's summary, notes and See Also (NumPy's section order), then NumPy's own documentation
+    of `assertion`, which describes the parameters. Only slices strings (it runs at import): NumPy's
+    text keeps its indentation, and arraystack's lines take the same, for inspect.getdoc()."""
+    mirrored = f"numpy.testing.{assertion.__name__}"
+    body = (assertion.__doc__ or "").lstrip("\n")
+    indent = body[: len(body) - len(body.lstrip(" "))]
+    summary = " ".join(body.partition("\n\n")[0].split()) or f"NumPy's `{mirrored}`."
+    heading = f"NumPy's documentation of {mirrored}"
+    lines = [
+        "",
+        "NumPy's assertion, called with arraystack arrays (also inside tuples, lists and dicts)",
+        "replaced by their NumPy buffers: NumPy's tolerances, NaN handling and messages. Asserting",
+        "on a traced value raises a ConcretizationError (it has no data to compare).",
+        "",
+        "See Also",
+        "--------",
+        f"{mirrored} : the function mirrored.",
+        "",
+        heading,
+        "-" * len(heading),
+    ]
+    return summary + "\n" + "\n".join(indent + line if line else "" for line in lines) + "\n" + body
 
 
 assert_allclose = _on_host(_npt.assert_allclose)

@@ -7,7 +7,8 @@ compares structurally, so it can be part of a cache key.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
 
 
 class _NodeType(NamedTuple):
@@ -19,12 +20,57 @@ _registry: dict[type, _NodeType] = {}
 
 
 def register_pytree_node(cls: type, flatten_fn: Callable, unflatten_fn: Callable) -> None:
-    """Make `cls` a pytree node: flatten_fn(node) -> (children, aux), unflatten_fn(aux, children) -> node."""
+    """Make instances of `cls` pytree nodes, so transformations see through them.
+
+    Parameters
+    ----------
+    cls : type
+        The node class.
+    flatten_fn : callable
+        ``flatten_fn(node) -> (children, aux)``; aux must be hashable (it is part of cache
+        keys).
+    unflatten_fn : callable
+        ``unflatten_fn(aux, children) -> node``.
+
+    See Also
+    --------
+    jax.tree_util.register_pytree_node : the function mirrored.
+    arraystack.tree_util.register_dataclass
+    """
     _registry[cls] = _NodeType(flatten_fn, unflatten_fn)
 
 
 def register_dataclass(cls: type) -> type:
-    """Register a dataclass as a pytree node whose fields are its children (usable as a decorator)."""
+    """Register a dataclass as a pytree node whose fields are its children (usable as a decorator).
+
+    Parameters
+    ----------
+    cls : type
+        A dataclass.
+
+    Returns
+    -------
+    type
+        `cls` itself.
+
+    See Also
+    --------
+    jax.tree_util.register_dataclass : the function mirrored (every field is a child, no meta
+        fields).
+    arraystack.tree_util.register_pytree_node
+
+    Examples
+    --------
+    >>> import dataclasses
+    >>> import arraystack as np
+    >>> @np.tree_util.register_dataclass
+    ... @dataclasses.dataclass
+    ... class Point:
+    ...     x: float
+    ...     y: float
+    >>> np.tree_util.leaves(Point(1.0, 2.0))
+    [1.0, 2.0]
+    """
     names = tuple(f.name for f in dataclasses.fields(cls))
     register_pytree_node(
         cls,
@@ -56,6 +102,27 @@ def _node_type(x):
 
 @dataclasses.dataclass(frozen=True)
 class TreeDef:
+    """The structure of a pytree without its leaves: hashable and compared structurally.
+
+    Parameters
+    ----------
+    node : type or None
+        The node's type, or None for a leaf.
+    aux : hashable
+        The node's auxiliary data (a dict's sorted keys).
+    children : tuple of TreeDef
+        The children's structures.
+
+    See Also
+    --------
+    jax.tree_util.PyTreeDef : the class mirrored.
+    arraystack.tree_util.flatten, arraystack.tree_util.unflatten
+
+    Notes
+    -----
+    Part of jit's cache keys: two trees with the same structure have equal TreeDefs.
+    """
+
     node: Any  # the node's type, or None for a leaf
     aux: Any
     children: tuple
@@ -80,7 +147,35 @@ class TreeDef:
 _LEAF = TreeDef(None, None, ())
 
 
-def flatten(tree, is_leaf: Callable | None = None) -> tuple[list, TreeDef]:
+def flatten(tree: Any, is_leaf: Callable | None = None) -> tuple[list, TreeDef]:
+    """Flatten a pytree into its leaves and its structure.
+
+    Parameters
+    ----------
+    tree : pytree
+        Nested tuples, lists, dicts, None, named tuples and registered classes; anything else is
+        a leaf.
+    is_leaf : callable, optional
+        ``is_leaf(x) -> bool``: stop at `x` and treat it as a leaf.
+
+    Returns
+    -------
+    tuple
+        ``(leaves, treedef)``: leaves in order (dicts by sorted key), and the TreeDef that
+        `unflatten` takes.
+
+    See Also
+    --------
+    jax.tree_util.tree_flatten : the function mirrored.
+    arraystack.tree_util.unflatten, arraystack.tree_util.leaves
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> leaves, treedef = np.tree_util.flatten({'b': 2, 'a': (1, None)})
+    >>> leaves, treedef
+    ([1, 2], dict[('a', 'b')](tuple(*, NoneType()), *))
+    """
     leaves: list = []
     treedef = _flatten(tree, leaves, is_leaf)
     return leaves, treedef
@@ -98,7 +193,26 @@ def _flatten(x, leaves, is_leaf):
     return TreeDef(type(x), aux, tuple(_flatten(c, leaves, is_leaf) for c in children))
 
 
-def unflatten(treedef: TreeDef, leaves) -> Any:
+def unflatten(treedef: TreeDef, leaves: Iterable) -> Any:
+    """Rebuild a pytree from its structure and leaves.
+
+    Parameters
+    ----------
+    treedef : TreeDef
+        From `flatten` or `structure`.
+    leaves : iterable
+        Exactly ``treedef.num_leaves`` leaves (ValueError otherwise).
+
+    Returns
+    -------
+    pytree
+        The rebuilt tree.
+
+    See Also
+    --------
+    jax.tree_util.tree_unflatten : the function mirrored.
+    arraystack.tree_util.flatten
+    """
     it = iter(leaves)
     out = _unflatten(treedef, it)
     if next(it, _SENTINEL) is not _SENTINEL:
@@ -127,23 +241,109 @@ def _node_type_of_class(cls):
     return _NodeType(None, lambda aux, c: cls(*c))  # namedtuple
 
 
-def tree_map(fn: Callable, tree, *rest, is_leaf: Callable | None = None):
+def tree_map(fn: Callable, tree: Any, *rest: Any, is_leaf: Callable | None = None) -> Any:
+    """Apply `fn` to the leaves of one or more pytrees of the same structure.
+
+    Parameters
+    ----------
+    fn : callable
+        Called as ``fn(leaf, *corresponding_leaves_of_rest)``.
+    tree : pytree
+        Nested tuples, lists, dicts, None, named tuples and registered classes; anything else is
+        a leaf.
+    *rest : pytree
+        Trees with `tree`'s structure (ValueError on a mismatch).
+    is_leaf : callable, optional
+        ``is_leaf(x) -> bool``: stop at `x` and treat it as a leaf.
+
+    Returns
+    -------
+    pytree
+        `tree`'s structure with ``fn``'s results as leaves.
+
+    See Also
+    --------
+    jax.tree_util.tree_map : the function mirrored.
+    arraystack.tree_util.flatten
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> np.tree_util.tree_map(lambda a, b: a + b, {'w': 1, 'b': 2}, {'w': 10, 'b': 20})
+    {'b': 22, 'w': 11}
+    """
     leaves, treedef = flatten(tree, is_leaf)
     others = [flatten_up_to(treedef, r) for r in rest]
     return unflatten(treedef, [fn(*xs) for xs in zip(leaves, *others)])
 
 
-def flatten_up_to(treedef: TreeDef, tree) -> list:
-    """Leaves of `tree` at the positions of treedef's leaves (a ValueError names the first mismatch)."""
+def flatten_up_to(treedef: TreeDef, tree: Any) -> list:
+    """Flatten `tree`, checking that its structure is `treedef`.
+
+    Parameters
+    ----------
+    treedef : TreeDef
+        The expected structure.
+    tree : pytree
+        Nested tuples, lists, dicts, None, named tuples and registered classes; anything else is
+        a leaf.
+
+    Returns
+    -------
+    list
+        The leaves of `tree`; a ValueError names the mismatch otherwise.
+
+    See Also
+    --------
+    jax.tree_util.PyTreeDef.flatten_up_to : the method mirrored (here only an equal structure is
+        accepted).
+    arraystack.tree_util.flatten
+    """
     leaves, other = flatten(tree, is_leaf=None)
     if other != treedef:
         raise ValueError(f"pytree structure mismatch: expected {treedef!r}, got {other!r}")
     return leaves
 
 
-def leaves(tree) -> list:
+def leaves(tree: Any) -> list:
+    """Return the leaves of a pytree, in `flatten`'s order.
+
+    Parameters
+    ----------
+    tree : pytree
+        Nested tuples, lists, dicts, None, named tuples and registered classes; anything else is
+        a leaf.
+
+    Returns
+    -------
+    list
+        The leaves.
+
+    See Also
+    --------
+    jax.tree_util.tree_leaves : the function mirrored.
+    arraystack.tree_util.flatten
+    """
     return flatten(tree)[0]
 
 
-def structure(tree) -> TreeDef:
+def structure(tree: Any) -> TreeDef:
+    """Return the structure of a pytree.
+
+    Parameters
+    ----------
+    tree : pytree
+        Nested tuples, lists, dicts, None, named tuples and registered classes; anything else is
+        a leaf.
+
+    Returns
+    -------
+    TreeDef
+        The structure, without the leaves.
+
+    See Also
+    --------
+    jax.tree_util.tree_structure : the function mirrored.
+    arraystack.tree_util.flatten
+    """
     return flatten(tree)[1]

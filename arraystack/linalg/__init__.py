@@ -15,35 +15,13 @@ from arraystack.linalg._array_api import (
     trace,
     vecdot,
 )
-from arraystack.linalg._factorizations import (
-    EighResult,
-    EigResult,
-    QRResult,
-    SVDResult,
-    cholesky,
-    eig,
-    eigh,
-    eigvals,
-    eigvalsh,
-    qr,
-    svd,
-    svdvals,
-)
+from arraystack.linalg._determinants import SlogdetResult, det, slogdet
+from arraystack.linalg._eigen import EighResult, EigResult, eig, eigh, eigvals, eigvalsh
+from arraystack.linalg._factorizations import QRResult, SVDResult, cholesky, qr, svd, svdvals
 from arraystack.linalg._norms import cond, matrix_norm, matrix_rank, norm, vector_norm
 from arraystack.linalg._operands import LinAlgError
-from arraystack.linalg._solvers import (
-    SlogdetResult,
-    det,
-    inv,
-    lstsq,
-    matrix_power,
-    multi_dot,
-    pinv,
-    slogdet,
-    solve,
-    tensorinv,
-    tensorsolve,
-)
+from arraystack.linalg._products import matrix_power, multi_dot
+from arraystack.linalg._solvers import inv, lstsq, pinv, solve, tensorinv, tensorsolve
 
 __all__ = [
     "EigResult",

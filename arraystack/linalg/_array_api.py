@@ -3,6 +3,8 @@ only), cross (3-vectors only), and diagonal/trace of the last two axes (a copy, 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from arraystack._calculus import cross as _cross
 from arraystack._contractions import outer as _outer
 from arraystack._contractions import tensordot as _tensordot
@@ -13,24 +15,107 @@ from arraystack._manipulation import matrix_transpose
 from arraystack._selection import diagonal as _diagonal
 from arraystack._selection import trace as _trace
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
-def matmul(x1, x2, /):
-    """Mirrors numpy.linalg.matmul."""
+    from arraystack.typing import ArrayLike, DTypeLike, NDArray
+
+
+def matmul(x1: ArrayLike, x2: ArrayLike, /) -> NDArray:
+    """Matrix product of two arrays (the Array API's name in numpy.linalg).
+
+    Parameters
+    ----------
+    x1 : array_like
+        First operand (not a scalar).
+    x2 : array_like
+        Second operand (not a scalar).
+
+    Returns
+    -------
+    ndarray
+        ``x1 @ x2``, with leading axes broadcast.
+
+    See Also
+    --------
+    numpy.linalg.matmul : the function mirrored.
+    arraystack.matmul, arraystack.linalg.tensordot
+    """
     return _matmul(x1, x2)
 
 
-def tensordot(x1, x2, /, *, axes=2):
-    """Mirrors numpy.linalg.tensordot."""
+def tensordot(
+    x1: ArrayLike, x2: ArrayLike, /, *, axes: int | Sequence[Sequence[int]] = 2
+) -> NDArray:
+    """Tensor dot product over the given axes.
+
+    Parameters
+    ----------
+    x1 : array_like
+        First operand.
+    x2 : array_like
+        Second operand.
+    axes : int or (sequence, sequence), optional
+        Number of trailing/leading axes to contract, or the two lists of axes.
+
+    Returns
+    -------
+    ndarray
+        The contraction.
+
+    See Also
+    --------
+    numpy.linalg.tensordot : the function mirrored.
+    arraystack.tensordot, arraystack.einsum
+    """
     return _tensordot(x1, x2, axes=axes)
 
 
-def vecdot(x1, x2, /, *, axis=-1):
-    """Mirrors numpy.linalg.vecdot."""
+def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> NDArray:
+    """Vector dot product along an axis (the first operand conjugated).
+
+    Parameters
+    ----------
+    x1 : array_like
+        First operand.
+    x2 : array_like
+        Second operand, broadcast against `x1`.
+    axis : int, optional
+        The contracted axis.
+
+    Returns
+    -------
+    ndarray
+        ``sum(conj(x1) * x2, axis)``.
+
+    See Also
+    --------
+    numpy.linalg.vecdot : the function mirrored.
+    arraystack.vecdot, arraystack.linalg.matmul
+    """
     return _vecdot(x1, x2, axis=axis)
 
 
-def outer(x1, x2, /):
-    """Mirrors numpy.linalg.outer: 1-d operands only."""
+def outer(x1: ArrayLike, x2: ArrayLike, /) -> NDArray:
+    """Outer product of two vectors.
+
+    Parameters
+    ----------
+    x1 : (M,) array_like
+        First vector (1-d only, as numpy.linalg.outer).
+    x2 : (N,) array_like
+        Second vector (1-d only).
+
+    Returns
+    -------
+    ndarray
+        Of shape (M, N): ``x1[:, None] * x2[None, :]``.
+
+    See Also
+    --------
+    numpy.linalg.outer : the function mirrored.
+    arraystack.outer : accepts any shape, flattened.
+    """
     x1, x2 = asarray(x1), asarray(x2)
     if x1.ndim != 1 or x2.ndim != 1:
         raise ValueError(
@@ -39,8 +124,28 @@ def outer(x1, x2, /):
     return _outer(x1, x2)
 
 
-def cross(x1, x2, /, *, axis=-1):
-    """Mirrors numpy.linalg.cross: cross products of 3-vectors only."""
+def cross(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> NDArray:
+    """Cross product of 3-element vectors.
+
+    Parameters
+    ----------
+    x1 : array_like
+        First operand, of size 3 along `axis`.
+    x2 : array_like
+        Second operand, of size 3 along `axis`.
+    axis : int, optional
+        The axis holding the vectors.
+
+    Returns
+    -------
+    ndarray
+        The cross products.
+
+    See Also
+    --------
+    numpy.linalg.cross : the function mirrored.
+    arraystack.cross : also accepts 2-element vectors.
+    """
     x1, x2 = asarray(x1), asarray(x2)
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:
         raise ValueError(
@@ -50,14 +155,55 @@ def cross(x1, x2, /, *, axis=-1):
     return _cross(x1, x2, axis=axis)
 
 
-def diagonal(x, /, *, offset=0):
-    """Mirrors numpy.linalg.diagonal: the diagonals of the last two axes (a copy here, a read-only view
-    in NumPy)."""
+def diagonal(x: ArrayLike, /, *, offset: int = 0) -> NDArray:
+    """Return the diagonals of the last two axes.
+
+    Parameters
+    ----------
+    x : (..., M, N) array_like
+        Matrix or stack of matrices.
+    offset : int, optional
+        Offset from the main diagonal (positive: above).
+
+    Returns
+    -------
+    ndarray
+        The diagonals, of shape (..., K).
+
+    See Also
+    --------
+    numpy.linalg.diagonal : the function mirrored.
+    arraystack.diagonal, arraystack.linalg.trace
+
+    Notes
+    -----
+    Returns a copy, where NumPy returns a read-only view.
+    """
     return _diagonal(x, offset, -2, -1)
 
 
-def trace(x, /, *, offset=0, dtype=None):
-    """Mirrors numpy.linalg.trace: sums of the diagonals of the last two axes."""
+def trace(x: ArrayLike, /, *, offset: int = 0, dtype: DTypeLike | None = None) -> NDArray:
+    """Return the sums of the diagonals of the last two axes.
+
+    Parameters
+    ----------
+    x : (..., M, N) array_like
+        Matrix or stack of matrices.
+    offset : int, optional
+        Offset from the main diagonal.
+    dtype : dtype, optional
+        Accumulator and result dtype.
+
+    Returns
+    -------
+    ndarray
+        The traces, of shape (...).
+
+    See Also
+    --------
+    numpy.linalg.trace : the function mirrored.
+    arraystack.trace, arraystack.linalg.diagonal
+    """
     return _trace(x, offset, -2, -1, dtype=dtype)
 
 

@@ -1,4 +1,4 @@
-"""Factorizations and eigenvalue problems: cholesky, qr, eig, eigvals, eigh, eigvalsh, svd, svdvals.
+"""Factorizations: cholesky, qr, svd, svdvals (eigenvalue problems are in _eigen.py).
 
 Each binds one primitive of jit/linalg.py after NumPy's dtype rule and shape checks; the results are the
 named tuples NumPy 2 returns.
@@ -7,9 +7,7 @@ named tuples NumPy 2 returns.
 from __future__ import annotations
 
 import warnings
-from typing import NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, NamedTuple
 
 from arraystack._array import ndarray, wrap
 from arraystack._creation import asarray
@@ -17,57 +15,121 @@ from arraystack._manipulation import matrix_transpose
 from arraystack.ir.core import bind
 from arraystack.ir.linalg import (
     cholesky_p,
-    eig_p,
-    eigh_p,
-    eigvals_p,
-    eigvalsh_p,
     qr_p,
     svd_p,
     svdvals_p,
 )
 from arraystack.linalg._operands import (
-    LinAlgError,
     assert_stacked_2d,
     assert_stacked_square,
-    concrete,
-    data_dependent,
     prepare,
-    real_dtype,
 )
 
-
-class EigResult(NamedTuple):
-    eigenvalues: ndarray
-    eigenvectors: ndarray
-
-
-class EighResult(NamedTuple):
-    eigenvalues: ndarray
-    eigenvectors: ndarray
+if TYPE_CHECKING:
+    from arraystack.typing import ArrayLike, NDArray
 
 
 class QRResult(NamedTuple):
+    """Named tuple returned by `arraystack.linalg.qr`: Q, R.
+
+    Attributes
+    ----------
+    Q : ndarray
+        Matrix with orthonormal columns.
+    R : ndarray
+        Upper-triangular matrix.
+
+    See Also
+    --------
+    numpy.linalg.qr : returns NumPy's QRResult, mirrored.
+    arraystack.linalg.qr
+    """
+
     Q: ndarray
     R: ndarray
 
 
 class SVDResult(NamedTuple):
+    """Named tuple returned by `arraystack.linalg.svd`: U, S, Vh.
+
+    Attributes
+    ----------
+    U : ndarray
+        Left singular vectors as columns.
+    S : ndarray
+        Singular values, descending.
+    Vh : ndarray
+        Right singular vectors as rows.
+
+    See Also
+    --------
+    numpy.linalg.svd : returns NumPy's SVDResult, mirrored.
+    arraystack.linalg.svd
+    """
+
     U: ndarray
     S: ndarray
     Vh: ndarray
 
 
-def cholesky(a, /, *, upper=False):
-    """Mirrors numpy.linalg.cholesky: L with a = L L^H (or U = L^H with upper=True); LinAlgError if a is
-    not positive definite (only its lower, or upper, triangle is read)."""
+def cholesky(a: ArrayLike, /, *, upper: bool = False) -> NDArray:
+    """Compute the Cholesky factor of a Hermitian positive-definite matrix.
+
+    Parameters
+    ----------
+    a : (..., M, M) array_like
+        Hermitian positive-definite matrix (only its lower, or with `upper` its upper, triangle
+        is read).
+    upper : bool, optional
+        Return the upper factor ``U = L^H`` instead of `L`.
+
+    Returns
+    -------
+    ndarray
+        `L` with ``a = L @ L^H`` (or `U` with ``a = U^H @ U``).
+
+    See Also
+    --------
+    numpy.linalg.cholesky : the function mirrored.
+    arraystack.linalg.solve, arraystack.linalg.eigh
+
+    Notes
+    -----
+    LinAlgError when `a` is not positive definite. Traceable: works under `jit`, `grad` and
+    `vmap` (factorizations are primitives with derivative and batching rules).
+    """
     (a,) = prepare(a)
     assert_stacked_square(a)
     return wrap(bind(cholesky_p, a._value, upper=bool(upper)))
 
 
-def qr(a, mode="reduced"):
-    """Mirrors numpy.linalg.qr: modes 'reduced', 'complete', 'r', 'raw' (and the deprecated 'full',
-    'economic')."""
+def qr(a: ArrayLike, mode: str = "reduced") -> QRResult | NDArray | tuple:
+    """Compute the QR factorization of a matrix (or a stack of them).
+
+    Parameters
+    ----------
+    a : (..., M, N) array_like
+        Matrix or stack of matrices.
+    mode : {'reduced', 'complete', 'r', 'raw'}, optional
+        As NumPy: Q of shape (M, K) and R (K, N) with K = min(M, N); 'complete' gives Q (M, M);
+        'r' only R; 'raw' LAPACK's (h, tau). The deprecated 'full' and 'economic' are accepted
+        too.
+
+    Returns
+    -------
+    QRResult or ndarray or tuple
+        ``(Q, R)``, or R for mode 'r', or ``(h, tau)`` for mode 'raw'.
+
+    See Also
+    --------
+    numpy.linalg.qr : the function mirrored.
+    arraystack.linalg.svd, arraystack.linalg.cholesky
+
+    Notes
+    -----
+    Traceable: works under `jit`, `grad` and `vmap` (factorizations are primitives with
+    derivative and batching rules).
+    """
     if mode not in ("reduced", "complete", "r", "raw"):
         if mode in ("f", "full"):
             warnings.warn(
@@ -91,75 +153,37 @@ def qr(a, mode="reduced"):
     return wrap(r) if mode == "r" else QRResult(wrap(q), wrap(r))
 
 
-def _finite(a):
-    value = concrete(a)
-    if value is not None and not np.isfinite(value).all():
-        raise LinAlgError("Array must not contain infs or NaNs")
+def svd(
+    a: ArrayLike, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False
+) -> SVDResult | NDArray:
+    """Compute the singular value decomposition ``a = U @ diag(S) @ Vh``.
 
+    Parameters
+    ----------
+    a : (..., M, N) array_like
+        Matrix or stack of matrices.
+    full_matrices : bool, optional
+        U of shape (M, M) and Vh (N, N); else (M, K) and (K, N) with K = min(M, N).
+    compute_uv : bool, optional
+        Return U and Vh too; else only S.
+    hermitian : bool, optional
+        `a` is Hermitian: computed through `eigh`, as NumPy does.
 
-def _real_if_real(a, *values):
-    """NumPy's eig result type: real when `a` is real and every eigenvalue is real (values decide)."""
-    if a.dtype.kind == "c":
-        return [wrap(v) for v in values]
-    w = concrete(wrap(values[0]))
-    if w is None:
-        raise data_dependent(
-            "eig/eigvals of a real matrix return a real or a complex result type, which",
-            "Convert the matrix to complex (a.astype(complex)) to trace it, or use eigh/eigvalsh for "
-            "symmetric matrices.",
-        )
-    if np.all(w.imag == 0):
-        dt = real_dtype(a.dtype)
-        return [wrap(np.asarray(v).real.astype(dt)) for v in values]
-    return [wrap(v) for v in values]
+    Returns
+    -------
+    SVDResult or ndarray
+        ``(U, S, Vh)`` with S descending, or S alone when `compute_uv` is False.
 
+    See Also
+    --------
+    numpy.linalg.svd : the function mirrored.
+    arraystack.linalg.svdvals, arraystack.linalg.pinv, arraystack.linalg.eigh
 
-def eig(a):
-    """Mirrors numpy.linalg.eig: eigenvalues and right eigenvectors of a general matrix; real results
-    for a real matrix whose eigenvalues are all real. Note: under a trace the matrix must be complex."""
-    (a,) = prepare(a)
-    assert_stacked_square(a)
-    _finite(a)
-    w, v = bind(eig_p, a._value)
-    return EigResult(*_real_if_real(a, w, v))
-
-
-def eigvals(a):
-    """Mirrors numpy.linalg.eigvals (see eig for the result type)."""
-    (a,) = prepare(a)
-    assert_stacked_square(a)
-    _finite(a)
-    return _real_if_real(a, bind(eigvals_p, a._value))[0]
-
-
-def _uplo(UPLO):
-    UPLO = UPLO.upper()
-    if UPLO not in ("L", "U"):
-        raise ValueError("UPLO argument must be 'L' or 'U'")
-    return UPLO == "L"
-
-
-def eigh(a, UPLO="L"):
-    """Mirrors numpy.linalg.eigh: ascending real eigenvalues and orthonormal eigenvectors of a Hermitian
-    matrix (only the UPLO triangle is read)."""
-    lower = _uplo(UPLO)
-    (a,) = prepare(a)
-    assert_stacked_square(a)
-    w, v = bind(eigh_p, a._value, lower=lower)
-    return EighResult(wrap(w), wrap(v))
-
-
-def eigvalsh(a, UPLO="L"):
-    """Mirrors numpy.linalg.eigvalsh."""
-    lower = _uplo(UPLO)
-    (a,) = prepare(a)
-    assert_stacked_square(a)
-    return wrap(bind(eigvalsh_p, a._value, lower=lower))
-
-
-def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
-    """Mirrors numpy.linalg.svd: U, S (descending), Vh; full_matrices, compute_uv and hermitian (through
-    eigh, as NumPy does)."""
+    Notes
+    -----
+    Traceable: works under `jit`, `grad` and `vmap` (factorizations are primitives with
+    derivative and batching rules).
+    """
     (a,) = prepare(a)
     if hermitian:
         assert_stacked_square(a)
@@ -172,22 +196,25 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     return SVDResult(wrap(u), wrap(s), wrap(vh))
 
 
-def svdvals(x, /):
-    """Mirrors numpy.linalg.svdvals."""
+def svdvals(x: ArrayLike, /) -> NDArray:
+    """Compute the singular values of a matrix (or a stack of them).
+
+    Parameters
+    ----------
+    x : (..., M, N) array_like
+        Matrix or stack of matrices.
+
+    Returns
+    -------
+    ndarray
+        Singular values, descending, of shape (..., min(M, N)).
+
+    See Also
+    --------
+    numpy.linalg.svdvals : the function mirrored.
+    arraystack.linalg.svd
+    """
     return svd(asarray(x), compute_uv=False)
 
 
-__all__ = [
-    "EigResult",
-    "EighResult",
-    "QRResult",
-    "SVDResult",
-    "cholesky",
-    "eig",
-    "eigh",
-    "eigvals",
-    "eigvalsh",
-    "qr",
-    "svd",
-    "svdvals",
-]
+__all__ = ["QRResult", "SVDResult", "cholesky", "qr", "svd", "svdvals"]

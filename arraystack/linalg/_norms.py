@@ -6,6 +6,8 @@ condition numbers), in the order numpy.linalg computes them.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from arraystack._array import wrap
@@ -28,6 +30,9 @@ from arraystack.linalg._operands import (
     result_dtype,
 )
 from arraystack.linalg._solvers import inv
+
+if TYPE_CHECKING:
+    from arraystack.typing import ArrayLike, AxisLike, NDArray
 
 
 def _svd_norm(x, row_axis, col_axis, op, **kwargs):
@@ -83,9 +88,40 @@ def _matrix(x, ord, axis, keepdims):
     return ret
 
 
-def norm(x, ord=None, axis=None, keepdims=False):
-    """Mirrors numpy.linalg.norm: vector norms (ord inf, -inf, 0, 1, 2, p) over one axis, matrix norms
-    ('fro', 'nuc', inf, -inf, 1, -1, 2, -2) over two, NumPy's defaults when axis is None."""
+def norm(
+    x: ArrayLike, ord: float | str | None = None, axis: AxisLike = None, keepdims: bool = False
+) -> NDArray:
+    """Compute a vector or matrix norm.
+
+    Parameters
+    ----------
+    x : array_like
+        Input array.
+    ord : {non-zero int, inf, -inf, 'fro', 'nuc'}, optional
+        Vector norms over one axis (inf, -inf, 0, 1, 2, any p); matrix norms over two ('fro',
+        'nuc', inf, -inf, 1, -1, 2, -2).
+    axis : int or 2-tuple of int, optional
+        Axis (vector norm) or axes (matrix norm); None: the 2-norm of the flattened array, or
+        NumPy's default for `ord`.
+    keepdims : bool, optional
+        Keep the reduced axes with size one.
+
+    Returns
+    -------
+    ndarray
+        The norm(s), real-valued.
+
+    See Also
+    --------
+    numpy.linalg.norm : the function mirrored.
+    arraystack.linalg.vector_norm, arraystack.linalg.matrix_norm
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> np.linalg.norm(np.asarray([3.0, 4.0]))
+    array(5.)
+    """
     x = asarray(x)
     if x.dtype.kind not in "fc":
         x = x.astype(float)
@@ -114,8 +150,32 @@ def norm(x, ord=None, axis=None, keepdims=False):
     raise ValueError("Improper number of dimensions to norm.")
 
 
-def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
-    """Mirrors numpy.linalg.vector_norm: any number of axes, flattened together."""
+def vector_norm(
+    x: ArrayLike, /, *, axis: AxisLike = None, keepdims: bool = False, ord: float = 2
+) -> NDArray:
+    """Compute a vector norm over any number of axes (flattened together).
+
+    Parameters
+    ----------
+    x : array_like
+        Input array.
+    axis : int or tuple of int, optional
+        Axes reduced together (default: all).
+    keepdims : bool, optional
+        Keep the reduced axes with size one.
+    ord : float, optional
+        The p of the p-norm (inf, -inf and 0 included).
+
+    Returns
+    -------
+    ndarray
+        The norm(s), real-valued.
+
+    See Also
+    --------
+    numpy.linalg.vector_norm : the function mirrored.
+    arraystack.linalg.norm, arraystack.linalg.matrix_norm
+    """
     x = asarray(x)
     shape = list(x.shape)
     if axis is None:
@@ -139,15 +199,57 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     return res
 
 
-def matrix_norm(x, /, *, keepdims=False, ord="fro"):
-    """Mirrors numpy.linalg.matrix_norm: norm over the last two axes."""
+def matrix_norm(x: ArrayLike, /, *, keepdims: bool = False, ord: float | str = "fro") -> NDArray:
+    """Compute a matrix norm over the last two axes.
+
+    Parameters
+    ----------
+    x : (..., M, N) array_like
+        Matrix or stack of matrices.
+    keepdims : bool, optional
+        Keep the reduced axes with size one.
+    ord : {'fro', 'nuc', inf, -inf, 1, -1, 2, -2}, optional
+        Which matrix norm.
+
+    Returns
+    -------
+    ndarray
+        The norm(s), of shape (...).
+
+    See Also
+    --------
+    numpy.linalg.matrix_norm : the function mirrored.
+    arraystack.linalg.norm, arraystack.linalg.vector_norm
+    """
     return norm(asarray(x), axis=(-2, -1), keepdims=keepdims, ord=ord)
 
 
-def cond(x, p=None):
-    """Mirrors numpy.linalg.cond: ratio of extreme singular values (p None, 2, -2), else
-    norm(x, p) * norm(inv(x), p); inf for a singular matrix. Note: under a trace, a singular matrix
-    with p not in (None, 2, -2) raises LinAlgError where NumPy returns inf."""
+def cond(x: ArrayLike, p: float | str | None = None) -> NDArray:
+    """Compute the condition number of a matrix.
+
+    Parameters
+    ----------
+    x : (..., M, N) array_like
+        Matrix or stack of matrices.
+    p : {None, 1, -1, 2, -2, inf, -inf, 'fro'}, optional
+        Norm: None, 2 and -2 use the ratio of extreme singular values, others ``norm(x, p) *
+        norm(inv(x), p)``.
+
+    Returns
+    -------
+    ndarray
+        The condition number(s); inf for a singular matrix.
+
+    See Also
+    --------
+    numpy.linalg.cond : the function mirrored.
+    arraystack.linalg.norm, arraystack.linalg.svd
+
+    Notes
+    -----
+    Under a trace, a singular matrix with `p` not in (None, 2, -2) raises LinAlgError where
+    NumPy returns inf.
+    """
     x = asarray(x)
     if x.size == 0 and np.prod(x.shape[-2:]) == 0:
         raise LinAlgError("cond is not defined on empty arrays")
@@ -163,8 +265,36 @@ def cond(x, p=None):
     return r.astype(real_dtype(result_dtype(x)))
 
 
-def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
-    """Mirrors numpy.linalg.matrix_rank: singular values above tol (default max(s) * max(M, N) * eps)."""
+def matrix_rank(
+    A: ArrayLike,
+    tol: ArrayLike | None = None,
+    hermitian: bool = False,
+    *,
+    rtol: ArrayLike | None = None,
+) -> NDArray:
+    """Return the rank of a matrix: the number of singular values above a tolerance.
+
+    Parameters
+    ----------
+    A : array_like
+        Matrix or stack of matrices (a vector has rank 1 unless it is zero).
+    tol : array_like, optional
+        Absolute threshold; default ``max(s) * max(M, N) * eps``.
+    hermitian : bool, optional
+        `A` is Hermitian: eigenvalues replace singular values.
+    rtol : array_like, optional
+        Relative threshold (the Array API's), instead of `tol`.
+
+    Returns
+    -------
+    ndarray
+        The rank(s), integer.
+
+    See Also
+    --------
+    numpy.linalg.matrix_rank : the function mirrored.
+    arraystack.linalg.svd, arraystack.linalg.svdvals
+    """
     from arraystack._elementwise import equal, greater
     from arraystack._reductions import all as _all
 

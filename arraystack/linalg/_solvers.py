@@ -1,21 +1,20 @@
-"""Linear systems, inverses and determinants: solve, inv, lstsq, pinv, det, slogdet, matrix_power,
-tensorsolve, tensorinv, multi_dot. Factorizations are primitives; the rest follows numpy.linalg's own
+"""Linear systems and inverses: solve, inv, lstsq, pinv, tensorsolve, tensorinv (determinants are in
+_determinants.py, matrix_power and multi_dot in _products.py). Factorizations are primitives; the rest follows numpy.linalg's own
 compositions step by step, so results agree with NumPy's to the last bits.
 """
 
 from __future__ import annotations
 
-import operator
-from typing import NamedTuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import ndarray, wrap
+from arraystack._array import wrap
 from arraystack._creation import asarray
-from arraystack._linalg import dot, matmul
+from arraystack._linalg import matmul
 from arraystack._manipulation import broadcast_shapes, broadcast_to, matrix_transpose, reshape
 from arraystack.ir.core import bind
-from arraystack.ir.linalg import det_p, lstsq_p, slogdet_p, solve_p
+from arraystack.ir.linalg import lstsq_p, solve_p
 from arraystack.linalg._factorizations import svd
 from arraystack.linalg._operands import (
     LinAlgError,
@@ -27,15 +26,45 @@ from arraystack.linalg._operands import (
     real_dtype,
 )
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
-class SlogdetResult(NamedTuple):
-    sign: ndarray
-    logabsdet: ndarray
+    from arraystack.typing import ArrayLike, NDArray
 
 
-def solve(a, b):
-    """Mirrors numpy.linalg.solve: b is a vector only when it is 1-d; leading axes broadcast;
-    LinAlgError for a singular matrix."""
+def solve(a: ArrayLike, b: ArrayLike) -> NDArray:
+    """Solve the linear system ``a @ x = b`` for `x`.
+
+    Parameters
+    ----------
+    a : (..., M, M) array_like
+        Square matrix or stack of square matrices.
+    b : array_like
+        Right-hand side: a vector only when it is 1-d (shape (M,)), else (..., M, K); leading
+        axes broadcast against `a`'s.
+
+    Returns
+    -------
+    ndarray
+        The solution `x`, of `b`'s shape (broadcast).
+
+    See Also
+    --------
+    numpy.linalg.solve : the function mirrored.
+    arraystack.linalg.lstsq, arraystack.linalg.inv, arraystack.linalg.cholesky
+
+    Notes
+    -----
+    Raises LinAlgError for a singular matrix, as NumPy does (under `jit` too, when the compiled
+    function runs). Traceable: works under `jit`, `grad` and `vmap` (factorizations are primitives
+    with derivative and batching rules).
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> np.linalg.solve(np.asarray([[2.0, 0.0], [0.0, 4.0]]), np.asarray([2.0, 2.0]))
+    array([1. , 0.5])
+    """
     a, b = prepare(a, b)
     assert_stacked_square(a)
     n = a.shape[-1]
@@ -59,32 +88,65 @@ def solve(a, b):
     return reshape(x, x.shape[:-1]) if vector else x
 
 
-def inv(a):
-    """Mirrors numpy.linalg.inv (solve against the identity, as NumPy's LAPACK call does)."""
+def inv(a: ArrayLike) -> NDArray:
+    """Compute the inverse of a square matrix (or a stack of them).
+
+    Parameters
+    ----------
+    a : (..., M, M) array_like
+        Square matrix or stack of square matrices.
+
+    Returns
+    -------
+    ndarray
+        ``inv(a)``, with ``a @ inv(a) == eye``; a solve against the identity, as NumPy's LAPACK
+        call.
+
+    See Also
+    --------
+    numpy.linalg.inv : the function mirrored.
+    arraystack.linalg.solve, arraystack.linalg.pinv
+
+    Notes
+    -----
+    LinAlgError for a singular matrix. Traceable: works under `jit`, `grad` and `vmap`
+    (factorizations are primitives with derivative and batching rules).
+    """
     (a,) = prepare(a)
     assert_stacked_square(a)
     eye = np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape)
     return wrap(bind(solve_p, a._value, eye))
 
 
-def det(a):
-    """Mirrors numpy.linalg.det (LU-based, 0 for a singular matrix)."""
-    (a,) = prepare(a)
-    assert_stacked_square(a)
-    return wrap(bind(det_p, a._value))
+def lstsq(a: ArrayLike, b: ArrayLike, rcond: float | None = None) -> tuple:
+    """Return the least-squares solution of ``a @ x = b``.
 
+    Parameters
+    ----------
+    a : (M, N) array_like
+        Coefficient matrix.
+    b : (M,) or (M, K) array_like
+        Right-hand side.
+    rcond : float, optional
+        Singular values below ``rcond * max(s)`` are treated as zero (default: machine precision
+        times max(M, N)).
 
-def slogdet(a):
-    """Mirrors numpy.linalg.slogdet: (sign, log|det|)."""
-    (a,) = prepare(a)
-    assert_stacked_square(a)
-    sign, logabsdet = bind(slogdet_p, a._value)
-    return SlogdetResult(wrap(sign), wrap(logabsdet))
+    Returns
+    -------
+    tuple
+        ``(x, residuals, rank, s)`` as NumPy: the solution, the squared residual norms (empty
+        unless M > N and full rank), the rank of `a`, and its singular values.
 
+    See Also
+    --------
+    numpy.linalg.lstsq : the function mirrored.
+    arraystack.linalg.solve, arraystack.linalg.pinv
 
-def lstsq(a, b, rcond=None):
-    """Mirrors numpy.linalg.lstsq: (x, residuals, rank, s). Under a trace, residuals of an
-    overdetermined system (m > n) are empty or not depending on the rank, which raises a TracerError."""
+    Notes
+    -----
+    Under a trace the shape of `residuals` would depend on the rank (data), so an overdetermined
+    system raises a TracerError there; the solution itself traces.
+    """
     a, b = prepare(a, b)
     is_1d = b.ndim == 1
     if is_1d:
@@ -116,8 +178,42 @@ def lstsq(a, b, rcond=None):
 _NoValue = np._NoValue
 
 
-def pinv(a, rcond=None, hermitian=False, *, rtol=_NoValue):
-    """Mirrors numpy.linalg.pinv: through the SVD, singular values at most rcond * max(s) dropped."""
+def pinv(
+    a: ArrayLike,
+    rcond: ArrayLike | None = None,
+    hermitian: bool = False,
+    *,
+    rtol: ArrayLike = _NoValue,
+) -> NDArray:
+    """Compute the Moore-Penrose pseudo-inverse of a matrix (or a stack of them), through its SVD.
+
+    Parameters
+    ----------
+    a : (..., M, N) array_like
+        Matrix or stack of matrices.
+    rcond : array_like, optional
+        Relative cutoff: singular values at most ``rcond * max(s)`` are dropped (NumPy's default
+        1e-15).
+    hermitian : bool, optional
+        `a` is Hermitian: its eigendecomposition is used.
+    rtol : array_like, optional
+        The Array API's name for `rcond` (give only one).
+
+    Returns
+    -------
+    ndarray
+        The pseudo-inverse, of shape (..., N, M).
+
+    See Also
+    --------
+    numpy.linalg.pinv : the function mirrored.
+    arraystack.linalg.inv, arraystack.linalg.lstsq, arraystack.linalg.svd
+
+    Notes
+    -----
+    Traceable: works under `jit`, `grad` and `vmap` (factorizations are primitives with
+    derivative and batching rules).
+    """
     from arraystack._elementwise import conjugate, divide, greater, multiply
     from arraystack._elementwise_functions import where
     from arraystack._reductions import amax
@@ -143,36 +239,26 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NoValue):
     return matmul(matrix_transpose(vt), multiply(reshape(s, s.shape + (1,)), matrix_transpose(u)))
 
 
-def matrix_power(a, n):
-    """Mirrors numpy.linalg.matrix_power: repeated squaring; inv first for n < 0."""
-    a = asarray(a)
-    assert_stacked_square(a)
-    try:
-        n = operator.index(n)
-    except TypeError as e:
-        raise TypeError("exponent must be an integer") from e
-    if n == 0:
-        return wrap(np.broadcast_to(np.eye(a.shape[-2], dtype=a.dtype), a.shape).copy())
-    if n < 0:
-        a = inv(a)
-        n = abs(n)
-    if n == 1:
-        return a
-    if n == 2:
-        return matmul(a, a)
-    if n == 3:
-        return matmul(matmul(a, a), a)
-    z = result = None
-    while n > 0:
-        z = a if z is None else matmul(z, z)
-        n, bit = divmod(n, 2)
-        if bit:
-            result = z if result is None else matmul(result, z)
-    return result
+def tensorinv(a: ArrayLike, ind: int = 2) -> NDArray:
+    """Compute the inverse of an N-dimensional array with respect to `tensordot`.
 
+    Parameters
+    ----------
+    a : array_like
+        Tensor with ``prod(a.shape[:ind]) == prod(a.shape[ind:])``.
+    ind : int, optional
+        Number of leading axes forming the row index.
 
-def tensorinv(a, ind=2):
-    """Mirrors numpy.linalg.tensorinv."""
+    Returns
+    -------
+    ndarray
+        Of shape ``a.shape[ind:] + a.shape[:ind]``.
+
+    See Also
+    --------
+    numpy.linalg.tensorinv : the function mirrored.
+    arraystack.linalg.tensorsolve, arraystack.linalg.inv
+    """
     a = asarray(a)
     oldshape = a.shape
     if ind <= 0:
@@ -182,8 +268,28 @@ def tensorinv(a, ind=2):
     return reshape(inv(reshape(a, (prod, -1))), invshape)
 
 
-def tensorsolve(a, b, axes=None):
-    """Mirrors numpy.linalg.tensorsolve."""
+def tensorsolve(a: ArrayLike, b: ArrayLike, axes: Sequence[int] | None = None) -> NDArray:
+    """Solve the tensor equation ``tensordot(a, x, axes=x.ndim) = b`` for `x`.
+
+    Parameters
+    ----------
+    a : array_like
+        Coefficient tensor, of shape ``b.shape + x.shape``.
+    b : array_like
+        Right-hand side tensor.
+    axes : sequence of int, optional
+        Axes of `a` moved to the end before solving.
+
+    Returns
+    -------
+    ndarray
+        The solution `x`, of shape ``a.shape[b.ndim:]``.
+
+    See Also
+    --------
+    numpy.linalg.tensorsolve : the function mirrored.
+    arraystack.linalg.tensorinv, arraystack.linalg.solve
+    """
     from arraystack._manipulation import transpose
 
     a, b = asarray(a), asarray(b)
@@ -204,71 +310,4 @@ def tensorsolve(a, b, axes=None):
     return reshape(res, oldshape)
 
 
-def _chain_order(arrays):
-    n = len(arrays)
-    p = [a.shape[0] for a in arrays] + [arrays[-1].shape[1]]
-    m = np.zeros((n, n))
-    s = np.empty((n, n), dtype=np.intp)
-    for length in range(1, n):
-        for i in range(n - length):
-            j = i + length
-            m[i, j] = np.inf
-            for k in range(i, j):
-                q = m[i, k] + m[k + 1, j] + p[i] * p[k + 1] * p[j + 1]
-                if q < m[i, j]:
-                    m[i, j] = q
-                    s[i, j] = k
-    return s
-
-
-def _chain(arrays, order, i, j):
-    if i == j:
-        return arrays[i]
-    return dot(_chain(arrays, order, i, order[i, j]), _chain(arrays, order, order[i, j] + 1, j))
-
-
-def multi_dot(arrays, *, out=None):
-    """Mirrors numpy.linalg.multi_dot: the cheapest parenthesization of a chain of dot products."""
-    n = len(arrays)
-    if n < 2:
-        raise ValueError("Expecting at least two arrays.")
-    if n == 2:
-        return dot(arrays[0], arrays[1], out=out)
-    arrays = [asarray(a) for a in arrays]
-    ndim_first, ndim_last = arrays[0].ndim, arrays[-1].ndim
-    if ndim_first == 1:
-        arrays[0] = reshape(arrays[0], (1, -1))
-    if ndim_last == 1:
-        arrays[-1] = reshape(arrays[-1], (-1, 1))
-    assert_2d(*arrays)
-    if n == 3:
-        a, b, c = arrays
-        cost1 = a.shape[0] * c.shape[0] * (a.shape[1] + c.shape[1])
-        cost2 = a.shape[1] * c.shape[1] * (a.shape[0] + c.shape[0])
-        result = dot(dot(a, b), c) if cost1 < cost2 else dot(a, dot(b, c))
-    else:
-        result = _chain(arrays, _chain_order(arrays), 0, n - 1)
-    if ndim_first == 1 and ndim_last == 1:
-        result = result[0, 0]
-    elif ndim_first == 1 or ndim_last == 1:
-        result = reshape(result, (result.size,))
-    if out is None:
-        return result
-    from arraystack._linalg import _dot_out
-
-    return _dot_out(result, out)
-
-
-__all__ = [
-    "SlogdetResult",
-    "det",
-    "inv",
-    "lstsq",
-    "matrix_power",
-    "multi_dot",
-    "pinv",
-    "slogdet",
-    "solve",
-    "tensorinv",
-    "tensorsolve",
-]
+__all__ = ["inv", "lstsq", "pinv", "solve", "tensorinv", "tensorsolve"]

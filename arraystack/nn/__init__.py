@@ -10,20 +10,29 @@ from arraystack.nn.activations import *
 from arraystack.nn.activations import __all__ as _activations_all
 from arraystack.nn.conv import *
 from arraystack.nn.conv import __all__ as _conv_all
+from arraystack.nn.conv_layers import *
+from arraystack.nn.conv_layers import __all__ as _conv_layers_all
 from arraystack.nn.dropout import *
 from arraystack.nn.dropout import __all__ as _dropout_all
 from arraystack.nn.layers import *
 from arraystack.nn.layers import __all__ as _layers_all
 from arraystack.nn.losses import *
 from arraystack.nn.losses import __all__ as _losses_all
+from arraystack.nn.normalization import *
+from arraystack.nn.normalization import __all__ as _normalization_all
+from arraystack.nn.pooling import *
+from arraystack.nn.pooling import __all__ as _pooling_all
 from arraystack.nn.recurrent import *
 from arraystack.nn.recurrent import __all__ as _recurrent_all
 
 __all__ = [
     *_activations_all,
+    *_normalization_all,
     *_losses_all,
     *_layers_all,
     *_conv_all,
+    *_conv_layers_all,
+    *_pooling_all,
     *_recurrent_all,
     *_dropout_all,
     "initializers",

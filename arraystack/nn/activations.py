@@ -1,4 +1,5 @@
-"""Activation functions and normalizing maps (jax.nn's names), composed of arraystack functions.
+"""Activation functions (jax.nn's names), composed of arraystack functions; softmax and the other
+normalizing maps are in normalization.py.
 
 Each one is ordinary arraystack code, so it runs eagerly, traces under arraystack.jit and is
 differentiated by the primitives' own rules (no extra derivative rules here). Branches use `where`
@@ -8,11 +9,15 @@ gradient."""
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import arraystack as ast
 from arraystack._array import raw, wrap
 from arraystack.ir import primitives as p
 from arraystack.ir.core import bind
+
+if TYPE_CHECKING:
+    from arraystack.typing import ArrayLike, NDArray
 
 
 # Note: erf and the logistic function are primitives the public namespace does not expose (yet);
@@ -33,38 +38,170 @@ def _erf(x):
     return _unary_primitive(p.erf_p, _float(x))
 
 
-def relu(x):
-    """max(x, 0), with derivative 0 at 0 (jax.nn.relu)."""
+def relu(x: ArrayLike) -> NDArray:
+    """Rectified linear unit, ``max(x, 0)``.
+
+    Parameters
+    ----------
+    x : array_like
+        Input array.
+
+    Returns
+    -------
+    ndarray
+        The activation, elementwise, of x's shape.
+
+    See Also
+    --------
+    jax.nn.relu : the function mirrored.
+    torch.nn.functional.relu : the PyTorch equivalent.
+    arraystack.nn.relu6, arraystack.nn.leaky_relu, arraystack.nn.gelu
+
+    Notes
+    -----
+    The derivative at 0 is 0, as in JAX.
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> np.nn.relu(np.asarray([-1.0, 0.0, 2.0]))
+    array([0., 0., 2.])
+    """
     x = ast.asarray(x)
     return ast.where(x > 0, x, 0)
 
 
-def relu6(x):
-    """min(max(x, 0), 6) (jax.nn.relu6): derivative 1 strictly between 0 and 6, else 0."""
+def relu6(x: ArrayLike) -> NDArray:
+    """ReLU capped at 6, ``min(max(x, 0), 6)``.
+
+    Parameters
+    ----------
+    x : array_like
+        Input array.
+
+    Returns
+    -------
+    ndarray
+        The activation, elementwise, of x's shape.
+
+    See Also
+    --------
+    jax.nn.relu6 : the function mirrored.
+    torch.nn.functional.relu6 : the PyTorch equivalent.
+    arraystack.nn.relu
+
+    Notes
+    -----
+    Derivative 1 strictly between 0 and 6, else 0.
+    """
     x = ast.asarray(x)
     return ast.where(x > 0, ast.where(x < 6, x, 6), 0)
 
 
-def leaky_relu(x, negative_slope=0.01):
-    """x for x >= 0, negative_slope * x below (jax.nn.leaky_relu)."""
+def leaky_relu(x: ArrayLike, negative_slope: float = 0.01) -> NDArray:
+    """Leaky ReLU: `x` for ``x >= 0``, ``negative_slope * x`` below.
+
+    Parameters
+    ----------
+    x : array_like
+        Input array.
+    negative_slope : float, optional
+        Slope for negative inputs.
+
+    Returns
+    -------
+    ndarray
+        The activation, elementwise, of x's shape.
+
+    See Also
+    --------
+    jax.nn.leaky_relu : the function mirrored.
+    torch.nn.functional.leaky_relu : the PyTorch equivalent.
+    arraystack.nn.relu, arraystack.nn.elu
+    """
     x = ast.asarray(x)
     return ast.where(x >= 0, x, negative_slope * x)
 
 
-def elu(x, alpha=1.0):
-    """x for x > 0, alpha * (exp(x) - 1) otherwise (jax.nn.elu)."""
+def elu(x: ArrayLike, alpha: float = 1.0) -> NDArray:
+    """Exponential linear unit: `x` for ``x > 0``, ``alpha * (exp(x) - 1)`` otherwise.
+
+    Parameters
+    ----------
+    x : array_like
+        Input array (integers and booleans are converted to float64, as jax.nn does).
+    alpha : float, optional
+        Scale of the negative part.
+
+    Returns
+    -------
+    ndarray
+        The activation, elementwise, of x's shape.
+
+    See Also
+    --------
+    jax.nn.elu : the function mirrored.
+    torch.nn.functional.elu : the PyTorch equivalent.
+    arraystack.nn.relu, arraystack.nn.leaky_relu
+
+    Notes
+    -----
+    The unused branch is kept finite, so gradients never see an inf.
+    """
     x = _float(x)
     negative = ast.where(x > 0, 0, x)  # keeps expm1 finite where the other branch is taken
     return ast.where(x > 0, x, alpha * ast.expm1(negative))
 
 
-def sigmoid(x):
-    """1 / (1 + exp(-x)) without overflow (jax.nn.sigmoid, scipy.special.expit)."""
+def sigmoid(x: ArrayLike) -> NDArray:
+    """Logistic sigmoid, ``1 / (1 + exp(-x))``, without overflow.
+
+    Parameters
+    ----------
+    x : array_like
+        Input array (integers and booleans are converted to float64, as jax.nn does).
+
+    Returns
+    -------
+    ndarray
+        The activation, elementwise, of x's shape.
+
+    See Also
+    --------
+    jax.nn.sigmoid : the function mirrored.
+    torch.nn.functional.sigmoid : the PyTorch equivalent.
+    arraystack.nn.log_sigmoid, arraystack.nn.silu, arraystack.nn.softplus
+
+    Notes
+    -----
+    One `logistic` primitive (scipy.special.expit).
+    """
     return _unary_primitive(p.logistic_p, _float(x))
 
 
-def silu(x):
-    """x * sigmoid(x) (jax.nn.silu, also called swish)."""
+def silu(x: ArrayLike) -> NDArray:
+    """SiLU (swish), ``x * sigmoid(x)``.
+
+    Parameters
+    ----------
+    x : array_like
+        Input array (integers and booleans are converted to float64, as jax.nn does).
+
+    Returns
+    -------
+    ndarray
+        The activation, elementwise, of x's shape.
+
+    See Also
+    --------
+    jax.nn.silu : the function mirrored.
+    torch.nn.functional.silu : the PyTorch equivalent.
+    arraystack.nn.sigmoid, arraystack.nn.gelu
+
+    Notes
+    -----
+    Also available as `arraystack.nn.swish`.
+    """
     x = _float(x)
     return x * sigmoid(x)
 
@@ -72,11 +209,31 @@ def silu(x):
 swish = silu
 
 
-def gelu(x, approximate=False):
-    """x * Phi(x) (jax.nn.gelu). approximate=False uses erf; True or 'tanh' the tanh approximation.
+def gelu(x: ArrayLike, approximate: bool | str = False) -> NDArray:
+    """Gaussian error linear unit, ``x * Phi(x)``.
 
-    Note: jax.nn.gelu defaults to approximate=True; the exact form is the default here, as in
-    PyTorch."""
+    Parameters
+    ----------
+    x : array_like
+        Input array (integers and booleans are converted to float64, as jax.nn does).
+    approximate : bool or {'none', 'tanh'}, optional
+        False or 'none': the exact form through erf; True or 'tanh': the tanh approximation.
+
+    Returns
+    -------
+    ndarray
+        The activation, elementwise, of x's shape.
+
+    See Also
+    --------
+    jax.nn.gelu : the function mirrored.
+    torch.nn.functional.gelu : the PyTorch equivalent.
+    arraystack.nn.relu, arraystack.nn.silu
+
+    Notes
+    -----
+    jax.nn.gelu defaults to approximate=True; the exact form is the default here, as in PyTorch.
+    """
     x = _float(x)
     if approximate is True or approximate == "tanh":
         inner = math.sqrt(2.0 / math.pi) * (x + 0.044715 * (x * x * x))
@@ -93,86 +250,75 @@ def _minus_abs(x):
     return ast.where(x > 0, -x, x)
 
 
-def softplus(x):
-    """log(1 + exp(x)) without overflow (jax.nn.softplus): relu(x) + log1p(exp(-|x|)); derivative
-    sigmoid(x)."""
+def softplus(x: ArrayLike) -> NDArray:
+    """Softplus, ``log(1 + exp(x))``, without overflow.
+
+    Parameters
+    ----------
+    x : array_like
+        Input array (integers and booleans are converted to float64, as jax.nn does).
+
+    Returns
+    -------
+    ndarray
+        The activation, elementwise, of x's shape.
+
+    See Also
+    --------
+    jax.nn.softplus : the function mirrored.
+    torch.nn.functional.softplus : the PyTorch equivalent.
+    arraystack.nn.sigmoid, arraystack.nn.log_sigmoid
+
+    Notes
+    -----
+    Computed as ``relu(x) + log1p(exp(-|x|))``; its derivative is ``sigmoid(x)`` (at 0 too).
+    """
     x = _float(x)
     return relu(x) + ast.log1p(ast.exp(_minus_abs(x)))
 
 
-def log_sigmoid(x):
-    """log(sigmoid(x)) = -softplus(-x) (jax.nn.log_sigmoid)."""
+def log_sigmoid(x: ArrayLike) -> NDArray:
+    """Log of the sigmoid, ``-softplus(-x)``, without overflow.
+
+    Parameters
+    ----------
+    x : array_like
+        Input array (integers and booleans are converted to float64, as jax.nn does).
+
+    Returns
+    -------
+    ndarray
+        The activation, elementwise, of x's shape.
+
+    See Also
+    --------
+    jax.nn.log_sigmoid : the function mirrored.
+    torch.nn.functional.logsigmoid : the PyTorch equivalent.
+    arraystack.nn.sigmoid, arraystack.nn.softplus
+    """
     return -softplus(-_float(x))
 
 
-def tanh(x):
-    """The hyperbolic tangent (jax.nn.tanh is jnp.tanh)."""
+def tanh(x: ArrayLike) -> NDArray:
+    """Hyperbolic tangent (jax.nn.tanh is jnp.tanh).
+
+    Parameters
+    ----------
+    x : array_like
+        Input array (integers and booleans are converted to float64, as jax.nn does).
+
+    Returns
+    -------
+    ndarray
+        The activation, elementwise, of x's shape.
+
+    See Also
+    --------
+    jax.nn.tanh : the function mirrored.
+    torch.nn.functional.tanh : the PyTorch equivalent.
+    arraystack.nn.sigmoid
+    """
     return ast.tanh(_float(x))
-
-
-def _axes(axis, ndim):
-    if axis is None:
-        return tuple(range(ndim))
-    axes = (axis,) if isinstance(axis, int) else tuple(axis)
-    return tuple(a % ndim if ndim else a for a in axes)
-
-
-def _shift(x, axis):
-    """The maximum over `axis` (kept), 0 where it is not finite: a constant for differentiation (the
-    results do not depend on it), so no derivative of the max is ever formed."""
-    m = ast.max(ast.stop_gradient(x), axis=axis, keepdims=True)
-    return ast.where(ast.isfinite(m), m, 0)
-
-
-def logsumexp(x, axis=None, keepdims=False):
-    """log(sum(exp(x), axis)) computed from the shifted values (scipy.special.logsumexp,
-    jax.nn.logsumexp).
-
-    All -inf along the axis gives -inf; the gradient is softmax(x) along the axis."""
-    x = _float(x)
-    axes = _axes(axis, x.ndim)
-    m = _shift(x, axes)
-    out = ast.log(ast.sum(ast.exp(x - m), axis=axes, keepdims=True)) + m
-    return out if keepdims else ast.squeeze(out, axis=axes)
-
-
-def softmax(x, axis=-1):
-    """exp(x) / sum(exp(x), axis) from the shifted values (jax.nn.softmax)."""
-    x = _float(x)
-    axes = _axes(axis, x.ndim)
-    e = ast.exp(x - _shift(x, axes))
-    return e / ast.sum(e, axis=axes, keepdims=True)
-
-
-def log_softmax(x, axis=-1):
-    """x - logsumexp(x, axis) from the shifted values (jax.nn.log_softmax)."""
-    x = _float(x)
-    axes = _axes(axis, x.ndim)
-    shifted = x - _shift(x, axes)
-    return shifted - ast.log(ast.sum(ast.exp(shifted), axis=axes, keepdims=True))
-
-
-def one_hot(labels, num_classes, dtype=None):
-    """labels[..., None] == arange(num_classes) as `dtype` (float64 by default), a new last axis
-    (jax.nn.one_hot). Labels outside [0, num_classes) give rows of zeros."""
-    labels = ast.asarray(labels)
-    classes = ast.arange(
-        int(num_classes), dtype=labels.dtype if labels.dtype.kind in "iu" else None
-    )
-    return (ast.expand_dims(labels, -1) == classes).astype(ast.float64 if dtype is None else dtype)
-
-
-def standardize(x, axis=-1, mean=None, variance=None, epsilon=1e-5):
-    """(x - mean) / sqrt(variance + epsilon), the statistics over `axis` unless given
-    (jax.nn.standardize)."""
-    x = _float(x)
-    axes = _axes(axis, x.ndim)
-    if mean is None:
-        mean = ast.mean(x, axis=axes, keepdims=True)
-    centered = x - mean
-    if variance is None:
-        variance = ast.mean(centered * centered, axis=axes, keepdims=True)
-    return centered / ast.sqrt(variance + epsilon)
 
 
 __all__ = [
@@ -180,16 +326,11 @@ __all__ = [
     "gelu",
     "leaky_relu",
     "log_sigmoid",
-    "log_softmax",
-    "logsumexp",
-    "one_hot",
     "relu",
     "relu6",
     "sigmoid",
     "silu",
-    "softmax",
     "softplus",
-    "standardize",
     "swish",
     "tanh",
 ]

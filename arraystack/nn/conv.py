@@ -1,4 +1,4 @@
-"""Convolution and pooling, lowered to slices and one matmul (im2col), so the BLAS does the work.
+"""Convolution, lowered to slices and one matmul (im2col), so the BLAS does the work.
 
 Data is (N, C, *spatial) for data_format 'NCW' / 'NCHW' (the default, PyTorch's) or (N, *spatial, C)
 for 'NWC' / 'NHWC'. Weights follow the data: (O, I/groups, *kernel) for channels-first (PyTorch's
@@ -8,13 +8,16 @@ the patch matrix."""
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
-
-import numpy
+from typing import TYPE_CHECKING, Any
 
 import arraystack as ast
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from arraystack.typing import ArrayLike, NDArray
 
 
 def _tuple(value, n, name):
@@ -87,12 +90,52 @@ def _windows(x, spatial, window, strides, dilation, pads, pad_value):
     return views, tuple(out)
 
 
-def conv(x, w, strides=1, padding="VALID", dilation=1, groups=1, data_format=None):
-    """N-d convolution (cross-correlation, as in every deep-learning library) of x with w.
+def conv(
+    x: ArrayLike,
+    w: ArrayLike,
+    strides: int | Sequence[int] = 1,
+    padding: str | int | Sequence[Any] = "VALID",
+    dilation: int | Sequence[int] = 1,
+    groups: int = 1,
+    data_format: str | None = None,
+) -> NDArray:
+    """N-d convolution (cross-correlation, as in every deep-learning library) of `x` with `w`.
 
-    x is (N, C, *spatial) or (N, *spatial, C) by data_format (default channels-first); w is (O,
-    C/groups, *kernel) or (*kernel, C/groups, O) to match. Mirrors torch.nn.functional.conv{1,2,3}d
-    and jax.lax.conv_general_dilated (rhs_dilation) for these two layouts."""
+    Parameters
+    ----------
+    x : array_like
+        Inputs (N, C, *spatial) or (N, *spatial, C), by `data_format`.
+    w : array_like
+        Weights (O, C/groups, *kernel) for channels-first or (*kernel, C/groups, O) for
+        channels-last.
+    strides : int or tuple of int, optional
+        Step between windows, per spatial axis.
+    padding : {'VALID', 'SAME'} or int or sequence, optional
+        'VALID' (none), 'SAME' (output size ceil(size / stride)), an int, or (lo, hi) pairs per
+        spatial axis.
+    dilation : int or tuple of int, optional
+        Spacing between kernel elements.
+    groups : int, optional
+        Number of channel groups.
+    data_format : str, optional
+        'NCW', 'NCHW', ... (default channels-first) or 'NWC', 'NHWC', ...
+
+    Returns
+    -------
+    ndarray
+        The outputs, laid out as the inputs.
+
+    See Also
+    --------
+    jax.lax.conv_general_dilated : the function mirrored (rhs_dilation), for these two layouts.
+    torch.nn.functional.conv2d : the PyTorch relative (channels-first).
+    arraystack.nn.conv1d, arraystack.nn.conv2d
+
+    Notes
+    -----
+    Lowered to strided slices and one matmul (im2col), so the BLAS does the work; differentiable
+    and traceable.
+    """
     x, w = ast.asarray(x), ast.asarray(w)
     nd = x.ndim - 2
     if nd < 1 or w.ndim != x.ndim:
@@ -143,128 +186,4 @@ def conv(x, w, strides=1, padding="VALID", dilation=1, groups=1, data_format=Non
     return ast.moveaxis(y, -1, 1) if first else y
 
 
-def _add_bias(y, b, first):
-    if b is None:
-        return y
-    b = ast.asarray(b)
-    return y + (ast.reshape(b, (b.shape[0],) + (1,) * (y.ndim - 2)) if first else b)
-
-
-def _conv_layer(nd, default_format):
-    def layer(
-        params, x, stride=1, padding="VALID", dilation=1, groups=1, data_format=default_format
-    ):
-        x = ast.asarray(x)
-        if x.ndim != nd + 2:
-            raise ValueError(
-                f"conv{nd}d: expected a {nd + 2}-d input ({data_format}), got shape {x.shape}"
-            )
-        y = conv(x, params["w"], stride, padding, dilation, groups, data_format)
-        return _add_bias(y, params.get("b"), _channels_first(data_format, x.ndim))
-
-    layer.__name__ = f"conv{nd}d"
-    layer.__doc__ = (
-        f"conv{nd}d(params, x, stride, padding, dilation, groups, data_format='{default_format}'): "
-        f"conv(x, params['w']) + params['b'] (the bias is optional), torch.nn.functional.conv{nd}d."
-    )
-    return layer
-
-
-conv1d = _conv_layer(1, "NCW")
-conv2d = _conv_layer(2, "NCHW")
-
-
-def init_conv(
-    key, in_channels, out_channels, kernel_size, groups=1, data_format="NCHW", bias=True, dtype=None
-):
-    """{'w', 'b'} for conv1d/conv2d: glorot_uniform weights (fans from the (*kernel, I/groups, O)
-    layout), zero bias, float32 unless `dtype` says otherwise. The rank comes from data_format
-    ('NCW', 'NWC', 'NCHW', 'NHWC')."""
-    from arraystack.nn import initializers
-
-    nd = len(data_format) - 2
-    window = _tuple(kernel_size, nd, "kernel_size")
-    if in_channels % groups or out_channels % groups:
-        raise ValueError(
-            f"in_channels {in_channels} and out_channels {out_channels} "
-            f"must divide by groups {groups}"
-        )
-    dtype = ast.float32 if dtype is None else dtype
-    w = initializers.glorot_uniform(key, (*window, in_channels // groups, out_channels), dtype)
-    if _channels_first(data_format, nd + 2):
-        w = ast.transpose(w, (nd + 1, nd, *range(nd)))
-    params = {"w": w}
-    if bias:
-        params["b"] = ast.zeros(out_channels, dtype=w.dtype)
-    return params
-
-
-init_conv1d = functools.partial(init_conv, data_format="NCW")
-init_conv2d = functools.partial(init_conv, data_format="NCHW")
-
-
-def _pool_setup(x, window, strides, padding, data_format):
-    x = ast.asarray(x)
-    nd = x.ndim - 2
-    if nd < 1:
-        raise ValueError(
-            f"pooling needs an (N, C, *spatial) or (N, *spatial, C) input, got shape {x.shape}"
-        )
-    fmt = data_format or "NC" + "S" * nd
-    first = _channels_first(fmt, x.ndim)
-    window = _tuple(window, nd, "window")
-    strides = window if strides is None else _tuple(strides, nd, "strides")
-    spatial = tuple(range(2, x.ndim)) if first else tuple(range(1, x.ndim - 1))
-    sizes = [x.shape[a] for a in spatial]
-    pads = _padding_pairs(padding, sizes, window, strides, (1,) * nd)
-    return x, window, strides, spatial, sizes, pads
-
-
-def max_pool(x, window, strides=None, padding="VALID", data_format=None):
-    """The maximum over each window (padding counts as -inf); strides default to the window
-    (torch.nn.functional.max_pool2d, flax.linen.max_pool). The windows are combined with `maximum`.
-    """
-    x, window, strides, spatial, _, pads = _pool_setup(x, window, strides, padding, data_format)
-    low = -numpy.inf if x.dtype.kind in "fc" else ast.iinfo(x.dtype).min
-    views, _ = _windows(x, spatial, window, strides, (1,) * len(window), pads, low)
-    return functools.reduce(ast.maximum, views)
-
-
-def _window_counts(sizes, window, strides, pads, out):
-    """How many input (non-padding) elements each output window covers, as a NumPy array of shape
-    out."""
-    counts = numpy.ones(())
-    for size, k, s, (lo, _), n in zip(sizes, window, strides, pads, out):
-        start = numpy.arange(n) * s - lo
-        per_axis = numpy.minimum(start + k, size) - numpy.maximum(start, 0)
-        counts = numpy.multiply.outer(counts, per_axis)
-    return counts
-
-
-def avg_pool(x, window, strides=None, padding="VALID", data_format=None, count_include_pad=True):
-    """The mean over each window (torch.nn.functional.avg_pool2d, flax.linen.avg_pool); with
-    count_include_pad=False, padding elements are left out of the count."""
-    x, window, strides, spatial, sizes, pads = _pool_setup(x, window, strides, padding, data_format)
-    if x.dtype.kind not in "fc":
-        x = x.astype(ast.float64)
-    views, out = _windows(x, spatial, window, strides, (1,) * len(window), pads, 0)
-    total = functools.reduce(ast.add, views)
-    if count_include_pad:
-        return total / math.prod(window)
-    counts = _window_counts(sizes, window, strides, pads, out).astype(x.dtype)
-    shape = [1] * x.ndim
-    for axis, n in zip(spatial, out):
-        shape[axis] = n
-    return total / ast.asarray(counts.reshape(shape))
-
-
-__all__ = [
-    "avg_pool",
-    "conv",
-    "conv1d",
-    "conv2d",
-    "init_conv",
-    "init_conv1d",
-    "init_conv2d",
-    "max_pool",
-]
+__all__ = ["conv"]

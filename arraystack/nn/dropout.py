@@ -2,16 +2,44 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import arraystack as ast
 from arraystack import prng
 
+if TYPE_CHECKING:
+    from arraystack.typing import ArrayLike, NDArray
 
-def dropout(key, x, rate, deterministic=False):
-    """Zero each element of x with probability `rate` and scale the survivors by 1 / (1 - rate).
 
-    The expectation of the output equals x, so inference (deterministic=True, or rate == 0) is the
-    identity. rate == 1 gives zeros. rate is a Python number (it decides the program's structure);
-    the mask comes from prng.bernoulli(key, 1 - rate, x.shape). Mirrors flax.linen.Dropout.
+def dropout(key: ArrayLike, x: ArrayLike, rate: float, deterministic: bool = False) -> NDArray:
+    """Inverted dropout: zero elements with probability `rate`, scale the rest by 1 / (1 - rate).
+
+    Parameters
+    ----------
+    key : uint32[2] array
+        An arraystack.prng key.
+    x : array_like
+        Inputs.
+    rate : float
+        Drop probability in [0, 1], a Python number (it decides the program's structure).
+    deterministic : bool, optional
+        Inference mode: return `x` unchanged.
+
+    Returns
+    -------
+    ndarray
+        Of x's shape and dtype; its expectation equals `x`. rate == 1 gives zeros.
+
+    See Also
+    --------
+    flax.linen.Dropout : the layer mirrored.
+    torch.nn.functional.dropout : the PyTorch relative (a global generator instead of a key).
+    arraystack.prng.bernoulli
+
+    Notes
+    -----
+    The mask comes from ``prng.bernoulli(key, 1 - rate, x.shape)``: a pure function of `key`,
+    traceable and batchable.
     """
     x = ast.asarray(x)
     rate = float(rate)

@@ -8,111 +8,224 @@ as JAX's do (PyTorch's xavier_normal_/kaiming_normal_ use an untruncated normal:
 
 from __future__ import annotations
 
-import math
+from typing import TYPE_CHECKING
 
 import numpy
 
 import arraystack as ast
 from arraystack import prng
+from arraystack.nn._variance_scaling import compute_fans, variance_scaling
 
-# Standard deviation of a standard normal truncated to (-2, 2): dividing by it restores variance 1.
-_TRUNCATED_STDDEV = 0.87962566103423978
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
+    from arraystack.typing import ArrayLike, DTypeLike, NDArray, ShapeLike
 
-def compute_fans(shape, in_axis=-2, out_axis=-1):
-    """(fan_in, fan_out) of a weight of this shape: axis sizes times the receptive field size."""
-    shape = tuple(int(d) for d in shape)
-    if len(shape) < 2:
-        raise ValueError(
-            f"can't compute fan_in/fan_out of a {len(shape)}-dimensional weight of shape {shape}: "
-            "variance-scaling initializers need at least 2 axes (use zeros/ones for biases)"
-        )
-    in_axis, out_axis = in_axis % len(shape), out_axis % len(shape)
-    in_size, out_size = shape[in_axis], shape[out_axis]
-    receptive_field = math.prod(d for i, d in enumerate(shape) if i not in (in_axis, out_axis))
-    return in_size * receptive_field, out_size * receptive_field
-
-
-def variance_scaling(scale, mode, distribution, in_axis=-2, out_axis=-1):
-    """An initializer with variance scale / n, n = fan_in, fan_out or their mean (fan_avg).
-
-    distribution: "truncated_normal", "normal" or "uniform" (on [-l, l) with l = sqrt(3 variance)).
-    Mirrors jax.nn.initializers.variance_scaling for real dtypes.
-    """
-    if mode not in ("fan_in", "fan_out", "fan_avg"):
-        raise ValueError(f"invalid variance scaling mode {mode!r} (fan_in, fan_out or fan_avg)")
-    if distribution not in ("truncated_normal", "normal", "uniform"):
-        raise ValueError(
-            f"invalid distribution for variance scaling: {distribution!r} "
-            "(truncated_normal, normal or uniform)"
-        )
-
-    def init(key, shape, dtype=numpy.float32):
-        fan_in, fan_out = compute_fans(shape, in_axis, out_axis)
-        if mode == "fan_in":
-            denominator = fan_in
-        elif mode == "fan_out":
-            denominator = fan_out
-        else:
-            denominator = (fan_in + fan_out) / 2
-        variance = scale / max(denominator, 1)
-        dtype = numpy.dtype(dtype)
-        if distribution == "truncated_normal":
-            z = prng.truncated_normal(key, -2.0, 2.0, shape, dtype)
-            return z * ast.asarray(math.sqrt(variance) / _TRUNCATED_STDDEV, dtype=dtype)
-        if distribution == "normal":
-            return prng.normal(key, shape, dtype) * ast.asarray(math.sqrt(variance), dtype=dtype)
-        limit = math.sqrt(3.0 * variance)
-        return prng.uniform(key, shape, dtype, minval=-limit, maxval=limit)
-
-    return init
+    Initializer = Callable[..., NDArray]  # (key, shape, dtype=float32) -> array
 
 
 _glorot_uniform = variance_scaling(1.0, "fan_avg", "uniform")
 
 
-def glorot_uniform(key, shape, dtype=numpy.float32):
-    """Uniform with variance 2 / (fan_in + fan_out) (Glorot & Bengio 2010)."""
+def glorot_uniform(key: ArrayLike, shape: ShapeLike, dtype: DTypeLike = numpy.float32) -> NDArray:
+    """Draw uniform weights with variance ``2 / (fan_in + fan_out)``.
+
+    Parameters
+    ----------
+    key : uint32[2] array
+        An arraystack.prng key.
+    shape : tuple of int
+        Shape of the weight; at least 2 axes (the last is fan_out, the one before fan_in).
+    dtype : dtype, optional
+        Floating dtype of the result (default float32).
+
+    Returns
+    -------
+    ndarray
+        The weights.
+
+    See Also
+    --------
+    jax.nn.initializers.glorot_uniform : the initializer mirrored.
+    torch.nn.init.xavier_uniform_ : the PyTorch equivalent,
+        also available as arraystack.nn.initializers.xavier_uniform.
+    arraystack.nn.initializers.variance_scaling
+
+    Notes
+    -----
+    Variance 2 / (fan_in + fan_out) (Glorot & Bengio 2010).
+    """
     return _glorot_uniform(key, shape, dtype)
 
 
 _glorot_normal = variance_scaling(1.0, "fan_avg", "truncated_normal")
 
 
-def glorot_normal(key, shape, dtype=numpy.float32):
-    """Truncated normal with variance 2 / (fan_in + fan_out)."""
+def glorot_normal(key: ArrayLike, shape: ShapeLike, dtype: DTypeLike = numpy.float32) -> NDArray:
+    """Draw truncated-normal weights with variance ``2 / (fan_in + fan_out)``.
+
+    Parameters
+    ----------
+    key : uint32[2] array
+        An arraystack.prng key.
+    shape : tuple of int
+        Shape of the weight; at least 2 axes (the last is fan_out, the one before fan_in).
+    dtype : dtype, optional
+        Floating dtype of the result (default float32).
+
+    Returns
+    -------
+    ndarray
+        The weights.
+
+    See Also
+    --------
+    jax.nn.initializers.glorot_normal : the initializer mirrored.
+    torch.nn.init.xavier_normal_ : the PyTorch equivalent,
+        also available as arraystack.nn.initializers.xavier_normal.
+    arraystack.nn.initializers.variance_scaling
+
+    Notes
+    -----
+    Variance 2 / (fan_in + fan_out) (Glorot & Bengio 2010). A normal truncated to two standard
+    deviations, rescaled to the target variance, as JAX's (PyTorch's is untruncated, with the
+    same variance).
+    """
     return _glorot_normal(key, shape, dtype)
 
 
 _he_uniform = variance_scaling(2.0, "fan_in", "uniform")
 
 
-def he_uniform(key, shape, dtype=numpy.float32):
-    """Uniform with variance 2 / fan_in (He et al. 2015, for ReLU layers)."""
+def he_uniform(key: ArrayLike, shape: ShapeLike, dtype: DTypeLike = numpy.float32) -> NDArray:
+    """Draw uniform weights with variance ``2 / fan_in`` (for ReLU layers).
+
+    Parameters
+    ----------
+    key : uint32[2] array
+        An arraystack.prng key.
+    shape : tuple of int
+        Shape of the weight; at least 2 axes (the last is fan_out, the one before fan_in).
+    dtype : dtype, optional
+        Floating dtype of the result (default float32).
+
+    Returns
+    -------
+    ndarray
+        The weights.
+
+    See Also
+    --------
+    jax.nn.initializers.he_uniform : the initializer mirrored.
+    torch.nn.init.kaiming_uniform_ : the PyTorch equivalent,
+        also available as arraystack.nn.initializers.kaiming_uniform.
+    arraystack.nn.initializers.variance_scaling
+
+    Notes
+    -----
+    Variance 2 / fan_in (He et al. 2015).
+    """
     return _he_uniform(key, shape, dtype)
 
 
 _he_normal = variance_scaling(2.0, "fan_in", "truncated_normal")
 
 
-def he_normal(key, shape, dtype=numpy.float32):
-    """Truncated normal with variance 2 / fan_in (He et al. 2015)."""
+def he_normal(key: ArrayLike, shape: ShapeLike, dtype: DTypeLike = numpy.float32) -> NDArray:
+    """Draw truncated-normal weights with variance ``2 / fan_in`` (for ReLU layers).
+
+    Parameters
+    ----------
+    key : uint32[2] array
+        An arraystack.prng key.
+    shape : tuple of int
+        Shape of the weight; at least 2 axes (the last is fan_out, the one before fan_in).
+    dtype : dtype, optional
+        Floating dtype of the result (default float32).
+
+    Returns
+    -------
+    ndarray
+        The weights.
+
+    See Also
+    --------
+    jax.nn.initializers.he_normal : the initializer mirrored.
+    torch.nn.init.kaiming_normal_ : the PyTorch equivalent,
+        also available as arraystack.nn.initializers.kaiming_normal.
+    arraystack.nn.initializers.variance_scaling
+
+    Notes
+    -----
+    Variance 2 / fan_in (He et al. 2015). A normal truncated to two standard deviations,
+    rescaled to the target variance, as JAX's (PyTorch's is untruncated, with the same
+    variance).
+    """
     return _he_normal(key, shape, dtype)
 
 
 _lecun_uniform = variance_scaling(1.0, "fan_in", "uniform")
 
 
-def lecun_uniform(key, shape, dtype=numpy.float32):
-    """Uniform with variance 1 / fan_in (LeCun 1998)."""
+def lecun_uniform(key: ArrayLike, shape: ShapeLike, dtype: DTypeLike = numpy.float32) -> NDArray:
+    """Draw uniform weights with variance ``1 / fan_in``.
+
+    Parameters
+    ----------
+    key : uint32[2] array
+        An arraystack.prng key.
+    shape : tuple of int
+        Shape of the weight; at least 2 axes (the last is fan_out, the one before fan_in).
+    dtype : dtype, optional
+        Floating dtype of the result (default float32).
+
+    Returns
+    -------
+    ndarray
+        The weights.
+
+    See Also
+    --------
+    jax.nn.initializers.lecun_uniform : the initializer mirrored.
+    arraystack.nn.initializers.variance_scaling
+
+    Notes
+    -----
+    Variance 1 / fan_in (LeCun 1998).
+    """
     return _lecun_uniform(key, shape, dtype)
 
 
 _lecun_normal = variance_scaling(1.0, "fan_in", "truncated_normal")
 
 
-def lecun_normal(key, shape, dtype=numpy.float32):
-    """Truncated normal with variance 1 / fan_in (LeCun 1998; SELU nets)."""
+def lecun_normal(key: ArrayLike, shape: ShapeLike, dtype: DTypeLike = numpy.float32) -> NDArray:
+    """Draw truncated-normal weights with variance ``1 / fan_in`` (SELU networks).
+
+    Parameters
+    ----------
+    key : uint32[2] array
+        An arraystack.prng key.
+    shape : tuple of int
+        Shape of the weight; at least 2 axes (the last is fan_out, the one before fan_in).
+    dtype : dtype, optional
+        Floating dtype of the result (default float32).
+
+    Returns
+    -------
+    ndarray
+        The weights.
+
+    See Also
+    --------
+    jax.nn.initializers.lecun_normal : the initializer mirrored.
+    arraystack.nn.initializers.variance_scaling
+
+    Notes
+    -----
+    Variance 1 / fan_in (LeCun 1998). A normal truncated to two standard deviations, rescaled to
+    the target variance, as JAX's (PyTorch's is untruncated, with the same variance).
+    """
     return _lecun_normal(key, shape, dtype)
 
 
@@ -122,20 +235,76 @@ kaiming_uniform = he_uniform
 kaiming_normal = he_normal
 
 
-def zeros(key, shape, dtype=numpy.float32):
-    """All zeros (the key is ignored)."""
+def zeros(key: ArrayLike, shape: ShapeLike, dtype: DTypeLike = numpy.float32) -> NDArray:
+    """Initialize with zeros (the key is ignored).
+
+    Parameters
+    ----------
+    key : uint32[2] array
+        An arraystack.prng key.
+    shape : tuple of int
+        Shape of the result.
+    dtype : dtype, optional
+        Floating dtype of the result (default float32).
+
+    Returns
+    -------
+    ndarray
+        Zeros.
+
+    See Also
+    --------
+    jax.nn.initializers.zeros : the initializer mirrored.
+    arraystack.nn.initializers.ones
+    """
     del key
     return ast.zeros(shape, dtype=dtype)
 
 
-def ones(key, shape, dtype=numpy.float32):
-    """All ones (the key is ignored)."""
+def ones(key: ArrayLike, shape: ShapeLike, dtype: DTypeLike = numpy.float32) -> NDArray:
+    """Initialize with ones (the key is ignored).
+
+    Parameters
+    ----------
+    key : uint32[2] array
+        An arraystack.prng key.
+    shape : tuple of int
+        Shape of the result.
+    dtype : dtype, optional
+        Floating dtype of the result (default float32).
+
+    Returns
+    -------
+    ndarray
+        Ones.
+
+    See Also
+    --------
+    jax.nn.initializers.ones : the initializer mirrored.
+    arraystack.nn.initializers.zeros
+    """
     del key
     return ast.ones(shape, dtype=dtype)
 
 
-def constant(value):
-    """An initializer filling every element with value."""
+def constant(value: ArrayLike) -> Initializer:
+    """Create an initializer filling every element with `value`.
+
+    Parameters
+    ----------
+    value : scalar
+        The fill value.
+
+    Returns
+    -------
+    callable
+        An initializer ``init(key, shape, dtype=float32) -> ndarray``.
+
+    See Also
+    --------
+    jax.nn.initializers.constant : the function mirrored.
+    arraystack.nn.initializers.zeros
+    """
 
     def init(key, shape, dtype=numpy.float32):
         del key
@@ -144,8 +313,24 @@ def constant(value):
     return init
 
 
-def normal(stddev=1e-2):
-    """An initializer drawing N(0, stddev**2) (jax.nn.initializers.normal)."""
+def normal(stddev: float = 1e-2) -> Initializer:
+    """Create an initializer drawing from ``N(0, stddev**2)``.
+
+    Parameters
+    ----------
+    stddev : float, optional
+        Standard deviation.
+
+    Returns
+    -------
+    callable
+        An initializer ``init(key, shape, dtype=float32) -> ndarray``.
+
+    See Also
+    --------
+    jax.nn.initializers.normal : the function mirrored.
+    arraystack.prng.normal
+    """
 
     def init(key, shape, dtype=numpy.float32):
         return prng.normal(key, shape, dtype) * ast.asarray(stddev, dtype=dtype)
@@ -153,8 +338,24 @@ def normal(stddev=1e-2):
     return init
 
 
-def uniform(scale=1e-2):
-    """An initializer drawing from [0, scale) (jax.nn.initializers.uniform)."""
+def uniform(scale: float = 1e-2) -> Initializer:
+    """Create an initializer drawing uniformly from ``[0, scale)``.
+
+    Parameters
+    ----------
+    scale : float, optional
+        Upper bound.
+
+    Returns
+    -------
+    callable
+        An initializer ``init(key, shape, dtype=float32) -> ndarray``.
+
+    See Also
+    --------
+    jax.nn.initializers.uniform : the function mirrored.
+    arraystack.prng.uniform
+    """
 
     def init(key, shape, dtype=numpy.float32):
         return prng.uniform(key, shape, dtype, minval=0.0, maxval=scale)

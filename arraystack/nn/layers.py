@@ -6,12 +6,49 @@ called)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import arraystack as ast
-from arraystack.nn.activations import _axes, _float
+from arraystack.nn.activations import _float
+from arraystack.nn.normalization import _axes
+
+if TYPE_CHECKING:
+    from arraystack.typing import ArrayLike, AxisLike, DTypeLike, NDArray, ShapeLike
 
 
-def dense(params, x):
-    """x @ params['w'] + params['b'] (the bias is optional); w is (in, out) (flax.linen.Dense)."""
+def dense(params: dict[str, ArrayLike], x: ArrayLike) -> NDArray:
+    """A fully connected layer, ``x @ params['w'] + params['b']``.
+
+    Parameters
+    ----------
+    params : dict
+        'w' of shape (in, out) and an optional 'b' of shape (out,) (see init_dense).
+    x : array_like
+        Inputs of shape (..., in).
+
+    Returns
+    -------
+    ndarray
+        Outputs of shape (..., out).
+
+    See Also
+    --------
+    flax.linen.Dense : the layer mirrored (w is (in, out), as in flax).
+    torch.nn.functional.linear : the PyTorch equivalent (its weight is (out, in)).
+    arraystack.nn.init_dense
+
+    Notes
+    -----
+    A pure function of (params, inputs): params is a dict of arrays, so `grad` differentiates it
+    and `jit` traces it. Also available as `arraystack.nn.linear`.
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> params = np.nn.init_dense(np.prng.key(0), 3, 2)
+    >>> np.nn.dense(params, np.ones((4, 3))).shape
+    (4, 2)
+    """
     y = ast.matmul(ast.asarray(x), params["w"])
     b = params.get("b")
     return y if b is None else y + b
@@ -20,8 +57,43 @@ def dense(params, x):
 linear = dense
 
 
-def init_dense(key, in_features, out_features, bias=True, dtype=None):
-    """{'w': glorot_uniform (in, out), 'b': zeros (out,)}, float32 unless `dtype` says otherwise."""
+def init_dense(
+    key: ArrayLike,
+    in_features: int,
+    out_features: int,
+    bias: bool = True,
+    dtype: DTypeLike | None = None,
+) -> dict[str, NDArray]:
+    """Create the parameters of `dense`: Glorot-uniform weights and a zero bias.
+
+    Parameters
+    ----------
+    key : uint32[2] array
+        An arraystack.prng key.
+    in_features : int
+        Input size.
+    out_features : int
+        Output size.
+    bias : bool, optional
+        Include 'b'.
+    dtype : dtype, optional
+        Parameter dtype (default float32).
+
+    Returns
+    -------
+    dict
+        ``{'w': (in, out), 'b': (out,)}``.
+
+    See Also
+    --------
+    flax.linen.Dense : the layer (its default initialization is lecun_normal).
+    torch.nn.Linear : the PyTorch layer (kaiming-uniform initialization).
+    arraystack.nn.dense, arraystack.nn.initializers.glorot_uniform
+
+    Notes
+    -----
+    Also available as `arraystack.nn.init_linear`.
+    """
     from arraystack.nn import initializers
 
     dtype = ast.float32 if dtype is None else dtype
@@ -44,9 +116,39 @@ def _param_shape(x, axes):
     return tuple(1 if a in axes else n for a, n in enumerate(x.shape))
 
 
-def layer_norm(params, x, axis=-1, epsilon=1e-5):
-    """(x - mean) / sqrt(var + epsilon) over `axis`, then * params['scale'] + params['bias'] (each
-    optional, shaped like the normalized axes' trailing dims) (torch.nn.functional.layer_norm)."""
+def layer_norm(
+    params: dict[str, ArrayLike] | None, x: ArrayLike, axis: AxisLike = -1, epsilon: float = 1e-5
+) -> NDArray:
+    """Layer normalization: normalize over `axis`, then scale and shift.
+
+    Parameters
+    ----------
+    params : dict or None
+        Optional 'scale' and 'bias', shaped like the normalized axes' trailing dims (see
+        init_layer_norm).
+    x : array_like
+        Inputs.
+    axis : int or tuple of int, optional
+        The normalized axes.
+    epsilon : float, optional
+        Added to the variance.
+
+    Returns
+    -------
+    ndarray
+        ``(x - mean) / sqrt(var + epsilon) * scale + bias``, of x's shape.
+
+    See Also
+    --------
+    torch.nn.functional.layer_norm : the function mirrored.
+    flax.linen.LayerNorm : the flax relative.
+    arraystack.nn.init_layer_norm, arraystack.nn.standardize
+
+    Notes
+    -----
+    A pure function of (params, inputs): params is a dict of arrays, so `grad` differentiates it
+    and `jit` traces it.
+    """
     x = _float(x)
     axes = _axes(axis, x.ndim)
     mean = ast.mean(x, axis=axes, keepdims=True)
@@ -60,21 +162,76 @@ def layer_norm(params, x, axis=-1, epsilon=1e-5):
     return y
 
 
-def init_layer_norm(shape, dtype=None):
-    """{'scale': ones, 'bias': zeros} of `shape` (the normalized axes' sizes), float32 default."""
+def init_layer_norm(shape: ShapeLike, dtype: DTypeLike | None = None) -> dict[str, NDArray]:
+    """Create the parameters of `layer_norm`: unit scale and zero bias.
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        The normalized axes' sizes.
+    dtype : dtype, optional
+        Parameter dtype (default float32).
+
+    Returns
+    -------
+    dict
+        ``{'scale': ones, 'bias': zeros}`` of `shape`.
+
+    See Also
+    --------
+    torch.nn.LayerNorm : the same initial parameters.
+    arraystack.nn.layer_norm
+    """
     dtype = ast.float32 if dtype is None else dtype
     return {"scale": ast.ones(shape, dtype=dtype), "bias": ast.zeros(shape, dtype=dtype)}
 
 
-def batch_norm(params, state, x, training, axis=1, momentum=0.9, epsilon=1e-5):
-    """Batch normalization over every axis but the feature `axis` (1, the channels of NCHW, by
-    default; -1 for channels-last). Returns (y, new_state).
+def batch_norm(
+    params: dict[str, ArrayLike] | None,
+    state: dict[str, ArrayLike],
+    x: ArrayLike,
+    training: bool,
+    axis: int = 1,
+    momentum: float = 0.9,
+    epsilon: float = 1e-5,
+) -> tuple[NDArray, dict[str, NDArray]]:
+    """Batch normalization over every axis but the feature `axis`.
 
-    training=True normalizes with the batch statistics and returns state with its running
-    statistics moved towards them (new = momentum * old + (1 - momentum) * batch; the
-    biased batch variance, as in flax). training=False normalizes with state's running statistics
-    and returns state unchanged. params holds optional 'scale' and 'bias' of shape (features,);
-    state 'mean' and 'var'."""
+    Parameters
+    ----------
+    params : dict or None
+        Optional 'scale' and 'bias' of shape (features,).
+    state : dict
+        Running statistics 'mean' and 'var' of shape (features,) (see init_batch_norm).
+    x : array_like
+        Inputs.
+    training : bool
+        True: normalize with the batch statistics and update the running ones; False: normalize
+        with the running statistics.
+    axis : int, optional
+        The feature axis: 1 (channels of NCHW) by default, -1 for channels-last.
+    momentum : float, optional
+        ``new = momentum * old + (1 - momentum) * batch`` for the running statistics.
+    epsilon : float, optional
+        Added to the variance.
+
+    Returns
+    -------
+    tuple
+        ``(y, new_state)``; `state` is returned unchanged when not training.
+
+    See Also
+    --------
+    flax.linen.BatchNorm : the layer mirrored (momentum convention and biased variance).
+    torch.nn.functional.batch_norm : the PyTorch relative (its momentum is 1 - ours, and its
+        running variance is unbiased).
+    arraystack.nn.init_batch_norm
+
+    Notes
+    -----
+    A pure function of (params, inputs): params is a dict of arrays, so `grad` differentiates it
+    and `jit` traces it.
+    """
     x = _float(x)
     feature = axis % x.ndim
     reduce_axes = tuple(a for a in range(x.ndim) if a != feature)
@@ -101,22 +258,90 @@ def batch_norm(params, state, x, training, axis=1, momentum=0.9, epsilon=1e-5):
     return y, new_state
 
 
-def init_batch_norm(features, dtype=None):
-    """(params, state): params {'scale': ones, 'bias': zeros}, state {'mean': zeros, 'var': ones}."""
+def init_batch_norm(
+    features: int, dtype: DTypeLike | None = None
+) -> tuple[dict[str, NDArray], dict[str, NDArray]]:
+    """Create the parameters and state of `batch_norm`.
+
+    Parameters
+    ----------
+    features : int
+        Size of the feature axis.
+    dtype : dtype, optional
+        Parameter dtype (default float32).
+
+    Returns
+    -------
+    tuple
+        ``(params, state)``: params ``{'scale': ones, 'bias': zeros}``, state ``{'mean': zeros,
+        'var': ones}``.
+
+    See Also
+    --------
+    torch.nn.BatchNorm2d : the same initial values.
+    arraystack.nn.batch_norm
+    """
     dtype = ast.float32 if dtype is None else dtype
     params = {"scale": ast.ones(features, dtype=dtype), "bias": ast.zeros(features, dtype=dtype)}
     state = {"mean": ast.zeros(features, dtype=dtype), "var": ast.ones(features, dtype=dtype)}
     return params, state
 
 
-def embedding(params, ids):
-    """params['table'][ids]: rows of the (vocab, features) table (torch.nn.functional.embedding)."""
+def embedding(params: dict[str, ArrayLike], ids: ArrayLike) -> NDArray:
+    """Look up rows of an embedding table.
+
+    Parameters
+    ----------
+    params : dict
+        'table' of shape (vocab, features) (see init_embedding).
+    ids : array_like
+        Integer indices.
+
+    Returns
+    -------
+    ndarray
+        ``params['table'][ids]``, of shape ids.shape + (features,).
+
+    See Also
+    --------
+    torch.nn.functional.embedding : the function mirrored.
+    flax.linen.Embed : the flax relative.
+    arraystack.nn.init_embedding
+
+    Notes
+    -----
+    A pure function of (params, inputs): params is a dict of arrays, so `grad` differentiates it
+    and `jit` traces it.
+    """
     return params["table"][ast.asarray(ids)]
 
 
-def init_embedding(key, vocab_size, features, dtype=None):
-    """{'table': standard normal (vocab, features)} from arraystack.prng.normal (float32 by
-    default)."""
+def init_embedding(
+    key: ArrayLike, vocab_size: int, features: int, dtype: DTypeLike | None = None
+) -> dict[str, NDArray]:
+    """Create the parameters of `embedding`: a standard-normal table.
+
+    Parameters
+    ----------
+    key : uint32[2] array
+        An arraystack.prng key.
+    vocab_size : int
+        Number of rows.
+    features : int
+        Row size.
+    dtype : dtype, optional
+        Parameter dtype (default float32).
+
+    Returns
+    -------
+    dict
+        ``{'table': (vocab_size, features)}`` from arraystack.prng.normal.
+
+    See Also
+    --------
+    torch.nn.Embedding : the same initialization, N(0, 1).
+    arraystack.nn.embedding
+    """
     from arraystack import prng
 
     return {

@@ -6,8 +6,13 @@ sliced apart."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import arraystack as ast
 from arraystack.nn.activations import sigmoid
+
+if TYPE_CHECKING:
+    from arraystack.typing import ArrayLike, DTypeLike, NDArray, ShapeLike
 
 
 def _split(z, parts):
@@ -15,10 +20,35 @@ def _split(z, parts):
     return [z[..., i * size : (i + 1) * size] for i in range(parts)]
 
 
-def lstm_cell(params, carry, x):
-    """One LSTM step (torch.nn.LSTMCell's gate order i, f, g, o): carry = (c, h) -> ((c', h'), h').
+def lstm_cell(
+    params: dict[str, ArrayLike], carry: tuple[ArrayLike, ArrayLike], x: ArrayLike
+) -> tuple[tuple[NDArray, NDArray], NDArray]:
+    """One LSTM step: ``(c, h), x -> ((c', h'), h')``.
 
-    params: 'wi' (in, 4H), 'wh' (H, 4H), 'b' (4H,)."""
+    Parameters
+    ----------
+    params : dict
+        'wi' (in, 4H), 'wh' (H, 4H), 'b' (4H,), gate order i, f, g, o (see init_lstm).
+    carry : tuple
+        ``(c, h)``, each (batch, H) or (H,) (see lstm_carry).
+    x : array_like
+        Input (batch, in) or (in,).
+
+    Returns
+    -------
+    tuple
+        ``((c', h'), h')``.
+
+    See Also
+    --------
+    torch.nn.LSTMCell : the equations and gate order mirrored.
+    arraystack.nn.init_lstm, arraystack.nn.lstm_carry, arraystack.scan
+
+    Notes
+    -----
+    Has the `scan` signature: ``arraystack.scan(lambda c, x: cell(params, c, x), carry, xs)``
+    runs it over the leading (time) axis of xs.
+    """
     c, h = carry
     z = ast.matmul(ast.asarray(x), params["wi"]) + ast.matmul(h, params["wh"]) + params["b"]
     i, f, g, o = _split(z, 4)
@@ -27,11 +57,35 @@ def lstm_cell(params, carry, x):
     return (c, h), h
 
 
-def gru_cell(params, carry, x):
-    """One GRU step (torch.nn.GRUCell's equations, gate order r, z, n): h -> (h', h').
+def gru_cell(
+    params: dict[str, ArrayLike], carry: ArrayLike, x: ArrayLike
+) -> tuple[NDArray, NDArray]:
+    """One GRU step: ``h, x -> (h', h')``.
 
-    r = sigmoid(x Wir + bir + h Whr + bhr), z likewise, n = tanh(x Win + bin + r * (h Whn + bhn)),
-    h' = (1 - z) * n + z * h. params: 'wi' (in, 3H), 'wh' (H, 3H), 'bi' and 'bh' (3H,)."""
+    Parameters
+    ----------
+    params : dict
+        'wi' (in, 3H), 'wh' (H, 3H), 'bi' and 'bh' (3H,), gate order r, z, n (see init_gru).
+    carry : array_like
+        h, (batch, H) or (H,) (see gru_carry).
+    x : array_like
+        Input (batch, in) or (in,).
+
+    Returns
+    -------
+    tuple
+        ``(h', h')`` with ``h' = (1 - z) * n + z * h``.
+
+    See Also
+    --------
+    torch.nn.GRUCell : the equations mirrored.
+    arraystack.nn.init_gru, arraystack.nn.gru_carry, arraystack.scan
+
+    Notes
+    -----
+    Has the `scan` signature: ``arraystack.scan(lambda c, x: cell(params, c, x), carry, xs)``
+    runs it over the leading (time) axis of xs.
+    """
     h = carry
     xr, xz, xn = _split(ast.matmul(ast.asarray(x), params["wi"]) + params["bi"], 3)
     hr, hz, hn = _split(ast.matmul(h, params["wh"]) + params["bh"], 3)
@@ -53,17 +107,71 @@ def _init_recurrent(key, in_features, hidden, gates, dtype):
     return wi, wh
 
 
-def init_lstm(key, in_features, hidden, forget_bias=1.0, dtype=None):
-    """params for lstm_cell: glorot_uniform 'wi' and 'wh', 'b' zero except forget_bias on the f gate
-    (float32 unless `dtype` says otherwise)."""
+def init_lstm(
+    key: ArrayLike,
+    in_features: int,
+    hidden: int,
+    forget_bias: float = 1.0,
+    dtype: DTypeLike | None = None,
+) -> dict[str, NDArray]:
+    """Create the parameters of `lstm_cell`.
+
+    Parameters
+    ----------
+    key : uint32[2] array
+        An arraystack.prng key.
+    in_features : int
+        Input size.
+    hidden : int
+        Hidden size H.
+    forget_bias : float, optional
+        Initial bias of the forget gate.
+    dtype : dtype, optional
+        Parameter dtype (default float32).
+
+    Returns
+    -------
+    dict
+        Glorot-uniform 'wi' and 'wh'; 'b' zero except `forget_bias` on the f gate.
+
+    See Also
+    --------
+    torch.nn.LSTMCell : the layer whose parameters these are (PyTorch initializes them uniformly,
+        without a forget bias).
+    arraystack.nn.lstm_cell
+    """
     wi, wh = _init_recurrent(key, in_features, hidden, 4, dtype)
     b = ast.zeros(4 * hidden, dtype=wi.dtype)
     b[hidden : 2 * hidden] = forget_bias
     return {"wi": wi, "wh": wh, "b": b}
 
 
-def init_gru(key, in_features, hidden, dtype=None):
-    """params for gru_cell: glorot_uniform 'wi' and 'wh', zero 'bi' and 'bh'."""
+def init_gru(
+    key: ArrayLike, in_features: int, hidden: int, dtype: DTypeLike | None = None
+) -> dict[str, NDArray]:
+    """Create the parameters of `gru_cell`.
+
+    Parameters
+    ----------
+    key : uint32[2] array
+        An arraystack.prng key.
+    in_features : int
+        Input size.
+    hidden : int
+        Hidden size H.
+    dtype : dtype, optional
+        Parameter dtype (default float32).
+
+    Returns
+    -------
+    dict
+        Glorot-uniform 'wi' and 'wh', zero 'bi' and 'bh'.
+
+    See Also
+    --------
+    torch.nn.GRUCell : the layer whose parameters these are (initialized differently).
+    arraystack.nn.gru_cell
+    """
     wi, wh = _init_recurrent(key, in_features, hidden, 3, dtype)
     return {
         "wi": wi,
@@ -73,15 +181,57 @@ def init_gru(key, in_features, hidden, dtype=None):
     }
 
 
-def lstm_carry(batch_shape, hidden, dtype=None):
-    """Zero (c, h) of shape (*batch_shape, hidden) to start lstm_cell."""
+def lstm_carry(
+    batch_shape: ShapeLike, hidden: int, dtype: DTypeLike | None = None
+) -> tuple[NDArray, NDArray]:
+    """Create the zero initial carry of `lstm_cell`.
+
+    Parameters
+    ----------
+    batch_shape : tuple of int
+        Leading shape (() for a single sequence).
+    hidden : int
+        Hidden size H.
+    dtype : dtype, optional
+        Default float32.
+
+    Returns
+    -------
+    tuple
+        ``(c, h)``, zeros of shape (*batch_shape, hidden).
+
+    See Also
+    --------
+    flax.linen.LSTMCell.initialize_carry : the flax relative.
+    arraystack.nn.lstm_cell
+    """
     shape = (*tuple(batch_shape), hidden)
     dtype = ast.float32 if dtype is None else dtype
     return ast.zeros(shape, dtype=dtype), ast.zeros(shape, dtype=dtype)
 
 
-def gru_carry(batch_shape, hidden, dtype=None):
-    """Zero h of shape (*batch_shape, hidden) to start gru_cell."""
+def gru_carry(batch_shape: ShapeLike, hidden: int, dtype: DTypeLike | None = None) -> NDArray:
+    """Create the zero initial carry of `gru_cell`.
+
+    Parameters
+    ----------
+    batch_shape : tuple of int
+        Leading shape (() for a single sequence).
+    hidden : int
+        Hidden size H.
+    dtype : dtype, optional
+        Default float32.
+
+    Returns
+    -------
+    ndarray
+        h, zeros of shape (*batch_shape, hidden).
+
+    See Also
+    --------
+    flax.linen.GRUCell.initialize_carry : the flax relative.
+    arraystack.nn.gru_cell
+    """
     return ast.zeros((*tuple(batch_shape), hidden), dtype=ast.float32 if dtype is None else dtype)
 
 

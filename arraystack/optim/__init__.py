@@ -10,17 +10,8 @@ Learning rates are numbers or schedules (functions of the step count kept in the
 is the table of contents: import blocks and __all__.
 """
 
-from arraystack.optim.optimizers import (
-    AdagradState,
-    AdamState,
-    RmspropState,
-    SgdState,
-    adagrad,
-    adam,
-    adamw,
-    rmsprop,
-    sgd,
-)
+from arraystack.optim.adaptive import AdagradState, RmspropState, adagrad, rmsprop
+from arraystack.optim.optimizers import AdamState, SgdState, adam, adamw, sgd
 from arraystack.optim.schedules import (
     constant_schedule,
     cosine_decay_schedule,

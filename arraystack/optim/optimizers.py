@@ -1,4 +1,4 @@
-"""SGD, Adam, AdamW, RMSprop and Adagrad as GradientTransformations (see transforms.py).
+"""SGD, Adam and AdamW as GradientTransformations (see transforms.py; RMSprop and Adagrad: adaptive.py).
 
 Each update follows the formulas of PyTorch's documentation for torch.optim.<Name>, written as an
 update to add to the parameters. learning_rate is a number or a schedule (schedules.py) of the step
@@ -8,7 +8,7 @@ corrections are computed in float64 and cast to it.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy
 
@@ -16,28 +16,51 @@ import arraystack as ast
 from arraystack.ir import tree
 from arraystack.optim.transforms import GradientTransformation
 
+if TYPE_CHECKING:
+    from arraystack.optim.schedules import Schedule
+
 
 class SgdState(NamedTuple):
+    """The state of `arraystack.optim.sgd`: a pytree (a named tuple of arrays) that jit passes.
+
+    Attributes
+    ----------
+    count : int32 0-d array
+        Number of updates so far (the schedules' step).
+    momentum : pytree or None
+        Momentum buffers (None without momentum).
+
+    See Also
+    --------
+    optax.TraceState : the state mirrored (field names may differ).
+    arraystack.optim.sgd
+    """
+
     count: Any  # int32 number of updates so far
     momentum: Any  # the momentum buffers (None without momentum)
 
 
 class AdamState(NamedTuple):
+    """The state of `arraystack.optim.adam`: a pytree (a named tuple of arrays) that jit passes.
+
+    Attributes
+    ----------
+    count : int32 0-d array
+        Number of updates so far (the schedules' step).
+    mu : pytree
+        First-moment estimates.
+    nu : pytree
+        Second-moment estimates.
+
+    See Also
+    --------
+    optax.ScaleByAdamState : the state mirrored (field names may differ).
+    arraystack.optim.adam
+    """
+
     count: Any
     mu: Any  # first-moment estimates
     nu: Any  # second-moment estimates
-
-
-class RmspropState(NamedTuple):
-    count: Any
-    nu: Any  # running mean of squared gradients
-    mu: Any  # running mean of gradients (None unless centered)
-    momentum: Any  # momentum buffers (None without momentum)
-
-
-class AdagradState(NamedTuple):
-    count: Any
-    sum_of_squares: Any
 
 
 def _zeros_like_tree(params):
@@ -73,9 +96,56 @@ def _needs_params(params, name):
         raise ValueError(f"{name} with weight_decay needs the params: update(grads, state, params)")
 
 
-def sgd(learning_rate, momentum=0.0, nesterov=False, weight_decay=0.0):
-    """torch.optim.SGD (dampening 0): g += wd p; b = momentum b + g; step g + momentum b (Nesterov)
-    or b; update -lr step. The first buffer is g, as in PyTorch."""
+def sgd(
+    learning_rate: float | Schedule,
+    momentum: float = 0.0,
+    nesterov: bool = False,
+    weight_decay: float = 0.0,
+) -> GradientTransformation:
+    """Stochastic gradient descent, with optional (Nesterov) momentum and weight decay.
+
+    Parameters
+    ----------
+    learning_rate : float or schedule
+        Step size: a number, or a function of the step count (see the schedules of
+        arraystack.optim).
+    momentum : float, optional
+        Momentum factor (0: none).
+    nesterov : bool, optional
+        Nesterov momentum (needs momentum > 0).
+    weight_decay : float, optional
+        L2 penalty: ``weight_decay * param`` is added to the gradient (update() then needs
+        `params`).
+
+    Returns
+    -------
+    GradientTransformation
+        ``(init, update)``: ``state = init(params)``; ``updates, state = update(grads, state,
+        params)``.
+
+    See Also
+    --------
+    torch.optim.SGD : the formulas mirrored (dampening 0).
+    optax.sgd : the interface mirrored.
+    arraystack.optim.adam, arraystack.optim.apply_updates
+
+    Notes
+    -----
+    ``g += wd * p; b = momentum * b + g; step = g + momentum * b`` (Nesterov) or ``b``; the
+    update is ``-lr * step``. The first buffer is g, as in PyTorch. Pure functions of pytrees: a
+    whole training step (grad, update, apply_updates) can be jitted.
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> from arraystack import optim
+    >>> params = {'w': np.ones(2)}
+    >>> opt = optim.sgd(0.1)
+    >>> state = opt.init(params)
+    >>> updates, state = opt.update({'w': np.ones(2)}, state, params)
+    >>> optim.apply_updates(params, updates)
+    {'w': array([0.9, 0.9])}
+    """
     if nesterov and momentum <= 0:
         raise ValueError("sgd with nesterov=True needs momentum > 0")
 
@@ -134,98 +204,93 @@ def _adam_like(name, learning_rate, b1, b2, eps, weight_decay, decoupled):
     return GradientTransformation(init, update)
 
 
-def adam(learning_rate=1e-3, b1=0.9, b2=0.999, eps=1e-8, weight_decay=0.0):
-    """torch.optim.Adam: m, v moving averages of g and g**2, bias-corrected; update
-    -lr m_hat / (sqrt(v_hat) + eps). weight_decay adds wd p to the gradient (L2, coupled)."""
+def adam(
+    learning_rate: float | Schedule = 1e-3,
+    b1: float = 0.9,
+    b2: float = 0.999,
+    eps: float = 1e-8,
+    weight_decay: float = 0.0,
+) -> GradientTransformation:
+    """The Adam optimizer (bias-corrected moment estimates).
+
+    Parameters
+    ----------
+    learning_rate : float or schedule
+        Step size: a number, or a function of the step count (see the schedules of
+        arraystack.optim).
+    b1 : float, optional
+        Decay rate of the first-moment estimate.
+    b2 : float, optional
+        Decay rate of the second-moment estimate.
+    eps : float, optional
+        Added to the denominator, outside the square root.
+    weight_decay : float, optional
+        L2 penalty: ``weight_decay * param`` is added to the gradient (update() then needs
+        `params`).
+
+    Returns
+    -------
+    GradientTransformation
+        ``(init, update)``: ``state = init(params)``; ``updates, state = update(grads, state,
+        params)``.
+
+    See Also
+    --------
+    torch.optim.Adam : the formulas mirrored.
+    optax.adam : the interface mirrored.
+    arraystack.optim.adamw, arraystack.optim.rmsprop
+
+    Notes
+    -----
+    m, v are moving averages of g and g**2, bias-corrected; the update is ``-lr * m_hat /
+    (sqrt(v_hat) + eps)``. weight_decay adds ``wd * p`` to the gradient (coupled L2, as PyTorch;
+    use adamw for decoupled decay). Pure functions of pytrees: a whole training step (grad,
+    update, apply_updates) can be jitted.
+    """
     return _adam_like("adam", learning_rate, b1, b2, eps, weight_decay, decoupled=False)
 
 
-def adamw(learning_rate=1e-3, b1=0.9, b2=0.999, eps=1e-8, weight_decay=1e-2):
-    """torch.optim.AdamW: Adam plus decoupled weight decay, update -lr (adam step + wd p).
-    The default weight_decay is PyTorch's 1e-2 (optax's is 1e-4)."""
+def adamw(
+    learning_rate: float | Schedule = 1e-3,
+    b1: float = 0.9,
+    b2: float = 0.999,
+    eps: float = 1e-8,
+    weight_decay: float = 1e-2,
+) -> GradientTransformation:
+    """Adam with decoupled weight decay.
+
+    Parameters
+    ----------
+    learning_rate : float or schedule
+        Step size: a number, or a function of the step count (see the schedules of
+        arraystack.optim).
+    b1 : float, optional
+        Decay rate of the first-moment estimate.
+    b2 : float, optional
+        Decay rate of the second-moment estimate.
+    eps : float, optional
+        Added to the denominator, outside the square root.
+    weight_decay : float, optional
+        Decoupled decay: the update is ``-lr * (adam step + wd * p)``; update() needs `params`.
+
+    Returns
+    -------
+    GradientTransformation
+        ``(init, update)``: ``state = init(params)``; ``updates, state = update(grads, state,
+        params)``.
+
+    See Also
+    --------
+    torch.optim.AdamW : the formulas mirrored.
+    optax.adamw : the interface mirrored.
+    arraystack.optim.adam
+
+    Notes
+    -----
+    The default weight_decay is PyTorch's 1e-2 (optax's is 1e-4). Pure functions of pytrees: a
+    whole training step (grad, update, apply_updates) can be jitted.
+    """
     return _adam_like("adamw", learning_rate, b1, b2, eps, weight_decay, decoupled=True)
 
 
-def rmsprop(
-    learning_rate=1e-2, decay=0.99, eps=1e-8, momentum=0.0, centered=False, weight_decay=0.0
-):
-    """torch.optim.RMSprop (decay is PyTorch's alpha): v = decay v + (1 - decay) g**2; step
-    g / (sqrt(v - mean(g)**2 if centered else v) + eps), through a momentum buffer if momentum.
-    Note: eps is added outside the square root as in PyTorch; optax adds it inside."""
-
-    def init(params):
-        return RmspropState(
-            _new_count(),
-            _zeros_like_tree(params),
-            _zeros_like_tree(params) if centered else None,
-            _zeros_like_tree(params) if momentum else None,
-        )
-
-    def update(grads, state, params=None):
-        if weight_decay:
-            _needs_params(params, "rmsprop")
-        lr = _rate(learning_rate, state.count)
-
-        def leaf(g, p, v, mean, b):
-            g = ast.asarray(g)
-            if weight_decay:
-                g = g + weight_decay * p
-            v = decay * v + (1.0 - decay) * g * g
-            if centered:
-                mean = decay * mean + (1.0 - decay) * g
-                step = g / (ast.sqrt(v - mean * mean) + eps)
-            else:
-                step = g / (ast.sqrt(v) + eps)
-            if momentum:
-                b = momentum * b + step
-                step = b
-            return -_in_dtype(lr, g) * step, v, mean, b
-
-        updates, nu, mu, buffers = _leafwise(
-            leaf, grads, params, state.nu, state.mu, state.momentum
-        )
-        return updates, RmspropState(
-            state.count + 1, nu, mu if centered else None, buffers if momentum else None
-        )
-
-    return GradientTransformation(init, update)
-
-
-def adagrad(learning_rate=1e-2, initial_accumulator_value=0.0, eps=1e-10, weight_decay=0.0):
-    """torch.optim.Adagrad (lr_decay 0; use a schedule): s += g**2; update -lr g/(sqrt(s) + eps)."""
-
-    def init(params):
-        sums = tree.tree_map(
-            lambda p: ast.full_like(ast.asarray(p), initial_accumulator_value), params
-        )
-        return AdagradState(_new_count(), sums)
-
-    def update(grads, state, params=None):
-        if weight_decay:
-            _needs_params(params, "adagrad")
-        lr = _rate(learning_rate, state.count)
-
-        def leaf(g, p, s):
-            g = ast.asarray(g)
-            if weight_decay:
-                g = g + weight_decay * p
-            s = s + g * g
-            return -_in_dtype(lr, g) * g / (ast.sqrt(s) + eps), s
-
-        updates, sums = _leafwise(leaf, grads, params, state.sum_of_squares)
-        return updates, AdagradState(state.count + 1, sums)
-
-    return GradientTransformation(init, update)
-
-
-__all__ = [
-    "AdagradState",
-    "AdamState",
-    "RmspropState",
-    "SgdState",
-    "adagrad",
-    "adam",
-    "adamw",
-    "rmsprop",
-    "sgd",
-]
+__all__ = ["AdamState", "SgdState", "adam", "adamw", "sgd"]

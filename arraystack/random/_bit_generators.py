@@ -33,8 +33,34 @@ def _random_raw(self, numpy_type, size, output):
 _RAW_DOC = "NumPy's `random_raw`: the raw 64-bit outputs, as an arraystack uint64 array.\n"
 
 
+def _class_doc(numpy_type) -> str:
+    """The docstring of a subclass of NumPy's bit generator `numpy_type`: arraystack's summary and
+    See Also, then NumPy's documentation of the class (which describes the parameters), with NumPy's
+    indentation so that inspect.getdoc() dedents both together."""
+    mirrored = f"numpy.random.{numpy_type.__name__}"
+    body = (numpy_type.__doc__ or "").lstrip("\n")
+    indent = body[: len(body) - len(body.lstrip(" "))]
+    heading = f"NumPy's documentation of {mirrored}"
+    lines = [
+        "",
+        "Seeds may be arraystack arrays, and `random_raw` returns arraystack arrays;",
+        f"``isinstance(bg, {mirrored})`` holds, so NumPy's Generator accepts it.",
+        "",
+        "See Also",
+        "--------",
+        f"{mirrored} : the class mirrored (this is a subclass).",
+        "arraystack.random.Generator, arraystack.random.default_rng",
+        "",
+        heading,
+        "-" * len(heading),
+    ]
+    summary = f"NumPy's {numpy_type.__name__} bit generator, subclassed: its streams, states, jumps."
+    return summary + "\n" + "\n".join(indent + line if line else "" for line in lines) + "\n" + body
+
+
 class PCG64(numpy.random.PCG64):
-    __doc__ = numpy.random.PCG64.__doc__
+    __doc__ = _class_doc(numpy.random.PCG64)
+    __wrapped__ = numpy.random.PCG64  # inspect.signature shows NumPy's parameters
 
     def __init__(self, *args, **kwargs):
         _init(self, numpy.random.PCG64, "PCG64", args, kwargs)
@@ -46,7 +72,8 @@ class PCG64(numpy.random.PCG64):
 
 
 class PCG64DXSM(numpy.random.PCG64DXSM):
-    __doc__ = numpy.random.PCG64DXSM.__doc__
+    __doc__ = _class_doc(numpy.random.PCG64DXSM)
+    __wrapped__ = numpy.random.PCG64DXSM  # inspect.signature shows NumPy's parameters
 
     def __init__(self, *args, **kwargs):
         _init(self, numpy.random.PCG64DXSM, "PCG64DXSM", args, kwargs)
@@ -58,7 +85,8 @@ class PCG64DXSM(numpy.random.PCG64DXSM):
 
 
 class Philox(numpy.random.Philox):
-    __doc__ = numpy.random.Philox.__doc__
+    __doc__ = _class_doc(numpy.random.Philox)
+    __wrapped__ = numpy.random.Philox  # inspect.signature shows NumPy's parameters
 
     def __init__(self, *args, **kwargs):
         _init(self, numpy.random.Philox, "Philox", args, kwargs)
@@ -70,7 +98,8 @@ class Philox(numpy.random.Philox):
 
 
 class SFC64(numpy.random.SFC64):
-    __doc__ = numpy.random.SFC64.__doc__
+    __doc__ = _class_doc(numpy.random.SFC64)
+    __wrapped__ = numpy.random.SFC64  # inspect.signature shows NumPy's parameters
 
     def __init__(self, *args, **kwargs):
         _init(self, numpy.random.SFC64, "SFC64", args, kwargs)
@@ -82,7 +111,8 @@ class SFC64(numpy.random.SFC64):
 
 
 class MT19937(numpy.random.MT19937):
-    __doc__ = numpy.random.MT19937.__doc__
+    __doc__ = _class_doc(numpy.random.MT19937)
+    __wrapped__ = numpy.random.MT19937  # inspect.signature shows NumPy's parameters
 
     def __init__(self, *args, **kwargs):
         _init(self, numpy.random.MT19937, "MT19937", args, kwargs)

@@ -16,7 +16,15 @@ from arraystack.ir.trace import GraphTrace
 
 
 class TracedRandomError(ConcretizationError):
-    """A NumPy-stream random function was called on a traced value or inside arraystack.jit / vmap."""
+    """A NumPy-stream random function was called on a traced value or inside arraystack.jit / vmap.
+
+    NumPy's generators are stateful and draw eagerly; a traced program cannot hold their draws.
+
+    See Also
+    --------
+    jax.errors.ConcretizationTypeError : JAX's error for a traced value used as a concrete one.
+    arraystack.prng : functional keys, which trace: the fix the message suggests.
+    """
 
 
 class NumpyOwner:
@@ -143,6 +151,43 @@ def call(name: str, method, args, kwargs):
     return to_arraystack(method(*args, **kwargs), found)
 
 
+def numpy_doc(mirrored: str, numpy_function, stream: str) -> str:
+    """The docstring of a forwarder to NumPy's `mirrored`: arraystack's summary, See Also and notes
+    (NumPy's section order), then NumPy's own documentation, which describes the parameters.
+
+    Built at import for ~150 functions, so it only slices strings: NumPy's text keeps its own
+    indentation, and arraystack's lines take the same, so inspect.getdoc() dedents them together."""
+    doc = numpy_function.__doc__ or ""
+    body = doc.lstrip("\n")
+    indent = body[: len(body) - len(body.lstrip(" "))]
+    name = mirrored.rsplit(".", 1)[-1]
+    first, _, rest = body.partition("\n\n")
+    if first.strip().startswith(f"{name}("):  # NumPy's Cython docstrings open with the signature
+        first = rest.partition("\n\n")[0]
+    summary = " ".join(first.split()) or f"NumPy's `{mirrored}`."
+    heading = f"NumPy's documentation of {mirrored}"
+    lines = [
+        "",
+        "Forwards to the NumPy function named under See Also: the same values for the same seed,",
+        "with arraystack arrays accepted as arguments and returned as results. The parameters and",
+        f"results are NumPy's, documented below. It draws from {stream}.",
+        "",
+        "See Also",
+        "--------",
+        f"{mirrored} : the function mirrored.",
+        "arraystack.prng : functional keys, for random numbers inside jit and vmap.",
+        "",
+        "Notes",
+        "-----",
+        "Eager only: called on traced values, or inside arraystack.jit or vmap, it raises",
+        "TracedRandomError.",
+        "",
+        heading,
+        "-" * len(heading),
+    ]
+    return summary + "\n" + "\n".join(indent + line if line else "" for line in lines) + "\n" + body
+
+
 def forward(owner: str, name: str, numpy_type):
     """A method of the arraystack class `owner` that calls method `name` of the NumPy object it owns."""
     qualified = f"{owner}.{name}"
@@ -152,8 +197,7 @@ def forward(owner: str, name: str, numpy_type):
 
     method.__name__ = name
     method.__qualname__ = qualified
-    method.__doc__ = (
-        f"NumPy's `numpy.random.{qualified}`, the same stream and values; arraystack arrays in and out.\n"
-        + (getattr(numpy_type, name).__doc__ or "")
+    method.__doc__ = numpy_doc(
+        f"numpy.random.{qualified}", getattr(numpy_type, name), f"the NumPy {owner} it owns"
     )
     return method

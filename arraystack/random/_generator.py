@@ -6,10 +6,15 @@ dtypes, shapes, broadcasting and errors are NumPy's; arraystack arrays go in and
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy
 
 from arraystack._array import ndarray
 from arraystack.random._boundary import NumpyOwner, call, check_eager, forward, to_numpy
+
+if TYPE_CHECKING:
+    from arraystack.typing import ArrayLike
 
 
 def _host_buffer(name: str, x: ndarray):
@@ -33,16 +38,38 @@ def _shuffle(name: str, numpy_shuffle, x, args, kwargs):
 
 
 class Generator(NumpyOwner):
-    """NumPy's `numpy.random.Generator` for arraystack: the same streams, drawing into arraystack arrays.
+    """NumPy's random Generator for arraystack: the same streams and values, into arraystack arrays.
 
-    `Generator(bit_generator)` takes any NumPy bit generator (arraystack.random.PCG64 ... are NumPy's,
-    subclassed). Draws are eager: called on traced values or inside arraystack.jit / vmap they raise
-    TracedRandomError (use arraystack.prng there). The NumPy generator drawn from is `rng._numpy`.
+    Parameters
+    ----------
+    bit_generator : numpy.random.BitGenerator
+        Any NumPy bit generator (arraystack.random.PCG64 and the others are NumPy's,
+        subclassed).
+
+    See Also
+    --------
+    numpy.random.Generator : the class mirrored; every method forwards to its namesake.
+    arraystack.random.default_rng : the usual way to create one.
+    arraystack.prng : functional keys, for random numbers inside jit and vmap.
+
+    Notes
+    -----
+    Draws are eager: called on traced values or inside arraystack.jit / vmap they raise
+    TracedRandomError. The NumPy generator drawn from is ``rng._numpy``.
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.standard_normal(3)
+    >>> type(x).__module__, x.shape
+    ('arraystack', (3,))
     """
+
 
     __slots__ = ()
 
-    def __init__(self, bit_generator):
+    def __init__(self, bit_generator: numpy.random.BitGenerator) -> None:
         self._numpy = numpy.random.Generator(bit_generator)
 
     @property
@@ -118,6 +145,14 @@ class Generator(NumpyOwner):
     zipf = forward("Generator", "zipf", numpy.random.Generator)
 
 
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    SeedLike: TypeAlias = (
+        ArrayLike | numpy.random.SeedSequence | numpy.random.BitGenerator | Generator | None
+    )
+
+
 def _from_numpy(numpy_generator) -> Generator:
     """An arraystack Generator drawing from `numpy_generator` itself (the stream is shared, not copied)."""
     out = object.__new__(Generator)
@@ -125,12 +160,30 @@ def _from_numpy(numpy_generator) -> Generator:
     return out
 
 
-def default_rng(seed=None) -> Generator:
-    """NumPy's `numpy.random.default_rng`: a Generator on PCG64 seeded by `seed`.
+def default_rng(seed: SeedLike = None) -> Generator:
+    """Create a Generator on PCG64, seeded by `seed`.
 
-    `seed` is None, an int or array of ints (arraystack arrays too), a SeedSequence, a bit generator, a
-    RandomState, or a Generator: an arraystack Generator is returned unaltered, and a numpy.random.Generator
-    is wrapped so the result draws from that same NumPy generator (its stream, shared).
+    Parameters
+    ----------
+    seed : None, int, array_like of int, SeedSequence, BitGenerator, RandomState or Generator
+        As NumPy (arraystack arrays of ints included). An arraystack Generator is returned
+        unaltered, and a numpy.random.Generator is wrapped, so the result draws from that same
+        NumPy generator (its stream, shared).
+
+    Returns
+    -------
+    Generator
+        An arraystack Generator: NumPy's values for the same seed.
+
+    See Also
+    --------
+    numpy.random.default_rng : the function mirrored.
+    arraystack.prng.key : the functional counterpart, which traces.
+
+    Notes
+    -----
+    Eager only: called on traced values, or inside arraystack.jit or vmap, it raises
+    TracedRandomError (use arraystack.prng there).
     """
     if isinstance(seed, Generator):
         return seed

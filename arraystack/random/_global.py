@@ -7,10 +7,15 @@ sees exactly NumPy's sequence. Results are arraystack arrays; states are NumPy's
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy
 
-from arraystack.random._boundary import call
+from arraystack.random._boundary import call, numpy_doc
 from arraystack.random._generator import _shuffle
+
+if TYPE_CHECKING:
+    from arraystack.typing import ArrayLike
 
 
 def _global(name: str):
@@ -22,25 +27,62 @@ def _global(name: str):
         return call(name, numpy_function, args, kwargs)
 
     function.__name__ = function.__qualname__ = name
-    function.__doc__ = (
-        f"NumPy's `numpy.random.{name}` on NumPy's global stream; arraystack arrays in and out.\n"
-        + (numpy_function.__doc__ or "")
-    )
+    function.__doc__ = numpy_doc(f"numpy.random.{name}", numpy_function, "NumPy's global stream")
+    function.__wrapped__ = numpy_function  # inspect.signature shows NumPy's parameters
     return function
 
 
-def shuffle(x):
-    """NumPy's `numpy.random.shuffle`: permute x in place along its first axis, from the global stream."""
+def shuffle(x: ArrayLike | list) -> None:
+    """Permute `x` in place along its first axis, from NumPy's global stream.
+
+    Parameters
+    ----------
+    x : ndarray or list
+        An arraystack array (its buffer is shuffled, so its views see the change) or a mutable
+        sequence.
+
+    See Also
+    --------
+    numpy.random.shuffle : the function mirrored (the same permutation for the same seed).
+    arraystack.random.permutation, arraystack.prng.permutation
+
+    Notes
+    -----
+    Eager only: called on traced values, or inside arraystack.jit or vmap, it raises
+    TracedRandomError (use arraystack.prng there).
+    """
     return _shuffle("shuffle", numpy.random.shuffle, x, (), None)
 
 
-def get_bit_generator():
-    """NumPy's `numpy.random.get_bit_generator`: the bit generator behind the global RandomState."""
+def get_bit_generator() -> numpy.random.BitGenerator:
+    """Return the bit generator behind NumPy's global RandomState.
+
+    Returns
+    -------
+    numpy.random.BitGenerator
+        NumPy's object itself (shared with numpy.random).
+
+    See Also
+    --------
+    numpy.random.get_bit_generator : the function mirrored.
+    arraystack.random.set_bit_generator
+    """
     return numpy.random.get_bit_generator()
 
 
-def set_bit_generator(bitgen):
-    """NumPy's `numpy.random.set_bit_generator`: replace the global RandomState's bit generator."""
+def set_bit_generator(bitgen: numpy.random.BitGenerator) -> None:
+    """Replace the bit generator behind NumPy's global RandomState (for numpy.random too).
+
+    Parameters
+    ----------
+    bitgen : numpy.random.BitGenerator
+        The new bit generator (arraystack's bit generators are NumPy's, subclassed).
+
+    See Also
+    --------
+    numpy.random.set_bit_generator : the function mirrored.
+    arraystack.random.get_bit_generator
+    """
     return numpy.random.set_bit_generator(bitgen)
 
 

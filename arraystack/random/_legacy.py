@@ -1,27 +1,47 @@
 """RandomState: NumPy's legacy MT19937 generator, owned and drawn from eagerly, arraystack arrays in and out.
 
-Kept for NumPy programs that seed `RandomState(seed)` and need its exact (frozen) stream; states from
-`get_state()` are NumPy's tuples and dicts, so they round-trip with NumPy too.
+Kept for NumPy programs that seed `RandomState(seed)` and need its exact (frozen) stream; states
+from `get_state()` are NumPy's tuples and dicts, so they round-trip with NumPy too.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy
 
 from arraystack.random._boundary import NumpyOwner, check_eager, forward, to_numpy
 from arraystack.random._generator import _shuffle
 
+if TYPE_CHECKING:
+    from arraystack.typing import ArrayLike
+
 
 class RandomState(NumpyOwner):
-    """NumPy's `numpy.random.RandomState` for arraystack: the same legacy streams, into arraystack arrays.
+    """NumPy's legacy RandomState (MT19937) for arraystack: its streams, into arraystack arrays.
 
-    `seed` is None, an int or array of ints (arraystack arrays too) or a bit generator. Draws are eager and
-    raise TracedRandomError on traced values or inside arraystack.jit / vmap. The NumPy object is `_numpy`.
+    Parameters
+    ----------
+    seed : None, int, array_like of int or BitGenerator, optional
+        As NumPy (arraystack arrays of ints included).
+
+    See Also
+    --------
+    numpy.random.RandomState : the class mirrored; every method forwards to its namesake.
+    arraystack.random.default_rng : the recommended Generator API.
+
+    Notes
+    -----
+    Kept for programs that need RandomState's exact stream; states from ``get_state()`` are
+    NumPy's tuples and dicts, so they round-trip with NumPy. Eager only: called on traced
+    values, or inside arraystack.jit or vmap, it raises TracedRandomError (use arraystack.prng
+    there).
     """
+
 
     __slots__ = ()
 
-    def __init__(self, seed=None):
+    def __init__(self, seed: ArrayLike | numpy.random.BitGenerator | None = None) -> None:
         check_eager("RandomState", (seed,), staging=False)
         self._numpy = numpy.random.RandomState(to_numpy(seed, {}))
 

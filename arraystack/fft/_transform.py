@@ -1,4 +1,4 @@
-"""arraystack.fft: mirrors numpy.fft (NumPy 2 semantics, Array API signatures included).
+"""The machinery of arraystack.fft: argument handling as numpy.fft's, then one `fft` primitive.
 
 Every transform lowers to the `fft` primitive (jit/fft.py): the operand is converted to NumPy's dtype
 (float16/float32 -> complex64, other real inputs -> complex128), cropped or zero-padded to `n`/`s` along
@@ -15,11 +15,8 @@ import warnings
 import numpy as np
 
 from arraystack._array import ndarray, raw, wrap
-from arraystack._creation import _check_device, arange, asarray
-from arraystack._elementwise import conjugate
-from arraystack._manipulation import concatenate as _concatenate
+from arraystack._creation import asarray
 from arraystack._operands import convert_raw, shape_of
-from arraystack._rearranging import roll
 from arraystack._shapes import normalize_axis
 from arraystack.ir.core import bind
 from arraystack.ir.fft import complex_dtype_of, fft_p, real_dtype_of
@@ -160,153 +157,6 @@ def _nd(a, s, axes, norm, out, kind):
     return _transform(a, kind, s, axes, norm, out)
 
 
-# -- one-dimensional ---------------------------------------------------------------------------------------------
-
-
-def fft(a, n=None, axis=-1, norm=None, out=None):
-    """Mirrors numpy.fft.fft."""
-    return _one(a, n, axis, norm, out, "fft")
-
-
-def ifft(a, n=None, axis=-1, norm=None, out=None):
-    """Mirrors numpy.fft.ifft."""
-    return _one(a, n, axis, norm, out, "ifft")
-
-
-def rfft(a, n=None, axis=-1, norm=None, out=None):
-    """Mirrors numpy.fft.rfft."""
-    return _one(a, n, axis, norm, out, "rfft")
-
-
-def irfft(a, n=None, axis=-1, norm=None, out=None):
-    """Mirrors numpy.fft.irfft."""
-    return _one(a, n, axis, norm, out, "irfft")
-
-
-def hfft(a, n=None, axis=-1, norm=None, out=None):
-    """Mirrors numpy.fft.hfft: irfft of the conjugate with the norm's direction swapped."""
-    a = asarray(a)
-    if n is None:
-        n = (a.shape[axis] - 1) * 2
-    return irfft(conjugate(a), n, axis, norm=_check_swap(norm), out=out)
-
-
-def ihfft(a, n=None, axis=-1, norm=None, out=None):
-    """Mirrors numpy.fft.ihfft: the conjugate of rfft with the norm's direction swapped."""
-    a = asarray(a)
-    if n is None:
-        n = a.shape[axis]
-    return _store(conjugate(rfft(a, n, axis, norm=_check_swap(norm))), out)
-
-
 def _check_swap(norm):
     _check_norm(norm)
     return _SWAP[norm]
-
-
-# -- n-dimensional -----------------------------------------------------------------------------------------------
-
-
-def fftn(a, s=None, axes=None, norm=None, out=None):
-    """Mirrors numpy.fft.fftn."""
-    return _nd(a, s, axes, norm, out, "fft")
-
-
-def ifftn(a, s=None, axes=None, norm=None, out=None):
-    """Mirrors numpy.fft.ifftn."""
-    return _nd(a, s, axes, norm, out, "ifft")
-
-
-def rfftn(a, s=None, axes=None, norm=None, out=None):
-    """Mirrors numpy.fft.rfftn."""
-    return _nd(a, s, axes, norm, out, "rfft")
-
-
-def irfftn(a, s=None, axes=None, norm=None, out=None):
-    """Mirrors numpy.fft.irfftn."""
-    return _nd(a, s, axes, norm, out, "irfft")
-
-
-def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    """Mirrors numpy.fft.fft2."""
-    return _nd(a, s, axes, norm, out, "fft")
-
-
-def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    """Mirrors numpy.fft.ifft2."""
-    return _nd(a, s, axes, norm, out, "ifft")
-
-
-def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    """Mirrors numpy.fft.rfft2."""
-    return _nd(a, s, axes, norm, out, "rfft")
-
-
-def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    """Mirrors numpy.fft.irfft2."""
-    return _nd(a, s, axes, norm, out, "irfft")
-
-
-# -- helpers: frequencies and shifts (compositions) --------------------------------------------------------------
-
-
-def fftfreq(n, d=1.0, device=None, *, dtype=None):
-    """Mirrors numpy.fft.fftfreq. `dtype` (a real floating dtype) is the Array API's addition; without it
-    the result is NumPy's (float64 for a Python or float64 `d`)."""
-    _check_device(device)
-    val = 1.0 / (n * d)
-    positive = arange(0, (n - 1) // 2 + 1, dtype=int)
-    negative = arange(-(n // 2), 0, dtype=int)
-    result = _concatenate((positive, negative)) * val
-    return result if dtype is None else result.astype(dtype)
-
-
-def rfftfreq(n, d=1.0, device=None, *, dtype=None):
-    """Mirrors numpy.fft.rfftfreq (`dtype` as in fftfreq)."""
-    _check_device(device)
-    val = 1.0 / (n * d)
-    result = arange(0, n // 2 + 1, dtype=int) * val
-    return result if dtype is None else result.astype(dtype)
-
-
-def _shifts(x, axes, sign):
-    if axes is None:
-        axes = tuple(range(x.ndim))
-        shift = [sign * (dim // 2) for dim in x.shape]
-    elif isinstance(axes, (int, np.integer)):
-        shift = sign * (x.shape[axes] // 2)
-    else:
-        shift = [sign * (x.shape[ax] // 2) for ax in axes]
-    return roll(x, shift, axes)
-
-
-def fftshift(x, axes=None):
-    """Mirrors numpy.fft.fftshift."""
-    return _shifts(asarray(x), axes, 1)
-
-
-def ifftshift(x, axes=None):
-    """Mirrors numpy.fft.ifftshift."""
-    return _shifts(asarray(x), axes, -1)
-
-
-__all__ = [
-    "fft",
-    "fft2",
-    "fftfreq",
-    "fftn",
-    "fftshift",
-    "hfft",
-    "ifft",
-    "ifft2",
-    "ifftn",
-    "ifftshift",
-    "ihfft",
-    "irfft",
-    "irfft2",
-    "irfftn",
-    "rfft",
-    "rfft2",
-    "rfftfreq",
-    "rfftn",
-]
