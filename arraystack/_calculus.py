@@ -6,6 +6,7 @@ write them, so they trace, differentiate and vmap (interp's search goes through 
 from __future__ import annotations
 
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
@@ -14,6 +15,9 @@ import arraystack as anp
 from arraystack._array import wrap
 from arraystack.ir.core import Tracer, bind
 from arraystack.ir.primitives import complex_p
+
+if TYPE_CHECKING:
+    from arraystack.typing import ArrayLike, AxisLike, NDArray, ScalarLike
 
 _NoValue = np._NoValue
 _SELF = object()  # marks where the array itself goes between prepend and append
@@ -25,8 +29,14 @@ def _along(nd, axis, index):
     return tuple(key)
 
 
-def diff(a, n=1, axis=-1, prepend=_NoValue, append=_NoValue):
-    """Mirrors numpy.diff (bool input differences with not_equal)."""
+def diff(
+    a: ArrayLike,
+    n: int = 1,
+    axis: int = -1,
+    prepend: ArrayLike = _NoValue,
+    append: ArrayLike = _NoValue,
+) -> NDArray:
+    """Calculate the n-th discrete difference along the given axis."""
     if n == 0:
         return a
     if n < 0:
@@ -56,8 +66,12 @@ def diff(a, n=1, axis=-1, prepend=_NoValue, append=_NoValue):
     return a
 
 
-def ediff1d(ary, to_end=None, to_begin=None):
-    """Mirrors numpy.ediff1d: differences of the flattened array, with optional ends."""
+def ediff1d(
+    ary: ArrayLike,
+    to_end: ArrayLike | None = None,
+    to_begin: ArrayLike | None = None,
+) -> NDArray:
+    """The differences between consecutive elements of an array."""
     ary = anp.ravel(anp.asarray(ary))
     dtype = ary.dtype
     if to_begin is None and to_end is None:
@@ -97,8 +111,13 @@ def _spacing(distances, size):
     return wrap(diffx[0]) if (diffx == diffx[0]).all() else wrap(diffx)
 
 
-def gradient(f, *varargs, axis=None, edge_order=1):
-    """Mirrors numpy.gradient: second-order central differences inside, edge_order 1 or 2 at the ends."""
+def gradient(
+    f: ArrayLike,
+    *varargs: ArrayLike,
+    axis: AxisLike = None,
+    edge_order: int = 1,
+) -> NDArray | tuple[NDArray, ...]:
+    """Return the gradient of an N-dimensional array."""
     f = anp.asarray(f)
     nd = f.ndim
     axes = tuple(range(nd)) if axis is None else normalize_axis_tuple(axis, nd)
@@ -168,8 +187,8 @@ def _gradient_axis(f, axis, ax_dx, edge_order, otype):
     return anp.concatenate([p.astype(otype) for p in pieces], axis=axis)
 
 
-def trapezoid(y, x=None, dx=1.0, axis=-1):
-    """Mirrors numpy.trapezoid: the composite trapezoidal rule along `axis`."""
+def trapezoid(y: ArrayLike, x: ArrayLike | None = None, dx: float = 1.0, axis: int = -1) -> NDArray:
+    """Integrate along the given axis using the composite trapezoidal rule."""
     y = anp.asarray(y)
     if x is None:
         d = dx
@@ -207,8 +226,15 @@ def _interp_real(x, xp, fp, left, right):
     return anp.where(anp.isnan(x), x, result).astype(np.float64)
 
 
-def interp(x, xp, fp, left=None, right=None, period=None):
-    """Mirrors numpy.interp: 1-D piecewise-linear interpolation, float64 (complex128 for complex fp)."""
+def interp(
+    x: ArrayLike,
+    xp: ArrayLike,
+    fp: ArrayLike,
+    left: ScalarLike | None = None,
+    right: ScalarLike | None = None,
+    period: float | None = None,
+) -> NDArray:
+    """One-dimensional linear interpolation for monotonically increasing sample points."""
     fp = anp.asarray(fp)
     dtype = np.complex128 if fp.dtype.kind == "c" else np.float64
     x = anp.asarray(x).astype(np.float64)
@@ -276,8 +302,8 @@ def _operands(a, v):
     return a, v
 
 
-def correlate(a, v, mode="valid"):
-    """Mirrors numpy.correlate: sum_n a[n + k] * conj(v[n])."""
+def correlate(a: ArrayLike, v: ArrayLike, mode: str = "valid") -> NDArray:
+    """Cross-correlation of two one-dimensional sequences."""
     a, v = _operands(a, v)
     if a.shape[0] == 0 or v.shape[0] == 0:
         raise ValueError(f"{'a' if a.shape[0] == 0 else 'v'} cannot be empty")
@@ -286,8 +312,8 @@ def correlate(a, v, mode="valid"):
     return _correlate(a, v, mode)
 
 
-def convolve(a, v, mode="full"):
-    """Mirrors numpy.convolve: the discrete linear convolution of two 1-D sequences."""
+def convolve(a: ArrayLike, v: ArrayLike, mode: str = "full") -> NDArray:
+    """Return the discrete, linear convolution of two one-dimensional sequences."""
     a, v = _operands(a, v)
     if v.shape[0] > a.shape[0]:
         a, v = v, a
@@ -298,8 +324,15 @@ def convolve(a, v, mode="full"):
     return _correlate(a, v[::-1], mode)
 
 
-def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    """Mirrors numpy.cross, with NumPy 2's DeprecationWarning for 2-element vectors."""
+def cross(
+    a: ArrayLike,
+    b: ArrayLike,
+    axisa: int = -1,
+    axisb: int = -1,
+    axisc: int = -1,
+    axis: int | None = None,
+) -> NDArray:
+    """Return the cross product of two (arrays of) vectors."""
     if axis is not None:
         axisa, axisb, axisc = (axis,) * 3
     a, b = anp.asarray(a), anp.asarray(b)
@@ -339,8 +372,14 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     return anp.moveaxis(cp, -1, axisc)
 
 
-def unwrap(p, discont=None, axis=-1, *, period=2 * np.pi):
-    """Mirrors numpy.unwrap: adds multiples of `period` so that jumps are at most max(discont, period/2)."""
+def unwrap(
+    p: ArrayLike,
+    discont: float | None = None,
+    axis: int = -1,
+    *,
+    period: float = 2 * np.pi,
+) -> NDArray:
+    """Unwrap by taking the complement of large deltas with respect to the period."""
     p = anp.asarray(p)
     nd = p.ndim
     dd = diff(p, axis=axis)
@@ -377,3 +416,9 @@ __all__ = [
     "trapezoid",
     "unwrap",
 ]
+
+
+from arraystack._calculus_docs import DOCS  # the docstrings, kept apart (line budget)
+
+for _function in (convolve, correlate, cross, diff, ediff1d, gradient, interp, trapezoid, unwrap):
+    _function.__doc__ = DOCS[_function.__name__]

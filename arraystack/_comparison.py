@@ -4,18 +4,54 @@ them. isclose is elementwise and traces; the others return a Python bool, so the
 from __future__ import annotations
 
 import builtins
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 import arraystack as anp
+
+if TYPE_CHECKING:
+    from arraystack.typing import ArrayLike, NDArray
 
 
 def _operand(v):
     return v if isinstance(v, (int, float, complex)) else anp.asarray(v)
 
 
-def isclose(a, b, rtol=1.0e-5, atol=1.0e-8, equal_nan=False):
-    """Mirrors numpy.isclose: |a - b| <= atol + rtol * |b| for finite b, or a == b."""
+def isclose(
+    a: ArrayLike,
+    b: ArrayLike,
+    rtol: float = 1.0e-5,
+    atol: float = 1.0e-8,
+    equal_nan: bool = False,
+) -> NDArray:
+    """Returns a boolean array where two arrays are element-wise equal within a tolerance.
+
+    For finite values, ``absolute(a - b) <= atol + rtol * absolute(b)``; infinities must be equal.
+
+    Parameters
+    ----------
+    a : array_like
+        First input array.
+    b : array_like
+        Second input array.
+    rtol : float, optional
+        The relative tolerance.
+    atol : float, optional
+        The absolute tolerance.
+    equal_nan : bool, optional
+        Whether to compare NaNs as equal.
+
+    Returns
+    -------
+    y : ndarray
+        Boolean array of where `a` and `b` are equal within the tolerance.
+
+    See Also
+    --------
+    numpy.isclose : The NumPy function this mirrors.
+    allclose, equal
+    """
     x, y, atol, rtol = (_operand(v) for v in (a, b, atol, rtol))
     dtype = getattr(y, "dtype", None)
     if dtype is not None and dtype.kind != "m":
@@ -31,8 +67,45 @@ def isclose(a, b, rtol=1.0e-5, atol=1.0e-8, equal_nan=False):
     return anp.asarray(result)
 
 
-def allclose(a, b, rtol=1.0e-5, atol=1.0e-8, equal_nan=False):
-    """Mirrors numpy.allclose: a Python bool (so it needs concrete values under jit)."""
+def allclose(
+    a: ArrayLike,
+    b: ArrayLike,
+    rtol: float = 1.0e-5,
+    atol: float = 1.0e-8,
+    equal_nan: bool = False,
+) -> bool:
+    """Returns True if two arrays are element-wise equal within a tolerance.
+
+    The test is ``all(isclose(a, b, rtol, atol, equal_nan))``.
+
+    Parameters
+    ----------
+    a : array_like
+        First input array.
+    b : array_like
+        Second input array.
+    rtol : float, optional
+        The relative tolerance.
+    atol : float, optional
+        The absolute tolerance.
+    equal_nan : bool, optional
+        Whether to compare NaNs as equal.
+
+    Returns
+    -------
+    allclose : bool
+        True if the arrays are equal within the tolerance.
+
+    See Also
+    --------
+    numpy.allclose : The NumPy function this mirrors.
+    isclose, array_equal
+
+    Notes
+    -----
+    The result is a Python bool, so under `jit` it needs concrete values (a traced input raises
+    ConcretizationError).
+    """
     return builtins.bool(anp.all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
 
 
@@ -43,8 +116,32 @@ def _as_arrays(a1, a2):
         return None
 
 
-def array_equal(a1, a2, equal_nan=False):
-    """Mirrors numpy.array_equal: same shape and elements (NaNs equal with equal_nan=True); a Python bool."""
+def array_equal(a1: ArrayLike, a2: ArrayLike, equal_nan: bool = False) -> bool:
+    """True if two arrays have the same shape and elements, False otherwise.
+
+    Parameters
+    ----------
+    a1 : array_like
+        First input array.
+    a2 : array_like
+        Second input array.
+    equal_nan : bool, optional
+        Whether to compare NaNs as equal.
+
+    Returns
+    -------
+    b : bool
+        True if the arrays are equal.
+
+    See Also
+    --------
+    numpy.array_equal : The NumPy function this mirrors.
+    array_equiv, allclose, equal
+
+    Notes
+    -----
+    The result is a Python bool, so under `jit` it needs concrete values.
+    """
     pair = _as_arrays(a1, a2)
     if pair is None:
         return False
@@ -57,8 +154,33 @@ def array_equal(a1, a2, equal_nan=False):
     return builtins.bool(anp.all(equal))
 
 
-def array_equiv(a1, a2):
-    """Mirrors numpy.array_equiv: equal after broadcasting; False when the shapes do not broadcast."""
+def array_equiv(a1: ArrayLike, a2: ArrayLike) -> bool:
+    """Returns True if input arrays are shape consistent and all elements equal.
+
+    Shape consistent means one can be broadcast to the other; shapes that do not broadcast give
+    False.
+
+    Parameters
+    ----------
+    a1 : array_like
+        First input array.
+    a2 : array_like
+        Second input array.
+
+    Returns
+    -------
+    out : bool
+        True if the arrays are equivalent.
+
+    See Also
+    --------
+    numpy.array_equiv : The NumPy function this mirrors.
+    array_equal
+
+    Notes
+    -----
+    The result is a Python bool, so under `jit` it needs concrete values.
+    """
     pair = _as_arrays(a1, a2)
     if pair is None:
         return False

@@ -6,6 +6,8 @@ traces and differentiates through the core primitives.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from arraystack._array import wrap
@@ -17,6 +19,12 @@ from arraystack._operands import convert_raw
 from arraystack._shapes import normalize_axis
 from arraystack.ir.core import bind
 from arraystack.ir.structural import dot_general_p
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    from arraystack.typing import ArrayLike, NDArray
 
 
 def _promoted(a, b):
@@ -34,8 +42,26 @@ def _dot_general(a, b, contract, batch=((), ())):
     return wrap(bind(dot_general_p, a._value, b._value, dimension_numbers=(contract, batch)))
 
 
-def vdot(a, b, /):
-    """Mirrors numpy.vdot: both operands flattened, the first conjugated."""
+def vdot(a: ArrayLike, b: ArrayLike, /) -> NDArray:
+    """Return the dot product of two vectors, the first complex-conjugated.
+
+    Parameters
+    ----------
+    a : array_like
+        First argument; flattened, and conjugated if complex.
+    b : array_like
+        Second argument; flattened.
+
+    Returns
+    -------
+    out : ndarray
+        The dot product, a 0-d array.
+
+    See Also
+    --------
+    numpy.vdot : The NumPy function this mirrors.
+    dot, inner, vecdot
+    """
     a, b = _promoted(a, b)
     if a.size != b.size:
         raise ValueError("cannot reshape array: vdot needs operands of the same size")
@@ -43,8 +69,26 @@ def vdot(a, b, /):
     return _dot_general(a, b, ((0,), (0,)))
 
 
-def inner(a, b, /):
-    """Mirrors numpy.inner: a sum over the last axes; result shape a.shape[:-1] + b.shape[:-1]."""
+def inner(a: ArrayLike, b: ArrayLike, /) -> NDArray:
+    """Inner product of two arrays: a sum product over the last axes.
+
+    Parameters
+    ----------
+    a : array_like
+        First input; its last dimension must match that of `b`.
+    b : array_like
+        Second input.
+
+    Returns
+    -------
+    out : ndarray
+        The inner product, of shape ``a.shape[:-1] + b.shape[:-1]``.
+
+    See Also
+    --------
+    numpy.inner : The NumPy function this mirrors.
+    tensordot, dot, vdot, outer
+    """
     a, b = _promoted(a, b)
     if a.ndim == 0 or b.ndim == 0:
         return multiply(a, b)
@@ -56,8 +100,29 @@ def inner(a, b, /):
     return _dot_general(a, b, ((a.ndim - 1,), (b.ndim - 1,)))
 
 
-def outer(a, b, out=None):
-    """Mirrors numpy.outer: the flattened operands' products, (a.size, b.size)."""
+def outer(a: ArrayLike, b: ArrayLike, out: NDArray | None = None) -> NDArray:
+    """Compute the outer product of two vectors.
+
+    Parameters
+    ----------
+    a : array_like
+        First input; flattened if not 1-d.
+    b : array_like
+        Second input; flattened if not 1-d.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape.
+        Eagerly it is written in place; traced, the update is functionalized.
+
+    Returns
+    -------
+    out : ndarray
+        ``out[i, j] = a[i] * b[j]``, of shape ``(a.size, b.size)``.
+
+    See Also
+    --------
+    numpy.outer : The NumPy function this mirrors.
+    inner, kron, multiply
+    """
     a, b = asarray(a), asarray(b)
     return multiply(reshape(a, (a.size, 1)), reshape(b, (1, b.size)), out=out)
 
@@ -84,8 +149,29 @@ def _tensordot_axes(a, b, axes):
     return tuple(axes_a), tuple(axes_b)
 
 
-def tensordot(a, b, axes=2):
-    """Mirrors numpy.tensordot: sums over axes[0] of a and axes[1] of b (or the last/first `axes`)."""
+def tensordot(a: ArrayLike, b: ArrayLike, axes: int | Sequence[Any] = 2) -> NDArray:
+    """Compute the tensor dot product along specified axes.
+
+    Parameters
+    ----------
+    a : array_like
+        First tensor.
+    b : array_like
+        Second tensor.
+    axes : int or (2,) array_like
+        An integer N sums over the last N axes of `a` and the first N of `b`; a pair of sequences
+        names the axes of `a` and `b` to sum over.
+
+    Returns
+    -------
+    out : ndarray
+        The tensor dot product: the free axes of `a` followed by those of `b`.
+
+    See Also
+    --------
+    numpy.tensordot : The NumPy function this mirrors.
+    dot, einsum
+    """
     a, b = _promoted(a, b)
     axes_a, axes_b = _tensordot_axes(a, b, axes)
     if len(set(axes_a)) != len(axes_a) or len(set(axes_b)) != len(axes_b):
@@ -93,8 +179,28 @@ def tensordot(a, b, axes=2):
     return _dot_general(a, b, (axes_a, axes_b))
 
 
-def kron(a, b):
-    """Mirrors numpy.kron: the Kronecker product, operands padded with leading unit axes to one rank."""
+def kron(a: ArrayLike, b: ArrayLike) -> NDArray:
+    """Kronecker product of two arrays.
+
+    The operands are padded with leading unit axes to the same rank, as in NumPy.
+
+    Parameters
+    ----------
+    a : array_like
+        First input.
+    b : array_like
+        Second input.
+
+    Returns
+    -------
+    out : ndarray
+        The Kronecker product.
+
+    See Also
+    --------
+    numpy.kron : The NumPy function this mirrors.
+    outer
+    """
     a, b = asarray(a), asarray(b)
     if a.ndim == 0 or b.ndim == 0:
         return multiply(a, b)
@@ -123,8 +229,32 @@ def _few_dims(name, signature, operand, have, need):
     )
 
 
-def vecdot(x1, x2, /, *, axis=-1):
-    """Mirrors numpy.vecdot (NumPy 2): sum(conj(x1) * x2) over `axis`, loop axes broadcast."""
+def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> NDArray:
+    """Vector dot product of two arrays: ``sum(conj(x1) * x2)`` over `axis`.
+
+    Parameters
+    ----------
+    x1 : array_like
+        First input array.
+    x2 : array_like
+        Second input array.
+    axis : int, optional
+        The axis holding the vectors; the last by default.
+
+    Returns
+    -------
+    out : ndarray
+        The vector dot products, with the remaining (loop) axes broadcast.
+
+    See Also
+    --------
+    numpy.vecdot : The NumPy function this mirrors.
+    vdot, matvec, vecmat
+
+    Notes
+    -----
+    Mirrors NumPy 2's gufunc; the ufunc keywords other than `axis` are not supported.
+    """
     sig = "(n),(n)->()"
     a, b = _promoted(x1, x2)
     for i, x in enumerate((a, b)):
@@ -141,8 +271,30 @@ def vecdot(x1, x2, /, *, axis=-1):
     return _dot_general(a, b, ((len(loop),), (len(loop),)), (batch, batch))
 
 
-def matvec(x1, x2, /):
-    """Mirrors numpy.matvec (NumPy 2.2): (..., m, n) x (..., n) -> (..., m)."""
+def matvec(x1: ArrayLike, x2: ArrayLike, /) -> NDArray:
+    """Matrix-vector dot product of two arrays: ``(..., m, n) x (..., n) -> (..., m)``.
+
+    Parameters
+    ----------
+    x1 : array_like
+        Input matrices.
+    x2 : array_like
+        Input vectors.
+
+    Returns
+    -------
+    out : ndarray
+        The matrix-vector products, with the loop axes broadcast.
+
+    See Also
+    --------
+    numpy.matvec : The NumPy function this mirrors.
+    vecmat, matmul, vecdot
+
+    Notes
+    -----
+    Mirrors the NumPy 2.2 gufunc; the ufunc keywords are not supported.
+    """
     sig = "(m,n),(n)->(m)"
     a, b = _promoted(x1, x2)
     if a.ndim < 2:
@@ -159,8 +311,30 @@ def matvec(x1, x2, /):
     return _dot_general(a, b, ((nl + 1,), (nl,)), (batch, batch))
 
 
-def vecmat(x1, x2, /):
-    """Mirrors numpy.vecmat (NumPy 2.2): conj(x1) (..., n) x (..., n, m) -> (..., m)."""
+def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> NDArray:
+    """Vector-matrix dot product of two arrays: ``conj(x1) (..., n) x (..., n, m) -> (..., m)``.
+
+    Parameters
+    ----------
+    x1 : array_like
+        Input vectors (conjugated).
+    x2 : array_like
+        Input matrices.
+
+    Returns
+    -------
+    out : ndarray
+        The vector-matrix products, with the loop axes broadcast.
+
+    See Also
+    --------
+    numpy.vecmat : The NumPy function this mirrors.
+    matvec, matmul, vecdot
+
+    Notes
+    -----
+    Mirrors the NumPy 2.2 gufunc; the ufunc keywords are not supported.
+    """
     sig = "(n),(n,m)->(m)"
     a, b = _promoted(x1, x2)
     if a.ndim < 1:

@@ -4,11 +4,15 @@ numpy/lib/_function_base_impl.py writes them, so they trace and differentiate.""
 from __future__ import annotations
 
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 import arraystack as anp
 from arraystack.ir.core import Tracer
+
+if TYPE_CHECKING:
+    from arraystack.typing import ArrayLike, DTypeLike, NDArray
 
 
 def _concrete(x) -> bool:
@@ -29,8 +33,48 @@ def _weights(weights, name, n, integral):
     return w
 
 
-def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None):
-    """Mirrors numpy.cov (rowvar, bias, ddof, fweights, aweights, dtype)."""
+def cov(
+    m: ArrayLike,
+    y: ArrayLike | None = None,
+    rowvar: bool = True,
+    bias: bool = False,
+    ddof: int | None = None,
+    fweights: ArrayLike | None = None,
+    aweights: ArrayLike | None = None,
+    *,
+    dtype: DTypeLike = None,
+) -> NDArray:
+    """Estimate a covariance matrix, given data and weights.
+
+    Parameters
+    ----------
+    m : array_like
+        A 1-D or 2-D array of variables (rows, by default) and observations.
+    y : array_like, optional
+        An additional set of variables and observations.
+    rowvar : bool, optional
+        If True (default), each row is a variable; otherwise each column.
+    bias : bool, optional
+        Normalize by N instead of N - 1 (unless `ddof` is given).
+    ddof : int, optional
+        Overrides the normalization implied by `bias`.
+    fweights : array_like, int, optional
+        Integer frequency weights: how often each observation repeats.
+    aweights : array_like, optional
+        Observation (importance) weights.
+    dtype : data-type, optional
+        The desired data-type of the result. By default it is inferred from the input, as in NumPy.
+
+    Returns
+    -------
+    out : ndarray
+        The covariance matrix of the variables.
+
+    See Also
+    --------
+    numpy.cov : The NumPy function this mirrors.
+    corrcoef, var
+    """
     if ddof is not None and ddof != int(ddof):
         raise ValueError("ddof must be integer")
     m = anp.asarray(m)
@@ -82,8 +126,38 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     return anp.squeeze(c)
 
 
-def corrcoef(x, y=None, rowvar=True, *, dtype=None):
-    """Mirrors numpy.corrcoef: cov normalized by the standard deviations and clipped to [-1, 1]."""
+def corrcoef(
+    x: ArrayLike,
+    y: ArrayLike | None = None,
+    rowvar: bool = True,
+    *,
+    dtype: DTypeLike = None,
+) -> NDArray:
+    """Return Pearson product-moment correlation coefficients.
+
+    The covariance matrix normalized by the standard deviations, clipped to [-1, 1].
+
+    Parameters
+    ----------
+    x : array_like
+        A 1-D or 2-D array of variables and observations.
+    y : array_like, optional
+        An additional set of variables and observations, same shape as `x`.
+    rowvar : bool, optional
+        If True (default), each row is a variable; otherwise each column.
+    dtype : data-type, optional
+        The desired data-type of the result. By default it is inferred from the input, as in NumPy.
+
+    Returns
+    -------
+    R : ndarray
+        The correlation coefficient matrix of the variables.
+
+    See Also
+    --------
+    numpy.corrcoef : The NumPy function this mirrors.
+    cov
+    """
     c = cov(x, y, rowvar, dtype=dtype)
     if c.ndim != 2:
         return c / c

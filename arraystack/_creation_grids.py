@@ -7,6 +7,7 @@ padding a column and re-reading it with a longer row, so no scatter is needed.
 from __future__ import annotations
 
 import operator
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,6 +20,12 @@ from arraystack._shapes import shape_tuple
 from arraystack.ir import primitives as p
 from arraystack.ir.core import bind, is_tracing
 from arraystack.ir.structural import pad_p, reshape_p, slice_p
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from arraystack.typing import ArrayLike, DTypeLike, NDArray, ShapeLike
 
 
 def _diagonals(n, m, k):
@@ -34,8 +41,47 @@ def _diagonals(n, m, k):
     return bind(p.sub_p, cols, rows), np.int64(max(min(k, 2**62), -(2**62)))
 
 
-def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
-    """Mirrors numpy.eye."""
+def eye(
+    N: int,
+    M: int | None = None,
+    k: int = 0,
+    dtype: DTypeLike = float,
+    order: str = "C",
+    *,
+    device: object | None = None,
+    like: ArrayLike | None = None,
+) -> NDArray:
+    """Return a 2-D array with ones on the diagonal and zeros elsewhere.
+
+    Parameters
+    ----------
+    N : int
+        Number of rows in the output.
+    M : int, optional
+        Number of columns in the output; by default equal to `N`.
+    k : int, optional
+        Index of the diagonal: 0 (the default) refers to the main diagonal.
+    dtype : data-type, optional
+        Data-type of the returned array; default float64.
+    order : {'C', 'F'}, optional
+        Whether the output should be stored in row-major (C-style) or column-major (Fortran-style)
+        order in memory.
+    device : str or Device, optional
+        The device on which to place the created array (Array API); 'cpu' or None.
+    like : array_like, optional
+        Accepted for NumPy compatibility (NEP 35) and ignored.
+
+    Returns
+    -------
+    I : ndarray of shape (N,M)
+        An array where all elements are equal to zero, except for the k-th diagonal, whose values
+        are equal to one.
+
+    See Also
+    --------
+    numpy.eye : The NumPy function this mirrors.
+    identity, diag, tri
+    """
     _check_device(device)
     _check_order(order)
     N = operator.index(N)
@@ -50,13 +96,65 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     return astype(wrap(bind(p.eq_p, diff, kk)), dtype, copy=False)
 
 
-def identity(n, dtype=None, *, like=None):
-    """Mirrors numpy.identity."""
+def identity(n: int, dtype: DTypeLike = None, *, like: ArrayLike | None = None) -> NDArray:
+    """Return the identity array: a square array with ones on the main diagonal.
+
+    Parameters
+    ----------
+    n : int
+        Number of rows (and columns) in the n x n output.
+    dtype : data-type, optional
+        Data-type of the output; defaults to float64.
+    like : array_like, optional
+        Accepted for NumPy compatibility (NEP 35) and ignored.
+
+    Returns
+    -------
+    out : ndarray
+        n x n array with its main diagonal set to one, and all other elements 0.
+
+    See Also
+    --------
+    numpy.identity : The NumPy function this mirrors.
+    eye, diag
+    """
     return eye(n, dtype=float if dtype is None else dtype)
 
 
-def tri(N, M=None, k=0, dtype=float, *, like=None):
-    """Mirrors numpy.tri."""
+def tri(
+    N: int,
+    M: int | None = None,
+    k: int = 0,
+    dtype: DTypeLike = float,
+    *,
+    like: ArrayLike | None = None,
+) -> NDArray:
+    """An array with ones at and below the given diagonal and zeros elsewhere.
+
+    Parameters
+    ----------
+    N : int
+        Number of rows in the array.
+    M : int, optional
+        Number of columns in the output; by default equal to `N`.
+    k : int, optional
+        The sub-diagonal at and below which the array is filled: 0 is the main diagonal, k < 0 below
+        it, k > 0 above.
+    dtype : dtype, optional
+        Data type of the returned array; default float.
+    like : array_like, optional
+        Accepted for NumPy compatibility (NEP 35) and ignored.
+
+    Returns
+    -------
+    tri : ndarray of shape (N, M)
+        Array with its lower triangle filled with ones and zero elsewhere.
+
+    See Also
+    --------
+    numpy.tri : The NumPy function this mirrors.
+    tril, triu, eye
+    """
     N = operator.index(N)
     M = N if M is None else operator.index(M)
     k = operator.index(k)
@@ -76,15 +174,53 @@ def _masked(m, mask, keep_where_true):
     return wrap(bind(p.select_p, pred, zero, value))
 
 
-def tril(m, k=0):
-    """Mirrors numpy.tril."""
+def tril(m: ArrayLike, k: int = 0) -> NDArray:
+    """Lower triangle of an array: a copy with the elements above the k-th diagonal zeroed.
+
+    Parameters
+    ----------
+    m : array_like, shape (..., M, N)
+        Input array; for ndim > 2 the last two axes are used.
+    k : int, optional
+        Diagonal above which to zero elements: 0 (default) the main diagonal, k < 0 below it, k > 0
+        above.
+
+    Returns
+    -------
+    tril : ndarray, shape (..., M, N)
+        Lower triangle of `m`, of same shape and data-type as `m`.
+
+    See Also
+    --------
+    numpy.tril : The NumPy function this mirrors.
+    triu, tri, tril_indices
+    """
     m = asarray(m)
     mask = tri(*m.shape[-2:], k=k, dtype=bool)
     return _masked(m, mask, True)
 
 
-def triu(m, k=0):
-    """Mirrors numpy.triu."""
+def triu(m: ArrayLike, k: int = 0) -> NDArray:
+    """Upper triangle of an array: a copy with the elements below the k-th diagonal zeroed.
+
+    Parameters
+    ----------
+    m : array_like, shape (..., M, N)
+        Input array; for ndim > 2 the last two axes are used.
+    k : int, optional
+        Diagonal below which to zero elements: 0 (default) the main diagonal, k < 0 below it, k > 0
+        above.
+
+    Returns
+    -------
+    triu : ndarray, shape (..., M, N)
+        Upper triangle of `m`, of same shape and data-type as `m`.
+
+    See Also
+    --------
+    numpy.triu : The NumPy function this mirrors.
+    tril, tri, triu_indices
+    """
     m = asarray(m)
     mask = tri(*m.shape[-2:], k=k - 1, dtype=bool)
     return _masked(m, mask, False)
@@ -125,8 +261,31 @@ def _diagonal_of(v, k):
     )
 
 
-def diag(v, k=0):
-    """Mirrors numpy.diag."""
+def diag(v: ArrayLike, k: int = 0) -> NDArray:
+    """Extract a diagonal or construct a diagonal array.
+
+    Parameters
+    ----------
+    v : array_like
+        If 2-D, its k-th diagonal is returned; if 1-D, a 2-D array with `v` on the k-th diagonal.
+    k : int, optional
+        Diagonal in question: 0 (default) the main diagonal, k > 0 above it, k < 0 below.
+
+    Returns
+    -------
+    out : ndarray
+        The extracted diagonal or constructed diagonal array.
+
+    See Also
+    --------
+    numpy.diag : The NumPy function this mirrors.
+    diagonal, diagflat, trace, tril, triu
+
+    Notes
+    -----
+    For a 2-D input NumPy returns a read-only view; arraystack returns a view of the flattened input
+    (writable, and a copy when the input is not C-contiguous).
+    """
     # Note: for a 2-D input NumPy returns a read-only view; here it is a view of the flattened input
     # (writable, and a copy when the input is not C-contiguous).
     v = asarray(v)
@@ -138,13 +297,56 @@ def diag(v, k=0):
     raise ValueError("Input must be 1- or 2-d.")
 
 
-def diagflat(v, k=0):
-    """Mirrors numpy.diagflat."""
+def diagflat(v: ArrayLike, k: int = 0) -> NDArray:
+    """Create a two-dimensional array with the flattened input as a diagonal.
+
+    Parameters
+    ----------
+    v : array_like
+        Input data, which is flattened and set as the k-th diagonal of the output.
+    k : int, optional
+        Diagonal to set; 0, the default, is the main diagonal.
+
+    Returns
+    -------
+    out : ndarray
+        The 2-D output array.
+
+    See Also
+    --------
+    numpy.diagflat : The NumPy function this mirrors.
+    diag, diagonal
+    """
     return _diagonal_matrix(ravel(asarray(v)), operator.index(k))
 
 
-def indices(dimensions, dtype=int, sparse=False):
-    """Mirrors numpy.indices."""
+def indices(
+    dimensions: ShapeLike,
+    dtype: DTypeLike = int,
+    sparse: bool = False,
+) -> NDArray | tuple[NDArray, ...]:
+    """Return an array representing the indices of a grid.
+
+    Parameters
+    ----------
+    dimensions : sequence of ints
+        The shape of the grid.
+    dtype : dtype, optional
+        Data type of the result; default int.
+    sparse : bool, optional
+        Return a sparse representation of the grid instead of a dense representation.
+
+    Returns
+    -------
+    grid : one ndarray or tuple of ndarrays
+        A single array of shape ``(N,) + dimensions``, or with `sparse` a tuple of arrays with
+        size-one dimensions.
+
+    See Also
+    --------
+    numpy.indices : The NumPy function this mirrors.
+    mgrid, ogrid, meshgrid, ix_
+    """
     from arraystack._creation_ranges import iota
 
     dimensions = tuple(dimensions)
@@ -162,14 +364,76 @@ def indices(dimensions, dtype=int, sparse=False):
     return grids[0] if n == 1 else concatenate(grids, axis=0)
 
 
-def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
-    """Mirrors numpy.fromfunction: `function` receives one index grid per axis."""
+def fromfunction(
+    function: Callable[..., Any],
+    shape: ShapeLike,
+    *,
+    dtype: DTypeLike = float,
+    like: ArrayLike | None = None,
+    **kwargs: Any,
+) -> Any:
+    """Construct an array by executing a function over each coordinate.
+
+    Parameters
+    ----------
+    function : callable
+        Called with N parameters, N the rank of `shape`: each is an array of the coordinates along
+        one axis.
+    shape : (N,) tuple of ints
+        Shape of the output array, which also determines the shape of the coordinate arrays passed
+        to `function`.
+    dtype : data-type, optional
+        Data-type of the coordinate arrays passed to `function`; float by default.
+    like : array_like, optional
+        Accepted for NumPy compatibility (NEP 35) and ignored.
+    **kwargs
+        Extra keyword arguments passed to `function`.
+
+    Returns
+    -------
+    fromfunction : any
+        The result of the call to `function`, passed back directly.
+
+    See Also
+    --------
+    numpy.fromfunction : The NumPy function this mirrors.
+    indices, meshgrid
+    """
     args = indices(shape, dtype=dtype)
     return function(*[args[i] for i in range(len(args))], **kwargs)
 
 
-def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
-    """Mirrors numpy.meshgrid."""
+def meshgrid(
+    *xi: ArrayLike,
+    copy: bool = True,
+    sparse: bool = False,
+    indexing: str = "xy",
+) -> tuple[NDArray, ...]:
+    """Return a tuple of coordinate matrices from coordinate vectors.
+
+    Parameters
+    ----------
+    *xi : array_like
+        1-D arrays representing the coordinates of a grid.
+    copy : bool, optional
+        If False, views into the original arrays are returned (eagerly) to conserve memory; default
+        True.
+    sparse : bool, optional
+        If True, return sparse grids with size-one dimensions instead of full ones.
+    indexing : {'xy', 'ij'}, optional
+        Cartesian ('xy', the default) or matrix ('ij') indexing of the output.
+
+    Returns
+    -------
+    X1, X2, ..., XN : tuple of ndarrays
+        For vectors of lengths ``Ni = len(xi)``, arrays of shape ``(N1, N2, ..., Nn)`` with 'ij'
+        indexing or ``(N2, N1, N3, ..., Nn)`` with 'xy' indexing.
+
+    See Also
+    --------
+    numpy.meshgrid : The NumPy function this mirrors.
+    mgrid, ogrid, indices
+    """
     from arraystack._creation import copy as copy_array
 
     ndim = len(xi)

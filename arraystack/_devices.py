@@ -8,9 +8,14 @@ planner places it elsewhere.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from arraystack.ir.core import Tracer, user_line
+
+if TYPE_CHECKING:
+    from arraystack.backends.hardware import HardwareModel
 
 # DLPack's device type codes (dlpack.h, DLDeviceType) for the kinds arraystack knows by name.
 DLPACK_DEVICE_TYPES = {"cpu": 1, "cuda": 2, "cuda_host": 3, "rocm": 10}
@@ -168,14 +173,36 @@ def to_device(buffer, device):
     return transfer(buffer, device)
 
 
-def devices(*presets, recalibrate=False):
-    """The hardware model: this machine's devices with measured figures (kind, name, cores, memory, peak
-    flops per dtype, memory bandwidth, launch latency) and the links between them. Figures are calibrated
-    on first use and cached under arraystack.config.cache_dir; recalibrate=True measures again. `presets`
-    add simulated devices ("h100", "a100", "server-cpu-64", ...: arraystack.backends.presets).
+def devices(*presets: str, recalibrate: bool = False) -> HardwareModel:
+    """The hardware model: this machine's devices with measured figures and the links between them.
 
-    Iterate over it or index it (`devices()[0]`, `devices()["cpu"]`); `.links` lists host<->device links.
-    A record's `key` ("cpu", "cuda:0") names the array placement `to_device` accepts.
+    Each device record gives its kind, name, cores, memory, peak flops per dtype, memory bandwidth
+    and launch latency. Figures are calibrated on first use and cached under
+    ``arraystack.config.cache_dir``.
+
+    Parameters
+    ----------
+    *presets : str
+        Names of simulated devices to add ("h100", "a100", "server-cpu-64", ...; see
+        ``arraystack.backends.presets``).
+    recalibrate : bool, optional
+        If True, measure the figures again instead of reading the cache.
+
+    Returns
+    -------
+    model : HardwareModel
+        Iterate over it or index it (``devices()[0]``, ``devices()["cpu"]``); ``.links`` lists the
+        host-device links. A record's `key` ("cpu", "cuda:0") names the placement
+        `ndarray.to_device` accepts.
+
+    See Also
+    --------
+    ndarray.to_device, config
+
+    Notes
+    -----
+    arraystack-specific: NumPy has no equivalent (the Array API's
+    ``__array_namespace_info__().devices()`` lists device names only).
     """
     from arraystack._config import config
     from arraystack.backends.hardware import detect

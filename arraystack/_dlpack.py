@@ -7,11 +7,18 @@ are that library's.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from arraystack._array import ndarray, wrap
 from arraystack._devices import CPU, check_device
 from arraystack.ir.core import ConcretizationError, Tracer, concretization_message
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arraystack.typing import NDArray
 
 _HOST_DLPACK_TYPES = (1, 3)  # kDLCPU, kDLCUDAHost: memory NumPy can read
 
@@ -47,8 +54,29 @@ def dlpack_device(x: ndarray):
     return _buffer(x, "__dlpack_device__").__dlpack_device__()
 
 
-def from_dlpack(x, /, *, device=None, copy=None):
-    """Mirrors numpy.from_dlpack: an arraystack array sharing `x`'s memory (copy=True copies)."""
+def from_dlpack(x: Any, /, *, device: object | None = None, copy: bool | None = None) -> NDArray:
+    """Create an arraystack array from an object implementing the ``__dlpack__`` protocol.
+
+    Parameters
+    ----------
+    x : object
+        A Python object that implements ``__dlpack__`` and ``__dlpack_device__``.
+    device : device, optional
+        Device on which to place the created array; only the CPU (or None) is supported.
+    copy : bool, optional
+        If True, always copy; if False, never copy (raise BufferError if needed); if None, copy only
+        when needed.
+
+    Returns
+    -------
+    out : ndarray
+        An arraystack array sharing `x`'s memory (unless copied).
+
+    See Also
+    --------
+    numpy.from_dlpack : The NumPy function this mirrors.
+    asarray, ndarray.__dlpack__
+    """
     if isinstance(x, ndarray):
         x = _buffer(x, "from_dlpack")
     target = check_device(device)

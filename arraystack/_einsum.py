@@ -11,6 +11,7 @@ before. So einsum traces and differentiates like any composition of primitives.
 from __future__ import annotations
 
 import string
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,6 +28,11 @@ from arraystack.ir.structural import (
     slice_p,
     transpose_p,
 )
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arraystack.typing import DTypeLike, NDArray
 
 _LETTERS = string.ascii_uppercase + string.ascii_lowercase
 
@@ -222,8 +228,38 @@ def _path(subscripts, operands, optimize):
     return np.einsum_path(subscripts, *dummies, optimize=optimize)[0][1:]
 
 
-def einsum_path(*operands, optimize="greedy", einsum_call=False):
-    """Mirrors numpy.einsum_path: the contraction order and its report (computed from shapes only)."""
+def einsum_path(
+    *operands: Any,
+    optimize: bool | str | list[Any] = "greedy",
+    einsum_call: bool = False,
+) -> tuple[list[Any], str]:
+    """Evaluates the lowest cost contraction order for an einsum expression.
+
+    Parameters
+    ----------
+    *operands : str and list of array_like
+        The subscripts and operands, as for `einsum`.
+    optimize : {bool, list, tuple, 'greedy', 'optimal'}
+        Choose the type of path.
+    einsum_call : bool, optional
+        Used internally by NumPy; accepted for compatibility.
+
+    Returns
+    -------
+    path : list of tuples
+        A list representation of the einsum path.
+    string_repr : str
+        A printable report of the path.
+
+    See Also
+    --------
+    numpy.einsum_path : The NumPy function this mirrors.
+    einsum
+
+    Notes
+    -----
+    The path is computed from the shapes only.
+    """
     if isinstance(operands[0], str):
         subscripts, arrays = operands[0], operands[1:]
     else:
@@ -232,10 +268,49 @@ def einsum_path(*operands, optimize="greedy", einsum_call=False):
     return np.einsum_path(subscripts, *dummies, optimize=optimize, einsum_call=einsum_call)
 
 
-def einsum(*operands, out=None, optimize=False, dtype=None, order="K", casting="safe"):
-    """Mirrors numpy.einsum: subscripts or interleaved sublists, ellipsis, repeated labels (diagonals and
-    traces), implicit output, size-1 broadcasting, dtype=/casting=/out=, and `optimize` (False, True,
-    'greedy', 'optimal' or an explicit einsum_path list) choosing the contraction order."""
+def einsum(
+    *operands: Any,
+    out: NDArray | None = None,
+    optimize: bool | str | list[Any] = False,
+    dtype: DTypeLike = None,
+    order: str = "K",
+    casting: str = "safe",
+) -> NDArray:
+    """Evaluates the Einstein summation convention on the operands.
+
+    Parameters
+    ----------
+    *operands : str and list of array_like
+        The subscripts string followed by the operands, or the interleaved form ``einsum(op0,
+        sublist0, op1, sublist1, ..., [sublistout])``.
+    out : ndarray, optional
+        If provided, the calculation is done into this array.
+    optimize : {False, True, 'greedy', 'optimal'} or list, optional
+        Controls the contraction order: False contracts left to right, True/'greedy'/'optimal'
+        search for an order, and an `einsum_path` list gives one explicitly.
+    dtype : data-type, optional
+        If provided, forces the calculation to use this data type.
+    order : {'C', 'F', 'A', 'K'}, optional
+        Memory layout of the output.
+    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
+        The casting allowed by `dtype`; 'safe' by default.
+
+    Returns
+    -------
+    output : ndarray
+        The calculation based on the Einstein summation convention.
+
+    See Also
+    --------
+    numpy.einsum : The NumPy function this mirrors.
+    einsum_path, dot, tensordot, linalg.multi_dot
+
+    Notes
+    -----
+    Supports subscripts or interleaved sublists, ellipsis, repeated labels (diagonals and traces),
+    the implicit output, size-1 broadcasting and `dtype`/`casting`/`out`. The contraction is a
+    composition of dot_general primitives, so it traces, differentiates and vmaps.
+    """
     if not operands:
         raise ValueError("No input operands")
     if isinstance(operands[0], str):

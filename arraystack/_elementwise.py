@@ -9,6 +9,8 @@ on operands of the loop dtypes: the primitive, or for the loops a strict primiti
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from arraystack import _ufunc
@@ -19,6 +21,9 @@ from arraystack._ufunc_out import assign, normalize_out, operands_shape, where_m
 from arraystack.ir import primitives as p
 from arraystack.ir.reference import host_rules
 from arraystack.ir.core import Tracer, active, bind, device_namespaces, trace_state
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 _ndarray_np = np.ndarray
 
@@ -153,7 +158,7 @@ def _beyond_range(prim, x1, x2):
     return {p.eq_p: False, p.ne_p: True, p.lt_p: above, p.le_p: above}.get(prim, not above), other
 
 
-def _comparison(ufunc, prim):
+def _comparison(ufunc, prim) -> Callable[..., ndarray]:
     general = _compare_impl(prim)
 
     def fn(
@@ -176,9 +181,7 @@ def _comparison(ufunc, prim):
                 return _ufunc.apply_ufunc(ufunc, impl, (other, other), out, where, casting, dtype)
         return _ufunc.apply_ufunc(ufunc, general, (x1, x2), out, where, casting, dtype)
 
-    fn.__name__ = fn.__qualname__ = ufunc.__name__
-    fn.__doc__ = f"Mirrors numpy.{ufunc.__name__}."
-    return fn
+    return _ufunc._named(fn, ufunc)
 
 
 equal = _comparison(np.equal, p.eq_p)

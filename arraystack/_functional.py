@@ -8,6 +8,7 @@ such dtypes) gives back what NumPy gives rather than approximating it.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.lib._function_base_impl import _parse_gufunc_signature
@@ -17,10 +18,51 @@ import arraystack as anp
 from arraystack._array import ndarray, wrap
 from arraystack.ir.core import Tracer
 
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any
 
-def apply_along_axis(func1d, axis, arr, *args, **kwargs):
-    """Mirrors numpy.apply_along_axis: func1d on every 1-D slice along `axis`; the first result's shape
-    and dtype fix the output's."""
+    from arraystack.typing import ArrayLike, NDArray
+
+
+def apply_along_axis(
+    func1d: Callable[..., Any],
+    axis: int,
+    arr: ArrayLike,
+    *args: Any,
+    **kwargs: Any,
+) -> NDArray:
+    """Apply a function to 1-D slices along the given axis.
+
+    Parameters
+    ----------
+    func1d : function (M,) -> (Nj...)
+        This function should accept 1-D arrays; it is applied to 1-D slices of `arr` along the
+        specified axis.
+    axis : int
+        Axis along which `arr` is sliced.
+    arr : ndarray (Ni..., M, Nk...)
+        Input array.
+    *args : any
+        Additional arguments to `func1d`.
+    **kwargs : any
+        Additional named arguments to `func1d`.
+
+    Returns
+    -------
+    out : ndarray (Ni..., Nj..., Nk...)
+        The output array: the shape of `arr` with the `axis` dimension replaced by the shape of
+        `func1d`'s result.
+
+    See Also
+    --------
+    numpy.apply_along_axis : The NumPy function this mirrors.
+    vectorize, vmap
+
+    Notes
+    -----
+    The first result's shape and dtype fix the output's.
+    """
     arr = anp.asarray(arr)
     nd = arr.ndim
     axis = normalize_axis_index(axis, nd)
@@ -49,13 +91,51 @@ def _host(value):
 
 
 class vectorize:
-    """Mirrors numpy.vectorize (otypes, excluded, signature, cache, doc). Concrete arguments go through
-    numpy.vectorize itself (results as arraystack arrays); traced arguments are mapped with arraystack.vmap
-    over the broadcast loop dimensions, so pyfunc must then be traceable."""
+    """Generalized function class: a vectorized function that takes nested sequences of objects or
+    arrays as inputs and returns arrays.
+
+    Parameters
+    ----------
+    pyfunc : callable, optional
+        A Python function or method; may be omitted to use vectorize as a decorator with keywords.
+    otypes : str or list of dtypes, optional
+        The output data type(s).
+    doc : str, optional
+        The docstring for the function; by default that of `pyfunc`.
+    excluded : set, optional
+        Set of strings or integers naming arguments that are not vectorized.
+    cache : bool, optional
+        If True, cache the first function call that determines the number of outputs (when `otypes`
+        is not given).
+    signature : string, optional
+        Generalized universal function signature, e.g. ``(m,n),(n)->(m)``.
+
+    Attributes
+    ----------
+    pyfunc : callable
+        The function being vectorized.
+
+    See Also
+    --------
+    numpy.vectorize : The NumPy function this mirrors.
+    frompyfunc, vmap
+
+    Notes
+    -----
+    Concrete arguments go through numpy.vectorize itself (results as arraystack arrays); traced
+    arguments are mapped with `arraystack.vmap` over the broadcast loop dimensions, so `pyfunc` must
+    then be traceable.
+    """
 
     def __init__(
-        self, pyfunc=np._NoValue, otypes=None, doc=None, excluded=None, cache=False, signature=None
-    ):
+        self,
+        pyfunc: Callable[..., Any] = np._NoValue,
+        otypes: str | Sequence[Any] | None = None,
+        doc: str | None = None,
+        excluded: set[Any] | None = None,
+        cache: bool = False,
+        signature: str | None = None,
+    ) -> None:
         if pyfunc is not np._NoValue and not callable(pyfunc):
             raise TypeError("When used as a decorator, only accepts keyword arguments.")
         self._options = {
@@ -193,8 +273,35 @@ def _host(value):
     return value
 
 
-def frompyfunc(func, /, nin, nout, *, identity=None):
-    """Mirrors numpy.frompyfunc (its results are NumPy object arrays)."""
+def frompyfunc(func: Callable[..., Any], /, nin: int, nout: int, *, identity: Any = None) -> Any:
+    """Takes an arbitrary Python function and returns a NumPy ufunc-like callable.
+
+    Parameters
+    ----------
+    func : Python function object
+        An arbitrary Python function.
+    nin : int
+        The number of input arguments.
+    nout : int
+        The number of objects returned by `func`.
+    identity : object, optional
+        The value to use for the `identity` attribute of the result.
+
+    Returns
+    -------
+    out : ufunc-like
+        A callable that applies `func` elementwise, with the ufunc's attributes (nin, nout, ...) and
+        methods.
+
+    See Also
+    --------
+    numpy.frompyfunc : The NumPy function this mirrors.
+    vectorize
+
+    Notes
+    -----
+    Its results are NumPy object arrays, as NumPy's are; it needs concrete (not traced) inputs.
+    """
     kwargs = {} if identity is None else {"identity": identity}
     return _PyFunc(np.frompyfunc(func, nin, nout, **kwargs))
 

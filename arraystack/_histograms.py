@@ -9,6 +9,7 @@ from __future__ import annotations
 import builtins
 import operator
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.lib import _histograms_impl as _nph
@@ -17,6 +18,11 @@ import arraystack as anp
 from arraystack._array import wrap
 from arraystack.ir.core import ShapeDependsOnDataError, Tracer, bind
 from arraystack.ir.structural import scatter_p
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arraystack.typing import ArrayLike, NDArray
 
 INTP = np.dtype(np.intp)
 
@@ -121,14 +127,80 @@ def _uniform_index(a, edges, uniform):
     return index, keep
 
 
-def histogram_bin_edges(a, bins=10, range=None, weights=None):
-    """Mirrors numpy.histogram_bin_edges (integer, sequence or estimator-name bins)."""
+def histogram_bin_edges(
+    a: ArrayLike,
+    bins: ArrayLike | str = 10,
+    range: tuple[float, float] | None = None,
+    weights: ArrayLike | None = None,
+) -> NDArray:
+    """Function to calculate only the edges of the bins used by the histogram function.
+
+    Parameters
+    ----------
+    a : array_like
+        Input data; flattened.
+    bins : int, sequence of scalars or str, optional
+        The number of equal-width bins, the bin edges, or the name of a bin-width estimator.
+    range : (float, float), optional
+        The lower and upper range of the bins; by default ``(a.min(), a.max())``.
+    weights : array_like, optional
+        An array of weights, of the same shape as `a`; each value contributes its weight to the bin
+        count.
+
+    Returns
+    -------
+    bin_edges : array of dtype float
+        The edges to pass into `histogram`.
+
+    See Also
+    --------
+    numpy.histogram_bin_edges : The NumPy function this mirrors.
+    histogram
+
+    Notes
+    -----
+    `bins` may be an integer, a sequence of edges or an estimator name ('auto', 'fd', 'doane',
+    'scott', 'stone', 'rice', 'sturges', 'sqrt').
+    """
     a, weights = _ravel_and_check_weights(a, weights)
     return _bin_edges(a, bins, range, weights)[0]
 
 
-def histogram(a, bins=10, range=None, density=None, weights=None):
-    """Mirrors numpy.histogram: (counts or densities, bin edges)."""
+def histogram(
+    a: ArrayLike,
+    bins: ArrayLike | str = 10,
+    range: tuple[float, float] | None = None,
+    density: bool | None = None,
+    weights: ArrayLike | None = None,
+) -> tuple[NDArray, NDArray]:
+    """Compute the histogram of a dataset.
+
+    Parameters
+    ----------
+    a : array_like
+        Input data; the histogram is computed over the flattened array.
+    bins : int, sequence of scalars or str, optional
+        The number of equal-width bins, the bin edges, or the name of a bin-width estimator.
+    range : (float, float), optional
+        The lower and upper range of the bins; by default ``(a.min(), a.max())``.
+    density : bool, optional
+        If True, return the value of the probability density function at the bins.
+    weights : array_like, optional
+        An array of weights, of the same shape as `a`; each value contributes its weight to the bin
+        count.
+
+    Returns
+    -------
+    hist : ndarray
+        The values of the histogram: counts, or densities with `density`.
+    bin_edges : ndarray of dtype float
+        The bin edges, of length ``len(hist) + 1``.
+
+    See Also
+    --------
+    numpy.histogram : The NumPy function this mirrors.
+    histogram_bin_edges, histogram2d, histogramdd, bincount, digitize
+    """
     a, weights = _ravel_and_check_weights(a, weights)
     edges, uniform = _bin_edges(a, bins, range, weights)
     ntype = INTP if weights is None else weights.dtype
@@ -157,8 +229,41 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     return n, edges
 
 
-def histogramdd(sample, bins=10, range=None, density=None, weights=None):
-    """Mirrors numpy.histogramdd: (float64 counts over D dimensions, list of D edge arrays)."""
+def histogramdd(
+    sample: ArrayLike,
+    bins: Any = 10,
+    range: Any = None,
+    density: bool | None = None,
+    weights: ArrayLike | None = None,
+) -> tuple[NDArray, list[NDArray]]:
+    """Compute the multidimensional histogram of some data.
+
+    Parameters
+    ----------
+    sample : (N, D) array, or (N, D) array_like
+        The data to be histogrammed: N points in D dimensions.
+    bins : sequence or int, optional
+        The bin edges per dimension, the number of bins per dimension, or the number of bins for
+        all.
+    range : sequence, optional
+        A sequence of (lower, upper) pairs, one per dimension.
+    density : bool, optional
+        If True, return the value of the probability density function at the bins.
+    weights : (N,) array_like, optional
+        The weights of the points.
+
+    Returns
+    -------
+    H : ndarray
+        The multidimensional histogram of `sample` (float64 counts).
+    edges : list of ndarray
+        A list of D arrays describing the bin edges for each dimension.
+
+    See Also
+    --------
+    numpy.histogramdd : The NumPy function this mirrors.
+    histogram, histogram2d
+    """
     if isinstance(sample, (list, tuple)) or getattr(sample, "ndim", 2) != 2:
         sample = anp.atleast_2d(anp.asarray(sample)).T
     else:
@@ -219,8 +324,45 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     return hist, edges
 
 
-def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
-    """Mirrors numpy.histogram2d: (counts, x edges, y edges)."""
+def histogram2d(
+    x: ArrayLike,
+    y: ArrayLike,
+    bins: Any = 10,
+    range: Any = None,
+    density: bool | None = None,
+    weights: ArrayLike | None = None,
+) -> tuple[NDArray, NDArray, NDArray]:
+    """Compute the bi-dimensional histogram of two data samples.
+
+    Parameters
+    ----------
+    x : array_like, shape (N,)
+        The x coordinates of the points.
+    y : array_like, shape (N,)
+        The y coordinates of the points.
+    bins : int or array_like or [int, int] or [array, array], optional
+        The number of bins or the bin edges, for both dimensions or for each.
+    range : array_like, shape(2,2), optional
+        The leftmost and rightmost edges of the bins along each dimension.
+    density : bool, optional
+        If True, return the value of the probability density function at the bins.
+    weights : array_like, shape(N,), optional
+        The weights of the samples.
+
+    Returns
+    -------
+    H : ndarray, shape(nx, ny)
+        The bi-dimensional histogram.
+    xedges : ndarray, shape(nx+1,)
+        The bin edges along the first dimension.
+    yedges : ndarray, shape(ny+1,)
+        The bin edges along the second dimension.
+
+    See Also
+    --------
+    numpy.histogram2d : The NumPy function this mirrors.
+    histogram, histogramdd
+    """
     x, y = anp.asarray(x), anp.asarray(y)
     if len(x) != len(y):
         raise ValueError("x and y must have the same length.")
@@ -234,9 +376,34 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
     return hist, edges[0], edges[1]
 
 
-def bincount(x, weights=None, minlength=0):
-    """Mirrors numpy.bincount. The output length is max(x) + 1, so x must be concrete (not traced);
-    traced weights are fine."""
+def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0) -> NDArray:
+    """Count number of occurrences of each value in array of non-negative ints.
+
+    Parameters
+    ----------
+    x : array_like, 1 dimension, nonnegative ints
+        Input array.
+    weights : array_like, optional
+        Weights, array of the same shape as `x`.
+    minlength : int, optional
+        A minimum number of bins for the output array.
+
+    Returns
+    -------
+    out : ndarray of ints
+        The number of occurrences of each value (or their summed weights); length ``max(x) + 1`` or
+        `minlength`.
+
+    See Also
+    --------
+    numpy.bincount : The NumPy function this mirrors.
+    histogram, digitize, unique
+
+    Notes
+    -----
+    The output length is ``max(x) + 1``, so `x` must be concrete (not traced); traced weights are
+    fine.
+    """
     if not _concrete(x):
         raise ShapeDependsOnDataError(
             "bincount's output length is max(x) + 1, which depends on the traced values of x. "

@@ -9,6 +9,7 @@ Index sets that depend only on shapes are computed by NumPy as constants; coordi
 from __future__ import annotations
 
 import operator
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,6 +23,11 @@ from arraystack._reductions import sum as sum_
 from arraystack._shapes import normalize_axis
 from arraystack.ir.core import Tracer, is_tracing
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from arraystack.typing import ArrayLike, AxisLike, DTypeLike, NDArray
+
 _INT64 = np.dtype(np.int64)
 
 
@@ -29,14 +35,14 @@ def _constant(value):
     return asarray(np.asarray(value))
 
 
-def diag_indices(n, ndim=2):
-    """Mirrors numpy.diag_indices."""
+def diag_indices(n: int, ndim: int = 2) -> tuple[NDArray, ...]:
+    """Return the indices to access the main diagonal of an array."""
     idx = arange(operator.index(n))
     return (idx,) * operator.index(ndim)
 
 
-def diag_indices_from(arr):
-    """Mirrors numpy.diag_indices_from."""
+def diag_indices_from(arr: ArrayLike) -> tuple[NDArray, ...]:
+    """Return the indices to access the main diagonal of an n-dimensional array."""
     arr = asarray(arr)
     if arr.ndim < 2:
         raise ValueError("input array must be at least 2-d")
@@ -45,13 +51,13 @@ def diag_indices_from(arr):
     return diag_indices(arr.shape[0], arr.ndim)
 
 
-def tril_indices(n, k=0, m=None):
-    """Mirrors numpy.tril_indices."""
+def tril_indices(n: int, k: int = 0, m: int | None = None) -> tuple[NDArray, NDArray]:
+    """Return the indices for the lower-triangle of an (n, m) array."""
     return tuple(_constant(i) for i in np.tril_indices(n, k, m))
 
 
-def triu_indices(n, k=0, m=None):
-    """Mirrors numpy.triu_indices."""
+def triu_indices(n: int, k: int = 0, m: int | None = None) -> tuple[NDArray, NDArray]:
+    """Return the indices for the upper-triangle of an (n, m) array."""
     return tuple(_constant(i) for i in np.triu_indices(n, k, m))
 
 
@@ -62,14 +68,14 @@ def _square_from(arr):
     return arr.shape
 
 
-def tril_indices_from(arr, k=0):
-    """Mirrors numpy.tril_indices_from."""
+def tril_indices_from(arr: ArrayLike, k: int = 0) -> tuple[NDArray, NDArray]:
+    """Return the indices for the lower-triangle of arr."""
     n, m = _square_from(arr)
     return tril_indices(n, k, m)
 
 
-def triu_indices_from(arr, k=0):
-    """Mirrors numpy.triu_indices_from."""
+def triu_indices_from(arr: ArrayLike, k: int = 0) -> tuple[NDArray, NDArray]:
+    """Return the indices for the upper-triangle of arr."""
     n, m = _square_from(arr)
     return triu_indices(n, k, m)
 
@@ -101,12 +107,13 @@ def _strides(dims, order):
     return strides
 
 
-def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
-    """Mirrors numpy.ravel_multi_index.
-
-    Note: under a trace, mode='raise' cannot check the coordinates; out-of-range ones give unspecified
-    (in-range clipped) results there.
-    """
+def ravel_multi_index(
+    multi_index: Sequence[ArrayLike],
+    dims: AxisLike,
+    mode: str | tuple[str, ...] = "raise",
+    order: str = "C",
+) -> NDArray:
+    """Converts a tuple of index arrays into an array of flat indices."""
     dims = _dims(dims)
     multi_index = tuple(multi_index)
     if len(multi_index) != len(dims):
@@ -133,11 +140,8 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     return total
 
 
-def unravel_index(indices, shape, order="C"):
-    """Mirrors numpy.unravel_index.
-
-    Note: under a trace, out-of-range indices cannot raise; they give unspecified coordinates.
-    """
+def unravel_index(indices: ArrayLike, shape: AxisLike, order: str = "C") -> tuple[NDArray, ...]:
+    """Converts a flat index or array of flat indices into a tuple of coordinate arrays."""
     dims = _dims(shape)
     idx = _coordinate(indices)
     size = int(np.prod(dims, dtype=np.int64))
@@ -152,8 +156,8 @@ def unravel_index(indices, shape, order="C"):
     return tuple(idx // s % d if d else idx for s, d in zip(strides, dims))
 
 
-def ix_(*args):
-    """Mirrors numpy.ix_."""
+def ix_(*args: ArrayLike) -> tuple[NDArray, ...]:
+    """Construct an open mesh from multiple sequences."""
     out = []
     nd = len(args)
     for k, new in enumerate(args):
@@ -273,11 +277,8 @@ c_ = _Concatenator(-1, ndmin=2, trans1d=0)
 # -- diagonals ----------------------------------------------------------------------------------------------
 
 
-def diagonal(a, offset=0, axis1=0, axis2=1):
-    """Mirrors numpy.diagonal.
-
-    Note: NumPy returns a read-only view; this returns a copy (writing to either is not possible in NumPy).
-    """
+def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> NDArray:
+    """Return specified diagonals."""
     a = asarray(a)
     offset = operator.index(offset)
     if a.ndim < 2:
@@ -293,16 +294,32 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     return moved[..., i, i + (c0 - r0)]
 
 
-def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-    """Mirrors numpy.trace."""
+def trace(
+    a: ArrayLike,
+    offset: int = 0,
+    axis1: int = 0,
+    axis2: int = 1,
+    dtype: DTypeLike = None,
+    out: NDArray | None = None,
+) -> NDArray:
+    """Return the sum along diagonals of the array."""
     return sum_(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
 
 
-def _diagonal_method(self, offset=0, axis1=0, axis2=1):
+def _diagonal_method(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> NDArray:
+    """Return specified diagonals."""
     return diagonal(self, offset, axis1, axis2)
 
 
-def _trace_method(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+def _trace_method(
+    self,
+    offset: int = 0,
+    axis1: int = 0,
+    axis2: int = 1,
+    dtype: DTypeLike = None,
+    out: NDArray | None = None,
+) -> NDArray:
+    """Return the sum along diagonals of the array."""
     return trace(self, offset, axis1, axis2, dtype, out)
 
 
@@ -326,3 +343,23 @@ __all__ = [
     "triu_indices_from",
     "unravel_index",
 ]
+
+
+from arraystack._index_tricks_docs import DOCS  # the docstrings, kept apart (line budget)
+
+for _function in (
+    diag_indices,
+    diag_indices_from,
+    diagonal,
+    ix_,
+    ravel_multi_index,
+    trace,
+    tril_indices,
+    tril_indices_from,
+    triu_indices,
+    triu_indices_from,
+    unravel_index,
+    _diagonal_method,
+    _trace_method,
+):
+    _function.__doc__ = DOCS[_function.__name__]

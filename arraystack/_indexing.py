@@ -8,6 +8,7 @@ in NumPy); traced assignment is functionalized in _indexing_update.py: the ndarr
 from __future__ import annotations
 
 import operator
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -25,6 +26,9 @@ from arraystack._indexing_update import updated, updated_part
 from arraystack.ir.core import Tracer, active, bind, is_tracing
 from arraystack.ir.primitives import copy_p
 from arraystack.ir.structural import concatenate_p, gather_p, nonzero_p, reshape_p, slice_p
+
+if TYPE_CHECKING:
+    from arraystack.typing import ArrayLike, NDArray
 
 
 _BASIC_KEYS = frozenset({int, slice, type(None), type(Ellipsis)})
@@ -97,12 +101,29 @@ def _size_params(size, fill_value):
     return {"size": size, "fill_value": operator.index(fill_value)}
 
 
-def nonzero(a, *, size=None, fill_value=0):
-    """Mirrors numpy.nonzero.
+def nonzero(a: ArrayLike, *, size: int | None = None, fill_value: int = 0) -> tuple[NDArray, ...]:
+    """Return the indices of the elements that are non-zero.
 
-    Note: `size=` and `fill_value=` are an arraystack extension (as in jax.numpy): the result has
-    exactly `size` entries per axis, truncated or padded with `fill_value`. Inside a trace the
-    output shape must not depend on the data, so size= is required there.
+    Parameters
+    ----------
+    a : array_like
+        Input array; it must have at least one dimension.
+    size : int, optional
+        An arraystack extension (as in jax.numpy): the result has exactly `size` entries, truncated
+        or padded with `fill_value`. Inside a trace the output shape must not depend on the data, so
+        `size` is required there.
+    fill_value : int, optional
+        The index used for padding when `size` exceeds the number of nonzero entries.
+
+    Returns
+    -------
+    tuple_of_arrays : tuple
+        Indices of elements that are non-zero, one array per dimension of `a`.
+
+    See Also
+    --------
+    numpy.nonzero : The NumPy function this mirrors.
+    flatnonzero, argwhere, where, count_nonzero, ndarray.nonzero
     """
     a = asarray(a)
     if a.ndim == 0:
@@ -113,10 +134,29 @@ def nonzero(a, *, size=None, fill_value=0):
     return tuple(wrap(i) for i in bind(nonzero_p, a._value, **_size_params(size, fill_value)))
 
 
-def argwhere(a, *, size=None, fill_value=0):
-    """Mirrors numpy.argwhere.
+def argwhere(a: ArrayLike, *, size: int | None = None, fill_value: int = 0) -> NDArray:
+    """Find the indices of array elements that are non-zero, grouped by element.
 
-    Note: `size=`/`fill_value=` as in `nonzero` (an arraystack extension; required inside a trace).
+    Parameters
+    ----------
+    a : array_like
+        Input data.
+    size : int, optional
+        An arraystack extension (as in jax.numpy): the result has exactly `size` entries, truncated
+        or padded with `fill_value`. Inside a trace the output shape must not depend on the data, so
+        `size` is required there.
+    fill_value : int, optional
+        The index used for padding when `size` exceeds the number of nonzero entries.
+
+    Returns
+    -------
+    index_array : (N, a.ndim) ndarray
+        Indices of elements that are non-zero, one row per element.
+
+    See Also
+    --------
+    numpy.argwhere : The NumPy function this mirrors.
+    nonzero, flatnonzero, where
     """
     a = asarray(a)
     params = _size_params(size, fill_value)
@@ -136,10 +176,29 @@ def argwhere(a, *, size=None, fill_value=0):
     return wrap(bind(concatenate_p, *columns, dimension=1))
 
 
-def flatnonzero(a, *, size=None, fill_value=0):
-    """Mirrors numpy.flatnonzero.
+def flatnonzero(a: ArrayLike, *, size: int | None = None, fill_value: int = 0) -> NDArray:
+    """Return indices that are non-zero in the flattened version of a.
 
-    Note: `size=`/`fill_value=` as in `nonzero` (an arraystack extension; required inside a trace).
+    Parameters
+    ----------
+    a : array_like
+        Input data.
+    size : int, optional
+        An arraystack extension (as in jax.numpy): the result has exactly `size` entries, truncated
+        or padded with `fill_value`. Inside a trace the output shape must not depend on the data, so
+        `size` is required there.
+    fill_value : int, optional
+        The index used for padding when `size` exceeds the number of nonzero entries.
+
+    Returns
+    -------
+    res : ndarray
+        Output array, containing the indices of the elements of ``a.ravel()`` that are non-zero.
+
+    See Also
+    --------
+    numpy.flatnonzero : The NumPy function this mirrors.
+    nonzero, argwhere
     """
     a = asarray(a)
     flat = bind(reshape_p, a._value, new_sizes=(a.size,)) if a.ndim != 1 else a._value

@@ -8,11 +8,18 @@ concrete arrays: under jit it raises a ConcretizationError, as any other host-si
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from arraystack._array import ndarray, wrap
 from arraystack._dtypes import is_supported
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    from arraystack.typing import ArrayLike, DTypeLike, NDArray
 
 
 def _host(x):
@@ -32,13 +39,13 @@ def _to_arraystack(value):
 # -- .npy / .npz -------------------------------------------------------------------------------------------------
 
 
-def save(file, arr, allow_pickle=True):
-    """Mirrors numpy.save."""
+def save(file: Any, arr: ArrayLike, allow_pickle: bool = True) -> None:
+    """Save an array to a binary file in NumPy ``.npy`` format."""
     np.save(file, _host(arr), allow_pickle=allow_pickle)
 
 
-def savez(file, *args, allow_pickle=True, **kwds):
-    """Mirrors numpy.savez."""
+def savez(file: Any, *args: ArrayLike, allow_pickle: bool = True, **kwds: ArrayLike) -> None:
+    """Save several arrays into a single file in uncompressed ``.npz`` format."""
     np.savez(
         file,
         *[_host(a) for a in args],
@@ -47,8 +54,13 @@ def savez(file, *args, allow_pickle=True, **kwds):
     )
 
 
-def savez_compressed(file, *args, allow_pickle=True, **kwds):
-    """Mirrors numpy.savez_compressed."""
+def savez_compressed(
+    file: Any,
+    *args: ArrayLike,
+    allow_pickle: bool = True,
+    **kwds: ArrayLike,
+) -> None:
+    """Save several arrays into a single file in compressed ``.npz`` format."""
     np.savez_compressed(
         file,
         *[_host(a) for a in args],
@@ -102,16 +114,15 @@ class NpzFile(Mapping):
 
 
 def load(
-    file,
-    mmap_mode=None,
-    allow_pickle=False,
-    fix_imports=True,
-    encoding="ASCII",
+    file: Any,
+    mmap_mode: str | None = None,
+    allow_pickle: bool = False,
+    fix_imports: bool = True,
+    encoding: str = "ASCII",
     *,
-    max_header_size=10000,
-):
-    """Mirrors numpy.load: a .npy file gives an arraystack array (memory-mapped with `mmap_mode`), a .npz
-    archive an NpzFile whose members load lazily; pickles (allow_pickle=True only) load unchanged."""
+    max_header_size: int = 10000,
+) -> Any:
+    """Load arrays or pickled objects from ``.npy``, ``.npz`` or pickled files."""
     out = np.load(
         file,
         mmap_mode=mmap_mode,
@@ -131,17 +142,17 @@ def load(
 
 
 def savetxt(
-    fname,
-    X,
-    fmt="%.18e",
-    delimiter=" ",
-    newline="\n",
-    header="",
-    footer="",
-    comments="# ",
-    encoding=None,
-):
-    """Mirrors numpy.savetxt."""
+    fname: Any,
+    X: ArrayLike,
+    fmt: str | Sequence[str] = "%.18e",
+    delimiter: str = " ",
+    newline: str = "\n",
+    header: str = "",
+    footer: str = "",
+    comments: str = "# ",
+    encoding: str | None = None,
+) -> None:
+    """Save an array to a text file."""
     np.savetxt(
         fname,
         _host(X),
@@ -162,22 +173,22 @@ def _wrap_read(out):
 
 
 def loadtxt(
-    fname,
-    dtype=float,
-    comments="#",
-    delimiter=None,
-    converters=None,
-    skiprows=0,
-    usecols=None,
-    unpack=False,
-    ndmin=0,
-    encoding=None,
-    max_rows=None,
+    fname: Any,
+    dtype: DTypeLike = float,
+    comments: str | Sequence[str] | None = "#",
+    delimiter: str | None = None,
+    converters: Any = None,
+    skiprows: int = 0,
+    usecols: Any = None,
+    unpack: bool = False,
+    ndmin: int = 0,
+    encoding: str | None = None,
+    max_rows: int | None = None,
     *,
-    quotechar=None,
-    like=None,
-):
-    """Mirrors numpy.loadtxt."""
+    quotechar: str | None = None,
+    like: ArrayLike | None = None,
+) -> NDArray:
+    """Load data from a text file."""
     out = np.loadtxt(
         fname,
         dtype=dtype,
@@ -196,29 +207,28 @@ def loadtxt(
 
 
 def genfromtxt(
-    fname,
-    dtype=float,
-    comments="#",
-    delimiter=None,
-    skip_header=0,
-    skip_footer=0,
-    converters=None,
-    missing_values=None,
-    filling_values=None,
-    usecols=None,
-    unpack=None,
-    usemask=False,
-    autostrip=False,
-    invalid_raise=True,
-    max_rows=None,
-    encoding=None,
+    fname: Any,
+    dtype: DTypeLike = float,
+    comments: str | None = "#",
+    delimiter: Any = None,
+    skip_header: int = 0,
+    skip_footer: int = 0,
+    converters: Any = None,
+    missing_values: Any = None,
+    filling_values: Any = None,
+    usecols: Any = None,
+    unpack: bool | None = None,
+    usemask: bool = False,
+    autostrip: bool = False,
+    invalid_raise: bool = True,
+    max_rows: int | None = None,
+    encoding: str | None = None,
     *,
-    ndmin=0,
-    like=None,
-    **kwargs,
-):
-    """Mirrors numpy.genfromtxt; the remaining keyword arguments (names, excludelist, ...) are NumPy's.
-    usemask=True is absent (arraystack has no masked arrays); records come back as NumPy arrays."""
+    ndmin: int = 0,
+    like: ArrayLike | None = None,
+    **kwargs: Any,
+) -> NDArray:
+    """Load data from a text file, with missing values handled as specified."""
     if usemask:
         raise TypeError("genfromtxt(usemask=True) makes a masked array; arraystack has none")
     out = np.genfromtxt(
@@ -246,18 +256,33 @@ def genfromtxt(
 # -- raw bytes and strings ---------------------------------------------------------------------------------------
 
 
-def fromstring(string, dtype=float, count=-1, *, sep="", like=None):
-    """Mirrors numpy.fromstring (text mode; NumPy 2 removed the binary mode: use frombuffer)."""
+def fromstring(
+    string: str,
+    dtype: DTypeLike = float,
+    count: int = -1,
+    *,
+    sep: str = "",
+    like: ArrayLike | None = None,
+) -> NDArray:
+    """A new 1-D array initialized from text data in a string."""
     return _to_arraystack(np.fromstring(string, dtype=dtype, count=count, sep=sep))
 
 
-def fromfile(file, dtype=float, count=-1, sep="", offset=0, *, like=None):
-    """Mirrors numpy.fromfile."""
+def fromfile(
+    file: Any,
+    dtype: DTypeLike = float,
+    count: int = -1,
+    sep: str = "",
+    offset: int = 0,
+    *,
+    like: ArrayLike | None = None,
+) -> NDArray:
+    """Construct an array from data in a text or binary file."""
     return _to_arraystack(np.fromfile(file, dtype=dtype, count=count, sep=sep, offset=offset))
 
 
-def _tofile_method(self, fid, sep="", format="%s"):
-    """Mirrors numpy.ndarray.tofile."""
+def _tofile_method(self, fid: Any, sep: str = "", format: str = "%s") -> None:
+    """Write the array to a file as text or binary (default)."""
     self._scalar(".tofile()").tofile(fid, sep=sep, format=format)
 
 
@@ -274,3 +299,20 @@ __all__ = [
     "savez",
     "savez_compressed",
 ]
+
+
+from arraystack._io_docs import DOCS  # the docstrings, kept apart (line budget)
+
+for _function in (
+    fromfile,
+    fromstring,
+    genfromtxt,
+    load,
+    loadtxt,
+    save,
+    savetxt,
+    savez,
+    savez_compressed,
+    _tofile_method,
+):
+    _function.__doc__ = DOCS[_function.__name__]

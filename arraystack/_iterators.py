@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -16,11 +17,36 @@ from arraystack._dtypes import result_type
 from arraystack._manipulation import broadcast_to
 from arraystack.ir.core import Tracer
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    from arraystack.typing import ArrayLike
+
 
 class ndindex:
-    """Mirrors numpy.ndindex: the index tuples of a shape in C order."""
+    """An N-dimensional iterator object to index arrays.
 
-    def __init__(self, *shape):
+    Iterating over it gives the index tuples of the shape, in C order (the last index varies
+    fastest).
+
+    Parameters
+    ----------
+    *shape : ints, or a single tuple of ints
+        The size of each dimension of the array.
+
+    Yields
+    ------
+    index : tuple of ints
+        The next index tuple.
+
+    See Also
+    --------
+    numpy.ndindex : The NumPy function this mirrors.
+    ndenumerate, nditer
+    """
+
+    def __init__(self, *shape: int | tuple[int, ...]) -> None:
         if len(shape) == 1 and isinstance(shape[0], tuple):
             shape = shape[0]
         self._it = itertools.product(*(range(operator.index(d)) for d in shape))
@@ -33,9 +59,29 @@ class ndindex:
 
 
 class ndenumerate:
-    """Mirrors numpy.ndenumerate: (index tuple, element) pairs in C order; elements are 0-d arrays."""
+    """Multidimensional index iterator: pairs of array coordinates and values.
 
-    def __init__(self, arr):
+    Parameters
+    ----------
+    arr : ndarray
+        Input array.
+
+    Yields
+    ------
+    (index, value) : tuple
+        The index tuple, in C order, and the element as a 0-d arraystack array.
+
+    See Also
+    --------
+    numpy.ndenumerate : The NumPy function this mirrors.
+    ndindex, nditer
+
+    Notes
+    -----
+    NumPy yields scalars; arraystack yields 0-d arrays.
+    """
+
+    def __init__(self, arr: ArrayLike) -> None:
         self._arr = asarray(arr)
         self._it = ndindex(self._arr.shape)
 
@@ -48,9 +94,45 @@ class ndenumerate:
 
 
 class nditer:
-    """Mirrors numpy.nditer for reading: one or more broadcast operands visited in C, F or (for 'K' and 'A')
-    memory order, each element a 0-d array; flags multi_index, c_index, f_index, refs_ok, zerosize_ok,
-    buffered and common_dtype are accepted. Writing operands (readwrite/writeonly) is not supported."""
+    """Efficient multi-dimensional iterator object to iterate over arrays (for reading).
+
+    Parameters
+    ----------
+    op : ndarray or sequence of array_like
+        The array(s) to iterate over; they broadcast together.
+    flags : sequence of str, optional
+        Flags to control the behavior of the iterator: multi_index, c_index, f_index, refs_ok,
+        zerosize_ok, buffered, common_dtype, grow_inner, delay_bufalloc, reduce_ok and ranged are
+        accepted.
+    op_flags : list of list of str, optional
+        Per-operand flags; only reading ones (readonly, copy, nbo, aligned, contig, no_broadcast).
+    op_dtypes : dtype or tuple of dtype(s), optional
+        The required data type(s) of the operands.
+    order : {'C', 'F', 'A', 'K'}, optional
+        The iteration order: C, F, or (for 'K' and 'A') memory order.
+    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
+        What kind of casting may occur for `op_dtypes`.
+    op_axes : list of list of ints, optional
+        The axes of each operand mapped to the iterator's axes.
+    itershape : tuple of ints, optional
+        The desired shape of the iterator.
+    buffersize : int, optional
+        Accepted for compatibility (arraystack does not buffer).
+
+    Yields
+    ------
+    value : ndarray or tuple of ndarray
+        The current element of each operand, as 0-d arrays.
+
+    See Also
+    --------
+    numpy.nditer : The NumPy function this mirrors.
+    ndindex, ndenumerate
+
+    Notes
+    -----
+    Writing operands (readwrite/writeonly) are not supported.
+    """
 
     _READ_FLAGS = frozenset({"readonly", "copy", "nbo", "aligned", "contig", "no_broadcast"})
     _FLAGS = frozenset(
@@ -69,8 +151,18 @@ class nditer:
         }
     )
 
-    def __init__(self, op, flags=None, op_flags=None, op_dtypes=None, order="K", casting="safe",
-                 op_axes=None, itershape=None, buffersize=0):  # fmt: skip
+    def __init__(
+        self,
+        op: ArrayLike | Sequence[ArrayLike],
+        flags: Sequence[str] | None = None,
+        op_flags: Sequence[Any] | None = None,
+        op_dtypes: Any = None,
+        order: str = "K",
+        casting: str = "safe",
+        op_axes: Sequence[Any] | None = None,
+        itershape: tuple[int, ...] | None = None,
+        buffersize: int = 0,
+    ) -> None:
         single = not isinstance(op, (list, tuple))
         ops = [asarray(o) for o in ([op] if single else op)]
         flags = set(flags or ())

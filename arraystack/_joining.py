@@ -4,6 +4,8 @@ hsplit, vsplit, dsplit, unstack. Joins are one concatenate; splits are slices (v
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from arraystack._array import ndarray, wrap
@@ -11,6 +13,11 @@ from arraystack._creation import asarray
 from arraystack._manipulation import concatenate, moveaxis, normalize_axis
 from arraystack.ir.core import bind
 from arraystack.ir.structural import reshape_p, slice_p
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from arraystack.typing import ArrayLike, DTypeLike, NDArray
 
 _NOT_A_SEQUENCE = 'arrays to stack must be passed as a "sequence" type such as list or tuple.'
 
@@ -29,22 +36,71 @@ def _atleast(a, n):
     return wrap(bind(reshape_p, a._value, new_sizes=shape))
 
 
-def atleast_1d(*arys):
-    """Mirrors numpy.atleast_1d."""
+def atleast_1d(*arys: ArrayLike) -> NDArray | tuple[NDArray, ...]:
+    """Convert inputs to arrays with at least one dimension.
+
+    Parameters
+    ----------
+    *arys : array_like
+        One or more input arrays.
+
+    Returns
+    -------
+    ret : ndarray
+        An array, or a tuple of arrays, each with ``a.ndim >= 1``.
+
+    See Also
+    --------
+    numpy.atleast_1d : The NumPy function this mirrors.
+    atleast_2d, atleast_3d
+    """
     if len(arys) == 1:
         return _atleast(arys[0], 1)
     return tuple(_atleast(a, 1) for a in arys)
 
 
-def atleast_2d(*arys):
-    """Mirrors numpy.atleast_2d."""
+def atleast_2d(*arys: ArrayLike) -> NDArray | tuple[NDArray, ...]:
+    """View inputs as arrays with at least two dimensions.
+
+    Parameters
+    ----------
+    *arys : array_like
+        One or more input arrays.
+
+    Returns
+    -------
+    res, res2, ... : ndarray
+        An array, or a tuple of arrays, each with ``a.ndim >= 2``.
+
+    See Also
+    --------
+    numpy.atleast_2d : The NumPy function this mirrors.
+    atleast_1d, atleast_3d
+    """
     if len(arys) == 1:
         return _atleast(arys[0], 2)
     return tuple(_atleast(a, 2) for a in arys)
 
 
-def atleast_3d(*arys):
-    """Mirrors numpy.atleast_3d."""
+def atleast_3d(*arys: ArrayLike) -> NDArray | tuple[NDArray, ...]:
+    """View inputs as arrays with at least three dimensions.
+
+    Parameters
+    ----------
+    *arys : array_like
+        One or more input arrays.
+
+    Returns
+    -------
+    res1, res2, ... : ndarray
+        An array, or a tuple of arrays, each with ``a.ndim >= 3`` (a 1-D input of shape (N,) becomes
+        (1, N, 1), a 2-D (M, N) becomes (M, N, 1)).
+
+    See Also
+    --------
+    numpy.atleast_3d : The NumPy function this mirrors.
+    atleast_1d, atleast_2d
+    """
     if len(arys) == 1:
         return _atleast(arys[0], 3)
     return tuple(_atleast(a, 3) for a in arys)
@@ -54,15 +110,65 @@ def _as_tuple(arrs):
     return arrs if isinstance(arrs, tuple) else (arrs,)
 
 
-def vstack(tup, *, dtype=None, casting="same_kind"):
-    """Mirrors numpy.vstack."""
+def vstack(
+    tup: Sequence[ArrayLike],
+    *,
+    dtype: DTypeLike = None,
+    casting: str = "same_kind",
+) -> NDArray:
+    """Stack arrays in sequence vertically (row wise).
+
+    Parameters
+    ----------
+    tup : sequence of ndarrays
+        The arrays to join.
+    dtype : str or dtype
+        If provided, the destination array will have this dtype.
+    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
+        Controls what kind of data casting may occur; 'same_kind' by default.
+
+    Returns
+    -------
+    stacked : ndarray
+        The array formed by stacking the given arrays, at least 2-D.
+
+    See Also
+    --------
+    numpy.vstack : The NumPy function this mirrors.
+    stack, hstack, dstack, concatenate, vsplit
+    """
     if not hasattr(tup, "__getitem__"):
         raise TypeError(_NOT_A_SEQUENCE)
     return concatenate(_as_tuple(atleast_2d(*tup)), 0, dtype=dtype, casting=casting)
 
 
-def hstack(tup, *, dtype=None, casting="same_kind"):
-    """Mirrors numpy.hstack."""
+def hstack(
+    tup: Sequence[ArrayLike],
+    *,
+    dtype: DTypeLike = None,
+    casting: str = "same_kind",
+) -> NDArray:
+    """Stack arrays in sequence horizontally (column wise).
+
+    Parameters
+    ----------
+    tup : sequence of ndarrays
+        The arrays to join.
+    dtype : str or dtype
+        If provided, the destination array will have this dtype.
+    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
+        Controls what kind of data casting may occur; 'same_kind' by default.
+
+    Returns
+    -------
+    stacked : ndarray
+        The array formed by stacking the given arrays.
+
+    See Also
+    --------
+    numpy.hstack : The NumPy function this mirrors.
+    stack, vstack, dstack, concatenate, hsplit
+    """
     if not hasattr(tup, "__getitem__"):
         raise TypeError(_NOT_A_SEQUENCE)
     arrs = _as_tuple(atleast_1d(*tup))
@@ -70,15 +176,47 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
     return concatenate(arrs, axis, dtype=dtype, casting=casting)
 
 
-def dstack(tup):
-    """Mirrors numpy.dstack."""
+def dstack(tup: Sequence[ArrayLike]) -> NDArray:
+    """Stack arrays in sequence depth wise (along third axis).
+
+    Parameters
+    ----------
+    tup : sequence of ndarrays
+        The arrays to join.
+
+    Returns
+    -------
+    stacked : ndarray
+        The array formed by stacking the given arrays, at least 3-D.
+
+    See Also
+    --------
+    numpy.dstack : The NumPy function this mirrors.
+    stack, vstack, hstack, concatenate, dsplit
+    """
     if not hasattr(tup, "__getitem__"):
         raise TypeError(_NOT_A_SEQUENCE)
     return concatenate(_as_tuple(atleast_3d(*tup)), 2)
 
 
-def column_stack(tup):
-    """Mirrors numpy.column_stack."""
+def column_stack(tup: Sequence[ArrayLike]) -> NDArray:
+    """Stack 1-D arrays as columns into a 2-D array.
+
+    Parameters
+    ----------
+    tup : sequence of 1-D or 2-D arrays
+        Arrays to stack; all must have the same first dimension.
+
+    Returns
+    -------
+    stacked : 2-D array
+        The array formed by stacking the given arrays.
+
+    See Also
+    --------
+    numpy.column_stack : The NumPy function this mirrors.
+    stack, hstack, vstack, concatenate
+    """
     if not hasattr(tup, "__getitem__"):
         raise TypeError(_NOT_A_SEQUENCE)
     arrays = []
@@ -104,8 +242,33 @@ def _slice_axis(ary, axis, start, stop):
     )
 
 
-def array_split(ary, indices_or_sections, axis=0):
-    """Mirrors numpy.array_split."""
+def array_split(
+    ary: ArrayLike,
+    indices_or_sections: int | Sequence[int] | ArrayLike,
+    axis: int = 0,
+) -> list[NDArray]:
+    """Split an array into multiple sub-arrays, allowing unequal division.
+
+    Parameters
+    ----------
+    ary : ndarray
+        Array to be divided into sub-arrays.
+    indices_or_sections : int or 1-D array
+        An integer N gives N parts, the first ``l % N`` of them one element larger; a sorted 1-D
+        array gives the split points.
+    axis : int, optional
+        The axis along which to split, default is 0.
+
+    Returns
+    -------
+    sub-arrays : list of ndarrays
+        A list of sub-arrays, views into `ary` (eagerly).
+
+    See Also
+    --------
+    numpy.array_split : The NumPy function this mirrors.
+    split, hsplit, vsplit, dsplit
+    """
     ary = asarray(ary)
     total = ary.shape[axis]
     try:
@@ -122,8 +285,33 @@ def array_split(ary, indices_or_sections, axis=0):
     return [_slice_axis(ary, axis, div_points[i], div_points[i + 1]) for i in range(n_sections)]
 
 
-def split(ary, indices_or_sections, axis=0):
-    """Mirrors numpy.split."""
+def split(
+    ary: ArrayLike,
+    indices_or_sections: int | Sequence[int] | ArrayLike,
+    axis: int = 0,
+) -> list[NDArray]:
+    """Split an array into multiple sub-arrays as views into ary.
+
+    Parameters
+    ----------
+    ary : ndarray
+        Array to be divided into sub-arrays.
+    indices_or_sections : int or 1-D array
+        An integer N splits into N equal parts (or raises if the axis does not divide); a sorted 1-D
+        array of integers gives the split points.
+    axis : int, optional
+        The axis along which to split, default is 0.
+
+    Returns
+    -------
+    sub-arrays : list of ndarrays
+        A list of sub-arrays, views into `ary` (eagerly).
+
+    See Also
+    --------
+    numpy.split : The NumPy function this mirrors.
+    array_split, hsplit, vsplit, dsplit, unstack, concatenate
+    """
     ary = asarray(ary)
     try:
         len(indices_or_sections)
@@ -135,32 +323,107 @@ def split(ary, indices_or_sections, axis=0):
     return array_split(ary, indices_or_sections, axis)
 
 
-def hsplit(ary, indices_or_sections):
-    """Mirrors numpy.hsplit."""
+def hsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike) -> list[NDArray]:
+    """Split an array into multiple sub-arrays horizontally (column-wise).
+
+    Parameters
+    ----------
+    ary : ndarray
+        Array to be divided.
+    indices_or_sections : int or 1-D array
+        An integer N splits into N equal parts (or raises if the axis does not divide); a sorted 1-D
+        array of integers gives the split points.
+
+    Returns
+    -------
+    sub-arrays : list of ndarrays
+        A list of sub-arrays, views into `ary` (eagerly).
+
+    See Also
+    --------
+    numpy.hsplit : The NumPy function this mirrors.
+    split, hstack
+    """
     ary = asarray(ary)
     if ary.ndim == 0:
         raise ValueError("hsplit only works on arrays of 1 or more dimensions")
     return split(ary, indices_or_sections, 1 if ary.ndim > 1 else 0)
 
 
-def vsplit(ary, indices_or_sections):
-    """Mirrors numpy.vsplit."""
+def vsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike) -> list[NDArray]:
+    """Split an array into multiple sub-arrays vertically (row-wise).
+
+    Parameters
+    ----------
+    ary : ndarray
+        Array, at least 2-D, to be divided.
+    indices_or_sections : int or 1-D array
+        An integer N splits into N equal parts (or raises if the axis does not divide); a sorted 1-D
+        array of integers gives the split points.
+
+    Returns
+    -------
+    sub-arrays : list of ndarrays
+        A list of sub-arrays, views into `ary` (eagerly).
+
+    See Also
+    --------
+    numpy.vsplit : The NumPy function this mirrors.
+    split, vstack
+    """
     ary = asarray(ary)
     if ary.ndim < 2:
         raise ValueError("vsplit only works on arrays of 2 or more dimensions")
     return split(ary, indices_or_sections, 0)
 
 
-def dsplit(ary, indices_or_sections):
-    """Mirrors numpy.dsplit."""
+def dsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike) -> list[NDArray]:
+    """Split array into multiple sub-arrays along the 3rd axis (depth).
+
+    Parameters
+    ----------
+    ary : ndarray
+        Array, at least 3-D, to be divided.
+    indices_or_sections : int or 1-D array
+        An integer N splits into N equal parts (or raises if the axis does not divide); a sorted 1-D
+        array of integers gives the split points.
+
+    Returns
+    -------
+    sub-arrays : list of ndarrays
+        A list of sub-arrays, views into `ary` (eagerly).
+
+    See Also
+    --------
+    numpy.dsplit : The NumPy function this mirrors.
+    split, dstack
+    """
     ary = asarray(ary)
     if ary.ndim < 3:
         raise ValueError("dsplit only works on arrays of 3 or more dimensions")
     return split(ary, indices_or_sections, 2)
 
 
-def unstack(x, /, *, axis=0):
-    """Mirrors numpy.unstack."""
+def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[NDArray, ...]:
+    """Split an array into a sequence of arrays along the given axis.
+
+    Parameters
+    ----------
+    x : ndarray
+        The array to be unstacked.
+    axis : int, optional
+        Axis along which the array will be split; default 0.
+
+    Returns
+    -------
+    unstacked : tuple of ndarrays
+        The unstacked arrays, each without `axis`.
+
+    See Also
+    --------
+    numpy.unstack : The NumPy function this mirrors.
+    stack, split
+    """
     x = asarray(x)
     if x.ndim == 0:
         raise ValueError("Input array must be at least 1-d.")

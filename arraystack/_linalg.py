@@ -6,12 +6,20 @@ is the package arraystack/linalg/.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from arraystack._array import ndarray, raw, wrap
 from arraystack._operands import broadcast_raw, convert_raw, resolution_operand
 from arraystack.ir.core import Tracer, active, bind, trace_state
 from arraystack.ir.structural import dot_general_p, transpose_p
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    from arraystack.typing import ArrayLike, DTypeLike, NDArray
 
 _SIGNATURE = "(n?,k),(k,m?)->(n?,m?)"
 # dot_general's dimension numbers for matmul of operands with (ndim, ndim) <= 2: no batch axes
@@ -135,20 +143,55 @@ def _matmul_axes(a, b, axes):
 
 
 def matmul(
-    x1,
-    x2,
+    x1: ArrayLike,
+    x2: ArrayLike,
     /,
-    out=None,
+    out: NDArray | None = None,
     *,
-    casting="same_kind",
-    order="K",
-    dtype=None,
-    subok=True,
-    signature=None,
-    axes=None,
-):
-    """Mirrors numpy.matmul (the `@` operator), including 1-d promotion, batch broadcasting, out=,
-    dtype=, casting= and axes=."""
+    casting: str = "same_kind",
+    order: str = "K",
+    dtype: DTypeLike = None,
+    subok: bool = True,
+    signature: Any = None,
+    axes: Sequence[Any] | None = None,
+) -> NDArray:
+    """Matrix product of two arrays (the ``@`` operator).
+
+    Parameters
+    ----------
+    x1 : array_like
+        Input array; a 1-D input is promoted to a matrix by prepending a 1 to its dimensions.
+    x2 : array_like
+        Input array; a 1-D input is promoted to a matrix by appending a 1 to its dimensions.
+    out : ndarray, optional
+        A location into which the result is stored.
+    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
+        The casting allowed, as for ufuncs.
+    order : {'K', 'C', 'F', 'A'}, optional
+        Accepted for compatibility and ignored.
+    dtype : data-type, optional
+        Overrides the dtype of the calculation and output.
+    subok : bool, optional
+        Accepted for compatibility and ignored.
+    signature : tuple of dtypes, optional
+        The loop dtypes, as for ufuncs; cannot be given with `dtype`.
+    axes : list of tuples of ints, optional
+        The core axes of each operand and of the output, as for generalized ufuncs.
+
+    Returns
+    -------
+    y : ndarray
+        The matrix product of the inputs; the stacked (batch) dimensions broadcast.
+
+    See Also
+    --------
+    numpy.matmul : The NumPy function this mirrors.
+    dot, vecdot, matvec, vecmat, einsum, tensordot
+
+    Notes
+    -----
+    A contraction through the dot_general primitive, so it traces, differentiates and vmaps.
+    """
     a = x1._value if type(x1) is ndarray else raw(x1)
     b = x2._value if type(x2) is ndarray else raw(x2)
     if (
@@ -193,9 +236,31 @@ def matmul(
     return store_results([result], out, True, casting, 1)
 
 
-def dot(a, b, out=None):
-    """Mirrors numpy.dot: a product for 0-d operands, else a sum over the last axis of `a` and the
-    second-to-last of `b` (the last, if `b` is 1-d)."""
+def dot(a: ArrayLike, b: ArrayLike, out: NDArray | None = None) -> NDArray:
+    """Dot product of two arrays.
+
+    For 0-d operands, the product; otherwise a sum product over the last axis of `a` and the
+    second-to-last of `b` (the last, if `b` is 1-D).
+
+    Parameters
+    ----------
+    a : array_like
+        First argument.
+    b : array_like
+        Second argument.
+    out : ndarray, optional
+        Output argument; it must have the dtype and shape that ``dot(a, b)`` would return.
+
+    Returns
+    -------
+    output : ndarray
+        Returns the dot product of `a` and `b`.
+
+    See Also
+    --------
+    numpy.dot : The NumPy function this mirrors.
+    matmul, vdot, inner, tensordot, einsum, ndarray.dot
+    """
     from arraystack._creation import asarray
 
     a = a if type(a) is ndarray else asarray(a)

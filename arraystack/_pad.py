@@ -5,6 +5,8 @@ repeat the way NumPy's iterative padding does). Mirrors numpy/lib/_arraypad_impl
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from arraystack._array import ndarray, wrap
@@ -15,6 +17,12 @@ from arraystack._operands import convert_raw
 from arraystack.ir import primitives as p
 from arraystack.ir.core import ConcretizationError, Tracer, bind, concretization_message
 from arraystack.ir.structural import broadcast_in_dim_p, concatenate_p, pad_p, rev_p, slice_p
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from arraystack.typing import ArrayLike, NDArray
 
 _ALLOWED_KWARGS = {
     "empty": [],
@@ -102,8 +110,44 @@ def _join(axis, left, middle, right):
     return parts[0] if len(parts) == 1 else bind(concatenate_p, *parts, dimension=axis)
 
 
-def pad(array, pad_width, mode="constant", **kwargs):
-    """Mirrors numpy.pad."""
+def pad(
+    array: ArrayLike,
+    pad_width: Any,
+    mode: str | Callable[..., Any] = "constant",
+    **kwargs: Any,
+) -> NDArray:
+    """Pad an array.
+
+    Parameters
+    ----------
+    array : array_like of rank N
+        The array to pad.
+    pad_width : {sequence, array_like, int, dict}
+        Number of values padded to the edges of each axis: ``((before_1, after_1), ... (before_N,
+        after_N))``, one pair for all axes, one int for all, or a dict from axis to width.
+    mode : str or function, optional
+        One of 'constant' (default), 'edge', 'linear_ramp', 'maximum', 'mean', 'median', 'minimum',
+        'reflect', 'symmetric', 'wrap', 'empty', or a function ``padding_func(vector,
+        iaxis_pad_width, iaxis, kwargs)``.
+    **kwargs
+        The mode's keywords: `constant_values` ('constant'), `end_values` ('linear_ramp'),
+        `stat_length` ('maximum', 'mean', 'median', 'minimum') and `reflect_type` ('reflect',
+        'symmetric'). Others raise ValueError.
+
+    Returns
+    -------
+    pad : ndarray
+        Padded array of rank equal to `array` with shape increased according to `pad_width`.
+
+    See Also
+    --------
+    numpy.pad : The NumPy function this mirrors.
+    concatenate
+
+    Notes
+    -----
+    Mode 'empty' pads with zeros (NumPy leaves the pad area uninitialized).
+    """
     array = asarray(array)
     widths = _normalize_widths(pad_width, array.ndim)
     if callable(mode):

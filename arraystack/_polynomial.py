@@ -7,12 +7,18 @@ polymul and polyfit (through arraystack.linalg.lstsq) compose; roots and poly1d 
 from __future__ import annotations
 
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 import arraystack as anp
 from arraystack._array import ndarray, wrap
 from arraystack.ir.core import ShapeDependsOnDataError, Tracer
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from arraystack.typing import ArrayLike, NDArray
 
 
 def _concrete(x) -> bool:
@@ -43,8 +49,8 @@ def _linalg(name):
     return eager
 
 
-def polyval(p, x):
-    """Mirrors numpy.polyval: Horner's scheme."""
+def polyval(p: ArrayLike, x: ArrayLike) -> NDArray | poly1d:
+    """Evaluate a polynomial at specific values."""
     p = anp.asarray(p)
     if isinstance(x, poly1d):
         y = 0
@@ -60,8 +66,8 @@ def _coeffs(a):
     return a.coeffs if isinstance(a, poly1d) else anp.atleast_1d(anp.asarray(a))
 
 
-def polyadd(a1, a2):
-    """Mirrors numpy.polyadd."""
+def polyadd(a1: ArrayLike, a2: ArrayLike) -> NDArray | poly1d:
+    """Find the sum of two polynomials."""
     truepoly = isinstance(a1, poly1d) or isinstance(a2, poly1d)
     a1, a2 = _coeffs(a1), _coeffs(a2)
     diff = len(a2) - len(a1)
@@ -74,8 +80,8 @@ def polyadd(a1, a2):
     return poly1d(val) if truepoly else val
 
 
-def polysub(a1, a2):
-    """Mirrors numpy.polysub."""
+def polysub(a1: ArrayLike, a2: ArrayLike) -> NDArray | poly1d:
+    """Difference (subtraction) of two polynomials."""
     truepoly = isinstance(a1, poly1d) or isinstance(a2, poly1d)
     a1, a2 = _coeffs(a1), _coeffs(a2)
     diff = len(a2) - len(a1)
@@ -88,15 +94,15 @@ def polysub(a1, a2):
     return poly1d(val) if truepoly else val
 
 
-def polymul(a1, a2):
-    """Mirrors numpy.polymul: the convolution of the coefficients."""
+def polymul(a1: ArrayLike, a2: ArrayLike) -> NDArray | poly1d:
+    """Find the product of two polynomials."""
     truepoly = isinstance(a1, poly1d) or isinstance(a2, poly1d)
     val = anp.convolve(_coeffs(a1), _coeffs(a2))
     return poly1d(val) if truepoly else val
 
 
-def polyder(p, m=1):
-    """Mirrors numpy.polyder."""
+def polyder(p: ArrayLike, m: int = 1) -> NDArray | poly1d:
+    """Return the derivative of the specified order of a polynomial."""
     m = int(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
@@ -107,8 +113,8 @@ def polyder(p, m=1):
     return poly1d(val) if truepoly else val
 
 
-def polyint(p, m=1, k=None):
-    """Mirrors numpy.polyint: integration constants k (highest order first)."""
+def polyint(p: ArrayLike, m: int = 1, k: ArrayLike | None = None) -> NDArray | poly1d:
+    """Return an antiderivative (indefinite integral) of a polynomial."""
     m = int(m)
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")
@@ -128,9 +134,8 @@ def polyint(p, m=1, k=None):
     return poly1d(val) if truepoly else val
 
 
-def polydiv(u, v):
-    """Mirrors numpy.polydiv: (quotient, remainder); the remainder's length depends on its values, so
-    this needs concrete coefficients."""
+def polydiv(u: ArrayLike, v: ArrayLike) -> tuple[NDArray, NDArray] | tuple[poly1d, poly1d]:
+    """Returns the quotient and remainder of polynomial division."""
     truepoly = isinstance(u, poly1d) or isinstance(v, poly1d)
     q, r = np.polydiv(_host(_coeffs(u), "polydiv"), _host(_coeffs(v), "polydiv"))
     if truepoly:
@@ -138,16 +143,24 @@ def polydiv(u, v):
     return wrap(np.asarray(q)), wrap(np.asarray(r))
 
 
-def roots(p):
-    """Mirrors numpy.roots: the companion matrix's eigenvalues; needs concrete coefficients."""
+def roots(p: ArrayLike) -> NDArray:
+    """Return the roots of a polynomial with coefficients given in p."""
     p = np.atleast_1d(_host(p, "roots"))
     if p.ndim != 1:
         raise ValueError("Input must be a rank-1 array.")
     return wrap(np.asarray(np.roots(p)))
 
 
-def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
-    """Mirrors numpy.polyfit: least squares on the scaled Vandermonde matrix."""
+def polyfit(
+    x: ArrayLike,
+    y: ArrayLike,
+    deg: int,
+    rcond: float | None = None,
+    full: bool = False,
+    w: ArrayLike | None = None,
+    cov: bool | str = False,
+) -> NDArray | tuple[Any, ...]:
+    """Least squares polynomial fit."""
     order = int(deg) + 1
     x = anp.asarray(x) + 0.0
     y = anp.asarray(y) + 0.0
@@ -204,12 +217,11 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
 
 
 class poly1d:
-    """Mirrors numpy.poly1d (a one-dimensional polynomial) over concrete coefficients: evaluation,
-    arithmetic, deriv/integ, roots; printing as NumPy prints it."""
+    """A one-dimensional polynomial class."""
 
     __hash__ = None
 
-    def __init__(self, c_or_r, r=False, variable=None):
+    def __init__(self, c_or_r: ArrayLike, r: bool = False, variable: str | None = None) -> None:
         if isinstance(c_or_r, poly1d):
             self._variable = c_or_r._variable if variable is None else variable
             self._coeffs = c_or_r._coeffs
@@ -333,3 +345,20 @@ __all__ = [
     "polyval",
     "roots",
 ]
+
+
+from arraystack._polynomial_docs import DOCS  # the docstrings, kept apart (line budget)
+
+for _function in (
+    poly1d,
+    polyadd,
+    polyder,
+    polydiv,
+    polyfit,
+    polyint,
+    polymul,
+    polysub,
+    polyval,
+    roots,
+):
+    _function.__doc__ = DOCS[_function.__name__]

@@ -6,6 +6,7 @@ along the reduced axis, so they trace, differentiate (through the sort's gather)
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
@@ -13,6 +14,9 @@ from numpy.lib.array_utils import normalize_axis_tuple
 import arraystack as anp
 from arraystack._array import ndarray
 from arraystack.ir.core import Tracer
+
+if TYPE_CHECKING:
+    from arraystack.typing import ArrayLike, AxisLike, NDArray
 
 INTP = np.dtype(np.intp)
 
@@ -266,67 +270,73 @@ def _quantile_api(a, q, axis, out, method, keepdims, weights, scale, nan):
 
 
 def quantile(
-    a,
-    q,
-    axis=None,
-    out=None,
-    overwrite_input=False,
-    method="linear",
-    keepdims=False,
+    a: ArrayLike,
+    q: ArrayLike,
+    axis: AxisLike = None,
+    out: NDArray | None = None,
+    overwrite_input: bool = False,
+    method: str = "linear",
+    keepdims: bool = False,
     *,
-    weights=None,
-):
-    """Mirrors numpy.quantile (all 13 methods; weights= with method='inverted_cdf')."""
+    weights: ArrayLike | None = None,
+) -> NDArray:
+    """Compute the q-th quantile of the data along the specified axis."""
     return _quantile_api(a, q, axis, out, method, keepdims, weights, None, False)
 
 
 def percentile(
-    a,
-    q,
-    axis=None,
-    out=None,
-    overwrite_input=False,
-    method="linear",
-    keepdims=False,
+    a: ArrayLike,
+    q: ArrayLike,
+    axis: AxisLike = None,
+    out: NDArray | None = None,
+    overwrite_input: bool = False,
+    method: str = "linear",
+    keepdims: bool = False,
     *,
-    weights=None,
-):
-    """Mirrors numpy.percentile."""
+    weights: ArrayLike | None = None,
+) -> NDArray:
+    """Compute the q-th percentile of the data along the specified axis."""
     return _quantile_api(a, q, axis, out, method, keepdims, weights, 100, False)
 
 
 def nanquantile(
-    a,
-    q,
-    axis=None,
-    out=None,
-    overwrite_input=False,
-    method="linear",
-    keepdims=False,
+    a: ArrayLike,
+    q: ArrayLike,
+    axis: AxisLike = None,
+    out: NDArray | None = None,
+    overwrite_input: bool = False,
+    method: str = "linear",
+    keepdims: bool = False,
     *,
-    weights=None,
-):
-    """Mirrors numpy.nanquantile: NaNs are ignored; an all-NaN slice gives NaN and a RuntimeWarning."""
+    weights: ArrayLike | None = None,
+) -> NDArray:
+    """Compute the qth quantile of the data along the specified axis, while ignoring nan values."""
     return _quantile_api(a, q, axis, out, method, keepdims, weights, None, True)
 
 
 def nanpercentile(
-    a,
-    q,
-    axis=None,
-    out=None,
-    overwrite_input=False,
-    method="linear",
-    keepdims=False,
+    a: ArrayLike,
+    q: ArrayLike,
+    axis: AxisLike = None,
+    out: NDArray | None = None,
+    overwrite_input: bool = False,
+    method: str = "linear",
+    keepdims: bool = False,
     *,
-    weights=None,
-):
-    """Mirrors numpy.nanpercentile."""
+    weights: ArrayLike | None = None,
+) -> NDArray:
+    """Compute the qth percentile of the data along the specified axis, while ignoring nan values."""
     return _quantile_api(a, q, axis, out, method, keepdims, weights, 100, True)
 
 
-def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    """Mirrors numpy.median: the mean of the one or two middle values; NaN if the slice holds a NaN."""
+def median(
+    a: ArrayLike,
+    axis: AxisLike = None,
+    out: NDArray | None = None,
+    overwrite_input: bool = False,
+    keepdims: bool = False,
+) -> NDArray:
+    """Compute the median along the specified axis."""
     a = anp.asarray(a)
     arr, kept = _merge_axes(a, axis)
     n = arr.shape[0]
@@ -340,8 +350,14 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     return _finish(result, (), kept, keepdims, out)
 
 
-def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    """Mirrors numpy.nanmedian: (low + high) / 2 of the non-NaN middle values, as NumPy's masked path."""
+def nanmedian(
+    a: ArrayLike,
+    axis: AxisLike = None,
+    out: NDArray | None = None,
+    overwrite_input: bool = False,
+    keepdims: bool = False,
+) -> NDArray:
+    """Compute the median along the specified axis, while ignoring NaNs."""
     a = anp.asarray(a)
     if a.dtype.kind not in "fc":
         return median(a, axis, out, overwrite_input, keepdims)
@@ -369,3 +385,9 @@ __all__ = [
     "percentile",
     "quantile",
 ]
+
+
+from arraystack._quantiles_docs import DOCS  # the docstrings, kept apart (line budget)
+
+for _function in (median, nanmedian, nanpercentile, nanquantile, percentile, quantile):
+    _function.__doc__ = DOCS[_function.__name__]

@@ -8,6 +8,7 @@ gather).
 from __future__ import annotations
 
 import operator
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -31,24 +32,79 @@ from arraystack.ir.structural import (
     slice_p,
 )
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
-def flip(m, axis=None):
-    """Mirrors numpy.flip."""
+    from arraystack.typing import ArrayLike, AxisLike, NDArray
+
+
+def flip(m: ArrayLike, axis: AxisLike = None) -> NDArray:
+    """Reverse the order of elements in an array along the given axis.
+
+    Parameters
+    ----------
+    m : array_like
+        Input array.
+    axis : None or int or tuple of ints, optional
+        Axis or axes along which to flip; by default, all of them.
+
+    Returns
+    -------
+    out : array_like
+        A view of `m` with the entries of `axis` reversed (eagerly); a new value when traced.
+
+    See Also
+    --------
+    numpy.flip : The NumPy function this mirrors.
+    flipud, fliplr, rot90
+    """
     m = asarray(m)
     axes = tuple(range(m.ndim)) if axis is None else normalize_axis_tuple(axis, m.ndim)
     return wrap(bind(rev_p, m._value, dimensions=axes))
 
 
-def fliplr(m):
-    """Mirrors numpy.fliplr."""
+def fliplr(m: ArrayLike) -> NDArray:
+    """Reverse the order of elements along axis 1 (left/right).
+
+    Parameters
+    ----------
+    m : array_like
+        Input array, must be at least 2-D.
+
+    Returns
+    -------
+    f : ndarray
+        A view of `m` with the columns reversed.
+
+    See Also
+    --------
+    numpy.fliplr : The NumPy function this mirrors.
+    flipud, flip, rot90
+    """
     m = asarray(m)
     if m.ndim < 2:
         raise ValueError("Input must be >= 2-d.")
     return flip(m, 1)
 
 
-def flipud(m):
-    """Mirrors numpy.flipud."""
+def flipud(m: ArrayLike) -> NDArray:
+    """Reverse the order of elements along axis 0 (up/down).
+
+    Parameters
+    ----------
+    m : array_like
+        Input array.
+
+    Returns
+    -------
+    out : array_like
+        A view of `m` with the rows reversed.
+
+    See Also
+    --------
+    numpy.flipud : The NumPy function this mirrors.
+    fliplr, flip, rot90
+    """
     m = asarray(m)
     if m.ndim < 1:
         raise ValueError("Input must be >= 1-d.")
@@ -61,8 +117,30 @@ def _axis_slice(x, axis, start, stop):
     return bind(slice_p, x, start_indices=starts, limit_indices=limits, strides=(1,) * len(x.shape))
 
 
-def roll(a, shift, axis=None):
-    """Mirrors numpy.roll."""
+def roll(a: ArrayLike, shift: int | Sequence[int], axis: AxisLike = None) -> NDArray:
+    """Roll array elements along a given axis; elements that roll beyond the last position re-enter at
+    the first.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    shift : int or tuple of ints
+        The number of places by which elements are shifted; a tuple pairs with a tuple `axis`.
+    axis : int or tuple of ints, optional
+        Axis or axes along which elements are shifted; by default the flattened array is shifted and
+        the shape restored.
+
+    Returns
+    -------
+    res : ndarray
+        Output array, with the same shape as `a`.
+
+    See Also
+    --------
+    numpy.roll : The NumPy function this mirrors.
+    rot90, moveaxis
+    """
     a = asarray(a)
     if axis is None:
         return reshape(roll(ravel(a), shift, 0), a.shape)
@@ -84,8 +162,28 @@ def roll(a, shift, axis=None):
     return copy(a) if out is a._value else wrap(out)
 
 
-def rot90(m, k=1, axes=(0, 1)):
-    """Mirrors numpy.rot90."""
+def rot90(m: ArrayLike, k: int = 1, axes: Sequence[int] = (0, 1)) -> NDArray:
+    """Rotate an array by 90 degrees in the plane specified by axes.
+
+    Parameters
+    ----------
+    m : array_like
+        Array of two or more dimensions.
+    k : int, optional
+        Number of times the array is rotated by 90 degrees (counterclockwise).
+    axes : (2,) array_like
+        The array is rotated in the plane defined by the axes; they must be different.
+
+    Returns
+    -------
+    y : ndarray
+        A rotated view of `m`.
+
+    See Also
+    --------
+    numpy.rot90 : The NumPy function this mirrors.
+    flip, fliplr, flipud
+    """
     axes = tuple(axes)
     if len(axes) != 2:
         raise ValueError("len(axes) must be 2.")
@@ -106,8 +204,26 @@ def rot90(m, k=1, axes=(0, 1)):
     return flip(transpose(m, perm), axes[1])
 
 
-def tile(A, reps):
-    """Mirrors numpy.tile."""
+def tile(A: ArrayLike, reps: int | Sequence[int]) -> NDArray:
+    """Construct an array by repeating A the number of times given by reps.
+
+    Parameters
+    ----------
+    A : array_like
+        The input array.
+    reps : array_like
+        The number of repetitions of `A` along each axis.
+
+    Returns
+    -------
+    c : ndarray
+        The tiled output array.
+
+    See Also
+    --------
+    numpy.tile : The NumPy function this mirrors.
+    repeat, broadcast_to
+    """
     try:
         tup = tuple(reps)
     except TypeError:
@@ -147,8 +263,32 @@ def _repeat_counts(repeats):
     return counts.astype(np.intp)
 
 
-def repeat(a, repeats, axis=None):
-    """Mirrors numpy.repeat."""
+def repeat(a: ArrayLike, repeats: ArrayLike, axis: int | None = None) -> NDArray:
+    """Repeat each element of an array after themselves.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    repeats : int or array of ints
+        The number of repetitions for each element, broadcast to the size of the axis.
+    axis : int, optional
+        The axis along which to repeat values; by default, the flattened input.
+
+    Returns
+    -------
+    repeated_array : ndarray
+        Output array with the shape of `a`, except along the given axis.
+
+    See Also
+    --------
+    numpy.repeat : The NumPy function this mirrors.
+    tile, ndarray.repeat
+
+    Notes
+    -----
+    The output shape depends on the values of `repeats`, so under `jit` they must be concrete.
+    """
     a = asarray(a)
     if axis is None:
         a = ravel(a)

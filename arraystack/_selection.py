@@ -9,6 +9,8 @@ rebind the array when traced, as x[key] = v does.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from arraystack._array import ndarray
@@ -22,6 +24,12 @@ from arraystack._reductions import any as any_
 from arraystack._reductions import sum as sum_
 from arraystack._shapes import normalize_axis
 from arraystack.ir.core import ShapeDependsOnDataError, Tracer, is_tracing
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    from arraystack.typing import ArrayLike, NDArray, ScalarLike
 
 _MODES = ("raise", "wrap", "clip")
 
@@ -77,8 +85,14 @@ def _store(out, result):
     return out
 
 
-def take(a, indices, axis=None, out=None, mode="raise"):
-    """Mirrors numpy.take."""
+def take(
+    a: ArrayLike,
+    indices: ArrayLike,
+    axis: int | None = None,
+    out: NDArray | None = None,
+    mode: str = "raise",
+) -> NDArray:
+    """Take elements from an array along an axis."""
     a = asarray(a)
     mode = _mode(mode)
     indices = _index_array(indices)
@@ -122,14 +136,14 @@ def _along_axis_args(arr, indices, axis):
     return arr, indices, axis
 
 
-def take_along_axis(arr, indices, axis=-1):
-    """Mirrors numpy.take_along_axis."""
+def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: int | None = -1) -> NDArray:
+    """Take values from the input array by matching 1d index and data slices."""
     arr, indices, axis = _along_axis_args(arr, indices, axis)
     return arr[_along_axis_key(arr.shape, indices, axis)]
 
 
-def put_along_axis(arr, indices, values, axis):
-    """Mirrors numpy.put_along_axis (in place)."""
+def put_along_axis(arr: NDArray, indices: ArrayLike, values: ArrayLike, axis: int | None) -> None:
+    """Put values into the destination array by matching 1d index and data slices (in place)."""
     if not isinstance(arr, ndarray):
         raise TypeError("put_along_axis needs an arraystack.ndarray to write into")
     target, indices, axis = _along_axis_args(arr, indices, axis)
@@ -152,8 +166,8 @@ def _cycled(values, n, dtype):
     return astype(v[:n], dtype) if v.dtype != dtype else v[:n]
 
 
-def put(a, ind, v, mode="raise"):
-    """Mirrors numpy.put: a.flat[ind] = v, v repeated as needed; later duplicates win (in place)."""
+def put(a: NDArray, ind: ArrayLike, v: ArrayLike, mode: str = "raise") -> None:
+    """Replaces specified elements of an array with given values (in place)."""
     if not isinstance(a, ndarray):
         raise TypeError(f"argument a of put must be an arraystack.ndarray, got {type(a).__name__}")
     mode = _mode(mode)
@@ -174,8 +188,8 @@ def _same_size_mask(name, a, mask):
     return reshape(astype(mask, bool) if mask.dtype != bool else mask, a.shape)
 
 
-def putmask(a, mask, values):
-    """Mirrors numpy.putmask: a[n] = values[n % len(values)] where mask[n] (in place)."""
+def putmask(a: NDArray, mask: ArrayLike, values: ArrayLike) -> None:
+    """Changes elements of an array based on conditional and input values (in place)."""
     if not isinstance(a, ndarray):
         raise TypeError("argument a of putmask must be an arraystack.ndarray")
     mask = _same_size_mask("putmask", a, mask)
@@ -185,8 +199,8 @@ def putmask(a, mask, values):
     a[...] = where(mask, reshape(values, a.shape), a)
 
 
-def place(arr, mask, vals):
-    """Mirrors numpy.place: the i-th True of mask gets vals[i % len(vals)] (in place)."""
+def place(arr: NDArray, mask: ArrayLike, vals: ArrayLike) -> None:
+    """Change elements of an array based on conditional and input values (in place)."""
     if not isinstance(arr, ndarray):
         raise TypeError(f"argument 1 must be arraystack.ndarray, not {type(arr).__name__}")
     mask = _same_size_mask("place", arr, mask)
@@ -203,8 +217,13 @@ def place(arr, mask, vals):
     arr[...] = where(mask, picked, arr)
 
 
-def choose(a, choices, out=None, mode="raise"):
-    """Mirrors numpy.choose."""
+def choose(
+    a: ArrayLike,
+    choices: Sequence[ArrayLike] | ArrayLike,
+    out: NDArray | None = None,
+    mode: str = "raise",
+) -> NDArray:
+    """Construct an array from an index array and a list of arrays to choose from."""
     mode = _mode(mode)
     a = _index_array(a)
     if isinstance(choices, (ndarray, np.ndarray)):
@@ -253,12 +272,16 @@ def _padded(result, valid, axis, fill_value):
     return where(reshape(valid, tuple(shape)), result, astype(asarray(fill_value), result.dtype))
 
 
-def compress(condition, a, axis=None, out=None, *, size=None, fill_value=0):
-    """Mirrors numpy.compress.
-
-    Note: `size=`/`fill_value=` are an arraystack extension (as in jax.numpy.compress): exactly `size`
-    entries along the axis, cut or padded with fill_value. Inside jit, size= is required.
-    """
+def compress(
+    condition: ArrayLike,
+    a: ArrayLike,
+    axis: int | None = None,
+    out: NDArray | None = None,
+    *,
+    size: int | None = None,
+    fill_value: ScalarLike = 0,
+) -> NDArray:
+    """Return selected slices of an array along given axis."""
     condition = ravel(asarray(condition))
     a = asarray(a)
     index, valid = _selected("compress", condition, size, fill_value)
@@ -269,14 +292,24 @@ def compress(condition, a, axis=None, out=None, *, size=None, fill_value=0):
     return _store(out, _padded(result, valid, axis, fill_value))
 
 
-def extract(condition, arr, *, size=None, fill_value=0):
-    """Mirrors numpy.extract. `size=`/`fill_value=` as in compress (an arraystack extension)."""
+def extract(
+    condition: ArrayLike,
+    arr: ArrayLike,
+    *,
+    size: int | None = None,
+    fill_value: ScalarLike = 0,
+) -> NDArray:
+    """Return the elements of an array that satisfy some condition."""
     index, valid = _selected("extract", ravel(asarray(condition)), size, fill_value)
     return _padded(take(ravel(asarray(arr)), index), valid, 0, fill_value)
 
 
-def select(condlist, choicelist, default=0):
-    """Mirrors numpy.select: the first true condition picks its choice; default where none is."""
+def select(
+    condlist: Sequence[ArrayLike],
+    choicelist: Sequence[ArrayLike],
+    default: ArrayLike = 0,
+) -> NDArray:
+    """Return an array drawn from elements in choicelist, depending on conditions."""
     if len(condlist) != len(choicelist):
         raise ValueError("list of cases must be same length as list of conditions")
     if len(condlist) == 0:
@@ -296,12 +329,14 @@ def select(condlist, choicelist, default=0):
     return astype(result, dtype) if result.dtype != dtype else result
 
 
-def piecewise(x, condlist, funclist, *args, **kw):
-    """Mirrors numpy.piecewise.
-
-    Note: when traced, each function is called on the whole of x and its results are kept where its
-    condition holds (NumPy calls it on x[cond] only), so functions must work elementwise.
-    """
+def piecewise(
+    x: ArrayLike,
+    condlist: Sequence[ArrayLike] | ArrayLike,
+    funclist: Sequence[Any],
+    *args: Any,
+    **kw: Any,
+) -> NDArray:
+    """Evaluate a piecewise-defined function."""
     x = asarray(x)
     n2 = len(funclist)
     if np.isscalar(condlist) or (
@@ -332,19 +367,39 @@ def piecewise(x, condlist, funclist, *args, **kw):
 # -- ndarray methods ------------------------------------------------------------------------------------------
 
 
-def _take_method(self, indices, axis=None, out=None, mode="raise"):
+def _take_method(
+    self,
+    indices: ArrayLike,
+    axis: int | None = None,
+    out: NDArray | None = None,
+    mode: str = "raise",
+) -> NDArray:
+    """Return an array formed from the elements of this array at the given indices."""
     return take(self, indices, axis, out, mode)
 
 
-def _put_method(self, indices, values, mode="raise"):
+def _put_method(self, indices: ArrayLike, values: ArrayLike, mode: str = "raise") -> None:
+    """Set ``a.flat[n] = values[n]`` for all n in indices (in place)."""
     return put(self, indices, values, mode)
 
 
-def _compress_method(self, condition, axis=None, out=None):
+def _compress_method(
+    self,
+    condition: ArrayLike,
+    axis: int | None = None,
+    out: NDArray | None = None,
+) -> NDArray:
+    """Return selected slices of this array along the given axis."""
     return compress(condition, self, axis, out)
 
 
-def _choose_method(self, choices, out=None, mode="raise"):
+def _choose_method(
+    self,
+    choices: Sequence[ArrayLike] | ArrayLike,
+    out: NDArray | None = None,
+    mode: str = "raise",
+) -> NDArray:
+    """Use this array as an index array to construct a new array from a set of choices."""
     return choose(self, choices, out, mode)
 
 
@@ -366,3 +421,25 @@ __all__ = [
     "take",
     "take_along_axis",
 ]
+
+
+from arraystack._selection_docs import DOCS  # the docstrings, kept apart (line budget)
+
+for _function in (
+    choose,
+    compress,
+    extract,
+    piecewise,
+    place,
+    put,
+    put_along_axis,
+    putmask,
+    select,
+    take,
+    take_along_axis,
+    _take_method,
+    _put_method,
+    _compress_method,
+    _choose_method,
+):
+    _function.__doc__ = DOCS[_function.__name__]

@@ -10,7 +10,7 @@ the sorted test elements, so it traces as is.
 from __future__ import annotations
 
 import operator
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -26,6 +26,9 @@ from arraystack._sorting import searchsorted, sort
 from arraystack.ir.core import ShapeDependsOnDataError, Tracer, bind, is_tracing
 from arraystack.ir.primitives import iota_p, isnan_p
 from arraystack.ir.sorting import sort_p
+
+if TYPE_CHECKING:
+    from arraystack.typing import ArrayLike, NDArray, ScalarLike
 
 _INT64 = np.dtype(np.int64)
 
@@ -140,24 +143,18 @@ def _inverse_permutation(perm, n):
 
 
 def unique(
-    ar,
-    return_index=False,
-    return_inverse=False,
-    return_counts=False,
-    axis=None,
+    ar: ArrayLike,
+    return_index: bool = False,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    axis: int | None = None,
     *,
-    equal_nan=True,
-    sorted=True,
-    size=None,
-    fill_value=None,
-):
-    """Mirrors numpy.unique.
-
-    Note: `size=`/`fill_value=` are an arraystack extension (as in jax.numpy.unique): exactly `size`
-    values, cut or padded with fill_value (default: the smallest value), indices and counts padded with
-    0. Inside jit, size= is required. With sorted=False NumPy's order is unspecified; eagerly it is
-    NumPy's own (hash) order, and traced values come sorted.
-    """
+    equal_nan: bool = True,
+    sorted: bool = True,
+    size: int | None = None,
+    fill_value: ScalarLike | None = None,
+) -> NDArray | tuple[NDArray, ...]:
+    """Find the unique elements of an array."""
     a = asarray(ar)
     if axis is not None:
         axis = normalize_axis(axis, a.ndim)
@@ -172,33 +169,59 @@ def unique(
     return ret[0] if len(ret) == 1 else ret
 
 
-def unique_values(x, *, size=None, fill_value=None):
-    """Mirrors numpy.unique_values (NaNs distinct; NumPy's order is unspecified, see unique)."""
+def unique_values(
+    x: ArrayLike,
+    *,
+    size: int | None = None,
+    fill_value: ScalarLike | None = None,
+) -> NDArray:
+    """Returns the unique elements of an input array (Array API)."""
     return unique(x, equal_nan=False, sorted=False, size=size, fill_value=fill_value)
 
 
-def unique_counts(x, *, size=None, fill_value=None):
-    """Mirrors numpy.unique_counts."""
+def unique_counts(
+    x: ArrayLike,
+    *,
+    size: int | None = None,
+    fill_value: ScalarLike | None = None,
+) -> tuple[NDArray, NDArray]:
+    """Find the unique elements and their counts (Array API)."""
     return UniqueCountsResult(
         *unique(x, return_counts=True, equal_nan=False, size=size, fill_value=fill_value)
     )
 
 
-def unique_inverse(x, *, size=None, fill_value=None):
-    """Mirrors numpy.unique_inverse."""
+def unique_inverse(
+    x: ArrayLike,
+    *,
+    size: int | None = None,
+    fill_value: ScalarLike | None = None,
+) -> tuple[NDArray, NDArray]:
+    """Find the unique elements and the indices that reconstruct the input (Array API)."""
     return UniqueInverseResult(
         *unique(x, return_inverse=True, equal_nan=False, size=size, fill_value=fill_value)
     )
 
 
-def unique_all(x, *, size=None, fill_value=None):
-    """Mirrors numpy.unique_all."""
+def unique_all(
+    x: ArrayLike,
+    *,
+    size: int | None = None,
+    fill_value: ScalarLike | None = None,
+) -> tuple[NDArray, NDArray, NDArray, NDArray]:
+    """Find the unique elements of an array, and their first indices, inverse indices and counts (Array
+    API)."""
     result = unique(x, True, True, True, equal_nan=False, size=size, fill_value=fill_value)
     return UniqueAllResult(*result)
 
 
-def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
-    """Mirrors numpy.intersect1d (its output shape depends on the data: not traceable under jit)."""
+def intersect1d(
+    ar1: ArrayLike,
+    ar2: ArrayLike,
+    assume_unique: bool = False,
+    return_indices: bool = False,
+) -> NDArray | tuple[NDArray, NDArray, NDArray]:
+    """Find the intersection of two arrays."""
     ar1, ar2 = asarray(ar1), asarray(ar2)
     if not assume_unique:
         if return_indices:
@@ -222,13 +245,13 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     return common, ind_a, ind_b
 
 
-def union1d(ar1, ar2):
-    """Mirrors numpy.union1d."""
+def union1d(ar1: ArrayLike, ar2: ArrayLike) -> NDArray:
+    """Find the union of two arrays: the unique, sorted values in either."""
     return unique(concatenate((asarray(ar1), asarray(ar2)), axis=None))
 
 
-def setdiff1d(ar1, ar2, assume_unique=False):
-    """Mirrors numpy.setdiff1d."""
+def setdiff1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False) -> NDArray:
+    """Find the set difference of two arrays: the unique values in `ar1` that are not in `ar2`."""
     if assume_unique:
         ar1 = ravel(asarray(ar1))
     else:
@@ -237,8 +260,8 @@ def setdiff1d(ar1, ar2, assume_unique=False):
     return ar1[_nonzero_or_explain(keep, None, 0)]
 
 
-def setxor1d(ar1, ar2, assume_unique=False):
-    """Mirrors numpy.setxor1d."""
+def setxor1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False) -> NDArray:
+    """Find the set exclusive-or of two arrays: the unique values in exactly one of them."""
     if not assume_unique:
         ar1, ar2 = unique(ar1), unique(ar2)
     aux = concatenate((asarray(ar1), asarray(ar2)), axis=None)
@@ -249,12 +272,15 @@ def setxor1d(ar1, ar2, assume_unique=False):
     return aux[_nonzero_or_explain(flag[1:] & flag[:-1], None, 0)]
 
 
-def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
-    """Mirrors numpy.isin: element-wise membership (== semantics: NaN is never found), element's shape.
-
-    Implemented as a binary search in the sorted test elements for every kind (the results are NumPy's
-    for each kind), so it keeps its shape under jit.
-    """
+def isin(
+    element: ArrayLike,
+    test_elements: ArrayLike,
+    assume_unique: bool = False,
+    invert: bool = False,
+    *,
+    kind: str | None = None,
+) -> NDArray:
+    """Calculates ``element in test_elements``, broadcasting over `element` only."""
     element, test = asarray(element), asarray(test_elements)
     if kind not in (None, "sort", "table"):
         raise ValueError(f"Invalid kind: '{kind}'. Please use None, 'sort' or 'table'.")
@@ -290,3 +316,20 @@ __all__ = [
     "unique_inverse",
     "unique_values",
 ]
+
+
+from arraystack._sets_docs import DOCS  # the docstrings, kept apart (line budget)
+
+for _function in (
+    intersect1d,
+    isin,
+    setdiff1d,
+    setxor1d,
+    union1d,
+    unique,
+    unique_all,
+    unique_counts,
+    unique_inverse,
+    unique_values,
+):
+    _function.__doc__ = DOCS[_function.__name__]

@@ -7,6 +7,8 @@ so it runs eagerly with NumPy's results, traces, and has derivatives and vmap ru
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from arraystack._array import ndarray, wrap
@@ -16,6 +18,11 @@ from arraystack.ir.core import Tracer, bind, is_tracing
 from arraystack.ir.primitives import convert_p, iota_p
 from arraystack.ir.sorting import argpartition_p, partition_p, searchsorted_p, sort_p
 from arraystack.ir.structural import gather_p, reshape_p, rev_p
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from arraystack.typing import ArrayLike, NDArray
 
 _INT64 = np.dtype(np.int64)
 _KIND_BY_LETTER = {"q": "quicksort", "h": "heapsort", "m": "stable", "s": "stable"}
@@ -64,12 +71,16 @@ def _flip(x, axis, descending):
     return bind(rev_p, x, dimensions=(axis,)) if descending else x
 
 
-def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
-    """Mirrors numpy.sort (NaNs last, complex numbers lexicographically).
-
-    Note: `descending=` is the Array API's (NumPy has none): the sort of the flipped array, flipped, as
-    array-api-strict does, so equal elements keep their relative order and NaNs come first.
-    """
+def sort(
+    a: ArrayLike,
+    axis: int | None = -1,
+    kind: str | None = None,
+    order: str | list[str] | None = None,
+    *,
+    stable: bool | None = None,
+    descending: bool = False,
+) -> NDArray:
+    """Return a sorted copy of an array."""
     kind = _sort_kind(kind, stable)
     _check_order(order)
     x, axis = _operand_and_axis(a, axis)
@@ -77,11 +88,16 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     return wrap(_flip(out, axis, descending))
 
 
-def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
-    """Mirrors numpy.argsort (ties in NumPy's order for the kind: introsort, heapsort or stable).
-
-    Note: `descending=` as in sort (the Array API's): indices into the original array.
-    """
+def argsort(
+    a: ArrayLike,
+    axis: int | None = -1,
+    kind: str | None = None,
+    order: str | list[str] | None = None,
+    *,
+    stable: bool | None = None,
+    descending: bool = False,
+) -> NDArray:
+    """Returns the indices that would sort an array."""
     kind = _sort_kind(kind, stable)
     _check_order(order)
     a = asarray(a)
@@ -96,8 +112,8 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
     return shape[axis] - 1 - wrap(_flip(index, axis, True))
 
 
-def lexsort(keys, axis=-1):
-    """Mirrors numpy.lexsort: a stable sort by the last key, ties broken by the ones before it."""
+def lexsort(keys: ArrayLike | Sequence[ArrayLike], axis: int = -1) -> NDArray:
+    """Perform an indirect stable sort using a sequence of keys."""
     if isinstance(keys, (ndarray, np.ndarray)):
         keys = asarray(keys)
         keys = [keys] if keys.ndim == 0 else [keys[i] for i in range(keys.shape[0])]
@@ -143,14 +159,26 @@ def _partition_args(a, kth, axis, kind, order):
     return x, _kth_tuple(kth, x.shape[axis]), axis
 
 
-def partition(a, kth, axis=-1, kind="introselect", order=None):
-    """Mirrors numpy.partition (the order inside each part is NumPy's introselect order)."""
+def partition(
+    a: ArrayLike,
+    kth: int | Sequence[int],
+    axis: int | None = -1,
+    kind: str = "introselect",
+    order: str | list[str] | None = None,
+) -> NDArray:
+    """Return a partitioned copy of an array."""
     x, kth, axis = _partition_args(a, kth, axis, kind, order)
     return wrap(bind(partition_p, x, kth=kth, axis=axis))
 
 
-def argpartition(a, kth, axis=-1, kind="introselect", order=None):
-    """Mirrors numpy.argpartition."""
+def argpartition(
+    a: ArrayLike,
+    kth: int | Sequence[int],
+    axis: int | None = -1,
+    kind: str = "introselect",
+    order: str | list[str] | None = None,
+) -> NDArray:
+    """Perform an indirect partition along the given axis."""
     a = asarray(a)
     if a.ndim == 0:  # as argsort
         a = wrap(_flat(a))
@@ -165,11 +193,13 @@ def _as_raw(x, dtype):
     return bind(convert_p, v, dtype=dtype)
 
 
-def searchsorted(a, v, side="left", sorter=None):
-    """Mirrors numpy.searchsorted (a must be 1-d and sorted; NaNs sort last).
-
-    Note: under a trace, sorter indices are clamped to range (NumPy leaves out-of-range ones undefined).
-    """
+def searchsorted(
+    a: ArrayLike,
+    v: ArrayLike,
+    side: str = "left",
+    sorter: ArrayLike | None = None,
+) -> NDArray:
+    """Find indices where elements should be inserted to maintain order."""
     if side not in ("left", "right"):
         if isinstance(side, str) and side[:1].lower() in ("l", "r"):
             raise ValueError("search side must be one of 'left' or 'right'")
@@ -214,12 +244,8 @@ def _bins_decreasing(bins):
     return not increasing
 
 
-def digitize(x, bins, right=False):
-    """Mirrors numpy.digitize.
-
-    Note: with traced bins their monotonicity cannot be checked; increasing order is assumed unless
-    bins[0] > bins[-1], which selects the decreasing formula.
-    """
+def digitize(x: ArrayLike, bins: ArrayLike, right: bool = False) -> NDArray:
+    """Return the indices of the bins to which each value in input array belongs."""
     x, bins = asarray(x), asarray(bins)
     if x.dtype.kind == "c":
         raise TypeError("x may not be complex")
@@ -246,25 +272,59 @@ def digitize(x, bins, right=False):
 # -- ndarray methods ------------------------------------------------------------------------------------------
 
 
-def _sort_method(self, axis=-1, kind=None, order=None, *, stable=None):  # NumPy's: no descending=
-    """ndarray.sort: in place, as in NumPy (views of the array see the sorted values)."""
+def _sort_method(
+    self,
+    axis: int | None = -1,
+    kind: str | None = None,
+    order: str | list[str] | None = None,
+    *,
+    stable: bool | None = None,
+) -> None:
+    """Sort an array in place."""
     self[...] = sort(self, axis, kind, order, stable=stable)
 
 
-def _partition_method(self, kth, axis=-1, kind="introselect", order=None):
-    """ndarray.partition: in place."""
+def _partition_method(
+    self,
+    kth: int | Sequence[int],
+    axis: int | None = -1,
+    kind: str = "introselect",
+    order: str | list[str] | None = None,
+) -> None:
+    """Partially sort the array in place, so the k-th element is in its sorted position."""
     self[...] = partition(self, kth, axis, kind, order)
 
 
-def _argsort_method(self, axis=-1, kind=None, order=None, *, stable=None):
+def _argsort_method(
+    self,
+    axis: int | None = -1,
+    kind: str | None = None,
+    order: str | list[str] | None = None,
+    *,
+    stable: bool | None = None,
+) -> NDArray:
+    """Returns the indices that would sort this array."""
     return argsort(self, axis, kind, order, stable=stable)
 
 
-def _argpartition_method(self, kth, axis=-1, kind="introselect", order=None):
+def _argpartition_method(
+    self,
+    kth: int | Sequence[int],
+    axis: int | None = -1,
+    kind: str = "introselect",
+    order: str | list[str] | None = None,
+) -> NDArray:
+    """Returns the indices that would partition this array."""
     return argpartition(self, kth, axis, kind, order)
 
 
-def _searchsorted_method(self, v, side="left", sorter=None):
+def _searchsorted_method(
+    self,
+    v: ArrayLike,
+    side: str = "left",
+    sorter: ArrayLike | None = None,
+) -> NDArray:
+    """Find indices where elements of v should be inserted in the array to maintain order."""
     return searchsorted(self, v, side, sorter)
 
 
@@ -275,3 +335,22 @@ ndarray.argpartition = _argpartition_method
 ndarray.searchsorted = _searchsorted_method
 
 __all__ = ["argpartition", "argsort", "digitize", "lexsort", "partition", "searchsorted", "sort"]
+
+
+from arraystack._sorting_docs import DOCS  # the docstrings, kept apart (line budget)
+
+for _function in (
+    argpartition,
+    argsort,
+    digitize,
+    lexsort,
+    partition,
+    searchsorted,
+    sort,
+    _sort_method,
+    _partition_method,
+    _argsort_method,
+    _argpartition_method,
+    _searchsorted_method,
+):
+    _function.__doc__ = DOCS[_function.__name__]

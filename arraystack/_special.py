@@ -4,15 +4,35 @@ exactly as numpy/lib/_function_base_impl.py writes them (i0's Chebyshev series f
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.lib._function_base_impl import _i0A, _i0B
 
 import arraystack as anp
 
+if TYPE_CHECKING:
+    from arraystack.typing import ArrayLike, NDArray
 
-def sinc(x):
-    """Mirrors numpy.sinc: sin(pi x) / (pi x), with 1 at 0."""
+
+def sinc(x: ArrayLike) -> NDArray:
+    """Return the normalized sinc function, ``sin(pi x) / (pi x)``, with 1 at 0.
+
+    Parameters
+    ----------
+    x : array_like
+        Array (possibly multi-dimensional) of values.
+
+    Returns
+    -------
+    out : ndarray
+        ``sinc(x)``, the same shape as `x`.
+
+    See Also
+    --------
+    numpy.sinc : The NumPy function this mirrors.
+    sin
+    """
     x = anp.asarray(x)
     x = math.pi * x
     eps = np.finfo(x.dtype).eps if x.dtype.kind == "f" else 1e-20
@@ -31,8 +51,28 @@ def _chbevl(x, vals):
     return 0.5 * (b0 - b2)
 
 
-def i0(x):
-    """Mirrors numpy.i0 (real input; complex raises TypeError)."""
+def i0(x: ArrayLike) -> NDArray:
+    """Modified Bessel function of the first kind, order 0.
+
+    Parameters
+    ----------
+    x : array_like of float
+        Argument of the Bessel function.
+
+    Returns
+    -------
+    out : ndarray
+        The modified Bessel function evaluated at each element of `x`.
+
+    See Also
+    --------
+    numpy.i0 : The NumPy function this mirrors.
+    sinc
+
+    Notes
+    -----
+    Real input only: complex input raises TypeError, as in NumPy.
+    """
     x = anp.asarray(x)
     if x.dtype.kind == "c":
         raise TypeError("i0 not supported for complex values")
