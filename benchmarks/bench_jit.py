@@ -1,11 +1,12 @@
 """arraystack.jit against NumPy and jax.jit (if installed) on the CPU, in one run, as ratios.
 
-    python benchmarks/bench_jit.py [--threads N] [--quick] [--json out.json]
+    python benchmarks/bench_jit.py [--threads N] [--quick] [--json out.json] [--no-first-call]
 
 Workloads (issue 4): (a) fused chain tanh(a*b+c)*0.5+exp(-a*a) on 1e7 float32; (b) row softmax and layernorm on
 (4096, 1024) float32; (c) sum of squares on 1e7 float32; (d) cached-call dispatch of x*2+1 on shape (8,);
 (e) first-call latency in a fresh process, cold and with a warm disk cache; (f) a STREAM triad as the
-bandwidth roofline. Systems are timed interleaved round-robin; tables report medians.
+bandwidth roofline, timed again within each bandwidth row's rounds (its % of triad compares the two
+in the same rounds). Systems are timed interleaved round-robin; tables report medians.
 """
 
 from __future__ import annotations
@@ -122,7 +123,9 @@ def systems_for(make, args, ast):
     return out, batch
 
 
-def triad(quick: bool, rounds: int):
+def triad(quick: bool):
+    """(call, bytes moved per call) of a STREAM triad a = b + s * c on float64 (24 bytes per element, as
+    STREAM counts: the write-allocate read of `a` is not counted)."""
     import numba
     import numpy as np
 
@@ -134,8 +137,7 @@ def triad(quick: bool, rounds: int):
             a[i] = b[i] + s * c[i]
 
     a, b, c = np.zeros(n), np.ones(n), np.ones(n)
-    t = interleaved({"triad": lambda: kernel(a, b, c, 3.0)}, rounds)["triad"]
-    return 24 * n / t / 1e9
+    return (lambda: kernel(a, b, c, 3.0)), 24 * n
 
 
 FIRST_CALL = """
@@ -202,19 +204,27 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json", default=None)
+    parser.add_argument(
+        "--no-first-call", action="store_true", help="skip (e), the fresh-process first calls"
+    )
     args = parser.parse_args(argv)
     if args.threads:
         _set_threads(args.threads)
     rounds = 5 if args.quick else 11
     results = {"threads": args.threads or os.cpu_count(), "rows": []}
-    bandwidth = triad(args.quick, rounds)
+    run_triad, triad_bytes = triad(args.quick)
+    bandwidth = triad_bytes / interleaved({"triad": run_triad}, rounds)["triad"] / 1e9
     print(f"(f) STREAM triad roofline: {bandwidth:.1f} GB/s  (threads: {results['threads']})")
     results["triad_gbs"] = bandwidth
     loads, ast = workloads(args.quick)
     for name, make, data, nbytes in loads:
         systems, batch = systems_for(make, data, ast)
+        if nbytes:  # the triad joins the round-robin: on a shared machine the bandwidth varies by the minute
+            systems["triad"] = run_triad
         t = interleaved(systems, rounds if batch == 1 else rounds * 5)
         t = {k: v / batch for k, v in t.items()}
+        if nbytes:
+            bandwidth = triad_bytes / t.pop("triad") / 1e9
         row = {"workload": name, **{k: v for k, v in t.items()}}
         base = t["arraystack.jit"]
         parts = [
@@ -225,10 +235,14 @@ def main(argv=None):
             ratios.append(f"jax/ours {t['jax.jit'] / base:5.2f}x")
         if nbytes:
             gbs = nbytes / base / 1e9
-            ratios.append(f"{gbs:5.1f} GB/s = {100 * gbs / bandwidth:3.0f}% of triad")
+            ratios.append(
+                f"{gbs:5.1f} GB/s = {100 * gbs / bandwidth:3.0f}% of triad ({bandwidth:.1f} GB/s in"
+                " the same rounds)"
+            )
+            row["triad_gbs"] = bandwidth
         print(f"{name:28s} " + " | ".join(parts) + " || " + ", ".join(ratios))
         results["rows"].append(row)
-    for name in DEFINES:
+    for name in () if args.no_first_call else DEFINES:
         runs, err = first_call(name)
         if err:
             print(f"(e) first call {name}: failed: {err}")

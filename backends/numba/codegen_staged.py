@@ -111,6 +111,8 @@ def _emit_staged(code, region, parallel):
     for depth, d in enumerate(region.kept):
         code.line(f"for i{d} in {loop if depth == 0 else 'range'}(n{d}):")
         code.depth += 1
+        if depth == 0 and region.wide:  # inside the loop: a parallel loop's body is its own function
+            code.line("prefer_wide_vectors()")
     plans = []
     for p in range(passes):
         reds = [e for e in reductions if stage_of[id(e)] == p]
@@ -173,6 +175,8 @@ def _emit_pass(code, region, reds, outs, body, index, outer_index, total, loop, 
             code.line(f"part_{acc} = np.empty(nch, np.{acc_dtype.name})")
         code.line(f"for c in {loop}(nch):")
         code.depth += 1
+        if region.wide:
+            code.line("prefer_wide_vectors()")
         # unsigned bounds: numba then knows indices are non-negative and drops the wraparound code
         # that otherwise keeps the loop from vectorizing (5x on a sum of squares)
         code.line(f"lo = np.uint64(c * n{first} // nch)")

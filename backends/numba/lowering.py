@@ -93,6 +93,8 @@ numba_rules[p.expm1_p] = _vector_math("expm1")
 numba_rules[p.log_p] = _vector_math("log")
 numba_rules[p.tanh_p] = _vector_math("tanh")
 numba_rules[p.logistic_p] = _vector_math("logistic")
+# the primitives lowered to mathlib's polynomials: compute-bound loops, where 512-bit vectors pay off
+VECTOR_MATH = frozenset({p.exp_p, p.expm1_p, p.log_p, p.tanh_p, p.logistic_p})
 for _prim, _fn in [
     (p.sqrt_p, "np.sqrt"),
     (p.floor_p, "np.floor"),

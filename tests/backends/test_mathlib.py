@@ -91,3 +91,50 @@ def test_maximum_minimum_match_numpy_on_nan_and_signed_zero(fn, np_fn):
     want = np_fn(a, b)
     np.testing.assert_array_equal(out, want)
     np.testing.assert_array_equal(np.signbit(out), np.signbit(want))
+
+
+def test_tanh_f32_dense_within_4_ulp():
+    """Every 1024th float32 in [0, 9.5] and its negation (the rational's whole range and its clamp),
+    where the random sample is thin: the float64 numerator and denominator are rounded to float32
+    before the division, so the bound depends on that rounding staying small everywhere."""
+    top = np.array(9.5, np.float32).view(np.int32)
+    x = np.arange(0, int(top), 1024, dtype=np.int32).view(np.float32)
+    x = np.concatenate([x, -x])
+    got = _run(mathlib.tanh_f32, x)
+    d = ulp_distance(got, np.tanh(x))
+    worst = int(np.argmax(d))
+    assert d.max() <= 4, f"tanh({x[worst]!r}) = {got[worst]!r}, NumPy {np.tanh(x[worst])!r}"
+    np.testing.assert_array_equal(got[: x.size // 2], -got[x.size // 2 :])  # odd, bit for bit
+
+
+def test_generated_kernels_prefer_512_bit_vectors():
+    """The kernel's loop function carries LLVM's "prefer-vector-width"="512" (x86's cost model otherwise
+    picks 256-bit vectors on AVX-512 CPUs), also inside a parallel loop's outlined body."""
+    from arraystack.backends.numba.intrinsics import prefer_wide_vectors
+
+    @numba.njit(parallel=True)
+    def loop(x, out):
+        for i in numba.prange(x.size):
+            prefer_wide_vectors()
+            out[i] = mathlib.exp_f32(x[i])
+
+    x = np.linspace(-3, 3, 100, dtype=np.float32)
+    out = np.empty_like(x)
+    loop(x, out)
+    np.testing.assert_allclose(out, np.exp(x), rtol=1e-6)
+    (llvm_ir,) = loop.inspect_llvm().values()
+    assert '"prefer-vector-width"="512"' in llvm_ir
+
+
+def test_only_kernels_with_vector_math_ask_for_512_bit_vectors():
+    import arraystack as ast
+
+    def source(fn, *args):
+        return ast.jit(fn).lower(*[ast.asarray(a) for a in args]).compile().source
+
+    x = np.linspace(-2, 2, 64, dtype=np.float32).reshape(8, 8)
+    assert "prefer_wide_vectors()" in source(lambda a: ast.tanh(a * 2 + 1) + ast.exp(-a), x)
+    softmax = source(lambda a: ast.exp(a - ast.max(a, axis=-1, keepdims=True)), x)
+    assert "prefer_wide_vectors()" in softmax
+    assert "prefer_wide_vectors()" not in source(lambda a: ast.sum(a * a), x)  # memory-bound
+    assert "prefer_wide_vectors()" not in source(lambda a: a * 2 + 1, x)
