@@ -95,6 +95,23 @@ _FAMILIES = (
     "_polynomial",
     "_functional",
     "_array_api",
+    "_array_editing",  # append, insert, delete, resize, trim_zeros
+    "_array_assembly",  # block, fromiter
+    "_array_writes",  # copyto, fill_diagonal
+    "_axis_order",  # rollaxis
+    "_ufunclike",  # isposinf, isneginf
+    "_type_queries",  # isscalar, common_type, mintypecode, min_scalar_type, typename, True_...
+    "_checked_conversions",  # asarray_chkfinite, real_if_close, sort_complex
+    "_memory_layout",  # require, isfortran, shares_memory, may_share_memory
+    "_window_functions",  # bartlett, blackman, hamming, hanning, kaiser
+    "_bit_packing",  # packbits, unpackbits
+    "_number_representations",  # binary_repr, base_repr
+    "_index_expressions",  # s_, index_exp, mask_indices
+    "_polynomial_construction",  # vander, poly
+    "_broadcast_object",  # broadcast
+    "_functional_axes",  # apply_over_axes
+    "_deprecated_aliases",  # row_stack (warns as NumPy does)
+    "_emath_namespace",  # the emath submodule (numpy.emath)
     "_devices",  # devices(): the hardware model (measured figures, presets)
     "_config",  # config and OutOfMemory (a compiled plan's step would exceed config.memory_limit)
 )
