@@ -195,14 +195,10 @@ def frombuffer(
 
 def _copy_value(a, order="K"):
     value = a._value
-    if type(value) is not Tracer and value.ndim > 1:
-        if order == "C" and not value.flags.c_contiguous:
-            # a C-order reshape of a non-contiguous buffer copies in C order
-            flat = bind(reshape_p, value, new_sizes=(value.size,))
-            return wrap(bind(reshape_p, flat, new_sizes=value.shape))
-        if order == "F" and not value.flags.f_contiguous:
-            perm = tuple(range(value.ndim))[::-1]
-            return wrap(bind(transpose_p, _copy_value(wrap(value.T), "C")._value, permutation=perm))
+    if type(value) is np.ndarray and order in ("C", "F"):
+        # copy_p's rule keeps the layout (order "K"); a requested layout is NumPy's copy in that order.
+        # (A reshape to flat and back is no copy where the strides happen to be uniform, e.g. x[::-1, ::-2].)
+        return wrap(np.array(value, order=order))
     return wrap(bind(copy_p, value))
 
 

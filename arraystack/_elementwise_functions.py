@@ -33,7 +33,6 @@ from arraystack._ufunc import accelerated, composite
 from arraystack._ufunc_out import assign, normalize_out
 from arraystack.ir import primitives as p
 from arraystack.ir.core import active, bind, device_namespaces, trace_state
-from arraystack.ir.reference import host_rules
 
 if TYPE_CHECKING:
     from typing import Any
