@@ -1,28 +1,46 @@
 """Tiered compilation: the first calls of a jitted function never wait for numba.
 
 On a cache miss the optimized graph runs at once through the reference backend (tier 0: the reference rules,
-NumPy), and numba compiles it in a background thread, warming every kernel on copies of the first call's
-arguments. When that finishes the cache entry switches to the compiled executable (tier 1); calls already
-running finish on tier 0. Failures in the background leave the entry on tier 0 and are logged, never raised
-into a later call. `jit(f, tiered=False)` or `config.tiered = False` (ARRAYSTACK_TIERED=0) compiles before
-the first call returns, as JAX does.
+NumPy), and numba compiles it in the background. When that finishes the cache entry switches to the compiled
+executable (tier 1); calls already running finish on tier 0. Failures in the background leave the entry on
+tier 0 and are logged, never raised into a later call. `jit(f, tiered=False)` or `config.tiered = False`
+(ARRAYSTACK_TIERED=0) compiles before the first call returns, as JAX does.
+
+Where the background compile runs: `config.tier_compile` (ARRAYSTACK_TIER_COMPILE), read when it starts.
+- "process" (default): a compile worker, one long-lived process per parent started on the first miss
+  (backends/compile_process.py), compiles the graph for the first call's exact argument types (values,
+  dtypes, layouts, writeability) and writes numba's on-disk cache under config.cache_dir; this process then
+  builds the same plan, loads each kernel from that cache (a numba cache hit, no compile:
+  backends/numba/disk_cache.py) and runs the plan once on copies of the first call's buffers, so that
+  nothing is left to compile in a caller's call. numba's compiler holds the GIL, so a thread compiling here
+  would slow every tier-0 call made meanwhile; the worker does not (loading still takes the GIL, for much
+  less time than compiling). A parent that exits leaves the worker to finish the jobs it was sent (they warm
+  the disk cache for the next run) and exit. If the worker cannot start (then not retried in this
+  process), the cache directory is not writable, or the graph's IR text does not parse back to itself, the
+  compile falls back to a thread. If the worker crashes or the compile raises there, the entry stays on tier 0
+  (the same compile could bring this process down) and the next miss starts a new worker.
+  When every kernel of the plan is already in numba's disk cache (or loaded in this process), no job is
+  sent: the kernels load in a background thread (mode "disk").
+- "thread": numba compiles in a background thread of this process, as a fallback and for comparison.
+`Tier.mode` says which ran ("process", "disk" or "thread"), `Tier.report` what the load did (kernels loaded
+or compiled, numba compiles seen meanwhile and in the run before the switch) and `Tier.timeline` when.
 
 The tiers agree to within the accuracy bound of the compiled math (<= 4 ulp for the transcendental functions,
-a different summation order for float reductions), not bit for bit: tier 0 computes with NumPy.
-
-A thread, not a process: numba holds the GIL for much of a compile, so calls made meanwhile run slower, but
-the first call returns without waiting and the compiled kernels land in this process without a second
-numba start-up.
+a different summation order for float reductions), not always bit for bit: tier 0 computes with NumPy (and
+warns as NumPy does on overflow or invalid values, where kernels are silent).
+tests/arraystack/test_tiering.py lists the graphs on which they are bit-identical (arithmetic, comparisons and
+selects, integer work, structural ops) and checks them.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
-
-import numpy as np
+import time
 
 log = logging.getLogger("arraystack.jit")
+MODES = ("process", "thread")
 
 
 class Tier:
@@ -38,37 +56,113 @@ class Tier:
         self.name = name
         self.thread = None
         self.error = None
+        self.mode = None  # "process", "disk" or "thread": where the compiled tier came from
+        self.fallback = None  # why a process compile fell back to a thread
+        self.report: dict = {}
+        self.timeline: dict = {}  # perf_counter() when the compile started, the worker answered, tier 1 began
         self.done = threading.Event()
         self._lock = threading.Lock()
 
     def start(self, buffers, consts):
-        """Start compiling (once), warming the kernels on copies of these buffers."""
+        """Start compiling (once), for the types and layouts of these buffers."""
+        from arraystack._config import config
+        from arraystack.backends.compile_worker import describe_buffer
+
         with self._lock:
             if self.thread is not None:
                 return
-            copies = [np.array(b, copy=True) for b in buffers]  # donation may write into them
+            how = config.tier_compile
+            if how not in MODES:
+                raise ValueError(f"arraystack.config.tier_compile must be one of {MODES}, got {how!r}")
+            # copies (donation may write into them) that keep each buffer's layout and writeability
+            described = [describe_buffer(b) for b in list(buffers) + list(consts)]
             self.thread = threading.Thread(
-                target=self._compile, args=(copies, list(consts)), name=f"arraystack-compile-{self.name}",
+                target=self._compile, args=(described, how), name=f"arraystack-compile-{self.name}",
                 daemon=True,
             )
         self.thread.start()
 
-    def _compile(self, buffers, consts):
-        from arraystack.backends import compile_graph
-
+    def _compile(self, described, how):
+        self.timeline["started"] = time.perf_counter()
         try:
-            executable = compile_graph(self.graph, self.backend, cache_dir=self.cache_dir, donate=self.donate)
-            executable(*buffers, *consts)  # numba compiles (or loads from disk) each kernel for these types
+            executable = self._compile_in_worker(described) if how == "process" else None
+            if executable is None:
+                executable = self._compile_here(described)
             self.stats.compiles += getattr(executable, "new_kernels", 0)
             self.entry.executable = executable
             self.entry.run = executable.runner
             self.entry.tier = 1
+            self.timeline["switched"] = time.perf_counter()
         except Exception as e:  # noqa: BLE001  (tier 0 keeps serving; the error is kept and logged)
             self.error = e
-            log.warning("arraystack.jit: background compile of %s failed, staying on the reference path: %s: %s",
-                        self.name, type(e).__name__, e)
+            log.warning(
+                "arraystack.jit: background compile of %s failed, staying on the reference path: %s: %s",
+                self.name, type(e).__name__, e,
+            )
         finally:
             self.done.set()
+
+    def _compile_here(self, described):
+        from arraystack.backends import compile_graph
+        from arraystack.backends.compile_worker import rebuild_buffer
+
+        self.mode = "thread"
+        executable = compile_graph(self.graph, self.backend, cache_dir=self.cache_dir, donate=self.donate)
+        executable(*[rebuild_buffer(b) for b in described])  # numba compiles (or loads) each kernel
+        return executable
+
+    def _compile_in_worker(self, described):
+        """Compile in the worker process and load the result from disk; None: use a thread instead."""
+        from arraystack.backends import compile_graph, compile_process
+        from arraystack.ir.parser import IRParseError, parse_graph
+        from arraystack.ir.printer import print_graph
+
+        if not _writable(self.cache_dir):
+            self._fall_back(f"the cache directory {self.cache_dir!r} is not writable")
+            return None
+        text, problem = print_graph(self.graph, sources=False), "it prints differently"
+        try:
+            same = print_graph(parse_graph(text), sources=False) == text
+        except (IRParseError, ValueError, TypeError, KeyError) as e:
+            same, problem = False, f"{type(e).__name__}: {e}"
+        if not same:
+            self._fall_back(f"the graph's IR text does not parse back to the same graph ({problem})")
+            return None
+        from arraystack.backends.compile_worker import rebuild_buffer
+        from arraystack.backends.numba.disk_cache import load_signatures, on_disk, prepare
+        from arraystack.backends.numba.kernels import compile_counts
+
+        # The plan here first: its kernel files are then written before the worker reads them (a file
+        # rewritten after numba indexed it would make the index stale), and may all be on disk already.
+        executable = compile_graph(self.graph, self.backend, cache_dir=self.cache_dir, donate=self.donate)
+        if on_disk(getattr(executable, "kernel_sources", ())):
+            self.mode = "disk"  # e.g. a second run of a script: numba loads every kernel, nothing compiles
+        else:
+            job = {"graph": text, "buffers": described, "cache_dir": self.cache_dir, "donate": self.donate}
+            try:
+                pending = compile_process.start(job)
+                prepare()  # numba's one-time set-up here, while the worker compiles
+                answer = pending.result()
+            except compile_process.WorkerUnavailable as e:
+                self._fall_back(str(e))
+                return None
+            self.timeline["answered"] = time.perf_counter()
+            self.report = dict(
+                load_signatures(answer["signatures"]),
+                worker_compiles=answer["compiles"],
+                worker_seconds=answer["seconds"],
+            )
+            self.mode = "process"
+        # One run here before the switch: a kernel the worker's plan lacked (its code differs from this
+        # process's, say after an upgrade) or typed differently compiles now, never in a caller's call.
+        before = compile_counts()["numba_compiles"]
+        executable(*[rebuild_buffer(b) for b in described])
+        self.report["warmup_compiles"] = compile_counts()["numba_compiles"] - before
+        return executable
+
+    def _fall_back(self, reason):
+        self.fallback = reason
+        log.info("arraystack.jit: compiling %s in a thread: %s", self.name, reason)
 
     def wait(self, timeout=None) -> bool:
         """Block until the compiled tier is in place (or failed); True when it is in place."""
@@ -78,4 +172,16 @@ class Tier:
         return self.entry.tier == 1
 
 
-__all__ = ["Tier"]
+def _writable(cache_dir) -> bool:
+    if not cache_dir:
+        from arraystack.backends.numba.kernels import default_cache_dir
+
+        cache_dir = default_cache_dir()
+    try:
+        os.makedirs(cache_dir, exist_ok=True)
+    except OSError:
+        return False
+    return os.path.isdir(cache_dir) and os.access(cache_dir, os.W_OK | os.X_OK)
+
+
+__all__ = ["MODES", "Tier"]

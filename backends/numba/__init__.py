@@ -261,6 +261,7 @@ def compile_numba(graph, cache_dir=None, donate=frozenset(), blas=None) -> Execu
     runner = alias_safe(graph, _direct_runner(graph, steps, checked) or checked)
     executable = Executable(graph, plan, runner, "\n".join(sources))
     executable.new_kernels = new_kernels
+    executable.kernel_sources = tuple(sources)  # tiering asks the disk cache about these
     return executable
 
 

@@ -1,0 +1,231 @@
+"""The parent's side of the compile worker (backends/compile_worker.py): one long-lived worker process per
+parent process, started on the first job, serving jobs one at a time.
+
+`start(job)` sends a job and its `.result()` waits for the answer (`submit(job)` does both). They raise
+WorkerUnavailable when no worker could be started (the caller compiles in-process instead), WorkerCrashed when
+the worker died during the job (the next job starts a new worker), and JobFailed when the compile raised in
+the worker. The worker is
+started with `python -m`, never multiprocessing's spawn, which would re-run the user's __main__ module; it
+sits in its own session (Ctrl-C in a terminal reaches only the parent) and exits when its stdin closes, so a
+parent that exits or dies leaves nothing behind. A process that forked gets its own worker.
+"""
+
+from __future__ import annotations
+
+import atexit
+import itertools
+import logging
+import os
+import subprocess
+import sys
+import threading
+
+from arraystack.backends.compile_worker import receive, send
+
+log = logging.getLogger("arraystack.jit")
+# argv of the worker; tests point it at a program that exits at once to exercise the fallback
+COMMAND = [sys.executable, "-m", "arraystack.backends.compile_worker"]
+
+
+class WorkerUnavailable(RuntimeError):
+    """No compile worker could be started (it exited before saying it was ready)."""
+
+
+class WorkerCrashed(RuntimeError):
+    """The compile worker exited while it held the job."""
+
+
+class JobFailed(RuntimeError):
+    """The compile raised inside the worker; the message carries its traceback."""
+
+
+class Job:
+    """A job sent to the worker: `result()` waits for its answer."""
+
+    def __init__(self, pid):
+        self.pid = pid
+        self.done = threading.Event()
+        self.answer = None
+        self.error = None
+
+    def result(self, timeout=None) -> dict:
+        """The worker's answer; raises what the job raised (see the module docstring)."""
+        global _unavailable
+        self.done.wait(timeout)
+        if not self.done.is_set():
+            raise TimeoutError(f"the compile worker (pid {self.pid}) did not answer in {timeout} s")
+        if isinstance(self.error, WorkerUnavailable):
+            with _lock:
+                _unavailable = str(self.error)
+        if self.error is not None:
+            raise self.error
+        return self.answer
+
+
+class CompileWorker:
+    """One worker process and the thread that reads its answers."""
+
+    def __init__(self, command=None):
+        self.process = subprocess.Popen(
+            list(command or COMMAND),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            env=_worker_environment(),
+        )
+        self.pid = self.process.pid
+        self.ready = threading.Event()
+        self.alive = True
+        self._jobs: dict[int, Job] = {}
+        self._ids = itertools.count()
+        self._lock = threading.Lock()
+        self._reader = threading.Thread(
+            target=self._read, name="arraystack-compile-worker-reader", daemon=True
+        )
+        self._reader.start()
+
+    def _read(self):
+        stream = self.process.stdout
+        try:
+            while True:
+                message = receive(stream)
+                if message is None:
+                    break
+                if message[0] == "ready":
+                    self.ready.set()
+                    continue
+                kind, job_id, payload = message
+                job = self._jobs.pop(job_id, None)
+                if job is not None:
+                    job.answer, job.error = payload, (JobFailed(payload) if kind == "failed" else None)
+                    job.done.set()
+        except Exception as e:  # noqa: BLE001  (a garbled stream counts as a dead worker)
+            log.debug("arraystack: reading the compile worker's answers failed: %s", e)
+        with self._lock:
+            self.alive = False
+            jobs, self._jobs = list(self._jobs.values()), {}
+        code = self.process.wait()
+        for job in jobs:
+            kind = WorkerCrashed if self.ready.is_set() else WorkerUnavailable
+            job.error = kind(f"the compile worker (pid {self.pid}) exited with code {code}")
+            job.done.set()
+
+    def send(self, job: dict) -> Job:
+        pending = Job(self.pid)
+        with self._lock:
+            if not self.alive:
+                raise WorkerCrashed(f"the compile worker (pid {self.pid}) has exited")
+            job_id = next(self._ids)
+            self._jobs[job_id] = pending
+            try:
+                send(self.process.stdin, dict(job, id=job_id))
+            except (BrokenPipeError, OSError):
+                pass  # the reader sees the worker exit and fails the job
+        return pending
+
+    def close(self, timeout=5.0) -> None:
+        """Close the worker's stdin (it exits after its current job); kill it after `timeout` seconds
+        (None: leave it to finish its job, whose kernels then land in the disk cache for the next run)."""
+        try:
+            self.process.stdin.close()
+        except OSError:
+            pass
+        if timeout is None:
+            return
+        try:
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self._reader.join(timeout)
+
+
+def _worker_environment() -> dict:
+    """The parent's environment, with its import path (a script may have extended sys.path, and the worker
+    must import the same arraystack) and one BLAS thread (the worker runs a plan once, and must not compete
+    for the cores that the parent's calls use meanwhile)."""
+    path = [os.path.abspath(p) if p else os.getcwd() for p in sys.path if isinstance(p, str)]
+    return dict(
+        os.environ, PYTHONPATH=os.pathsep.join(path), OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1"
+    )
+
+
+_lock = threading.Lock()
+_worker: CompileWorker | None = None
+_owner_pid = None
+_unavailable: str | None = None  # why process compilation was given up in this process
+
+
+def worker() -> CompileWorker:
+    """This process's worker, started on first use (and again after a crash)."""
+    global _worker, _owner_pid
+    with _lock:
+        if _unavailable is not None:
+            raise WorkerUnavailable(_unavailable)
+        if _worker is None or not _worker.alive or _owner_pid != os.getpid():
+            if _worker is not None and _owner_pid == os.getpid():
+                _worker.close(0)
+            try:
+                _worker = CompileWorker()
+            except OSError as e:
+                raise WorkerUnavailable(f"cannot start the compile worker: {e}") from e
+            _owner_pid = os.getpid()
+        return _worker
+
+
+def start(job: dict) -> Job:
+    """Send a job (see backends/compile_worker.py) to this process's worker, starting one if needed. A
+    worker that cannot start is not tried again in this process (`reset()` forgets that)."""
+    global _unavailable
+    try:
+        return worker().send(job)
+    except WorkerUnavailable as e:
+        with _lock:
+            _unavailable = str(e)
+        raise
+
+
+def submit(job: dict, timeout=None) -> dict:
+    """Run a job in this process's worker and return its answer; blocks the calling thread."""
+    return start(job).result(timeout)
+
+
+def jobs_in_flight() -> int:
+    """Jobs sent to this process's worker and not answered yet."""
+    current = _worker
+    if current is None or _owner_pid != os.getpid():
+        return 0
+    with current._lock:  # held while a job is being sent: a job counts once it is in the pipe
+        return len(current._jobs)
+
+
+def worker_pid() -> int | None:
+    """The pid of this process's running worker, if any."""
+    current = _worker
+    return current.pid if current is not None and current.alive and _owner_pid == os.getpid() else None
+
+
+def shutdown(timeout=5.0) -> None:
+    """Stop this process's worker, if any; the next job starts a new one."""
+    global _worker
+    with _lock:
+        current, _worker = _worker, None
+    if current is not None and _owner_pid == os.getpid():
+        current.close(timeout)
+
+
+def reset() -> None:
+    """Stop the worker and forget that one could not be started: the next job tries again."""
+    global _unavailable
+    shutdown()
+    with _lock:
+        _unavailable = None
+
+
+atexit.register(shutdown, None)  # never delays the exit; the worker finishes alone
+
+__all__ = [
+    "COMMAND", "Job", "JobFailed", "WorkerCrashed", "WorkerUnavailable", "jobs_in_flight", "reset", "shutdown",
+    "start", "submit", "worker_pid",
+]
