@@ -113,25 +113,6 @@ def test_readme_quickstart_is_the_two_commands_and_ci_runs_the_second():
     assert ci[-1] == INSTALL_AND_TEST
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("number", [0, 1, 2, 3, 4])
-def test_readme_python_examples_run(tmp_path, number):
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
-    assert len(blocks) == 5
-    script = tmp_path / "example.py"
-    script.write_text(blocks[number])
-    done = subprocess.run(
-        [sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    if "print_graph(graph)" in blocks[number]:  # the printed IR in the README is what the code prints
-        printed = [line.rstrip() for line in done.stdout.splitlines()]
-        documented = [
-            line[2:].rstrip() for line in blocks[number].splitlines() if line.startswith("# ")
-        ]
-        assert printed == documented
-
-
 # -- info, cache and bench (arraystack/_cli_info.py, _cli_cache.py, _cli_bench.py) ---------------------------
 
 

@@ -38,8 +38,11 @@ def quickstart() -> str:
 
 
 def run(code: str, cwd) -> subprocess.CompletedProcess:
+    """Run a README block as the script example.py (the IR it prints names that file's lines)."""
+    script = pathlib.Path(cwd) / "example.py"
+    script.write_text(code, "utf-8")
     return subprocess.run(
-        [sys.executable, "-c", code],
+        [sys.executable, str(script)],
         check=False,
         cwd=cwd,
         capture_output=True,
@@ -98,3 +101,7 @@ def test_every_python_block_in_the_readme_runs(code, tmp_path):
     done = run(code, tmp_path)
     assert done.returncode == 0, f"{code}\n{done.stderr}"
     assert "Warning" not in done.stderr, done.stderr
+    if "print_graph(graph)" in code:  # the printed IR in the README is what the code prints
+        printed = [line.rstrip() for line in done.stdout.splitlines()]
+        documented = [line[2:].rstrip() for line in code.splitlines() if line.startswith("# ")]
+        assert printed == documented
