@@ -1,122 +1,202 @@
 """arraystack: a NumPy-compatible array library with a tracing JIT, autodiff and compiled backends.
 
-This module is the public namespace: import blocks and __all__, nothing defined here.
+This module is the public namespace (STYLE.md rule 18): import blocks and the literal `__all__`,
+nothing defined here. Every public name is imported explicitly from the private family module that
+implements it (one block per module, sorted), so static type checkers (mypy, pyright) see the
+whole namespace; tests/test_typing.py checks that the imports, `__all__` and the families'
+own `__all__` agree.
 """
 
-from arraystack._array import ndarray
-from arraystack._dtypes import *  # noqa: F403
-from arraystack._dtypes import __all__ as _dtypes_all
-from arraystack._dtypes import bool_ as bool  # noqa: A001  (numpy.bool)
-from arraystack._creation import *  # noqa: F403
-from arraystack._creation import __all__ as _creation_all
-from arraystack._elementwise import *  # noqa: F403
-from arraystack._elementwise import __all__ as _elementwise_all
-from arraystack._manipulation import *  # noqa: F403
-from arraystack._manipulation import __all__ as _manipulation_all
-from arraystack._reductions import *  # noqa: F403
-from arraystack._reductions import __all__ as _reductions_all
-from arraystack._indexing import *  # noqa: F403
-from arraystack._indexing import __all__ as _indexing_all
-from arraystack._linalg import *  # noqa: F403
-from arraystack._linalg import __all__ as _linalg_all
-from arraystack._jit import *  # noqa: F403
-from arraystack._jit import __all__ as _jit_all
-from arraystack._dlpack import *  # noqa: F403
-from arraystack._dlpack import __all__ as _dlpack_all
-from arraystack._control import *  # noqa: F403
-from arraystack._control import __all__ as _control_all
-from arraystack._autodiff import *  # noqa: F403
-from arraystack._autodiff import __all__ as _autodiff_all
-from arraystack._vmap import *  # noqa: F403
-from arraystack._vmap import __all__ as _vmap_all
-from arraystack._jacobian import *  # noqa: F403
-from arraystack._jacobian import __all__ as _jacobian_all
-from arraystack._custom import *  # noqa: F403
-from arraystack._custom import __all__ as _custom_all
-from arraystack._config import config
+# Compact blocks (one line per module where it fits): ruff format and isort would put one name per
+# line and the file would be 900 lines long. The blocks are sorted by module.
+# ruff: noqa: I001
+# fmt: off
+# _array first: it loads the elementwise and creation families, which the other families import
+# from (in sorted order, fft would import _creation half-initialized).
+from arraystack._array import ndarray  # isort: split
+
+from arraystack import fft, linalg, nn, optim, prng, random, testing, typing
+from arraystack._array_api import (
+    __array_api_version__, __array_namespace_info__, e, inf, nan, newaxis, pi,
+)
+from arraystack._array_assembly import block, fromiter
+from arraystack._array_editing import append, delete, insert, resize, trim_zeros
+from arraystack._array_writes import copyto, fill_diagonal
+from arraystack._autodiff import grad, jvp, linearize, value_and_grad, vjp
+from arraystack._axis_order import rollaxis
+from arraystack._bit_packing import packbits, unpackbits
+from arraystack._broadcast_object import broadcast
+from arraystack._calculus import (
+    convolve, correlate, cross, diff, ediff1d, gradient, interp, trapezoid, unwrap,
+)
+from arraystack._checked_conversions import asarray_chkfinite, real_if_close, sort_complex
+from arraystack._comparison import allclose, array_equal, array_equiv, isclose
+from arraystack._config import OutOfMemory, config
+from arraystack._constants import euler_gamma
+from arraystack._contractions import inner, kron, matvec, outer, tensordot, vdot, vecdot, vecmat
+from arraystack._control import cond, fori_loop, scan, switch, while_loop
+from arraystack._covariance import corrcoef, cov
+from arraystack._creation import (
+    arange, array, asanyarray, asarray, ascontiguousarray, asfortranarray, astype, copy, diag,
+    diagflat, empty, empty_like, eye, frombuffer, fromfunction, full, full_like, geomspace,
+    identity, indices, linspace, logspace, meshgrid, ones, ones_like, tri, tril, triu, zeros,
+    zeros_like,
+)
+from arraystack._custom import checkpoint, custom_jvp, custom_vjp, remat, stop_gradient
+from arraystack._deprecated_aliases import row_stack
+from arraystack._devices import devices
+from arraystack._dlpack import from_dlpack
+from arraystack._dtypes import (
+    bool_, byte, can_cast, cdouble, complex64, complex128, complexfloating, csingle, double, dtype,
+    finfo, float16, float32, float64, floating, generic, half, iinfo, inexact, int8, int16, int32,
+    int64, int_, intc, integer, intp, isdtype, issubdtype, long, longlong, number, promote_types,
+    result_type, short, signedinteger, single, ubyte, uint, uint8, uint16, uint32, uint64, uintc,
+    uintp, ulong, ulonglong, unsignedinteger, ushort,
+)
+from arraystack._dtypes import bool_ as bool
+from arraystack._einsum import einsum, einsum_path
+from arraystack._elementwise import (
+    abs, absolute, acos, acosh, add, angle, arccos, arccosh, arcsin, arcsinh, arctan, arctan2,
+    arctanh, around, asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_count, bitwise_invert,
+    bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor, cbrt, ceil, clip,
+    conj, conjugate, copysign, cos, cosh, deg2rad, degrees, divide, divmod, equal, exp, exp2, expm1,
+    fabs, fix, float_power, floor, floor_divide, fmax, fmin, fmod, frexp, gcd, greater,
+    greater_equal, heaviside, hypot, imag, invert, iscomplex, iscomplexobj, isfinite, isinf, isnan,
+    isreal, isrealobj, lcm, ldexp, left_shift, less, less_equal, log, log1p, log2, log10, logaddexp,
+    logaddexp2, logical_and, logical_not, logical_or, logical_xor, maximum, minimum, mod, modf,
+    multiply, nan_to_num, negative, nextafter, not_equal, positive, pow, power, rad2deg, radians,
+    real, reciprocal, remainder, right_shift, rint, round, sign, signbit, sin, sinh, spacing, sqrt,
+    square, subtract, tan, tanh, true_divide, trunc, where,
+)
+from arraystack._emath_namespace import emath
+from arraystack._floating_point_errors import errstate, geterr, geterrcall, seterr, seterrcall
+from arraystack._functional import apply_along_axis, frompyfunc, vectorize
+from arraystack._functional_axes import apply_over_axes
+from arraystack._histograms import (
+    bincount, histogram, histogram2d, histogram_bin_edges, histogramdd,
+)
+from arraystack._index_expressions import index_exp, mask_indices, s_
+from arraystack._index_tricks import (
+    c_, diag_indices, diag_indices_from, diagonal, ix_, mgrid, ogrid, r_, ravel_multi_index, trace,
+    tril_indices, tril_indices_from, triu_indices, triu_indices_from, unravel_index,
+)
+from arraystack._indexing import argwhere, flatnonzero, nonzero
+from arraystack._introspection import iterable, ndim, shape, size
+from arraystack._io import (
+    fromfile, fromstring, genfromtxt, load, loadtxt, save, savetxt, savez, savez_compressed,
+)
+from arraystack._iterators import ndenumerate, ndindex, nditer
+from arraystack._jacobian import hessian, jacfwd, jacrev
+from arraystack._jit import jit, make_graph
+from arraystack._linalg import dot, matmul
+from arraystack._manipulation import (
+    array_split, atleast_1d, atleast_2d, atleast_3d, broadcast_arrays, broadcast_shapes,
+    broadcast_to, column_stack, concat, concatenate, dsplit, dstack, expand_dims, flip, fliplr,
+    flipud, hsplit, hstack, matrix_transpose, moveaxis, pad, permute_dims, ravel, repeat, reshape,
+    roll, rot90, split, squeeze, stack, swapaxes, tile, transpose, unstack, vsplit, vstack,
+)
+from arraystack._memory_layout import isfortran, may_share_memory, require, shares_memory
+from arraystack._number_representations import base_repr, binary_repr
+from arraystack._polynomial import (
+    poly1d, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub, polyval, roots,
+)
+from arraystack._polynomial_construction import poly, vander
+from arraystack._printing import (
+    array2string, array_repr, array_str, format_float_positional, format_float_scientific,
+    get_printoptions, printoptions, set_printoptions,
+)
+from arraystack._quantiles import (
+    median, nanmedian, nanpercentile, nanquantile, percentile, quantile,
+)
+from arraystack._reductions import (
+    all, amax, amin, any, argmax, argmin, average, count_nonzero, cumprod, cumsum, cumulative_prod,
+    cumulative_sum, max, mean, min, nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmean,
+    nanmin, nanprod, nanstd, nansum, nanvar, prod, ptp, std, sum, var,
+)
+from arraystack._selection import (
+    choose, compress, extract, piecewise, place, put, put_along_axis, putmask, select, take,
+    take_along_axis,
+)
+from arraystack._sets import (
+    intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts,
+    unique_inverse, unique_values,
+)
+from arraystack._sorting import (
+    argpartition, argsort, digitize, lexsort, partition, searchsorted, sort,
+)
+from arraystack._special import i0, sinc
+from arraystack._type_queries import (
+    False_, ScalarType, True_, common_type, isscalar, little_endian, min_scalar_type, mintypecode,
+    typecodes, typename,
+)
+from arraystack._ufunclike import isneginf, isposinf
+from arraystack._vmap import vmap
+from arraystack._window_functions import bartlett, blackman, hamming, hanning, kaiser
 from arraystack.ir import tree as tree_util
-from arraystack import nn, optim, prng  # noqa: E402  (layers, optimizers, PRNG keys: functional)
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "ndarray",
-    "bool",
-    *_dtypes_all,
-    *_creation_all,
-    *_elementwise_all,
-    *_manipulation_all,
-    *_reductions_all,
-    *_indexing_all,
-    *_linalg_all,
-    *_jit_all,
-    *_control_all,
-    *_dlpack_all,
-    *_autodiff_all,
-    *_vmap_all,
-    *_jacobian_all,
-    *_custom_all,
-    "config",
-    "tree_util",
-    "nn",
-    "optim",
-    "prng",
-    "fft",
-    "linalg",
-    "random",
-    "testing",
+    "False_", "OutOfMemory", "ScalarType", "True_", "__array_api_version__",
+    "__array_namespace_info__", "abs", "absolute", "acos", "acosh", "add", "all", "allclose",
+    "amax", "amin", "angle", "any", "append", "apply_along_axis", "apply_over_axes", "arange",
+    "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "argmax", "argmin",
+    "argpartition", "argsort", "argwhere", "around", "array", "array2string", "array_equal",
+    "array_equiv", "array_repr", "array_split", "array_str", "asanyarray", "asarray",
+    "asarray_chkfinite", "ascontiguousarray", "asfortranarray", "asin", "asinh", "astype", "atan",
+    "atan2", "atanh", "atleast_1d", "atleast_2d", "atleast_3d", "average", "bartlett", "base_repr",
+    "binary_repr", "bincount", "bitwise_and", "bitwise_count", "bitwise_invert",
+    "bitwise_left_shift", "bitwise_not", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
+    "blackman", "block", "bool", "bool_", "broadcast", "broadcast_arrays", "broadcast_shapes",
+    "broadcast_to", "byte", "c_", "can_cast", "cbrt", "cdouble", "ceil", "checkpoint", "choose",
+    "clip", "column_stack", "common_type", "complex64", "complex128", "complexfloating", "compress",
+    "concat", "concatenate", "cond", "config", "conj", "conjugate", "convolve", "copy", "copysign",
+    "copyto", "corrcoef", "correlate", "cos", "cosh", "count_nonzero", "cov", "cross", "csingle",
+    "cumprod", "cumsum", "cumulative_prod", "cumulative_sum", "custom_jvp", "custom_vjp", "deg2rad",
+    "degrees", "delete", "devices", "diag", "diag_indices", "diag_indices_from", "diagflat",
+    "diagonal", "diff", "digitize", "divide", "divmod", "dot", "double", "dsplit", "dstack",
+    "dtype", "e", "ediff1d", "einsum", "einsum_path", "emath", "empty", "empty_like", "equal",
+    "errstate", "euler_gamma", "exp", "exp2", "expand_dims", "expm1", "extract", "eye", "fabs",
+    "fft", "fill_diagonal", "finfo", "fix", "flatnonzero", "flip", "fliplr", "flipud", "float16",
+    "float32", "float64", "float_power", "floating", "floor", "floor_divide", "fmax", "fmin",
+    "fmod", "fori_loop", "format_float_positional", "format_float_scientific", "frexp",
+    "from_dlpack", "frombuffer", "fromfile", "fromfunction", "fromiter", "frompyfunc", "fromstring",
+    "full", "full_like", "gcd", "generic", "genfromtxt", "geomspace", "get_printoptions", "geterr",
+    "geterrcall", "grad", "gradient", "greater", "greater_equal", "half", "hamming", "hanning",
+    "heaviside", "hessian", "histogram", "histogram2d", "histogram_bin_edges", "histogramdd",
+    "hsplit", "hstack", "hypot", "i0", "identity", "iinfo", "imag", "index_exp", "indices",
+    "inexact", "inf", "inner", "insert", "int8", "int16", "int32", "int64", "int_", "intc",
+    "integer", "interp", "intersect1d", "intp", "invert", "isclose", "iscomplex", "iscomplexobj",
+    "isdtype", "isfinite", "isfortran", "isin", "isinf", "isnan", "isneginf", "isposinf", "isreal",
+    "isrealobj", "isscalar", "issubdtype", "iterable", "ix_", "jacfwd", "jacrev", "jit", "jvp",
+    "kaiser", "kron", "lcm", "ldexp", "left_shift", "less", "less_equal", "lexsort", "linalg",
+    "linearize", "linspace", "little_endian", "load", "loadtxt", "log", "log1p", "log2", "log10",
+    "logaddexp", "logaddexp2", "logical_and", "logical_not", "logical_or", "logical_xor",
+    "logspace", "long", "longlong", "make_graph", "mask_indices", "matmul", "matrix_transpose",
+    "matvec", "max", "maximum", "may_share_memory", "mean", "median", "meshgrid", "mgrid", "min",
+    "min_scalar_type", "minimum", "mintypecode", "mod", "modf", "moveaxis", "multiply", "nan",
+    "nan_to_num", "nanargmax", "nanargmin", "nancumprod", "nancumsum", "nanmax", "nanmean",
+    "nanmedian", "nanmin", "nanpercentile", "nanprod", "nanquantile", "nanstd", "nansum", "nanvar",
+    "ndarray", "ndenumerate", "ndim", "ndindex", "nditer", "negative", "newaxis", "nextafter", "nn",
+    "nonzero", "not_equal", "number", "ogrid", "ones", "ones_like", "optim", "outer", "packbits",
+    "pad", "partition", "percentile", "permute_dims", "pi", "piecewise", "place", "poly", "poly1d",
+    "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polysub", "polyval",
+    "positive", "pow", "power", "printoptions", "prng", "prod", "promote_types", "ptp", "put",
+    "put_along_axis", "putmask", "quantile", "r_", "rad2deg", "radians", "random", "ravel",
+    "ravel_multi_index", "real", "real_if_close", "reciprocal", "remainder", "remat", "repeat",
+    "require", "reshape", "resize", "result_type", "right_shift", "rint", "roll", "rollaxis",
+    "roots", "rot90", "round", "row_stack", "s_", "save", "savetxt", "savez", "savez_compressed",
+    "scan", "searchsorted", "select", "set_printoptions", "setdiff1d", "seterr", "seterrcall",
+    "setxor1d", "shape", "shares_memory", "short", "sign", "signbit", "signedinteger", "sin",
+    "sinc", "single", "sinh", "size", "sort", "sort_complex", "spacing", "split", "sqrt", "square",
+    "squeeze", "stack", "std", "stop_gradient", "subtract", "sum", "swapaxes", "switch", "take",
+    "take_along_axis", "tan", "tanh", "tensordot", "testing", "tile", "trace", "transpose",
+    "trapezoid", "tree_util", "tri", "tril", "tril_indices", "tril_indices_from", "trim_zeros",
+    "triu", "triu_indices", "triu_indices_from", "true_divide", "trunc", "typecodes", "typename",
+    "typing", "ubyte", "uint", "uint8", "uint16", "uint32", "uint64", "uintc", "uintp", "ulong",
+    "ulonglong", "union1d", "unique", "unique_all", "unique_counts", "unique_inverse",
+    "unique_values", "unpackbits", "unravel_index", "unsignedinteger", "unstack", "unwrap",
+    "ushort", "value_and_grad", "vander", "var", "vdot", "vecdot", "vecmat", "vectorize", "vjp",
+    "vmap", "vsplit", "vstack", "where", "while_loop", "zeros", "zeros_like",
 ]
-
-# NumPy breadth (issue 3): each family module exports its own __all__; the tuple below lists them, one
-# name per line, and the loop re-exports each module's names here as a star import would.
-from arraystack import fft  # noqa: E402
-from arraystack import testing  # noqa: E402
-from arraystack import random  # noqa: E402
-from arraystack import linalg  # noqa: E402
-_FAMILIES = (
-    "_contractions",
-    "_einsum",
-    "_io",
-    "_printing",
-    "_constants",
-    "_introspection",
-    "_floating_point_errors",
-    "_sorting",
-    "_selection",
-    "_sets",
-    "_index_tricks",
-    "_iterators",
-    "_quantiles",
-    "_special",
-    "_comparison",
-    "_calculus",
-    "_covariance",
-    "_histograms",
-    "_polynomial",
-    "_functional",
-    "_array_api",
-    "_array_editing",  # append, insert, delete, resize, trim_zeros
-    "_array_assembly",  # block, fromiter
-    "_array_writes",  # copyto, fill_diagonal
-    "_axis_order",  # rollaxis
-    "_ufunclike",  # isposinf, isneginf
-    "_type_queries",  # isscalar, common_type, mintypecode, min_scalar_type, typename, True_...
-    "_checked_conversions",  # asarray_chkfinite, real_if_close, sort_complex
-    "_memory_layout",  # require, isfortran, shares_memory, may_share_memory
-    "_window_functions",  # bartlett, blackman, hamming, hanning, kaiser
-    "_bit_packing",  # packbits, unpackbits
-    "_number_representations",  # binary_repr, base_repr
-    "_index_expressions",  # s_, index_exp, mask_indices
-    "_polynomial_construction",  # vander, poly
-    "_broadcast_object",  # broadcast
-    "_functional_axes",  # apply_over_axes
-    "_deprecated_aliases",  # row_stack (warns as NumPy does)
-    "_emath_namespace",  # the emath submodule (numpy.emath)
-    "_devices",  # devices(): the hardware model (measured figures, presets)
-    "_config",  # config and OutOfMemory (a compiled plan's step would exceed config.memory_limit)
-)
-for _family in _FAMILIES:
-    _module = __import__(f"arraystack.{_family}", fromlist=["__all__"])
-    globals().update({_name: getattr(_module, _name) for _name in _module.__all__})
-    __all__ += [_name for _name in _module.__all__ if _name not in __all__]
-
+# fmt: on

@@ -12,6 +12,8 @@ loop dtypes (inputs, then outputs) and every operand already has its input dtype
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypeVar, overload
+
 import numpy as np
 
 from arraystack._array import _fastpath, _make, ndarray, raw, wrap
@@ -20,6 +22,17 @@ from arraystack._operands import broadcast_raw, convert_raw, is_scalar_literal, 
 from arraystack._ufunc_out import normalize_out, operands_shape, where_mask, write_out
 from arraystack.ir.core import active, bind, device_namespaces, trace_state
 from arraystack.ir.reference import host_rules
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from numpy._typing._ufunc import _UFunc_Nin1_Nout2, _UFunc_Nin2_Nout2
+
+    from arraystack.ir.core import Primitive
+    from arraystack.typing import NDArray
+
+_Function = TypeVar("_Function", bound="Callable[..., Any]")  # accelerated keeps fn's signature
 
 _PY_SCALARS = (bool, int, float, complex)
 _ndarray_np = np.ndarray
@@ -109,7 +122,7 @@ def _named(fn, ufunc):
     return document(fn, ufunc)
 
 
-def accelerated(fn, host, nargs):
+def accelerated(fn: _Function, host: Callable[..., Any] | None, nargs: int) -> _Function:
     """`fn`, or with the C accelerator a callable whose eager calls with `nargs` positional array operands
     (and nothing else) run `host` on the NumPy buffers directly: exactly `fn`'s own fast path, without its
     Python frame. `__wrapped__` is `fn`, so signatures, docs and every other call are `fn`'s."""
@@ -123,7 +136,9 @@ def accelerated(fn, host, nargs):
     return fast
 
 
-def unary(ufunc, prim, impl=None):
+def unary(
+    ufunc: np.ufunc, prim: Primitive, impl: Callable[..., Any] | None = None
+) -> Callable[..., NDArray]:
     """A one-input ufunc: the eager fast path binds `prim`, `impl` (default `prim`) the rest."""
     general = impl or bind_impl(prim)
 
@@ -143,7 +158,9 @@ def unary(ufunc, prim, impl=None):
     return accelerated(_named(fn, ufunc), host, 1)
 
 
-def binary(ufunc, prim, impl=None):
+def binary(
+    ufunc: np.ufunc, prim: Primitive, impl: Callable[..., Any] | None = None
+) -> Callable[..., NDArray]:
     """A two-input ufunc: the eager fast path binds `prim`, `impl` (default `prim`) the rest."""
     general = impl or bind_impl(prim)
     host = host_rules.get(prim)
@@ -164,7 +181,19 @@ def binary(ufunc, prim, impl=None):
     return accelerated(_named(fn, ufunc), host, 2)
 
 
-def composite(ufunc, impl, fast=None):
+@overload
+def composite(  # type: ignore[overload-overlap]  # the two-output ufuncs, then all others
+    ufunc: _UFunc_Nin1_Nout2[Any, Any, Any] | _UFunc_Nin2_Nout2[Any, Any, Any],
+    impl: Callable[..., Any],
+    fast: Callable[..., Any] | None = None,
+) -> Callable[..., tuple[NDArray, NDArray]]: ...
+@overload
+def composite(
+    ufunc: np.ufunc, impl: Callable[..., Any], fast: Callable[..., Any] | None = None
+) -> Callable[..., NDArray]: ...
+def composite(
+    ufunc: np.ufunc, impl: Callable[..., Any], fast: Callable[..., Any] | None = None
+) -> Callable[..., Any]:
     """A ufunc with no primitive of its own: calls resolve dtypes and run `impl`. An eager call
     without keywords first tries `fast(*raw_operands)`, which gives None where it does not apply."""
     nin, nout = ufunc.nin, ufunc.nout
