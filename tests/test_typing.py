@@ -200,11 +200,6 @@ def test_mypy_sees_every_function_as_returning_ndarray(mypy_report):
     assert 'has no attribute "no_such_function"' in errors[line]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ndarray's operators are bound onto the class at import (_array_operators.py), so mypy sees "
-    "none: x + 1.0 falls back to float.__radd__ (ndarray's base is the C accelerator's, Any to mypy)",
-)
 def test_mypy_sees_operators_as_returning_ndarray(mypy_report):
     kinds, revealed, _, stdout = mypy_report
     (line,) = [n for n, k in kinds.items() if k == "operator"]
