@@ -175,12 +175,17 @@ class JitFunction:
             values = []
             key = [_pipeline_generation[0]]  # a changed global pipeline misses here and retraces
             for a in args:
-                if type(a) is not ndarray:
-                    break
-                v = a._value
-                if type(v) is not _host_array:
+                t = type(a)
+                if t is ndarray:
+                    v = a._value
+                    if type(v) is not _host_array:
+                        break
+                elif t is _host_array:  # a NumPy array argument, as NumPy code passes them
+                    v = a
+                else:
                     break
                 values.append(v)
+                key.append(t)
                 key.append(v.shape)
                 key.append(v.dtype)
             else:
@@ -206,15 +211,13 @@ class JitFunction:
             consts = entry.current_consts() or entry.consts
         else:
             self._stats.cache_hits += 1
-        if (
-            self._plain
-            and not kwargs
-            and all(type(a) is ndarray and type(a._value) is np.ndarray for a in args)
-        ):
-            self._fast[
-                (_pipeline_generation[0],)
-                + tuple(p for a in args for p in (a._value.shape, a._value.dtype))
-            ] = entry
+        if self._plain and not kwargs:
+            host = [a._value if type(a) is ndarray else a for a in args]
+            if all(type(v) is np.ndarray for v in host):
+                self._fast[
+                    (_pipeline_generation[0],)
+                    + tuple(p for a, v in zip(args, host) for p in (type(a), v.shape, v.dtype))
+                ] = entry
         buffers = [_leaf_buffer(leaf, aval) for leaf, aval in zip(leaves, key[2])]
         outs = entry.executable(*buffers, *consts)
         if entry.pending is not None and entry.pending.thread is None:
