@@ -83,6 +83,9 @@ class Tier:
         self.thread.start()
 
     def _compile(self, described, how):
+        # Let the calling thread (waiting in Thread.start) take the GIL back and return its tier-0 result
+        # first: the imports below compile source and hold the GIL for milliseconds.
+        time.sleep(0.001)
         self.timeline["started"] = time.perf_counter()
         try:
             executable = self._compile_in_worker(described) if how == "process" else None
