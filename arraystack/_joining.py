@@ -1,5 +1,6 @@
-"""Changing the number of dimensions, joining and splitting: atleast_nd, vstack, hstack, dstack, column_stack, split, array_split,
-hsplit, vsplit, dsplit, unstack. Joins are one concatenate; splits are slices (views in eager mode).
+"""Joining and changing the number of dimensions: concatenate, stack, atleast_nd, vstack, hstack, dstack,
+column_stack. Joins are one concatenate (NumPy's own on eager buffers). Splitting lives in _splitting.py;
+all are re-exported by _manipulation.
 """
 
 from __future__ import annotations
@@ -8,11 +9,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import ndarray, wrap
-from arraystack._creation import asarray
-from arraystack._manipulation import concatenate, moveaxis, normalize_axis
-from arraystack.ir.core import bind
-from arraystack.ir.structural import reshape_p, slice_p
+from arraystack._array import _make, eager_buffer, ndarray, raw, wrap
+from arraystack._creation import asarray, astype
+from arraystack._dtypes import result_type
+from arraystack._manipulation import ravel
+from arraystack._shapes import normalize_axis
+from arraystack.ir.core import active, bind, is_tracing
+from arraystack.ir.structural import concatenate_p, reshape_p
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -20,6 +23,118 @@ if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, DTypeLike, NDArray
 
 _NOT_A_SEQUENCE = 'arrays to stack must be passed as a "sequence" type such as list or tuple.'
+
+
+def eager_buffers(arrays) -> list | None:
+    """The NumPy buffers of a list or tuple of eager arraystack arrays, or None if any is something else."""
+    if type(arrays) is not list and type(arrays) is not tuple:
+        return None
+    values = []
+    for a in arrays:
+        value = eager_buffer(a)
+        if value is None:
+            return None
+        values.append(value)
+    return values
+
+
+def concatenate(
+    arrays: Sequence[ArrayLike],
+    /,
+    axis: int | None = 0,
+    out: NDArray | None = None,
+    *,
+    dtype: DTypeLike = None,
+    casting: str = "same_kind",
+) -> NDArray:
+    """Join a sequence of arrays along an existing axis."""
+    if out is not None and dtype is not None:
+        raise TypeError(
+            "concatenate() only takes `out` or `dtype` as an argument, but both were provided."
+        )
+    if not hasattr(arrays, "__getitem__"):
+        raise TypeError("The first input argument needs to be a sequence")
+    if out is None and dtype is None and (not active.n or not is_tracing()):
+        # eager: NumPy's own concatenate (promotion, checks, messages) is the reference rule
+        values = eager_buffers(arrays)
+        if values:
+            return _make(np.concatenate(values, axis))
+        raws = [a._value if type(a) is ndarray else raw(a) for a in arrays]
+        return wrap(bind(concatenate_p, *raws, dimension=axis))
+    arrays = [asarray(a) for a in arrays]
+    if not arrays:
+        raise ValueError("need at least one array to concatenate")
+    if axis is None:
+        arrays = [ravel(a) for a in arrays]
+        axis = 0
+    ndim = arrays[0].ndim
+    if ndim == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    axis = normalize_axis(axis, ndim)
+    first = arrays[0].shape
+    for i, a in enumerate(arrays):
+        if a.ndim != ndim:
+            raise ValueError(
+                "all the input arrays must have same number of dimensions, but the array at index 0 "
+                f"has {ndim} dimension(s) and the array at index {i} has {a.ndim} dimension(s)"
+            )
+        for d in range(ndim):
+            if d != axis and a.shape[d] != first[d]:
+                raise ValueError(
+                    "all the input array dimensions except for the concatenation axis must match "
+                    f"exactly, but along dimension {d}, the array at index 0 has size {first[d]} "
+                    f"and the array at index {i} has size {a.shape[d]}"
+                )
+    if out is not None and not isinstance(out, ndarray):
+        raise TypeError("'out' must be an array")
+    target = out.dtype if out is not None else result_type(*arrays) if dtype is None else dtype
+    target = np.dtype(target)
+    if out is not None or dtype is not None:
+        for a in arrays:
+            if not np.can_cast(a.dtype, target, casting):
+                raise TypeError(
+                    f"Cannot cast array data from {a.dtype!r} to {target!r} according to the "
+                    f"rule {casting!r}"
+                )
+    raws = [a._value if a.dtype == target else astype(a, target)._value for a in arrays]
+    result = wrap(bind(concatenate_p, *raws, dimension=axis))
+    if out is None:
+        return result
+    if out.shape != result.shape:
+        raise ValueError("Output array is the wrong shape")
+    out[...] = result
+    return out
+
+
+concat = concatenate  # numpy.concat is numpy.concatenate
+
+
+def stack(
+    arrays: Sequence[ArrayLike],
+    axis: int = 0,
+    out: NDArray | None = None,
+    *,
+    dtype: DTypeLike = None,
+    casting: str = "same_kind",
+) -> NDArray:
+    """Join a sequence of arrays along a new axis."""
+    if not hasattr(arrays, "__getitem__"):
+        raise TypeError(
+            'arrays to stack must be passed as a "sequence" type such as list or tuple.'
+        )
+    values = eager_buffers(arrays) if out is None and dtype is None else None
+    if values:  # eager: NumPy's own stack, what the reshapes and concatenate below compute
+        return _make(np.stack(values, axis))
+    arrays = [asarray(a) for a in arrays]
+    if not arrays:
+        raise ValueError("need at least one array to stack")
+    shape = arrays[0].shape
+    if any(a.shape != shape for a in arrays):
+        raise ValueError("all input arrays must have the same shape")
+    axis = normalize_axis(axis, len(shape) + 1)
+    new = shape[:axis] + (1,) + shape[axis:]
+    expanded = [wrap(bind(reshape_p, a._value, new_sizes=new)) for a in arrays]
+    return concatenate(expanded, axis=axis, out=out, dtype=dtype, casting=casting)
 
 
 def _atleast(a, n):
@@ -228,225 +343,15 @@ def column_stack(tup: Sequence[ArrayLike]) -> NDArray:
     return concatenate(arrays, 1)
 
 
-def _slice_axis(ary, axis, start, stop):
-    """ary[..., start:stop, ...] along `axis`, with Python's slice semantics."""
-    n = ary.shape[axis]
-    start, stop, _ = slice(start, stop).indices(n)
-    stop = max(stop, start)
-    starts = tuple(start if i == axis else 0 for i in range(ary.ndim))
-    limits = tuple(stop if i == axis else d for i, d in enumerate(ary.shape))
-    return wrap(
-        bind(
-            slice_p, ary._value, start_indices=starts, limit_indices=limits, strides=(1,) * ary.ndim
-        )
-    )
-
-
-def array_split(
-    ary: ArrayLike,
-    indices_or_sections: int | Sequence[int] | ArrayLike,
-    axis: int = 0,
-) -> list[NDArray]:
-    """Split an array into multiple sub-arrays, allowing unequal division.
-
-    Parameters
-    ----------
-    ary : ndarray
-        Array to be divided into sub-arrays.
-    indices_or_sections : int or 1-D array
-        An integer N gives N parts, the first ``l % N`` of them one element larger; a sorted 1-D
-        array gives the split points.
-    axis : int, optional
-        The axis along which to split, default is 0.
-
-    Returns
-    -------
-    sub-arrays : list of ndarrays
-        A list of sub-arrays, views into `ary` (eagerly).
-
-    See Also
-    --------
-    numpy.array_split : The NumPy function this mirrors.
-    split, hsplit, vsplit, dsplit
-    """
-    ary = asarray(ary)
-    total = ary.shape[axis]
-    try:
-        n_sections = len(indices_or_sections) + 1
-        div_points = [0] + [int(i) for i in indices_or_sections] + [total]
-    except TypeError:
-        n_sections = int(indices_or_sections)
-        if n_sections <= 0:
-            raise ValueError("number sections must be larger than 0.") from None
-        each, extras = divmod(total, n_sections)
-        sizes = [0] + extras * [each + 1] + (n_sections - extras) * [each]
-        div_points = [int(d) for d in np.cumsum(sizes)]
-    axis = normalize_axis(axis, ary.ndim)
-    return [_slice_axis(ary, axis, div_points[i], div_points[i + 1]) for i in range(n_sections)]
-
-
-def split(
-    ary: ArrayLike,
-    indices_or_sections: int | Sequence[int] | ArrayLike,
-    axis: int = 0,
-) -> list[NDArray]:
-    """Split an array into multiple sub-arrays as views into ary.
-
-    Parameters
-    ----------
-    ary : ndarray
-        Array to be divided into sub-arrays.
-    indices_or_sections : int or 1-D array
-        An integer N splits into N equal parts (or raises if the axis does not divide); a sorted 1-D
-        array of integers gives the split points.
-    axis : int, optional
-        The axis along which to split, default is 0.
-
-    Returns
-    -------
-    sub-arrays : list of ndarrays
-        A list of sub-arrays, views into `ary` (eagerly).
-
-    See Also
-    --------
-    numpy.split : The NumPy function this mirrors.
-    array_split, hsplit, vsplit, dsplit, unstack, concatenate
-    """
-    ary = asarray(ary)
-    try:
-        len(indices_or_sections)
-    except TypeError:
-        if isinstance(indices_or_sections, ndarray):
-            indices_or_sections = indices_or_sections.item()
-        if ary.shape[axis] % indices_or_sections:
-            raise ValueError("array split does not result in an equal division") from None
-    return array_split(ary, indices_or_sections, axis)
-
-
-def hsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike) -> list[NDArray]:
-    """Split an array into multiple sub-arrays horizontally (column-wise).
-
-    Parameters
-    ----------
-    ary : ndarray
-        Array to be divided.
-    indices_or_sections : int or 1-D array
-        An integer N splits into N equal parts (or raises if the axis does not divide); a sorted 1-D
-        array of integers gives the split points.
-
-    Returns
-    -------
-    sub-arrays : list of ndarrays
-        A list of sub-arrays, views into `ary` (eagerly).
-
-    See Also
-    --------
-    numpy.hsplit : The NumPy function this mirrors.
-    split, hstack
-    """
-    ary = asarray(ary)
-    if ary.ndim == 0:
-        raise ValueError("hsplit only works on arrays of 1 or more dimensions")
-    return split(ary, indices_or_sections, 1 if ary.ndim > 1 else 0)
-
-
-def vsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike) -> list[NDArray]:
-    """Split an array into multiple sub-arrays vertically (row-wise).
-
-    Parameters
-    ----------
-    ary : ndarray
-        Array, at least 2-D, to be divided.
-    indices_or_sections : int or 1-D array
-        An integer N splits into N equal parts (or raises if the axis does not divide); a sorted 1-D
-        array of integers gives the split points.
-
-    Returns
-    -------
-    sub-arrays : list of ndarrays
-        A list of sub-arrays, views into `ary` (eagerly).
-
-    See Also
-    --------
-    numpy.vsplit : The NumPy function this mirrors.
-    split, vstack
-    """
-    ary = asarray(ary)
-    if ary.ndim < 2:
-        raise ValueError("vsplit only works on arrays of 2 or more dimensions")
-    return split(ary, indices_or_sections, 0)
-
-
-def dsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike) -> list[NDArray]:
-    """Split array into multiple sub-arrays along the 3rd axis (depth).
-
-    Parameters
-    ----------
-    ary : ndarray
-        Array, at least 3-D, to be divided.
-    indices_or_sections : int or 1-D array
-        An integer N splits into N equal parts (or raises if the axis does not divide); a sorted 1-D
-        array of integers gives the split points.
-
-    Returns
-    -------
-    sub-arrays : list of ndarrays
-        A list of sub-arrays, views into `ary` (eagerly).
-
-    See Also
-    --------
-    numpy.dsplit : The NumPy function this mirrors.
-    split, dstack
-    """
-    ary = asarray(ary)
-    if ary.ndim < 3:
-        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
-    return split(ary, indices_or_sections, 2)
-
-
-def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[NDArray, ...]:
-    """Split an array into a sequence of arrays along the given axis.
-
-    Parameters
-    ----------
-    x : ndarray
-        The array to be unstacked.
-    axis : int, optional
-        Axis along which the array will be split; default 0.
-
-    Returns
-    -------
-    unstacked : tuple of ndarrays
-        The unstacked arrays, each without `axis`.
-
-    See Also
-    --------
-    numpy.unstack : The NumPy function this mirrors.
-    stack, split
-    """
-    x = asarray(x)
-    if x.ndim == 0:
-        raise ValueError("Input array must be at least 1-d.")
-    x = moveaxis(x, axis, 0)
-    rest = x.shape[1:]
-    return tuple(
-        wrap(bind(reshape_p, _slice_axis(x, 0, i, i + 1)._value, new_sizes=rest))
-        for i in range(x.shape[0])
-    )
-
-
 __all__ = [
-    "array_split",
     "atleast_1d",
     "atleast_2d",
     "atleast_3d",
     "column_stack",
-    "dsplit",
+    "concat",
+    "concatenate",
     "dstack",
-    "hsplit",
     "hstack",
-    "split",
-    "unstack",
-    "vsplit",
+    "stack",
     "vstack",
 ]

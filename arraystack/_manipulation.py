@@ -2,7 +2,8 @@
 
 Each function is one or two shape primitives on its common path. Eager results alias the input exactly
 as NumPy's views do, because the reference rules of reshape/transpose/broadcast_in_dim/slice/rev return
-NumPy views. Joining/splitting, rearranging and padding live in _joining.py, _rearranging.py and _pad.py.
+NumPy views. Joining, splitting, rearranging and padding live in _joining.py, _splitting.py,
+_rearranging.py and _pad.py.
 """
 
 from __future__ import annotations
@@ -12,9 +13,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import _make, eager_buffer, ndarray, raw, wrap
-from arraystack._creation import asarray, astype, copy
-from arraystack._dtypes import result_type
+from arraystack._array import ndarray, wrap
+from arraystack._creation import asarray, copy
 from arraystack._shapes import (  # normalize_axes is imported from here by other families
     format_shape,
     int_tuple,
@@ -23,10 +23,9 @@ from arraystack._shapes import (  # normalize_axes is imported from here by othe
     normalize_axis_tuple,
     resolve_shape,
 )
-from arraystack.ir.core import Tracer, active, bind, is_tracing
+from arraystack.ir.core import Tracer, active, bind
 from arraystack.ir.structural import (
     broadcast_in_dim_p,
-    concatenate_p,
     reshape_p,
     transpose_p,
 )
@@ -34,7 +33,7 @@ from arraystack.ir.structural import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from arraystack.typing import ArrayLike, AxisLike, DTypeLike, NDArray, ShapeLike
+    from arraystack.typing import ArrayLike, AxisLike, NDArray, ShapeLike
 
 
 def _eager_order(value, order):
@@ -238,138 +237,21 @@ def broadcast_shapes(*args: ShapeLike) -> tuple[int, ...]:
     return np.broadcast_shapes(*args)
 
 
-# -- joining --------------------------------------------------------------------------------------------------
-
-
-def eager_buffers(arrays) -> list | None:
-    """The NumPy buffers of a list or tuple of eager arraystack arrays, or None if any is something else."""
-    if type(arrays) is not list and type(arrays) is not tuple:
-        return None
-    values = []
-    for a in arrays:
-        value = eager_buffer(a)
-        if value is None:
-            return None
-        values.append(value)
-    return values
-
-
-def concatenate(
-    arrays: Sequence[ArrayLike],
-    /,
-    axis: int | None = 0,
-    out: NDArray | None = None,
-    *,
-    dtype: DTypeLike = None,
-    casting: str = "same_kind",
-) -> NDArray:
-    """Join a sequence of arrays along an existing axis."""
-    if out is not None and dtype is not None:
-        raise TypeError(
-            "concatenate() only takes `out` or `dtype` as an argument, but both were provided."
-        )
-    if not hasattr(arrays, "__getitem__"):
-        raise TypeError("The first input argument needs to be a sequence")
-    if out is None and dtype is None and (not active.n or not is_tracing()):
-        # eager: NumPy's own concatenate (promotion, checks, messages) is the reference rule
-        values = eager_buffers(arrays)
-        if values:
-            return _make(np.concatenate(values, axis))
-        raws = [a._value if type(a) is ndarray else raw(a) for a in arrays]
-        return wrap(bind(concatenate_p, *raws, dimension=axis))
-    arrays = [asarray(a) for a in arrays]
-    if not arrays:
-        raise ValueError("need at least one array to concatenate")
-    if axis is None:
-        arrays = [ravel(a) for a in arrays]
-        axis = 0
-    ndim = arrays[0].ndim
-    if ndim == 0:
-        raise ValueError("zero-dimensional arrays cannot be concatenated")
-    axis = normalize_axis(axis, ndim)
-    first = arrays[0].shape
-    for i, a in enumerate(arrays):
-        if a.ndim != ndim:
-            raise ValueError(
-                "all the input arrays must have same number of dimensions, but the array at index 0 "
-                f"has {ndim} dimension(s) and the array at index {i} has {a.ndim} dimension(s)"
-            )
-        for d in range(ndim):
-            if d != axis and a.shape[d] != first[d]:
-                raise ValueError(
-                    "all the input array dimensions except for the concatenation axis must match "
-                    f"exactly, but along dimension {d}, the array at index 0 has size {first[d]} "
-                    f"and the array at index {i} has size {a.shape[d]}"
-                )
-    if out is not None and not isinstance(out, ndarray):
-        raise TypeError("'out' must be an array")
-    target = out.dtype if out is not None else result_type(*arrays) if dtype is None else dtype
-    target = np.dtype(target)
-    if out is not None or dtype is not None:
-        for a in arrays:
-            if not np.can_cast(a.dtype, target, casting):
-                raise TypeError(
-                    f"Cannot cast array data from {a.dtype!r} to {target!r} according to the "
-                    f"rule {casting!r}"
-                )
-    raws = [a._value if a.dtype == target else astype(a, target)._value for a in arrays]
-    result = wrap(bind(concatenate_p, *raws, dimension=axis))
-    if out is None:
-        return result
-    if out.shape != result.shape:
-        raise ValueError("Output array is the wrong shape")
-    out[...] = result
-    return out
-
-
-concat = concatenate  # numpy.concat is numpy.concatenate
-
-
-def stack(
-    arrays: Sequence[ArrayLike],
-    axis: int = 0,
-    out: NDArray | None = None,
-    *,
-    dtype: DTypeLike = None,
-    casting: str = "same_kind",
-) -> NDArray:
-    """Join a sequence of arrays along a new axis."""
-    if not hasattr(arrays, "__getitem__"):
-        raise TypeError(
-            'arrays to stack must be passed as a "sequence" type such as list or tuple.'
-        )
-    values = eager_buffers(arrays) if out is None and dtype is None else None
-    if values:  # eager: NumPy's own stack, what the reshapes and concatenate below compute
-        return _make(np.stack(values, axis))
-    arrays = [asarray(a) for a in arrays]
-    if not arrays:
-        raise ValueError("need at least one array to stack")
-    shape = arrays[0].shape
-    if any(a.shape != shape for a in arrays):
-        raise ValueError("all input arrays must have the same shape")
-    axis = normalize_axis(axis, len(shape) + 1)
-    new = shape[:axis] + (1,) + shape[axis:]
-    expanded = [wrap(bind(reshape_p, a._value, new_sizes=new)) for a in arrays]
-    return concatenate(expanded, axis=axis, out=out, dtype=dtype, casting=casting)
-
-
 from arraystack._joining import (
-    array_split,
     atleast_1d,
     atleast_2d,
     atleast_3d,
     column_stack,
-    dsplit,
+    concat,
+    concatenate,
     dstack,
-    hsplit,
     hstack,
-    split,
-    unstack,
-    vsplit,
+    stack,
     vstack,
 )
 from arraystack._pad import pad
 from arraystack._rearranging import flip, fliplr, flipud, repeat, roll, rot90, tile
+from arraystack._splitting import array_split, dsplit, hsplit, split, unstack, vsplit
 
 __all__ = [
     "array_split",

@@ -11,10 +11,12 @@ import arraystack
 
 MODULES = [
     "arraystack._autodiff",
+    "arraystack._autodiff_forward",
     "arraystack._vmap",
     "arraystack._jacobian",
     "arraystack._custom",
     "arraystack._control",
+    "arraystack._control_loops",
     "arraystack._jit",
     "arraystack.fft._one_dim",
     "arraystack.fft._n_dim",

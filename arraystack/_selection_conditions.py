@@ -1,0 +1,148 @@
+"""Selection by condition: compress, extract, select, piecewise. Compositions of take, where and
+boolean indexing; a data-dependent count needs size= (and fill_value=) to trace. Re-exported by
+_selection.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from arraystack._array import ndarray
+from arraystack._creation import asarray, astype, full, zeros_like
+from arraystack._creation_ranges import arange
+from arraystack._dtypes import result_type
+from arraystack._elementwise_functions import where
+from arraystack._manipulation import broadcast_arrays, ravel, reshape, stack
+from arraystack._reductions import any as any_
+from arraystack._reductions import sum as sum_
+from arraystack._selection import _concrete, _store, take
+from arraystack._shapes import normalize_axis
+from arraystack.ir.core import ShapeDependsOnDataError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    from arraystack.typing import ArrayLike, NDArray, ScalarLike
+
+
+def _selected(name, condition, size, fill_value):
+    """The positions of the true entries of a 1-d condition (padded to `size` with a validity mask)."""
+    from arraystack._indexing import nonzero
+
+    try:
+        (index,) = nonzero(condition, size=size)
+    except ShapeDependsOnDataError as e:
+        raise ShapeDependsOnDataError(
+            f"{name} selects a number of elements that depends on the data, so it cannot be traced "
+            f"with a fixed shape. Pass size=n (and fill_value=) to get exactly n elements, use "
+            f"arraystack.where(condition, x, fill) to keep the shape, or call {name} outside jit."
+        ) from e
+    if size is None:
+        return index, None
+    return index, arange(size) < sum_(condition != 0)
+
+
+def _padded(result, valid, axis, fill_value):
+    if valid is None:
+        return result
+    shape = [1] * result.ndim
+    shape[axis] = valid.shape[0]
+    return where(reshape(valid, tuple(shape)), result, astype(asarray(fill_value), result.dtype))
+
+
+def compress(
+    condition: ArrayLike,
+    a: ArrayLike,
+    axis: int | None = None,
+    out: NDArray | None = None,
+    *,
+    size: int | None = None,
+    fill_value: ScalarLike = 0,
+) -> NDArray:
+    """Return selected slices of an array along given axis."""
+    condition = ravel(asarray(condition))
+    a = asarray(a)
+    index, valid = _selected("compress", condition, size, fill_value)
+    if valid is None:
+        return take(a, index, axis=axis, out=out)
+    result = take(a, index, axis=axis)
+    axis = 0 if axis is None else normalize_axis(axis, a.ndim)
+    return _store(out, _padded(result, valid, axis, fill_value))
+
+
+def extract(
+    condition: ArrayLike,
+    arr: ArrayLike,
+    *,
+    size: int | None = None,
+    fill_value: ScalarLike = 0,
+) -> NDArray:
+    """Return the elements of an array that satisfy some condition."""
+    index, valid = _selected("extract", ravel(asarray(condition)), size, fill_value)
+    return _padded(take(ravel(asarray(arr)), index), valid, 0, fill_value)
+
+
+def select(
+    condlist: Sequence[ArrayLike],
+    choicelist: Sequence[ArrayLike],
+    default: ArrayLike = 0,
+) -> NDArray:
+    """Return an array drawn from elements in choicelist, depending on conditions."""
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of conditions")
+    if len(condlist) == 0:
+        raise ValueError("select with an empty condition list is not possible")
+    weak = (int, float, complex)  # NumPy keeps Python scalars weak when it promotes (NEP 50)
+    dtype = result_type(*[c if type(c) in weak else asarray(c) for c in (*choicelist, default)])
+    choices = [asarray(c) for c in choicelist]
+    conds = [asarray(c) for c in condlist]
+    for i, c in enumerate(conds):
+        if c.dtype != bool:
+            raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
+    arrays = broadcast_arrays(*conds, *choices, asarray(default))
+    conds, choices = arrays[: len(conds)], arrays[len(conds) :]
+    result = astype(choices[-1], dtype)
+    for cond, choice in zip(reversed(conds), reversed(choices[:-1])):
+        result = where(cond, choice, result)
+    return astype(result, dtype) if result.dtype != dtype else result
+
+
+def piecewise(
+    x: ArrayLike,
+    condlist: Sequence[ArrayLike] | ArrayLike,
+    funclist: Sequence[Any],
+    *args: Any,
+    **kw: Any,
+) -> NDArray:
+    """Evaluate a piecewise-defined function."""
+    x = asarray(x)
+    n2 = len(funclist)
+    if np.isscalar(condlist) or (
+        not isinstance(condlist[0], (list, ndarray, np.ndarray)) and x.ndim != 0
+    ):
+        condlist = [condlist]
+    conds = [astype(asarray(c), bool) for c in condlist]
+    n = len(conds)
+    if n == n2 - 1:
+        conds.append(~any_(stack(conds), axis=0)) if n else conds.append(full(x.shape, True))
+        n += 1
+    elif n != n2:
+        raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are expected")
+    y = zeros_like(x)
+    traced = not _concrete(x) or not all(_concrete(c) for c in conds)
+    for cond, func in zip(conds, funclist):
+        if not callable(func):
+            y[cond] = func
+        elif traced:
+            y = where(cond, astype(asarray(func(x, *args, **kw)), x.dtype), y)
+        else:
+            vals = x[cond]
+            if vals.size > 0:
+                y[cond] = func(vals, *args, **kw)
+    return y
+
+
+__all__ = ["compress", "extract", "piecewise", "select"]

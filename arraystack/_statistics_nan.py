@@ -1,0 +1,170 @@
+"""NaN-ignoring statistics: nanmean, nanvar, nanstd, written as numpy/lib/_nanfunctions_impl.py writes them
+(NaNs replaced by zero, counts excluding them), on the helpers of _reductions_nan, which re-exports them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from arraystack._dtypes import check_supported, result_type
+from arraystack._reduce import (
+    INT64,
+    NoValue,
+    as_array,
+    as_dtype,
+    axes_of,
+    binary,
+    divide_count,
+    is_concrete,
+    reduced_shape,
+    reduced_size,
+    scalar,
+    select,
+    store,
+    unpack_out,
+    warn,
+)
+from arraystack._reductions_nan import _INEXACT, _plain_first, replace_nan
+from arraystack._statistics import ddof_of, mean, sqrt_result, std, sum_raw, summand, var
+from arraystack.ir.core import bind
+from arraystack.ir.primitives import conj_p, le_p, mul_p, not_p, real_p, sub_p
+from arraystack.ir.structural import reshape_p
+
+if TYPE_CHECKING:
+    from arraystack.typing import ArrayLike, AxisLike, DTypeLike, NDArray
+
+
+def _check_inexact(dtype, out):
+    if dtype is not None and np.dtype(dtype).kind not in _INEXACT:
+        raise TypeError("If a is inexact, then dtype must be inexact")
+    if out is not None and out.dtype.kind not in _INEXACT:
+        raise TypeError("If a is inexact, then out must be inexact")
+    return None if dtype is None else check_supported(dtype)
+
+
+def _counts(mask, axes, keepdims, where):
+    return sum_raw(as_dtype(bind(not_p, mask), INT64), axes, keepdims, where)
+
+
+def nanmean(
+    a: ArrayLike,
+    axis: AxisLike = None,
+    dtype: DTypeLike = None,
+    out: NDArray | None = None,
+    keepdims: bool = False,
+    *,
+    where: ArrayLike = True,
+) -> NDArray:
+    """Compute the arithmetic mean along the specified axis, ignoring NaNs."""
+    a = as_array(a)
+    if _plain_first(a, dtype, out, where) and reduced_size(a.shape, axes_of(axis, a.ndim)):
+        r = mean(a, axis, None, None, keepdims)
+        if not np.isnan(r._value).any():
+            return r
+    arr, mask = replace_nan(a._value, 0)
+    if mask is None:
+        return mean(a, axis, dtype, out, keepdims, where=where)
+    out = unpack_out(out)
+    dtype = _check_inexact(dtype, out)
+    axes = axes_of(axis, arr.ndim)
+    keepdims = keepdims is not NoValue and bool(keepdims)
+    where = True if where is NoValue else where
+    count = _counts(mask, axes, keepdims, where)
+    total = sum_raw(summand(arr, dtype, out), axes, keepdims, where)
+    if out is not None:
+        total = as_dtype(total, out.dtype)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        avg = divide_count(total, count)
+    if is_concrete(count) and np.any(np.asarray(count) == 0):  # Note: eager only (data when traced)
+        warn("Mean of empty slice", stacklevel=3)
+    return store(avg, out)
+
+
+def _nanvar_raw(a, axis, dtype, out, ddof, keepdims, where, mean):
+    """numpy's nanvar as a raw value, or None when `a` holds no NaN (then it is numpy.var)."""
+    arr, mask = replace_nan(a._value, 0)
+    if mask is None:
+        return None
+    dtype = _check_inexact(dtype, out)
+    shape = arr.shape
+    axes = axes_of(axis, arr.ndim)
+    keepdims = keepdims is not NoValue and bool(keepdims)
+    where = True if where is NoValue else where
+    count = _counts(mask, axes, True, where)
+    if mean is not NoValue:
+        avg = mean if isinstance(mean, (int, float, complex)) else as_array(mean)._value
+    else:
+        total = sum_raw(arr if dtype is None else as_dtype(arr, dtype), axes, True, where)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            avg = divide_count(total, count)
+    # NumPy subtracts into arr itself (casting='unsafe'), then zeroes the NaN positions
+    d = as_dtype(binary(sub_p, arr, avg, result_type(arr, avg)), arr.dtype)
+    d = select(mask, 0, d)
+    if d.dtype.kind == "c":
+        sq = bind(real_p, binary(mul_p, d, bind(conj_p, d), d.dtype))
+    else:
+        sq = binary(mul_p, d, d, d.dtype)
+    r = sum_raw(summand(sq, dtype, out), axes, keepdims, where)
+    if out is not None:
+        r = as_dtype(r, out.dtype)
+    if not keepdims:
+        count = bind(reshape_p, count, new_sizes=reduced_shape(shape, axes))
+    dof_dtype = np.result_type(INT64, ddof)
+    dof = binary(sub_p, count, ddof, dof_dtype)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = divide_count(r, dof)
+    bad = binary(le_p, dof, 0, dof_dtype)
+    if is_concrete(bad) and np.any(bad):  # Note: eager only (data when traced)
+        warn("Degrees of freedom <= 0 for slice.", stacklevel=4)
+    return select(bad, scalar(np.nan, r.dtype), r)
+
+
+def nanvar(
+    a: ArrayLike,
+    axis: AxisLike = None,
+    dtype: DTypeLike = None,
+    out: NDArray | None = None,
+    ddof: float = 0,
+    keepdims: bool = False,
+    *,
+    where: ArrayLike = True,
+    mean: ArrayLike = NoValue,
+    correction: float = NoValue,
+) -> NDArray:
+    """Compute the variance along the specified axis, while ignoring NaNs."""
+    a = as_array(a)
+    out = unpack_out(out)
+    r = _nanvar_raw(a, axis, dtype, out, ddof_of(ddof, correction), keepdims, where, mean)
+    if r is None:
+        return var(
+            a, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction
+        )
+    return store(r, out)
+
+
+def nanstd(
+    a: ArrayLike,
+    axis: AxisLike = None,
+    dtype: DTypeLike = None,
+    out: NDArray | None = None,
+    ddof: float = 0,
+    keepdims: bool = False,
+    *,
+    where: ArrayLike = True,
+    mean: ArrayLike = NoValue,
+    correction: float = NoValue,
+) -> NDArray:
+    """Compute the standard deviation along the specified axis, while ignoring NaNs."""
+    a = as_array(a)
+    out = unpack_out(out)
+    r = _nanvar_raw(a, axis, dtype, out, ddof_of(ddof, correction), keepdims, where, mean)
+    if r is None:
+        return std(
+            a, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction
+        )
+    return store(sqrt_result(r, out), out)
+
+
+__all__ = ["nanmean", "nanstd", "nanvar"]
