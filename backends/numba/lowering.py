@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from arraystack.ir import primitives as p
+from arraystack.ir.passes.fuse import FUSED_FLOAT64, WHOLE_ARRAY_FLOAT
 
 numba_rules: dict = {}
 
@@ -154,6 +155,10 @@ numba_rules[p.convert_p] = _convert
 numba_rules[p.stop_gradient_p] = lambda args, eqn: args[0]
 
 
+# Float functions numba can only call as scalar libm routines (the fusion pass keeps them out of regions,
+# jit/passes/fuse.py WHOLE_ARRAY_FLOAT): a region that still holds one (a user's pipeline) runs on NumPy.
+
+
 def unsupported_reason(eqn) -> str | None:
     """Why this equation cannot be lowered into a numba loop, or None if it can."""
     if eqn.prim not in numba_rules:
@@ -161,6 +166,9 @@ def unsupported_reason(eqn) -> str | None:
     dtypes = [x.aval.dtype for x in eqn.inputs] + [v.aval.dtype for v in eqn.outputs]
     if any(d.kind == "c" or d == np.float16 for d in dtypes):
         return f"{eqn.prim.name} on {', '.join(sorted({d.name for d in dtypes}))} runs on the reference path"
+    if eqn.prim in WHOLE_ARRAY_FLOAT and _out(eqn).kind == "f":
+        if not (_out(eqn).itemsize == 8 and eqn.prim in FUSED_FLOAT64):
+            return f"{eqn.prim.name}: NumPy's own loop is faster than a scalar libm call in a kernel"
     if eqn.prim is p.convert_p and eqn.inputs[0].aval.dtype.kind == "f" and _out(eqn).kind in "iu":
         return "float -> int conversion keeps NumPy's out-of-range behaviour on the reference path"
     if eqn.prim is p.pow_p and _out(eqn).kind in "iub":

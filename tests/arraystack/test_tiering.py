@@ -269,6 +269,18 @@ def float_arithmetic(a, b):
     )
 
 
+def libm_functions(a, b):
+    """Functions numba would call as scalar libm routines: plan steps running NumPy's own loops (float64
+    sin and cos: fused, on the same libm NumPy calls), so the tiers agree bit for bit."""
+    return (
+        ast.sin(a) * 2.0 + ast.cos(b),
+        ast.arctan(a) - ast.arctan2(a, b),
+        ast.abs(a) ** 1.7 + ast.hypot(a, b),
+        ast.log10(ast.abs(a) + 1.0) * ast.sinh(b / 100.0),
+        ast.log1p(ast.abs(b)) + ast.exp2(a / 100.0),
+    )
+
+
 def integer_work(a, b):
     return (
         a * b + a - b * 3,
@@ -300,6 +312,8 @@ def _cases():
     cases = []
     for dtype in (numpy.float32, numpy.float64):
         cases.append((f"float_arithmetic-{dtype.__name__}", float_arithmetic,
+                      (_specials(dtype), _specials(dtype)[::-1].copy())))
+        cases.append((f"libm_functions-{dtype.__name__}", libm_functions,
                       (_specials(dtype), _specials(dtype)[::-1].copy())))
     for dtype in (numpy.int32, numpy.int64, numpy.uint8):
         low = 0 if dtype == numpy.uint8 else -100
