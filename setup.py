@@ -25,14 +25,18 @@ def discover(roots):
 PACKAGE_DIR, PACKAGES = discover(ROOTS)
 
 
-def source_crc(path):
-    """The CRC-32 of a C source: the built module carries it, so a stale build of an edited source is
+# The C sources of the eager fast path; arraystack/_array.py lists the same files for its CRC check.
+FASTPATH = ["_fastpath.c", "_fastpath.h", "_fastpath_array.c", "_fastpath_function.c"]
+
+
+def source_crc(names):
+    """The CRC-32 of the C sources: the built module carries it, so a stale build of an edited source is
     detected at import (arraystack/_array.py) instead of silently running old code."""
-    with open(path, "rb") as f:
-        return f"{zlib.crc32(f.read()):08x}"
-
-
-FASTPATH = "arraystack/_fastpath.c"
+    crc = 0
+    for name in names:
+        with open(f"arraystack/{name}", "rb") as f:
+            crc = zlib.crc32(f.read(), crc)
+    return f"{crc:08x}"
 
 setup(
     package_dir=PACKAGE_DIR,
@@ -43,7 +47,8 @@ setup(
     ext_modules=[
         Extension(
             "arraystack._fastpath",
-            [FASTPATH],
+            [f"arraystack/{name}" for name in FASTPATH if name.endswith(".c")],
+            depends=[f"arraystack/{name}" for name in FASTPATH if name.endswith(".h")],
             define_macros=[("SOURCE_CRC", f'"{source_crc(FASTPATH)}"')],
             optional=True,
         )

@@ -31,15 +31,22 @@ if TYPE_CHECKING:
 
 _ndarray_np = np.ndarray
 
+# the accelerator's sources, in the order setup.py hashes them
+FASTPATH_SOURCES = ("_fastpath.c", "_fastpath.h", "_fastpath_array.c", "_fastpath_function.c")
+
+
 def _fastpath_is_current(module) -> bool:
     """Whether the built accelerator matches its source next to it (an editable install does not rebuild
     it when _fastpath.c changes); a stale build is not used, with a warning saying how to rebuild."""
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_fastpath.c")
-    if not os.path.exists(source):  # an installed wheel ships the build only
+    folder = os.path.dirname(os.path.abspath(__file__))
+    sources = [os.path.join(folder, name) for name in FASTPATH_SOURCES]
+    if not all(os.path.exists(source) for source in sources):  # an installed wheel ships the build only
         return True
-    with open(source, "rb") as f:
-        crc = f"{zlib.crc32(f.read()):08x}"
-    if crc == getattr(module, "SOURCE_CRC", None):
+    crc = 0
+    for source in sources:
+        with open(source, "rb") as f:
+            crc = zlib.crc32(f.read(), crc)
+    if f"{crc:08x}" == getattr(module, "SOURCE_CRC", None):
         return True
     warnings.warn(
         "arraystack: the C fast path was built from an older arraystack/_fastpath.c; eager calls use the "

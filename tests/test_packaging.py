@@ -105,3 +105,18 @@ def test_the_folders_refuse_to_load_under_their_own_names(folder, namespace):
     )
     assert done.returncode != 0
     assert f"ImportError: the folder {folder}/ must be imported as {namespace}" in done.stderr
+
+
+def test_a_built_accelerator_is_the_one_in_use():
+    """A C fast path built next to its sources is current (setup.py and arraystack/_array.py hash the same
+    files) and loaded: a stale or mismatched build would silently leave the Python path in use."""
+    import glob
+    import os
+
+    import arraystack._array as array_module
+
+    folder = os.path.dirname(array_module.__file__)
+    if os.environ.get("ARRAYSTACK_FASTPATH") == "0" or not glob.glob(os.path.join(folder, "_fastpath*.so")):
+        pytest.skip("the accelerator is not built in the source tree (or is turned off)")
+    assert array_module._fastpath is not None, "the built _fastpath is stale or failed to load"
+    assert array_module._fastpath_is_current(array_module._fastpath)

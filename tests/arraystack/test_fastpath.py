@@ -289,3 +289,4 @@ def test_without_the_accelerator_the_python_class_serves_everything():
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+

@@ -1,0 +1,64 @@
+/* Shared declarations of the eager fast path (see _fastpath.c): the array layout, the state install()
+   registers, and the two checks every fast path makes. */
+#ifndef ARRAYSTACK_FASTPATH_H
+#define ARRAYSTACK_FASTPATH_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *value;     /* the raw value: a numpy.ndarray, a Tracer, a device buffer */
+    PyObject *weaklist;
+} ArrayBase;
+
+enum {
+    OP_ADD, OP_SUB, OP_MUL, OP_TRUEDIV, OP_FLOORDIV, OP_MOD, OP_POW, OP_LSHIFT, OP_RSHIFT,
+    OP_AND, OP_OR, OP_XOR, OP_MATMUL, N_BINARY
+};
+enum { U_NEG, U_POS, U_ABS, U_INVERT, N_UNARY };
+
+/* Registered by install(): the array type, NumPy's types, the trace counter and the Python fallbacks. */
+extern PyTypeObject *array_type;   /* arraystack.ndarray (a subclass of ArrayBase) */
+extern PyTypeObject *np_ndarray;   /* numpy.ndarray */
+extern PyTypeObject *np_generic;   /* numpy.generic */
+extern PyObject *np_asarray;
+extern PyObject *active;           /* jit.core.active: `n` counts active traces in all threads */
+extern Py_ssize_t active_offset;   /* where its `n` slot lives */
+extern PyObject *fwd[N_BINARY], *rev[N_BINARY], *ifb[N_BINARY], *unary_fb[N_UNARY], *compare_fb[6];
+extern PyObject *getitem_fb, *setitem_fb;
+extern int enabled;
+
+extern PyTypeObject ArrayBaseType;  /* _fastpath_array.c */
+extern PyTypeObject FunctionType;   /* _fastpath_function.c */
+
+/* A new arraystack.ndarray wrapping `value` (a reference is stolen); NumPy scalars become 0-d arrays. */
+PyObject *wrap_steal(PyObject *value);
+
+/* eager: no trace is active anywhere (the Python side rechecks per thread when one is) */
+static inline int eager(void)
+{
+    if (!enabled) {
+        return 0;
+    }
+    PyObject *n = *(PyObject **)((char *)active + active_offset);
+    return n != NULL && PyLong_CheckExact(n) && PyLong_AsLong(n) == 0;
+}
+
+/* The NumPy-level operand for x, or NULL when x is not one the fast path takes (no error set). */
+static inline PyObject *operand(PyObject *x)
+{
+    PyTypeObject *t = Py_TYPE(x);
+    if (t == array_type) {
+        PyObject *v = ((ArrayBase *)x)->value;
+        return (v != NULL && Py_TYPE(v) == np_ndarray) ? v : NULL;
+    }
+    if (t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type || t == &PyComplex_Type ||
+        t == np_ndarray || PyType_IsSubtype(t, np_generic)) {
+        return x;
+    }
+    return NULL;
+}
+
+#endif
