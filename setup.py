@@ -25,13 +25,13 @@ def discover(roots):
 PACKAGE_DIR, PACKAGES = discover(ROOTS)
 
 
-# The C sources of the eager fast path; arraystack/_array.py lists the same files for its CRC check.
+# The C sources of the eager fast path; arraystack/_accelerator.py lists the same files for its CRC check.
 FASTPATH = ["_fastpath.c", "_fastpath.h", "_fastpath_array.c", "_fastpath_function.c"]
 
 
 def source_crc(names):
     """The CRC-32 of the C sources: the built module carries it, so a stale build of an edited source is
-    detected at import (arraystack/_array.py) instead of silently running old code."""
+    detected at import (arraystack/_accelerator.py) instead of silently running old code."""
     crc = 0
     for name in names:
         with open(f"arraystack/{name}", "rb") as f:

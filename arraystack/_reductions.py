@@ -63,6 +63,12 @@ if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, AxisLike, DTypeLike, NDArray, ScalarLike
 
 
+def _numpy_reduction(fn, value, axis, keepdims):
+    """NumPy's own reduction of an eager buffer: what the reduction primitive's reference rule
+    computes, in one call (keepdims passed only when set: NumPy parses keywords slowly)."""
+    return wrap(fn(value, axis, keepdims=True) if keepdims else fn(value, axis))
+
+
 def sum(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -75,8 +81,7 @@ def sum(
     """Sum of array elements over a given axis."""
     value = eager_buffer(a)
     if value is not None and dtype is None and out is None and initial is NoValue and where is True:
-        # eager: reduce_sum_p's rule, in one call
-        return wrap(np.sum(value, axis, keepdims=True) if keepdims else np.sum(value, axis))
+        return _numpy_reduction(np.sum, value, axis, keepdims)
     return accumulating_reduce(
         reduce_sum_p, "add", 0, add_p, a, axis, dtype, out, keepdims, initial, where
     )
@@ -108,8 +113,7 @@ def max(
     """Return the maximum of an array or maximum along an axis."""
     value = eager_buffer(a)
     if value is not None and out is None and initial is NoValue and where is True:
-        # eager: reduce_max_p's rule, in one call
-        return wrap(np.max(value, axis, keepdims=True) if keepdims else np.max(value, axis))
+        return _numpy_reduction(np.max, value, axis, keepdims)
     return extreme_reduce(reduce_max_p, "maximum", max_p, a, axis, out, keepdims, initial, where)
 
 
@@ -124,8 +128,7 @@ def min(
     """Return the minimum of an array or minimum along an axis."""
     value = eager_buffer(a)
     if value is not None and out is None and initial is NoValue and where is True:
-        # eager: reduce_min_p's rule, in one call
-        return wrap(np.min(value, axis, keepdims=True) if keepdims else np.min(value, axis))
+        return _numpy_reduction(np.min, value, axis, keepdims)
     return extreme_reduce(reduce_min_p, "minimum", min_p, a, axis, out, keepdims, initial, where)
 
 
@@ -158,8 +161,7 @@ def any(
     """Test whether any array element along a given axis evaluates to True."""
     value = eager_buffer(a)
     if value is not None and out is None and where is True:
-        # eager: reduce_or_p's rule, in one call
-        return wrap(np.any(value, axis, keepdims=True) if keepdims else np.any(value, axis))
+        return _numpy_reduction(np.any, value, axis, keepdims)
     return _logical(reduce_or_p, "logical_or", False, a, axis, out, keepdims, where)
 
 
@@ -174,8 +176,7 @@ def all(
     """Test whether all array elements along a given axis evaluate to True."""
     value = eager_buffer(a)
     if value is not None and out is None and where is True:
-        # eager: reduce_and_p's rule, in one call
-        return wrap(np.all(value, axis, keepdims=True) if keepdims else np.all(value, axis))
+        return _numpy_reduction(np.all, value, axis, keepdims)
     return _logical(reduce_and_p, "logical_and", True, a, axis, out, keepdims, where)
 
 
@@ -189,8 +190,7 @@ def argmax(
     """Returns the indices of the maximum values along an axis."""
     value = eager_buffer(a)
     if value is not None and out is None:
-        # eager: argmax_p's rule, in one call
-        return wrap(np.argmax(value, axis, keepdims=True) if keepdims else np.argmax(value, axis))
+        return _numpy_reduction(np.argmax, value, axis, keepdims)
     return arg_reduce(argmax_p, "argmax", a, axis, out, keepdims)
 
 
@@ -204,8 +204,7 @@ def argmin(
     """Returns the indices of the minimum values along an axis."""
     value = eager_buffer(a)
     if value is not None and out is None:
-        # eager: argmin_p's rule, in one call
-        return wrap(np.argmin(value, axis, keepdims=True) if keepdims else np.argmin(value, axis))
+        return _numpy_reduction(np.argmin, value, axis, keepdims)
     return arg_reduce(argmin_p, "argmin", a, axis, out, keepdims)
 
 

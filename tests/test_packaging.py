@@ -113,10 +113,10 @@ def test_a_built_accelerator_is_the_one_in_use():
     import glob
     import os
 
-    import arraystack._array as array_module
+    from arraystack import _accelerator
 
-    folder = os.path.dirname(array_module.__file__)
+    folder = os.path.dirname(_accelerator.__file__)
     if os.environ.get("ARRAYSTACK_FASTPATH") == "0" or not glob.glob(os.path.join(folder, "_fastpath*.so")):
         pytest.skip("the accelerator is not built in the source tree (or is turned off)")
-    assert array_module._fastpath is not None, "the built _fastpath is stale or failed to load"
-    assert array_module._fastpath_is_current(array_module._fastpath)
+    assert _accelerator.fastpath is not None, "the built _fastpath is stale or failed to load"
+    assert _accelerator.is_current(_accelerator.fastpath)
