@@ -28,6 +28,13 @@ from arraystack._jit_arguments import (
 from arraystack._jit_entry import _Entry, _match_captures
 from arraystack._jit_lowered import Lowered, Stats
 from arraystack._tiering import Tier
+
+# What every first call needs, imported with jit (not inside the first call, which it would delay by a few
+# ms of source compiling): the reference backend that serves tier 0, and what tiering hands to its worker
+from arraystack.backends import compile_graph
+from arraystack.backends import compile_worker as _compile_worker  # noqa: F401
+from arraystack.backends import reference as _reference  # noqa: F401
+from arraystack.backends.numba import twin as _twin  # noqa: F401
 from arraystack.ir import passes as _passes
 from arraystack.ir import tree
 from arraystack.ir.core import active, is_tracing
@@ -206,7 +213,6 @@ class JitFunction:
         entry = self._cache.get(key)
         if entry is not None and entry.current_consts() is not None:
             return entry
-        from arraystack.backends import compile_graph
         from arraystack.ir.passes import PassReport, run_pipeline
 
         reason = (
@@ -228,7 +234,7 @@ class JitFunction:
         donate = self._donated_leaves(args)
         tiered = self._tiered(backend)
         executable = compile_graph(
-            optimized, "reference" if tiered else backend, cache_dir=config.cache_dir, donate=donate
+            optimized, backend, cache_dir=config.cache_dir, donate=donate, tier=0 if tiered else 1
         )
         self._stats.compiles += getattr(executable, "new_kernels", 0)
         captures = _match_captures(self.fun, consts)

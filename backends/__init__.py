@@ -14,10 +14,18 @@ if (
 BACKENDS = ("numba", "reference")
 
 
-def compile_graph(graph, backend: str = "numba", cache_dir: str | None = None, donate=frozenset()):
+def compile_graph(
+    graph, backend: str = "numba", cache_dir: str | None = None, donate=frozenset(), tier: int = 1
+):
     """Compile an optimized graph into an Executable for `backend` (kernels persist under cache_dir).
 
-    donate: positions of graph inputs whose buffers the executable may overwrite with outputs."""
+    donate: positions of graph inputs whose buffers the executable may overwrite with outputs.
+    tier=0: the executable tiered compilation runs while the kernels compile: it computes what the
+    backend's kernels compute, with NumPy and without compiling anything (backends/numba/twin.py)."""
+    if tier == 0 and backend == "numba":
+        from arraystack.backends.numba.twin import compile_numba_twin
+
+        return compile_numba_twin(graph)
     if backend == "reference":
         from arraystack.backends.reference import compile_reference
 

@@ -59,13 +59,24 @@ def _is_library_file(filename: str) -> bool:
     return filename.startswith(_PACKAGE_DIRS) or filename.startswith(_THIS_DIR)
 
 
+_skipped_codes: dict = {}  # code object -> whether its frames are skipped (arraystack's own, frozen)
+
+
 def user_source(skip_library: bool = True) -> str | None:
-    """`file:line` of the innermost frame outside arraystack: where the user's code called in."""
+    """`file:line` of the innermost frame outside arraystack: where the user's code called in.
+    (Called for every traced equation: whether a code object is skipped is looked up, not recomputed.)"""
     frame = sys._getframe(1)
+    skipped = _skipped_codes
     while frame is not None:
-        filename = frame.f_code.co_filename
-        if not (skip_library and _is_library_file(filename)) and not filename.startswith("<frozen"):
-            return f"{os.path.basename(filename)}:{frame.f_lineno}"
+        code = frame.f_code
+        skip = skipped.get(code)
+        if skip is None:
+            if len(skipped) > 4096:  # code objects made at run time (exec, notebooks) must not pile up
+                skipped.clear()
+            filename = code.co_filename
+            skip = skipped[code] = _is_library_file(filename) or filename.startswith("<frozen")
+        if not skip or (not skip_library and not code.co_filename.startswith("<frozen")):
+            return f"{os.path.basename(code.co_filename)}:{frame.f_lineno}"
         frame = frame.f_back
     return None
 
