@@ -107,7 +107,7 @@ def generate(graph, parallel: bool, name: str = "kernel") -> KernelSpec:
 
 def _emit_header(code, region, parallel, name, flat):
     # no fast-math: a*b+c must round twice, as NumPy's loops do (an FMA changes the last bit), and
-    # (x + y) - y must not fold. Reductions reassociate their accumulator alone (reduce_add/reduce_mul).
+    # (x + y) - y must not fold. Float sums/products add in a fixed order (summation_order.py).
     code.line(
         f"@numba.njit(parallel={parallel}, fastmath=False, error_model='numpy', nogil=True, cache=True)"
     )

@@ -2,8 +2,10 @@
 
 Kept axes run outside (in parallel); each reduction stage is one pass over the reduced axes. With no kept
 axes the passes run over chunks in parallel and combine partial results. Float max/min reduce NaN-blind
-and track NaNs in a flag, float32 sums add blocks in float32 into a float64 accumulator, and a value a
-later pass would recompute is stashed in that pass's output buffer.
+and track NaNs in a flag; float sums and products add into explicit lanes in the fixed order of
+summation_order.py (no reassociation: the result depends on neither threads, CPU nor LLVM, and its NumPy
+twin reproduces it bit for bit); a value a later pass would recompute is stashed in that pass's output
+buffer.
 """
 
 from __future__ import annotations
@@ -11,10 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from arraystack.backends.numba.lowering import cast, literal
+from arraystack.backends.numba.summation_order import BLOCK_GROUPS, CHUNKS, LANES
 from arraystack.ir.ir import Literal
-
-CHUNKS = 64  # parallel chunks of a full reduction
-BLOCK = 256  # float32 values summed in float32 before joining the float64 accumulator
 
 
 def _acc_dtype(kind, dtype):
@@ -41,9 +41,6 @@ def _init(kind, dtype):
 
 
 def _combine(kind, acc, value, dtype):
-    if kind in ("sum", "prod") and dtype.kind == "f":  # the kernel's one reassociable operation
-        op = "reduce_add" if kind == "sum" else "reduce_mul"
-        return f"{op}({acc}, {cast(dtype, value)})"
     if kind == "sum":
         expr = f"{acc} + {value}"
     elif kind == "prod":
@@ -181,7 +178,10 @@ def _emit_pass(code, region, reds, outs, body, index, outer_index, total, loop, 
         # that otherwise keeps the loop from vectorizing (5x on a sum of squares)
         code.line(f"lo = np.uint64(c * n{first} // nch)")
         code.line(f"hi = np.uint64((c + 1) * n{first} // nch)")
-    for e, kind, dtype, acc_dtype, acc in accs:
+    # float sums and products add into lanes in a fixed order (summation_order.py)
+    laned = [a for a in accs if a[1] in ("sum", "prod") and a[2].kind == "f"]
+    scalar = [a for a in accs if a not in laned]
+    for e, kind, dtype, acc_dtype, acc in scalar:
         code.line(f"{acc} = {_init(kind, acc_dtype)}")
     # float max/min: a NaN-blind vector reduction plus a NaN flag (a NaN-propagating select chain does
     # not vectorize)
@@ -192,50 +192,40 @@ def _emit_pass(code, region, reds, outs, body, index, outer_index, total, loop, 
     }
     for acc in sorted(nan_tracked):
         code.line(f"{acc}_nan = False")
-    last = inner[-1]
-    # float32 sums: add blocks of BLOCK values in float32 (vectorizes at full width), blocks in float64
-    blocked = {
-        acc for e, kind, dtype, acc_dtype, acc in accs if kind == "sum" and acc_dtype != dtype
-    }
-    for d in inner[:-1] if blocked else inner:
-        bounds = "lo, hi" if (total and d == first) else f"n{d}"
-        code.line(f"for i{d} in range({bounds}):")
-        code.depth += 1
-    if blocked:
-        lo, hi = (
-            ("lo", "hi") if (total and last == first) else ("np.uint64(0)", f"np.uint64(n{last})")
-        )
-        code.line(f"for bstart in range({lo}, {hi}, np.uint64({BLOCK})):")
-        code.depth += 1
-        code.line(f"bend = min(bstart + np.uint64({BLOCK}), {hi})")
+
+    def emit_body(lane, tail=False):
+        for k, u in loads:
+            code.line(f"{region.names[u]} = o{k}[{index}]")
+        for eqn in body:
+            _emit_eqn(code, region, eqn, index, outer_index)
         for e, kind, dtype, acc_dtype, acc in accs:
-            if acc in blocked:
-                code.line(f"{acc}_b = {_init(kind, dtype)}")
-        code.line(f"for i{last} in range(bstart, bend):")
-        code.depth += 1
-    for k, u in loads:
-        code.line(f"{region.names[u]} = o{k}[{index}]")
-    for eqn in body:
-        _emit_eqn(code, region, eqn, index, outer_index)
-    for e, kind, dtype, acc_dtype, acc in accs:
-        value = _value(region, e.inputs[0], index, outer_index)
-        if acc in blocked:
-            code.line(f"{acc}_b = {_combine(kind, f'{acc}_b', value, dtype)}")
-        elif acc in nan_tracked:
-            code.line(f"{acc} = reduce_{kind}({acc}, {cast(dtype, value)})")
-            code.line(f"{acc}_nan |= {value} != {value}")
-        else:
-            code.line(f"{acc} = {_combine(kind, acc, value, acc_dtype)}")
-    for k, v in outs:
-        code.line(f"o{k}[{index}] = {_value(region, v, index, outer_index)}")
-    if blocked:
-        code.depth -= 1
-        for e, kind, dtype, acc_dtype, acc in accs:
-            if acc in blocked:
-                code.line(f"{acc} = {acc} + np.{acc_dtype.name}({acc}_b)")
-        code.depth -= 1
-        code.depth -= len(inner) - 1  # the blocks replaced the loop over the last reduced axis
+            value = _value(region, e.inputs[0], index, outer_index)
+            if lane is not None and (e, kind, dtype, acc_dtype, acc) in laned:
+                if tail:  # the tail loop also runs whole short rows: one sequential float64 sum
+                    op = "+" if kind == "sum" else "*"
+                    with code.block("if short:"):
+                        code.line(f"{acc}_s = {acc}_s {op} np.float64({value})")
+                    code.line("else:")
+                    code.depth += 1
+                _lane_update(code, kind, dtype, acc, lane, value)
+                if tail:
+                    code.depth -= 1
+            elif acc in nan_tracked:
+                code.line(f"{acc} = reduce_{kind}({acc}, {cast(dtype, value)})")
+                code.line(f"{acc}_nan |= {value} != {value}")
+            else:
+                code.line(f"{acc} = {_combine(kind, acc, value, acc_dtype)}")
+        for k, v in outs:
+            code.line(f"o{k}[{index}] = {_value(region, v, index, outer_index)}")
+
+    if laned:
+        _emit_laned_loops(code, region, laned, inner, total, emit_body)
     else:
+        for d in inner:
+            bounds = "lo, hi" if (total and d == first) else f"n{d}"
+            code.line(f"for i{d} in range({bounds}):")
+            code.depth += 1
+        emit_body(None)
         code.depth -= len(inner)
     for e, kind, dtype, acc_dtype, acc in accs:
         if acc in nan_tracked:
@@ -246,11 +236,107 @@ def _emit_pass(code, region, reds, outs, body, index, outer_index, total, loop, 
         code.depth -= 1
         for e, kind, dtype, acc_dtype, acc in accs:
             code.line(f"{acc} = {_init(kind, acc_dtype)}")
-            with code.block("for c in range(nch):"):
+            with code.block("for c in range(nch):"):  # in order: the chunks' results, one by one
                 code.line(f"{acc} = {_combine(kind, acc, f'part_{acc}[c]', acc_dtype)}")
     for e, kind, dtype, acc_dtype, acc in accs:
         value = cast(dtype, acc) if acc_dtype != dtype else acc
         code.line(f"{region.names[e.outputs[0]]} = {value}")
+
+
+def _lane_update(code, kind, dtype, acc, lane, value):
+    if kind == "sum" and dtype == np.float32:
+        code.line(f"{acc}_f[{lane}] = {acc}_f[{lane}] + np.float32({value})")
+    else:
+        op = "+" if kind == "sum" else "*"
+        code.line(f"{acc}_w[{lane}] = {acc}_w[{lane}] {op} np.float64({value})")
+
+
+def _emit_laned_loops(code, region, laned, inner, total, emit_body):
+    """The reduced loops of a pass with float sums/products, in summation_order.py's order: lanes on the
+    stack (float64, plus float32 ones for float32 sums), groups of LANES along the last reduced axis (a
+    constant-count loop LLVM vectorizes without reassociating anything), a short tail group per row,
+    float32 lanes joining the float64 ones every BLOCK_GROUPS groups, then a fold of the lanes in halves.
+    Loops over all lanes have a constant count: LLVM unrolls them into a few vector instructions. Rows
+    shorter than LANES run through the tail loop alone, into one sequential float64 accumulator (lanes
+    would cost more than these rows' own work)."""
+    first, last = inner[0], inner[-1]
+    blocked = [a for a in laned if a[1] == "sum" and a[2] == np.float32]
+    lo, hi = ("lo", "hi") if (total and last == first) else ("np.uint64(0)", f"np.uint64(n{last})")
+    lanes = f"np.uint64({LANES})"
+    for e, kind, dtype, acc_dtype, acc in laned:
+        code.line(f"{acc}_w = stack_lanes(np.float64(0.0), {LANES})")
+        if (e, kind, dtype, acc_dtype, acc) in blocked:
+            code.line(f"{acc}_f = stack_lanes(np.float32(0.0), {LANES})")
+    # rows shorter than LANES (`short`) add sequentially into one float64 accumulator instead
+    code.line(f"short = {hi} - {lo} < {lanes}")
+    for e, kind, dtype, acc_dtype, acc in laned:
+        code.line(f"{acc}_s = {_init(kind, np.dtype(np.float64))}")
+
+    def flush():
+        with code.block(f"for j in range({lanes}):"):
+            for e, kind, dtype, acc_dtype, acc in blocked:
+                code.line(f"{acc}_w[j] = {acc}_w[j] + np.float64({acc}_f[j])")
+                code.line(f"{acc}_f[j] = np.float32(0.0)")
+
+    with code.block("if not short:"), code.block(f"for j in range({lanes}):"):
+        for e, kind, dtype, acc_dtype, acc in laned:
+            code.line(f"{acc}_w[j] = {_init(kind, np.dtype(np.float64))}")
+            if (e, kind, dtype, acc_dtype, acc) in blocked:
+                code.line(f"{acc}_f[j] = np.float32(0.0)")
+
+    # full groups: no other access to the lanes in this loop, so LLVM keeps them in registers
+    def groups(start, stop):
+        with (
+            code.block(f"for g in range({start}, {stop}, {lanes}):"),
+            code.block(f"for j in range({lanes}):"),
+        ):
+            code.line(f"i{last} = g + j")
+            emit_body("j")
+
+    def full_block():
+        with code.block(f"if ngroups == np.uint64({BLOCK_GROUPS}):"):
+            flush()
+            code.line("ngroups = np.uint64(0)")
+
+    if blocked:
+        code.line("ngroups = np.uint64(0)")
+    for d in inner[:-1]:
+        bounds = "lo, hi" if (total and d == first) else f"n{d}"
+        code.line(f"for i{d} in range({bounds}):")
+        code.depth += 1
+    code.line(f"gend = {hi} - ({hi} - {lo}) % {lanes}")
+    if blocked:  # runs of groups up to the next block boundary, then the join into float64
+        code.line(f"gpos = {lo}")
+        with code.block("while gpos < gend:"):
+            code.line(f"gstop = min(gend, gpos + (np.uint64({BLOCK_GROUPS}) - ngroups) * {lanes})")
+            groups("gpos", "gstop")
+            code.line(f"ngroups += (gstop - gpos) // {lanes}")
+            code.line("gpos = gstop")
+            full_block()
+    else:
+        groups(lo, "gend")
+    with code.block(f"for j in range({hi} - gend):"):
+        code.line(f"i{last} = gend + j")
+        emit_body("j", tail=True)
+    if blocked:
+        with code.block(f"if gend < {hi} and not short:"):
+            code.line("ngroups += np.uint64(1)")
+            full_block()
+    code.depth -= len(inner) - 1
+    with code.block("if not short:"):
+        if blocked:
+            flush()
+        h = LANES // 2
+        while h:
+            with code.block(f"for j in range(np.uint64({h})):"):
+                for e, kind, dtype, acc_dtype, acc in laned:
+                    op = "+" if kind == "sum" else "*"
+                    code.line(f"{acc}_w[j] = {acc}_w[j] {op} {acc}_w[j + np.uint64({h})]")
+            h //= 2
+        for e, kind, dtype, acc_dtype, acc in laned:
+            code.line(f"{acc}_s = {acc}_w[0]")
+    for e, kind, dtype, acc_dtype, acc in laned:
+        code.line(f"{acc} = {acc}_s")
 
 
 from arraystack.backends.numba.codegen import REDUCTIONS as REDUCTION_KINDS  # noqa: E402

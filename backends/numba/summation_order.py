@@ -1,0 +1,142 @@
+"""The order in which generated numba kernels add (and multiply) floats, and a NumPy twin of it.
+
+A float sum or product in a kernel runs in a fixed order that depends on neither the thread count, nor the
+CPU's vector width, nor LLVM (no reassociation is allowed anywhere), so NumPy code can reproduce its
+result bit for bit (`kernel_reduce`). For one output element, over the reduced axes in increasing order
+(the last one innermost; the region's iteration shape, as the kernel loops):
+
+- lanes: LANES = 64 accumulators, starting at +0.0 (sum) or 1.0 (prod), in float64 (float32 products
+  widen each value first) except float32 sums, below. Each row of the last reduced axis is cut into
+  groups of LANES elements from its start; element j of a group goes into lane j (`lane = lane + value`),
+  the last group of a row may be partial (it touches lanes 0..r-1 only); the rows of the other reduced axes,
+  in row-major order, keep adding into the same lanes;
+- float32 sums add into float32 lanes; after every BLOCK_GROUPS groups (counted over the rows, a
+  partial group counting as one) and at the end, each float32 lane is added into its float64 lane and
+  restarts at +0.0. So each float32 lane sums at most 16 values: NumPy-level accuracy;
+- the lanes then fold in halves: lane[j] = lane[j] + lane[j + h] for h = 32, 16, ..., 1; lane 0 is
+  the result (rounded to the input's dtype);
+- short rows: when the last reduced axis is shorter than LANES (for a full reduction of a 1-d array:
+  when the chunk is), no lanes: one float64 accumulator adds every value (widened) in row-major order;
+- a full reduction (no kept axes) first splits the first reduced axis into nch = min(n, CHUNKS) chunks
+  (chunk c covers [c*n//nch, (c+1)*n//nch)), each reduced as above in float64 (lane positions count
+  from the chunk's start), then adds the chunk results in order into +0.0 (1.0 for products).
+
+Only NumPy here: tier 0 imports this module without numba.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+LANES = 64  # partial accumulators per reduction pass
+# groups of LANES float32 values summed in float32 lanes before joining the float64 lanes
+BLOCK_GROUPS = 16
+CHUNKS = 64  # parallel chunks of a full reduction
+
+
+def kernel_reduce(kind: str, x: np.ndarray, axes: tuple) -> np.ndarray:
+    """reduce_sum/reduce_prod of float32/float64 `x` over `axes`, bit for bit as a generated kernel
+    computes it (see the module docstring); `x` is the value entering the reduction, of the region's
+    full iteration shape. Result: x.dtype, the reduced axes removed. NaN payloads may differ."""
+    if kind not in ("sum", "prod"):
+        raise ValueError(f"kernel_reduce: kind must be 'sum' or 'prod', not {kind!r}")
+    x = np.asarray(x)
+    if x.dtype not in (np.float32, np.float64):
+        raise TypeError(f"kernel_reduce: float32 or float64 input expected, not {x.dtype}")
+    axes = tuple(sorted({int(a) % x.ndim for a in axes})) if x.ndim else ()
+    if not axes:
+        return x.copy()
+    with np.errstate(all="ignore"):  # as the kernels: inf - inf or an overflow is silent
+        if len(axes) == x.ndim:
+            return np.asarray(_total(kind, x), dtype=x.dtype)
+        kept = [d for d in range(x.ndim) if d not in axes]
+        y = x.transpose(kept + list(axes))
+        kept_shape = tuple(x.shape[d] for d in kept)
+        rows = int(np.prod([x.shape[d] for d in axes[:-1]], dtype=np.int64))
+        y = y.reshape(int(np.prod(kept_shape, dtype=np.int64)), rows, x.shape[axes[-1]])
+        return _rows(kind, y).astype(x.dtype).reshape(kept_shape)
+
+
+def _identity(kind):
+    return 0.0 if kind == "sum" else 1.0
+
+
+def _total(kind, x):
+    """A full reduction: chunks of the first axis, each laned, their float64 results combined in order."""
+    n = x.shape[0]
+    nch = min(n, CHUNKS)
+    acc = np.float64(_identity(kind))
+    if nch == 0:
+        return acc
+    c = np.arange(nch)
+    lo, hi = c * n // nch, (c + 1) * n // nch
+    width = int((hi - lo).max())
+    # chunks padded at their end with the identity: extra groups of identities change no lane
+    index = lo[:, None] + np.arange(width)[None, :]
+    valid = index < hi[:, None]
+    gathered = x[np.minimum(index, n - 1)]  # (nch, width, *rest)
+    mask = valid.reshape(valid.shape + (1,) * (x.ndim - 1))
+    gathered = np.where(mask, gathered, x.dtype.type(_identity(kind)))
+    if x.ndim > 1:
+        parts = _rows(kind, gathered.reshape(nch, -1, x.shape[-1]))
+    else:  # a chunk is the row: chunks of q and q + 1 values may fall on both sides of LANES
+        rows = gathered.reshape(nch, 1, width)
+        if width < LANES:
+            parts = _sequential(kind, rows)
+        else:
+            parts = np.where(hi - lo < LANES, _sequential(kind, rows), _lanes(kind, rows))
+    op = np.add if kind == "sum" else np.multiply
+    for part in parts:  # in order, one at a time (a reduce over this axis would be pairwise)
+        acc = op(acc, part)
+    return acc
+
+
+def _rows(kind, y):
+    """y: (batch, rows, n) -> (batch,) float64, each batch element reduced in the kernels' order."""
+    return _sequential(kind, y) if y.shape[2] < LANES else _lanes(kind, y)
+
+
+def _sequential(kind, y):
+    """Rows shorter than LANES: one float64 accumulator, every value in row-major order."""
+    batch = y.shape[0]
+    seq = np.ascontiguousarray(y.reshape(batch, -1).astype(np.float64).T)
+    if not seq.shape[0]:
+        return np.full(batch, _identity(kind))
+    # accumulate is sequential by definition (a reduce over a (n, 1) array would be pairwise)
+    if kind == "prod":
+        return np.multiply.accumulate(seq, axis=0)[-1]
+    return np.add.accumulate(seq, axis=0)[-1] + 0.0  # from +0.0, as the kernel (see _lanes)
+
+
+def _lanes(kind, y):
+    """y: (batch, rows, n) -> (batch,) float64: each batch element laned, blocked and folded."""
+    batch, rows, n = y.shape
+    ident = _identity(kind)
+    groups = -(-n // LANES)
+    if kind == "prod" or y.dtype == np.float64:
+        y = y.astype(np.float64, copy=False)
+    padded = np.full((batch, rows, groups * LANES), ident, dtype=y.dtype)
+    padded[:, :, :n] = y
+    seq = padded.reshape(batch, rows * groups, LANES)  # C-contiguous: lanes innermost
+    if kind == "prod":
+        # over a middle axis of a contiguous array NumPy multiplies row after row (no pairwise order);
+        # 1.0 * v == v exactly, so starting from the first group matches the kernel's 1.0 start
+        lanes = np.multiply.reduce(seq, axis=1) if seq.shape[1] else np.ones((batch, LANES))
+        op = np.multiply
+    else:
+        if y.dtype == np.float32:
+            nblocks = -(-seq.shape[1] // BLOCK_GROUPS)
+            blocks = np.zeros((batch, nblocks * BLOCK_GROUPS, LANES), np.float32)
+            blocks[:, : seq.shape[1]] = seq
+            blocks = blocks.reshape(batch, nblocks, BLOCK_GROUPS, LANES)
+            seq = np.add.reduce(blocks, axis=2).astype(np.float64)  # (batch, nblocks, LANES)
+        lanes = np.add.reduce(seq, axis=1) if seq.shape[1] else np.zeros((batch, LANES))
+        # the kernel starts each lane at +0.0; NumPy starts from the first value. The two differ only
+        # when every value is -0.0 (NumPy: -0.0, kernel: +0.0); adding +0.0 maps -0.0 to +0.0 alone
+        lanes = lanes + 0.0
+        op = np.add
+    h = LANES // 2
+    while h:
+        lanes = op(lanes[:, :h], lanes[:, h : 2 * h])
+        h //= 2
+    return lanes[:, 0]
