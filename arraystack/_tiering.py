@@ -1,7 +1,8 @@
 """Tiered compilation: the first calls of a jitted function never wait for numba.
 
-On a cache miss the optimized graph runs at once through the reference backend (tier 0: the reference rules,
-NumPy), and numba compiles it in the background. When that finishes the cache entry switches to the compiled
+On a cache miss the optimized graph runs at once through the numba backend's NumPy twin (tier 0,
+backends/numba/twin.py: the compiled plan's steps, each region's equations as NumPy calls that compute what
+the kernel computes), and numba compiles it in the background. When that finishes the cache entry switches to the compiled
 executable (tier 1); calls already running finish on tier 0. Failures in the background leave the entry on
 tier 0 and are logged, never raised into a later call. `jit(f, tiered=False)` or `config.tiered = False`
 (ARRAYSTACK_TIERED=0) compiles before the first call returns, as JAX does.
@@ -25,11 +26,12 @@ Where the background compile runs: `config.tier_compile` (ARRAYSTACK_TIER_COMPIL
 `Tier.mode` says which ran ("process", "disk" or "thread"), `Tier.report` what the load did (kernels loaded
 or compiled, numba compiles seen meanwhile and in the run before the switch) and `Tier.timeline` when.
 
-The tiers agree to within the accuracy bound of the compiled math (<= 4 ulp for the transcendental functions,
-a different summation order for float reductions), not always bit for bit: tier 0 computes with NumPy (and
-warns as NumPy does on overflow or invalid values, where kernels are silent).
-tests/arraystack/test_tiering.py lists the graphs on which they are bit-identical (arithmetic, comparisons and
-selects, integer work, structural ops) and checks them.
+The tiers give identical results, bit for bit: where a kernel computes differently from NumPy's own function
+(mathlib's exp/expm1/log/tanh/logistic, within 4 ulp of NumPy's; float sums and products in the kernels'
+fixed order), tier 0 computes the kernel's result (backends/numba/mathlib_numpy.py, summation_order.py);
+everything else a kernel computes rounds as NumPy does. Tier 0 warns as NumPy does on overflow or invalid
+values where the kernels are silent. tests/arraystack/test_tier_identity.py checks the identity on the math
+functions over special values, on sums in every reduction form, on softmax/layernorm and on training steps.
 """
 
 from __future__ import annotations

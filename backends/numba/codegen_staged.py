@@ -117,11 +117,26 @@ def _emit_staged(code, region, parallel):
         body = _full_closure(region, [e.inputs[0] for e in reds] + [v for _, v in outs])
         plans.append([reds, outs, body, []])
     _stash(region, plans)
+    prefetch_pass, rows = prefetched_rows(region, plans, total)
+    divisions, checks = exact_divisions(region, plans, total)
     for p, (reds, outs, body, loads) in enumerate(plans):
         for e in outer_eqns:
             if avail[e.outputs[0]] == p:
                 _emit_eqn(code, region, e, index, outer_index)
-        _emit_pass(code, region, reds, outs, body, index, outer_index, total, loop, loads)
+        for flag, _ in checks.get(p, ()):
+            code.line(f"{flag} = True")
+        args = (code, region, reds, outs, body, index, outer_index, total, loop, loads)
+        extra = {"checks": checks.get(p, ()), "prefetch": rows if p == prefetch_pass else ()}
+        if p in divisions:  # the pass twice: dividing by reciprocals where the flags allow, else dividing
+            cond = " and ".join(
+                sorted({f"{flag} and divisor_in_range({d})" for _, flag, d in divisions[p]})
+            )
+            with code.block(f"if {cond}:"):
+                _emit_pass(*args, exact={id(e) for e, _, _ in divisions[p]}, **extra)
+            with code.block("else:"):
+                _emit_pass(*args, **extra)
+        else:
+            _emit_pass(*args, **extra)
     for e in outer_eqns:
         if avail[e.outputs[0]] == passes:
             _emit_eqn(code, region, e, index, outer_index)
@@ -158,7 +173,10 @@ def _stash(region, plans):
             )
 
 
-def _emit_pass(code, region, reds, outs, body, index, outer_index, total, loop, loads=()):
+def _emit_pass(
+    code, region, reds, outs, body, index, outer_index, total, loop, loads=(), *, checks=(),
+    prefetch=(), exact=(),
+):
     accs = []
     for e in reds:
         kind = REDUCTION_KINDS[e.prim]
@@ -197,7 +215,13 @@ def _emit_pass(code, region, reds, outs, body, index, outer_index, total, loop, 
         for k, u in loads:
             code.line(f"{region.names[u]} = o{k}[{index}]")
         for eqn in body:
-            _emit_eqn(code, region, eqn, index, outer_index)
+            if id(eqn) in exact:
+                x, y = (_value(region, v, index, outer_index) for v in eqn.inputs)
+                code.line(f"{region.names[eqn.outputs[0]]} = exact_quotient({x}, {y})")
+            else:
+                _emit_eqn(code, region, eqn, index, outer_index)
+        for flag, value in checks:
+            code.line(f"{flag} &= quotient_in_range({value})")
         for e, kind, dtype, acc_dtype, acc in accs:
             value = _value(region, e.inputs[0], index, outer_index)
             if lane is not None and (e, kind, dtype, acc_dtype, acc) in laned:
@@ -219,7 +243,7 @@ def _emit_pass(code, region, reds, outs, body, index, outer_index, total, loop, 
             code.line(f"o{k}[{index}] = {_value(region, v, index, outer_index)}")
 
     if laned:
-        _emit_laned_loops(code, region, laned, inner, total, emit_body)
+        _emit_laned_loops(code, region, laned, inner, total, emit_body, prefetch)
     else:
         for d in inner:
             bounds = "lo, hi" if (total and d == first) else f"n{d}"
@@ -251,7 +275,7 @@ def _lane_update(code, kind, dtype, acc, lane, value):
         code.line(f"{acc}_w[{lane}] = {acc}_w[{lane}] {op} np.float64({value})")
 
 
-def _emit_laned_loops(code, region, laned, inner, total, emit_body):
+def _emit_laned_loops(code, region, laned, inner, total, emit_body, prefetch=()):
     """The reduced loops of a pass with float sums/products, in summation_order.py's order: lanes on the
     stack (float64, plus float32 ones for float32 sums), groups of LANES along the last reduced axis (a
     constant-count loop LLVM vectorizes without reassociating anything), a short tail group per row,
@@ -286,12 +310,16 @@ def _emit_laned_loops(code, region, laned, inner, total, emit_body):
 
     # full groups: no other access to the lanes in this loop, so LLVM keeps them in registers
     def groups(start, stop):
-        with (
-            code.block(f"for g in range({start}, {stop}, {lanes}):"),
-            code.block(f"for j in range({lanes}):"),
-        ):
-            code.line(f"i{last} = g + j")
-            emit_body("j")
+        with code.block(f"for g in range({start}, {stop}, {lanes}):"):
+            if prefetch:  # the next row's lines under this group (codegen_rows.py)
+                with code.block("if i0 + 1 < n0:"):
+                    for name, step, write in prefetch:
+                        with code.block(f"for pf in range(g, g + {lanes}, np.uint64({step})):"):
+                            call = "prefetch_for_write" if write else "prefetch"
+                            code.line(f"{call}({name}, (i0 + 1, pf))")
+            with code.block(f"for j in range({lanes}):"):
+                code.line(f"i{last} = g + j")
+                emit_body("j")
 
     def full_block():
         with code.block(f"if ngroups == np.uint64({BLOCK_GROUPS}):"):
@@ -341,3 +369,4 @@ def _emit_laned_loops(code, region, laned, inner, total, emit_body):
 
 from arraystack.backends.numba.codegen import REDUCTIONS as REDUCTION_KINDS  # noqa: E402
 from arraystack.backends.numba.codegen import _emit_eqn, _value  # noqa: E402
+from arraystack.backends.numba.codegen_rows import exact_divisions, prefetched_rows  # noqa: E402

@@ -1,0 +1,102 @@
+"""Staged row kernels prefetch the next row and divide by per-row values through exact_quotient where the
+range checks allow: the same bits as dividing, on rows that take either path (codegen_rows.py)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import arraystack as ast
+
+pytestmark = pytest.mark.numba
+
+
+def _softmax(a):
+    e = ast.exp(a - ast.max(a, axis=-1, keepdims=True))
+    return e / ast.sum(e, axis=-1, keepdims=True)
+
+
+def _layernorm(a):
+    mu = ast.mean(a, axis=-1, keepdims=True)
+    d = a - mu
+    var = ast.mean(d * d, axis=-1, keepdims=True)
+    return d / ast.sqrt(var + 1e-5)
+
+
+def _kernel_step(fn, x, parallel=True):
+    from arraystack.backends.numba import _kernel_step
+    from arraystack.ir.control import fusion_p
+
+    regions = [e for e in ast.jit(fn).lower(x).optimized.eqns if e.prim is fusion_p]
+    assert len(regions) == 1
+    step, _, _ = _kernel_step(regions[0], ast.config.cache_dir, threshold=0 if parallel else 1 << 62)
+    return step
+
+
+def _source(fn, x):
+    text = ast.jit(fn).lower(ast.asarray(x)).compile().as_text()
+    return text[text.index("# generated source") :]
+
+
+def _rows(dtype, n1):
+    """Rows for both paths: ordinary ones (exact_quotient), and ones an earlier pass flags (division):
+    exps below the range (a spread over 70), NaN, infinities; plus masked rows (exact zeros: fast)."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((40, n1)).astype(dtype)
+    x[1] *= 200  # exps underflow past 2**-100 (float32) / 2**-800 (float64 at * 2000)
+    x[2] *= 2000
+    x[3, 0] = np.nan
+    x[4, -1] = np.inf
+    x[5, ::2] = -np.inf  # masked: zeros
+    x[6] = 0  # a constant row: layernorm's d is all zeros, its std sqrt(1e-5)
+    x[7] *= 1e-30
+    x[8] = rng.uniform(-60, 0, n1)
+    return x
+
+
+def _assert_bits_equal(got, want):
+    got, want = np.asarray(got), np.asarray(want)
+    nan = np.isnan(want)
+    np.testing.assert_array_equal(np.isnan(got), nan)
+    bits = f"u{got.itemsize}"
+    np.testing.assert_array_equal(got[~nan].view(bits), want[~nan].view(bits))
+
+
+def test_softmax_and_layernorm_kernels_prefetch_and_use_exact_quotients():
+    x = np.ones((8, 300), np.float32)
+    for fn in (_softmax, _layernorm):
+        src = _source(fn, x)
+        assert "prefetch(a0, (i0 + 1, pf))" in src
+        assert "prefetch_for_write(o0, (i0 + 1, pf))" in src
+        assert re.search(r"ok_(v\d+) &= quotient_in_range\(\1\)", src)
+        assert "exact_quotient(" in src and " / " in src  # both versions of the dividing pass
+
+
+def _softmax_parts(a):
+    e = ast.exp(a - ast.max(a, axis=-1, keepdims=True))
+    return e, ast.sum(e, axis=-1, keepdims=True)
+
+
+def _layernorm_parts(a):
+    mu = ast.mean(a, axis=-1, keepdims=True)
+    d = a - mu
+    var = ast.mean(d * d, axis=-1, keepdims=True)
+    return d, ast.sqrt(var + 1e-5)
+
+
+@pytest.mark.parametrize(
+    "dtype, n1, parallel",
+    [(np.float32, 1030, True), (np.float32, 17, False), (np.float64, 1030, False), (np.float64, 17, True)],
+)
+def test_row_kernels_match_the_division_bit_for_bit_on_both_paths(dtype, n1, parallel):
+    # the reference divides in NumPy what a kernel without the division computes (same operations, so
+    # the same dividends and divisors)
+    x = _rows(dtype, n1)
+    for y in (x, _rows(dtype, 2 * n1 + 1)[:, 1::2]):  # contiguous, strided
+        for fn, parts in ((_softmax, _softmax_parts), (_layernorm, _layernorm_parts)):
+            with np.errstate(all="ignore"):
+                dividend, divisor = _kernel_step(parts, y, parallel)(y)
+                want = dividend / divisor.reshape(-1, 1)
+            _assert_bits_equal(_kernel_step(fn, y, parallel)(y)[0], want)
