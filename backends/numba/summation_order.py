@@ -66,28 +66,12 @@ def _total(kind, x):
     n = x.shape[0]
     nch = min(n, CHUNKS)
     acc = np.float64(_identity(kind))
-    if nch == 0:
-        return acc
-    c = np.arange(nch)
-    lo, hi = c * n // nch, (c + 1) * n // nch
-    width = int((hi - lo).max())
-    # chunks padded at their end with the identity: extra groups of identities change no lane
-    index = lo[:, None] + np.arange(width)[None, :]
-    valid = index < hi[:, None]
-    gathered = x[np.minimum(index, n - 1)]  # (nch, width, *rest)
-    mask = valid.reshape(valid.shape + (1,) * (x.ndim - 1))
-    gathered = np.where(mask, gathered, x.dtype.type(_identity(kind)))
-    if x.ndim > 1:
-        parts = _rows(kind, gathered.reshape(nch, -1, x.shape[-1]))
-    else:  # a chunk is the row: chunks of q and q + 1 values may fall on both sides of LANES
-        rows = gathered.reshape(nch, 1, width)
-        if width < LANES:
-            parts = _sequential(kind, rows)
-        else:
-            parts = np.where(hi - lo < LANES, _sequential(kind, rows), _lanes(kind, rows))
     op = np.add if kind == "sum" else np.multiply
-    for part in parts:  # in order, one at a time (a reduce over this axis would be pairwise)
-        acc = op(acc, part)
+    for c in range(nch):  # in order, one chunk at a time (a reduce over chunks would be pairwise)
+        chunk = x[c * n // nch : (c + 1) * n // nch]
+        # a 1-d chunk is the row itself: chunks of q and q + 1 values may fall on both sides of LANES
+        rows = chunk.reshape(1, 1, -1) if x.ndim == 1 else chunk.reshape(1, -1, x.shape[-1])
+        acc = op(acc, _rows(kind, rows)[0])
     return acc
 
 
@@ -115,8 +99,11 @@ def _lanes(kind, y):
     groups = -(-n // LANES)
     if kind == "prod" or y.dtype == np.float64:
         y = y.astype(np.float64, copy=False)
-    padded = np.full((batch, rows, groups * LANES), ident, dtype=y.dtype)
-    padded[:, :, :n] = y
+    if n == groups * LANES:
+        padded = np.ascontiguousarray(y)
+    else:  # the last group padded with the identity, which changes no lane
+        padded = np.full((batch, rows, groups * LANES), ident, dtype=y.dtype)
+        padded[:, :, :n] = y
     seq = padded.reshape(batch, rows * groups, LANES)  # C-contiguous: lanes innermost
     if kind == "prod":
         # over a middle axis of a contiguous array NumPy multiplies row after row (no pairwise order);
@@ -126,8 +113,11 @@ def _lanes(kind, y):
     else:
         if y.dtype == np.float32:
             nblocks = -(-seq.shape[1] // BLOCK_GROUPS)
-            blocks = np.zeros((batch, nblocks * BLOCK_GROUPS, LANES), np.float32)
-            blocks[:, : seq.shape[1]] = seq
+            if seq.shape[1] == nblocks * BLOCK_GROUPS:
+                blocks = seq
+            else:  # the last block padded with +0.0 groups, which change no float32 lane
+                blocks = np.zeros((batch, nblocks * BLOCK_GROUPS, LANES), np.float32)
+                blocks[:, : seq.shape[1]] = seq
             blocks = blocks.reshape(batch, nblocks, BLOCK_GROUPS, LANES)
             seq = np.add.reduce(blocks, axis=2).astype(np.float64)  # (batch, nblocks, LANES)
         lanes = np.add.reduce(seq, axis=1) if seq.shape[1] else np.zeros((batch, LANES))
