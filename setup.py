@@ -27,14 +27,17 @@ PACKAGE_DIR, PACKAGES = discover(ROOTS)
 
 # The C sources of the eager fast path; arraystack/_accelerator.py lists the same files for its CRC check.
 FASTPATH = ["_fastpath.c", "_fastpath.h", "_fastpath_array.c", "_fastpath_function.c"]
+# The C twin of the numba backend's mathlib (tier 0 of tiered jit); backends/numba/mathlib_numpy.py checks
+# its CRC the same way.
+MATHLIB_TWIN = ["_mathlib_twin.c", "_mathlib_twin.h"]
 
 
-def source_crc(names):
+def source_crc(names, folder="arraystack"):
     """The CRC-32 of the C sources: the built module carries it, so a stale build of an edited source is
     detected at import (arraystack/_accelerator.py) instead of silently running old code."""
     crc = 0
     for name in names:
-        with open(f"arraystack/{name}", "rb") as f:
+        with open(f"{folder}/{name}", "rb") as f:
             crc = zlib.crc32(f.read(), crc)
     return f"{crc:08x}"
 
@@ -51,6 +54,16 @@ setup(
             depends=[f"arraystack/{name}" for name in FASTPATH if name.endswith(".h")],
             define_macros=[("SOURCE_CRC", f'"{source_crc(FASTPATH)}"')],
             optional=True,
-        )
+        ),
+        # Bit-exact IEEE arithmetic: nothing contracted into fmas, no fast-math; not trapping lets the
+        # selects become blends, so the loops vectorize (results do not change).
+        Extension(
+            "arraystack.backends.numba._mathlib_twin",
+            [f"backends/numba/{name}" for name in MATHLIB_TWIN if name.endswith(".c")],
+            depends=[f"backends/numba/{name}" for name in MATHLIB_TWIN if name.endswith(".h")],
+            define_macros=[("SOURCE_CRC", f'"{source_crc(MATHLIB_TWIN, "backends/numba")}"')],
+            extra_compile_args=["-O3", "-ffp-contract=off", "-fno-trapping-math", "-fno-math-errno"],
+            optional=True,
+        ),
     ],
 )

@@ -3,8 +3,9 @@
 It runs the same plan as `compile_numba` (the same regions, the same reference steps outside them), but
 each region's equations run as NumPy calls instead of a generated loop. Where a kernel computes differently
 from NumPy's own function, the twin computes what the kernel computes, bit for bit:
-- exp, expm1, log, tanh, logistic on float32/float64: mathlib's polynomials (mathlib_numpy.py), with the
-  kernel's exact FMAs;
+- exp, expm1, log, tanh, logistic on float32/float64: mathlib's polynomials with the kernel's exact FMAs
+  (mathlib_numpy.py: a C loop, the optional extension _mathlib_twin, about as fast as NumPy's own exp;
+  without it an exact NumPy emulation, 20-500x slower);
 - float sums and products: the kernel's fixed summation order (summation_order.py), not NumPy's pairwise one.
 Everything else a kernel computes (arithmetic, comparisons, selects, casts, min/max, sqrt, float64 sin/cos
 through the same libm) already rounds as NumPy does. So both tiers give identical results
@@ -21,6 +22,8 @@ import numpy as np
 
 from arraystack.backends.control import control_step
 from arraystack.backends.executable import Executable, alias_safe, interpret
+from arraystack.backends.numba.mathlib_numpy import numpy_twin
+from arraystack.backends.numba.summation_order import kernel_reduce
 from arraystack.backends.reference import reference_step
 from arraystack.ir.control import fusion_p
 
@@ -31,12 +34,6 @@ def _region_steps(sub):
 
 def _twin_step(eqn):
     """The step computing this region equation's kernel bits with NumPy."""
-    try:  # TEMPORARY (lead): until the twin modules land
-        from arraystack.backends.numba.mathlib_numpy import numpy_twin
-        from arraystack.backends.numba.summation_order import kernel_reduce
-    except ImportError:
-        return reference_step(eqn)
-
     dtype = eqn.outputs[0].aval.dtype
     name = eqn.prim.name
     if dtype.kind == "f" and name in ("reduce_sum", "reduce_prod"):

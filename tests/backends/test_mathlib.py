@@ -138,3 +138,20 @@ def test_only_kernels_with_vector_math_ask_for_512_bit_vectors():
     assert "prefer_wide_vectors()" in softmax
     assert "prefer_wide_vectors()" not in source(lambda a: ast.sum(a * a), x)  # memory-bound
     assert "prefer_wide_vectors()" not in source(lambda a: a * 2 + 1, x)
+
+
+@pytest.mark.parametrize("name", sorted(ORACLES))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_signed_zeros_and_the_range_of_tanh_match_numpy(name, dtype):
+    """ulp_distance counts -0.0 and +0.0 as equal: here the signs must agree too (expm1(-0.0) and
+    tanh(-0.0) are -0.0), and tanh stays within [-1, 1] (its quotient can round above 1 at the clamp)."""
+    fi = np.finfo(dtype)
+    x = np.array([0.0, -0.0, fi.smallest_subnormal, -fi.smallest_subnormal, -1e-30, 1e-30], dtype)
+    with np.errstate(all="ignore"):
+        out, want = _run(getattr(mathlib, f"{name}_{'f32' if dtype == np.float32 else 'f64'}"), x), ORACLES[name](x)
+    zero = want == 0
+    np.testing.assert_array_equal(np.signbit(out[zero]), np.signbit(want[zero]))
+    if name == "tanh":
+        y = _run(mathlib.tanh_f32 if dtype == np.float32 else mathlib.tanh_f64, sample(dtype))
+        assert np.all(np.abs(y[~np.isnan(y)]) <= 1)
+        assert _run(mathlib.tanh_f32 if dtype == np.float32 else mathlib.tanh_f64, np.array([np.inf, -np.inf], dtype)).tolist() == [1, -1]

@@ -1,0 +1,352 @@
+"""mathlib.py's functions as NumPy array code, bit for bit: the same IEEE operations in the same order,
+so tier 0 (NumPy) computes exactly what tier 1's kernels compute. Each `_<fn>_<f32|f64>` mirrors the
+numba function of that name line by line; keep the two in step (tests/backends/test_mathlib_numpy.py
+compares every result bitwise). The kernel's `fma` is emulated exactly (fma_emulation.py), except where
+mathlib.py notes the product is exact: there the fma is the unfused expression. Constants come from
+mathlib_constants.py (no numba import: tier 0 must not wait for it).
+Selects evaluate both sides, as the branch-free kernels do; NaN inputs come back as themselves.
+Cost (1e6 elements, 2-core host): float32 40-150 ms, float64 0.4-0.8 s (each emulated float64 fma is ~35
+NumPy passes), against 1-6 ms for NumPy's own exp/log/tanh. So `numpy_twin` prefers the same functions in
+C (the optional extension _mathlib_twin, built from _mathlib_twin.c/.h by setup.py), which computes the
+same bits in 1-11 ms per 1e6 elements (AVX-512 host); this NumPy code serves when the extension is
+not built or is stale.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+import zlib
+
+import numpy as np
+from arraystack.backends.numba import mathlib_constants as ml
+from arraystack.backends.numba.fma_emulation import fma_f32, fma_f64, split
+
+F = np.float32
+CHUNK = 16384  # elements per pass: a function makes 100-600 passes, over arrays that stay in cache
+
+
+# -- float64 ------------------------------------------------------------------------------------------------
+def _pow2_f64(k):
+    k = k.astype(np.int64)
+    k1 = k >> 1
+    k2 = k - k1
+    return ((k1 + 1023) << 52).view(np.float64), ((k2 + 1023) << 52).view(np.float64)
+
+
+def _reduce_f64(x):
+    xc = np.where(~np.isnan(x), np.minimum(np.maximum(x, -746.0), 710.0), 0.0)
+    k = np.floor(fma_f64(xc, ml.LOG2E, 0.5))
+    r = xc - k * ml.LN2_HI
+    r = fma_f64(-k, ml.LN2_LO, r)
+    return k, r
+
+
+def _horner_f64(coefficients, x, top, bottom):
+    """fma(...fma(fma(c[top], x, c[top - 1]), x, ...), x, c[bottom])."""
+    parts = split(x)
+    p = np.full_like(x, coefficients[top])
+    for i in range(top - 1, bottom - 1, -1):
+        p = fma_f64(p, x, coefficients[i], parts)
+    return p
+
+
+def _exp_f64(x):
+    k, r = _reduce_f64(x)
+    p = _horner_f64(ml.EXP_C, r, 13, 0)
+    s1, s2 = _pow2_f64(k)
+    y = (p * s1) * s2
+    y = np.where(x > 709.782712893384, np.inf, y)
+    y = np.where(x < -745.1332191019412, 0.0, y)
+    return np.where(np.isnan(x), x, y)
+
+
+def _expm1_f64(x):
+    k, r = _reduce_f64(x)
+    p = _horner_f64(ml.EXP_C, r, 13, 2)
+    em1r = fma_f64(r * r, p, r)
+    s1, s2 = _pow2_f64(k)
+    t = s1 * s2
+    y = np.where(k != 0, t * em1r + (t - 1.0), em1r)
+    y = np.where(k > 56, ((em1r + 1.0) * s1) * s2 - 1.0, y)
+    y = np.where(x > 709.782712893384, np.inf, y)
+    y = np.where(x < -38.0, -1.0, y)
+    return np.where(np.isnan(x) | (x == 0.0), x, y)
+
+
+def _log_f64(x):
+    tiny = x < 2.2250738585072014e-308
+    xs = np.where(tiny, x * 18014398509481984.0, x)
+    bits = xs.view(np.int64)
+    e = ((bits >> 52) & 0x7FF) - 1023 - np.where(tiny, 54, 0)
+    m = ((bits & 0x000FFFFFFFFFFFFF) | 0x3FF0000000000000).view(np.float64)
+    big = m > 1.4142135623730951
+    m = np.where(big, m * 0.5, m)
+    e = np.where(big, e + 1, e)
+    f = m - 1.0
+    s = f / (2.0 + f)
+    z = s * s
+    R = _horner_f64(ml.ATANH_C, z, 10, 0)
+    hfsq = 0.5 * f * f
+    logm = f - fma_f64(-s, fma_f64(R, z, hfsq), hfsq)
+    fe = e.astype(np.float64)
+    y = fe * ml.LN2_HI + fma_f64(fe, ml.LN2_LO, logm)
+    y = np.where(x == 0.0, -np.inf, y)
+    y = np.where(x < 0.0, np.nan, y)
+    y = np.where(x == np.inf, x, y)
+    return np.where(np.isnan(x), x, y)
+
+
+def _tanh_f64(x):
+    ax = np.abs(x)
+    t = _expm1_f64(2.0 * np.minimum(ax, 23.0))
+    y = t / (t + 2.0)
+    y = np.where(ax > 22.0, 1.0, y)
+    y = np.copysign(y, x)
+    return np.where(np.isnan(x), x, y)
+
+
+def _logistic_f64(x):
+    e = _exp_f64(-np.abs(x))
+    y = np.where(x >= 0.0, 1.0 / (1.0 + e), e / (1.0 + e))
+    return np.where(np.isnan(x), x, y)
+
+
+# -- float32 ------------------------------------------------------------------------------------------------
+def _pow2_f32(k):
+    k1 = np.floor(k * ml.HALF_F)
+    k2 = k - k1
+    s1 = ((k1 + F(127.0)) * F(8388608.0)).astype(np.int32).view(F)
+    return s1, ((k2 + F(127.0)) * F(8388608.0)).astype(np.int32).view(F)
+
+
+def _pow2_halves_f32(shifted):
+    k = shifted.view(np.int32) - np.int32(0x4B400000)
+    k1 = k >> 1
+    k2 = k - k1
+    return ((k1 + 127) << 23).view(F), ((k2 + 127) << 23).view(F)
+
+
+def _reduce_f32(x):
+    xc = np.minimum(np.maximum(x, F(-105.0)), F(90.0))
+    shifted = fma_f32(xc, ml.LOG2E_F, ml.SHIFTER_F)
+    k = shifted - ml.SHIFTER_F
+    r = xc - k * ml.LN2_HI_F
+    r = fma_f32(-k, ml.LN2_LO_F, r)
+    return k, r, shifted
+
+
+def _exp_f32(x):
+    _, r, shifted = _reduce_f32(x)
+    c = ml.EXP_PF
+    p = fma_f32(c[0], r, c[1])
+    for i in range(2, 6):
+        p = fma_f32(p, r, c[i])
+    p = fma_f32(p, r * r, r)
+    p = p + ml.ONE_F
+    s1, s2 = _pow2_halves_f32(shifted)
+    y = (p * s1) * s2
+    return np.where(np.isnan(x), x, y)
+
+
+def _expm1_f32(x):
+    k, r, _ = _reduce_f32(x)
+    c = ml.EXP_CF
+    p = np.full_like(r, c[9])
+    for i in range(8, 1, -1):
+        p = fma_f32(p, r, c[i])
+    em1r = fma_f32(r * r, p, r)
+    s1, s2 = _pow2_f32(k)
+    t = s1 * s2
+    y = np.where(k != ml.ZERO_F, t * em1r + (t - ml.ONE_F), em1r)
+    y = np.where(k > F(25.0), ((em1r + ml.ONE_F) * s1) * s2 - ml.ONE_F, y)
+    y = np.where(x > F(88.72283935546875), ml.INF_F, y)
+    y = np.where(x < F(-17.5), -ml.ONE_F, y)
+    return np.where(np.isnan(x) | (x == ml.ZERO_F), x, y)
+
+
+def _log_f32(x):
+    tiny = x < F(1.1754943508222875e-38)
+    xs = np.where(tiny, x * F(33554432.0), x)
+    bits = xs.view(np.int32)
+    e = ((bits >> 23) & 0xFF) - 127 - np.where(tiny, 25, 0).astype(np.int32)
+    m = ((bits & 0x007FFFFF) | 0x3F800000).view(F)
+    big = m > F(1.4142135)
+    m = np.where(big, m * ml.HALF_F, m)
+    e = np.where(big, e + 1, e)
+    f = m - ml.ONE_F
+    s = f / (ml.TWO_F + f)
+    z = s * s
+    c = ml.ATANH_CF
+    R = np.full_like(z, c[5])
+    for i in range(4, -1, -1):
+        R = fma_f32(R, z, c[i])
+    hfsq = ml.HALF_F * f * f
+    logm = f - fma_f32(-s, fma_f32(R, z, hfsq), hfsq)
+    fe = e.astype(F)
+    y = fe * ml.LN2_HI_F + fma_f32(fe, ml.LN2_LO_F, logm)
+    y = np.where(x == ml.ZERO_F, -ml.INF_F, y)
+    y = np.where(x < ml.ZERO_F, F(np.nan), y)
+    y = np.where(x == ml.INF_F, x, y)
+    return np.where(np.isnan(x), x, y)
+
+
+# The kernel rounds its fma-evaluated P and Q to float32. Unfused, all terms positive, they are within 16
+# float64 ulps of the fma results (<= 9 + 5 roundings of relative 2**-53 each for P, 8 + 4 for Q), so
+# both round to the same float32 unless a float32 rounding midpoint lies that close: only those elements
+# are evaluated with emulated fmas. (For |x| < 2**-40 both give P == x exactly: no float32 subnormal
+# rounding comes into play.)
+_NEAR_MIDPOINT = 1 << 12  # float64 ulps
+
+
+def _near_float32_midpoint(v):
+    low = (v.view(np.int64) + (_NEAR_MIDPOINT - (1 << 28))) & ((1 << 29) - 1)
+    return low < 2 * _NEAR_MIDPOINT
+
+
+def _tanh_pq_fma(xc, z):
+    parts = split(z)
+    c = ml.TANH_PF
+    p = fma_f64(z, c[0], c[1])
+    p = fma_f64(p, z, c[2], parts)  # fma(z, p, c) == fma(p, z, c)
+    p = fma_f64(p, z, c[3], parts)
+    p = fma_f64(z * xc, p, xc)
+    d = ml.TANH_QF
+    q = fma_f64(z, d[0], d[1])
+    for i in range(2, 5):
+        q = fma_f64(q, z, d[i], parts)
+    return p, q
+
+
+def _tanh_f32(x):
+    xc = np.minimum(np.maximum(x, -ml.TANH_CLAMP_F), ml.TANH_CLAMP_F).astype(np.float64)
+    z = xc * xc
+    c, d = ml.TANH_PF, ml.TANH_QF
+    p = z * c[0] + c[1]
+    p = z * p + c[2]
+    p = z * p + c[3]
+    p = (z * xc) * p + xc
+    q = z * d[0] + d[1]
+    for i in range(2, 5):
+        q = z * q + d[i]
+    hard = _near_float32_midpoint(p) | _near_float32_midpoint(q)
+    if hard.any():
+        p[hard], q[hard] = _tanh_pq_fma(xc[hard], z[hard])
+    y = p.astype(F) / q.astype(F)
+    y = np.where(y > ml.ONE_F, ml.ONE_F, y)
+    y = np.where(y < -ml.ONE_F, -ml.ONE_F, y)
+    return np.where(np.isnan(x), x, y)
+
+
+def _logistic_f32(x):
+    e = _exp_f32(-np.abs(x))
+    y = np.where(x >= ml.ZERO_F, ml.ONE_F / (ml.ONE_F + e), e / (ml.ONE_F + e))
+    return np.where(np.isnan(x), x, y)
+
+
+# -- entry points -------------------------------------------------------------------------------------------
+_TWINS = {
+    ("exp", np.dtype(np.float64)): _exp_f64,
+    ("expm1", np.dtype(np.float64)): _expm1_f64,
+    ("log", np.dtype(np.float64)): _log_f64,
+    ("tanh", np.dtype(np.float64)): _tanh_f64,
+    ("logistic", np.dtype(np.float64)): _logistic_f64,
+    ("exp", np.dtype(np.float32)): _exp_f32,
+    ("expm1", np.dtype(np.float32)): _expm1_f32,
+    ("log", np.dtype(np.float32)): _log_f32,
+    ("tanh", np.dtype(np.float32)): _tanh_f32,
+    ("logistic", np.dtype(np.float32)): _logistic_f32,
+}
+
+
+def _elementwise(fn, dtype):
+    def twin(x):
+        if x.dtype != dtype:
+            raise TypeError(f"mathlib's NumPy {fn.__name__[1:]} takes {dtype}, got {x.dtype}")
+        flat = np.ascontiguousarray(x).reshape(-1)
+        out = np.empty(flat.shape, dtype)
+        with np.errstate(all="ignore"):
+            for start in range(0, flat.size, CHUNK):
+                out[start : start + CHUNK] = fn(flat[start : start + CHUNK])
+        return out.reshape(x.shape)
+
+    twin.__name__ = fn.__name__[1:]
+    twin.__doc__ = f"mathlib.{twin.__name__} over a {dtype} ndarray, bit for bit (a new array)."
+    return twin
+
+
+_ENTRY_POINTS = {key: _elementwise(fn, key[1]) for key, fn in _TWINS.items()}
+
+
+C_TWIN_SOURCES = ("_mathlib_twin.c", "_mathlib_twin.h")  # in the order setup.py hashes them
+
+
+def _is_current(module) -> bool:
+    """Whether the built C twin matches its sources next to this file (setup.py compiles their CRC in):
+    an editable install does not rebuild it when they change, and a stale build is not used."""
+    folder = os.path.dirname(os.path.abspath(__file__))
+    sources = [os.path.join(folder, name) for name in C_TWIN_SOURCES]
+    if not all(os.path.exists(source) for source in sources):  # a wheel may ship the build only
+        return True
+    crc = 0
+    for source in sources:
+        with open(source, "rb") as f:
+            crc = zlib.crc32(f.read(), crc)
+    if f"{crc:08x}" == getattr(module, "SOURCE_CRC", None):
+        return True
+    warnings.warn(
+        "arraystack: the C twin of mathlib was built from older _mathlib_twin.c/.h; tier 0 uses the "
+        "slower NumPy twin until it is rebuilt (`pip install -e .`)",
+        RuntimeWarning,
+        stacklevel=2,
+    )
+    return False
+
+
+def _load_c_twin():
+    try:
+        from arraystack.backends.numba import _mathlib_twin
+    except ImportError:  # built without a C compiler
+        return None
+    return _mathlib_twin if _is_current(_mathlib_twin) else None
+
+
+C_TWIN = _load_c_twin()  # the extension module, or None
+
+
+def _c_elementwise(name, dtype):
+    kernel = getattr(C_TWIN, f"{name}_{'f32' if dtype == np.float32 else 'f64'}")
+
+    def twin(x):
+        if x.dtype != dtype:
+            raise TypeError(f"mathlib's C {name} takes {dtype}, got {x.dtype}")
+        flat = np.ascontiguousarray(x).reshape(-1)
+        out = np.empty(flat.shape, dtype)
+        kernel(flat, out)  # releases the GIL
+        return out.reshape(x.shape)
+
+    twin.__name__ = name
+    twin.__doc__ = f"mathlib.{name} over a {dtype} ndarray, bit for bit (a new array), in C."
+    return twin
+
+
+_C_ENTRY_POINTS = {key: _c_elementwise(*key) for key in _TWINS} if C_TWIN is not None else {}
+
+
+def numpy_twin(name: str, dtype, implementation: str | None = None):
+    """The function computing on NumPy arrays exactly what the kernels' mathlib `<name>_<f32|f64>`
+    computes (name: "exp", "expm1", "log", "tanh" or "logistic"), or None for other names and dtypes.
+    It takes an ndarray of that dtype (any shape and strides) and returns a new ndarray of the same shape.
+    implementation: "c" (the extension; ValueError when it is not available), "numpy", or None for the C
+    one when available, else the NumPy one."""
+    if implementation not in (None, "c", "numpy"):
+        raise ValueError(f"implementation must be 'c', 'numpy' or None, not {implementation!r}")
+    if implementation == "c" and C_TWIN is None:
+        raise ValueError("mathlib's C twin is not built (or stale): `pip install -e .` builds it")
+    try:
+        key = (name, np.dtype(dtype))
+    except TypeError:  # not a dtype
+        return None
+    if implementation != "numpy" and C_TWIN is not None:
+        return _C_ENTRY_POINTS.get(key)
+    return _ENTRY_POINTS.get(key)
