@@ -25,10 +25,11 @@ def _set_threads(n):
     for var in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[var] = str(n)
     if n == 1:
-        os.environ["XLA_FLAGS"] = (
-            os.environ.get("XLA_FLAGS", "")
-            + " --xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
-        )
+        os.environ["XLA_FLAGS"] = os.environ.get("XLA_FLAGS", "") + " --xla_cpu_multi_thread_eigen=false"
+        # XLA's CPU runtime keeps its own thread pool whatever the flags say (jax's "one-thread" sums
+        # ran on both cores): pin the whole process, every library in it, to one core
+        if hasattr(os, "sched_setaffinity"):
+            os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 
 
 def interleaved(systems: dict, rounds: int, warmup: int = 2) -> dict:
