@@ -21,6 +21,12 @@ from arraystack.backends.executable import (
 from arraystack.backends.reference import reference_step
 from arraystack.ir.control import fusion_p
 from arraystack.ir.ir import Literal
+from arraystack.ir.structural import broadcast_in_dim_p, reshape_p
+
+# code generation and lowering tables are plain Python (numba is imported only to compile a kernel): tier 0
+# asks them which regions a kernel would run, so they load with the backend, not during a first call
+from arraystack.backends.numba.codegen import REDUCTIONS  # noqa: E402
+from arraystack.backends.numba.lowering import unsupported_reason  # noqa: E402
 
 _host_array = np.ndarray
 np_empty = np.empty
@@ -32,9 +38,6 @@ PARALLEL_THRESHOLD_WITH_BLAS = 1 << 22
 
 
 def _region_problem(graph):
-    from arraystack.backends.numba.lowering import unsupported_reason
-    from arraystack.ir.structural import broadcast_in_dim_p, reshape_p
-
     for eqn in graph.eqns:
         if eqn.prim in (broadcast_in_dim_p, reshape_p) or eqn.prim in _reduction_prims():
             dt = eqn.outputs[0].aval.dtype
@@ -48,8 +51,6 @@ def _region_problem(graph):
 
 
 def _reduction_prims():
-    from arraystack.backends.numba.codegen import REDUCTIONS
-
     return REDUCTIONS
 
 

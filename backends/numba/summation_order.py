@@ -32,6 +32,7 @@ LANES = 64  # partial accumulators per reduction pass
 # groups of LANES float32 values summed in float32 lanes before joining the float64 lanes
 BLOCK_GROUPS = 16
 CHUNKS = 64  # parallel chunks of a full reduction
+SMALL_TOTAL = 1 << 16  # full reductions up to this size are twinned in one gather, larger chunk by chunk
 
 
 def kernel_reduce(kind: str, x: np.ndarray, axes: tuple) -> np.ndarray:
@@ -65,14 +66,32 @@ def _total(kind, x):
     """A full reduction: chunks of the first axis, each laned, their float64 results combined in order."""
     n = x.shape[0]
     nch = min(n, CHUNKS)
-    acc = np.float64(_identity(kind))
-    op = np.add if kind == "sum" else np.multiply
-    for c in range(nch):  # in order, one chunk at a time (a reduce over chunks would be pairwise)
-        chunk = x[c * n // nch : (c + 1) * n // nch]
-        # a 1-d chunk is the row itself: chunks of q and q + 1 values may fall on both sides of LANES
-        rows = chunk.reshape(1, 1, -1) if x.ndim == 1 else chunk.reshape(1, -1, x.shape[-1])
-        acc = op(acc, _rows(kind, rows)[0])
-    return acc
+    if nch == 0:
+        return np.float64(_identity(kind))
+    if x.size <= SMALL_TOTAL:  # all chunks at once: one gather, padded at each chunk's end
+        c = np.arange(nch)
+        lo, hi = c * n // nch, (c + 1) * n // nch
+        width = int((hi - lo).max())
+        index = lo[:, None] + np.arange(width)[None, :]
+        valid = (index < hi[:, None]).reshape((nch, width) + (1,) * (x.ndim - 1))
+        # identities at a chunk's end change no lane and no sequential accumulator
+        gathered = np.where(valid, x[np.minimum(index, n - 1)], x.dtype.type(_identity(kind)))
+        if x.ndim > 1:
+            parts = _rows(kind, gathered.reshape(nch, -1, x.shape[-1]))
+        else:  # a 1-d chunk is the row: chunks of q and q + 1 values may fall on both sides of LANES
+            rows = gathered.reshape(nch, 1, width)
+            parts = _sequential(kind, rows)
+            if width >= LANES:
+                parts = np.where(hi - lo < LANES, parts, _lanes(kind, rows))
+    else:  # chunk by chunk: no copy of the whole input
+        parts = np.array([
+            _rows(kind, chunk.reshape(1, 1, -1) if x.ndim == 1 else chunk.reshape(1, -1, x.shape[-1]))[0]
+            for chunk in (x[c * n // nch : (c + 1) * n // nch] for c in range(nch))
+        ])
+    # in order from +0.0 (1.0), as the kernel adds its chunk results: accumulate is sequential
+    if kind == "prod":
+        return np.multiply.accumulate(parts)[-1]
+    return np.add.accumulate(parts)[-1] + 0.0
 
 
 def _rows(kind, y):

@@ -21,6 +21,7 @@ import functools
 import numpy as np
 
 from arraystack.backends.control import control_step
+from arraystack.backends.numba import _region_problem
 from arraystack.backends.executable import Executable, alias_safe, interpret
 from arraystack.backends.numba.mathlib_numpy import numpy_twin
 from arraystack.backends.numba.summation_order import kernel_reduce
@@ -53,8 +54,6 @@ def _region_step(eqn):
 
 def compile_numba_twin(graph) -> Executable:
     """The tier-0 executable of `graph` for the numba backend (see the module docstring)."""
-    from arraystack.backends.numba import _region_problem
-
     steps, plan = [], []
     for eqn in graph.eqns:
         if eqn.prim is fusion_p:
