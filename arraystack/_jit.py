@@ -28,13 +28,7 @@ from arraystack._jit_arguments import (
 from arraystack._jit_entry import _Entry, _match_captures
 from arraystack._jit_lowered import Lowered, Stats
 from arraystack._tiering import Tier
-
-# What every first call needs, imported with jit (not inside the first call, which it would delay by a few
-# ms of source compiling): the reference backend that serves tier 0, and what tiering hands to its worker
 from arraystack.backends import compile_graph
-from arraystack.backends import compile_worker as _compile_worker  # noqa: F401
-from arraystack.backends import reference as _reference  # noqa: F401
-from arraystack.backends.numba import twin as _twin  # noqa: F401
 from arraystack.ir import passes as _passes
 from arraystack.ir import tree
 from arraystack.ir.core import active, is_tracing

@@ -41,6 +41,12 @@ import os
 import threading
 import time
 
+# What a first call needs, loaded with jit rather than inside the first call (which it would delay by
+# milliseconds of imports): tier 0's backend, and what a tier hands to its compile worker
+from arraystack.backends import compile_worker as _compile_worker  # noqa: F401
+from arraystack.backends import reference as _reference  # noqa: F401
+from arraystack.backends.numba import twin as _twin  # noqa: F401
+
 log = logging.getLogger("arraystack.jit")
 MODES = ("process", "thread")
 

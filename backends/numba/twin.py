@@ -21,7 +21,7 @@ import functools
 import numpy as np
 
 from arraystack.backends.control import control_step
-from arraystack.backends.numba import _region_problem
+from arraystack.backends.numba import _reference_region_step, _region_problem
 from arraystack.backends.executable import Executable, alias_safe, interpret
 from arraystack.backends.numba.mathlib_numpy import numpy_twin
 from arraystack.backends.numba.summation_order import kernel_reduce
@@ -62,7 +62,7 @@ def compile_numba_twin(graph) -> Executable:
                 steps.append(_region_step(eqn))
                 plan.append(("fusion", "tier 0: NumPy twin of its compiled loop"))
             else:
-                steps.append(_reference_region(eqn))
+                steps.append(_reference_region_step(eqn))
                 plan.append(("fusion", f"reference: {problem}"))
             continue
         step = control_step(eqn, compile_numba_twin)
@@ -75,8 +75,3 @@ def compile_numba_twin(graph) -> Executable:
     runner = interpret(graph, steps, [how for _, how in plan])
     return Executable(graph, plan, alias_safe(graph, runner))
 
-
-def _reference_region(eqn):
-    sub = eqn.params["graph"]
-    runner = interpret(sub, [reference_step(e) for e in sub.eqns])
-    return lambda *inputs: runner(list(inputs))
