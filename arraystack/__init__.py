@@ -87,7 +87,8 @@ from arraystack._io import (
 )
 from arraystack._iterators import ndenumerate, ndindex, nditer
 from arraystack._jacobian import hessian, jacfwd, jacrev
-from arraystack._jit import jit, make_graph
+from arraystack._jit import jit
+from arraystack._make_graph import make_graph
 from arraystack._linalg import dot, matmul
 from arraystack._manipulation import (
     array_split, atleast_1d, atleast_2d, atleast_3d, broadcast_arrays, broadcast_shapes,

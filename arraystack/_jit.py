@@ -13,7 +13,7 @@ import functools
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -27,15 +27,13 @@ from arraystack._jit_arguments import (
 )
 from arraystack._jit_entry import _Entry, _match_captures
 from arraystack._jit_lowered import Lowered, Stats
+from arraystack._jit_placement import PlacedExecutable, resolve_placement
 from arraystack._tiering import Tier
 from arraystack.backends import compile_graph
 from arraystack.ir import passes as _passes
 from arraystack.ir import tree
 from arraystack.ir.core import active, is_tracing
 from arraystack.ir.trace import make_graph as trace_graph
-
-if TYPE_CHECKING:
-    from arraystack.ir.ir import Graph
 
 log = logging.getLogger("arraystack.jit")
 _host_array = np.ndarray
@@ -47,13 +45,15 @@ class JitFunction:
 
     def __init__(
         self, fun, static_argnums=(), static_argnames=(), donate_argnums=(), backend=None, tiered=None,
-        passes=None,
+        passes=None, policy=None, devices=None,
     ):
         functools.update_wrapper(self, fun)
         self.fun = fun
         # passes=None: the global pipeline as it is at trace time; else this fixed list, resolved now
         self.passes = None if passes is None else _passes.resolve_pipeline(passes)
         self.tiered = tiered  # None: config.tiered
+        # None: the default placement (the backend's executable); else planned, run by the engine
+        self.placement = resolve_placement(policy, devices)
         self.static_argnums = (
             (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
         )
@@ -79,6 +79,13 @@ class JitFunction:
     def stats(self) -> dict:
         """Counters of this function: ``{'calls', 'traces', 'compiles', 'cache_hits'}``."""
         return self._stats.as_dict()
+
+    def last_run(self):
+        """The execution engine's report of the latest call of a placed function (jit(policy=...)):
+        transfers performed, peak bytes per device, threads; None before one or for the default placement."""
+        runs = [e.executable for e in list(self._cache.values())]
+        reports = [x.last_report for x in runs if isinstance(x, PlacedExecutable) and x.last_report]
+        return max(reports, key=lambda r: r[0])[1] if reports else None
 
     def wait_compiled(self, timeout: float | None = None) -> bool:
         """Block until every specialization compiling in the background (tiered compilation) runs compiled
@@ -118,6 +125,7 @@ class JitFunction:
             avals,
             static,
             self.passes if self.passes is not None else tuple(_passes.PIPELINE),
+            None if self.placement is None else self.placement.key,
             backend,
         )
         return key, leaves
@@ -127,7 +135,8 @@ class JitFunction:
             not kwargs and self._plain
         ):  # the fast path: positional concrete arrays, a cached program
             values = []
-            key = [_pipeline_generation[0]]  # a changed global pipeline misses here and retraces
+            # a changed global pipeline or default backend misses here (then retraces if need be)
+            key = [_pipeline_generation[0], config.default_backend]
             for a in args:
                 t = type(a)
                 if t is ndarray:
@@ -169,7 +178,7 @@ class JitFunction:
             host = [a._value if type(a) is ndarray else a for a in args]
             if all(type(v) is np.ndarray for v in host):
                 self._fast[
-                    (_pipeline_generation[0],)
+                    (_pipeline_generation[0], config.default_backend)
                     + tuple(p for a, v in zip(args, host) for p in (type(a), v.shape, v.dtype))
                 ] = entry
         buffers = [_leaf_buffer(leaf, aval) for leaf, aval in zip(leaves, key[2])]
@@ -226,10 +235,13 @@ class JitFunction:
         optimized = run_pipeline(graph, self.passes, report=report)
         backend = key[-1]
         donate = self._donated_leaves(args)
-        tiered = self._tiered(backend)
-        executable = compile_graph(
-            optimized, backend, cache_dir=config.cache_dir, donate=donate, tier=0 if tiered else 1
-        )
+        tiered = self._tiered(backend) and self.placement is None
+        if self.placement is not None:
+            executable = PlacedExecutable(optimized, self.placement, config.cache_dir, self._stats)
+        else:
+            executable = compile_graph(
+                optimized, backend, cache_dir=config.cache_dir, donate=donate, tier=0 if tiered else 1
+            )
         self._stats.compiles += getattr(executable, "new_kernels", 0)
         captures = _match_captures(self.fun, consts)
         entry = _Entry(
@@ -286,6 +298,8 @@ def jit(
     backend: str | None = None,
     tiered: bool | None = None,
     passes: Sequence[Any] | None = None,
+    policy: Any = None,
+    devices: Any = None,
 ) -> JitFunction | Callable[[Callable[..., Any]], JitFunction]:
     """Compile `fun`: trace it into the IR, optimize, compile with a backend, cache and run.
 
@@ -310,12 +324,19 @@ def jit(
     passes : sequence, optional
         This function's own optimizer pipeline: names of registered passes and/or ``(name, fn)``
         pairs (arraystack.ir.passes); default the global pipeline.
+    policy : str or object, optional
+        A placement policy ("default", "cost", a registered name, or an object with ``place()``): each
+        specialization is planned on `devices` and run by the execution engine (see ``last_run()``).
+        Default: every region on the host, run by the backend's executable (tiered).
+    devices : HardwareModel, optional
+        The devices to plan on, e.g. ``arraystack.devices("h100")`` (a simulated accelerator);
+        default ``arraystack.devices()``.
 
     Returns
     -------
     JitFunction or callable
         A callable with `fun`'s signature, plus ``.lower(*args)`` (the IR before and after the
-        passes), ``.stats()`` and ``.wait_compiled()``; a decorator when `fun` is None.
+        passes), ``.stats()``, ``.wait_compiled()`` and ``.last_run()``; a decorator when `fun` is None.
 
     See Also
     --------
@@ -350,51 +371,12 @@ def jit(
             backend=backend,
             tiered=tiered,
             passes=passes,
+            policy=policy,
+            devices=devices,
         )
-    return JitFunction(fun, static_argnums, static_argnames, donate_argnums, backend, tiered, passes)
+    return JitFunction(
+        fun, static_argnums, static_argnames, donate_argnums, backend, tiered, passes, policy, devices
+    )
 
 
-def make_graph(
-    fun: Callable[..., Any], static_argnums: int | Sequence[int] = ()
-) -> Callable[..., Graph]:
-    """Transform `fun` into a function returning the IR graph that tracing it records.
-
-    Parameters
-    ----------
-    fun : callable
-        Function of pytrees of arrays.
-    static_argnums : int or sequence of int, optional
-        Positional arguments that are Python values, as in `jit`.
-
-    Returns
-    -------
-    callable
-        ``make_graph(fun)(*args)`` is the `arraystack.ir.Graph` recorded for these arguments, before
-        any optimizer pass; it prints as text (``print(graph)``) that parses back.
-
-    See Also
-    --------
-    jax.make_jaxpr : the function mirrored.
-    arraystack.jit : ``jit(f).lower(*args)`` also shows the graph after the passes.
-
-    Examples
-    --------
-    >>> import arraystack as np
-    >>> graph = np.make_graph(lambda x: np.sin(x) * 2.0)(np.ones(3))
-    >>> print(graph)  # doctest: +ELLIPSIS
-    graph(a:f64[3]) {
-      b:f64[3] = sin a ...
-      c:f64[3] = mul b 2.0:f64 ...
-      return c
-    }
-    """
-    jf = JitFunction(fun, static_argnums)
-
-    @functools.wraps(fun)
-    def graph_of(*args, **kwargs):
-        return jf._trace(args, kwargs)[0]
-
-    return graph_of
-
-
-__all__ = ["jit", "make_graph"]
+__all__ = ["jit"]

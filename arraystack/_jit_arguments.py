@@ -57,7 +57,7 @@ def _describe_change(old, new) -> str:
     if old is None:
         return "first call"
     parts = ["code", "argument structure", "argument shapes/dtypes", "static arguments"]
-    parts += ["optimizer passes", "backend"]
+    parts += ["optimizer passes", "placement", "backend"]
     changed = [name for name, a, b in zip(parts, old, new) if a != b]
     if "argument shapes/dtypes" in changed:
         pairs = [f"{a.str_short()} -> {b.str_short()}" for a, b in zip(old[2], new[2]) if a != b]
