@@ -183,7 +183,7 @@ class JitFunction:
                 ] = entry
         buffers = [_leaf_buffer(leaf, aval) for leaf, aval in zip(leaves, key[2])]
         outs = entry.executable(*buffers, *consts)
-        if entry.pending is not None and entry.pending.thread is None:
+        if entry.pending is not None and not entry.pending.started:
             entry.pending.start(buffers, consts)  # tier 0 answered; now compile in the background
         return tree.unflatten(entry.out_tree, [wrap(o) for o in outs])
 
