@@ -7,7 +7,10 @@ the worker died during the job (the next job starts a new worker), and JobFailed
 the worker. The worker is
 started with `python -m`, never multiprocessing's spawn, which would re-run the user's __main__ module; it
 sits in its own session (Ctrl-C in a terminal reaches only the parent) and exits when its stdin closes, so a
-parent that exits or dies leaves nothing behind. A process that forked gets its own worker.
+parent that exits or dies leaves nothing behind. A process that forked gets its own worker. A worker idle for
+IDLE_SECONDS (ARRAYSTACK_WORKER_IDLE_SECONDS, default 300) is retired by the parent, which knows that no job is
+in flight, and its memory (numba and LLVM: a few hundred MB) returns to the system; the next job starts a
+new one.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from arraystack.backends.compile_worker import receive, send
 log = logging.getLogger("arraystack.jit")
 # argv of the worker; tests point it at a program that exits at once to exercise the fallback
 COMMAND = [sys.executable, "-m", "arraystack.backends.compile_worker"]
+IDLE_SECONDS = float(os.environ.get("ARRAYSTACK_WORKER_IDLE_SECONDS", "300"))
 
 
 class WorkerUnavailable(RuntimeError):
@@ -37,6 +41,10 @@ class WorkerCrashed(RuntimeError):
 
 class JobFailed(RuntimeError):
     """The compile raised inside the worker; the message carries its traceback."""
+
+
+class _Retired(RuntimeError):
+    """The worker was retired for idleness between worker() and send(): start() takes a new one."""
 
 
 class Job:
@@ -77,6 +85,8 @@ class CompileWorker:
         self.pid = self.process.pid
         self.ready = threading.Event()
         self.alive = True
+        self.retired = False  # closed by the parent after IDLE_SECONDS without a job
+        self._idle_timer = None
         self._jobs: dict[int, Job] = {}
         self._ids = itertools.count()
         self._lock = threading.Lock()
@@ -96,7 +106,10 @@ class CompileWorker:
                     self.ready.set()
                     continue
                 kind, job_id, payload = message
-                job = self._jobs.pop(job_id, None)
+                with self._lock:
+                    job = self._jobs.pop(job_id, None)
+                    if not self._jobs:
+                        self._arm_idle_timer()
                 if job is not None:
                     job.answer, job.error = payload, (JobFailed(payload) if kind == "failed" else None)
                     job.done.set()
@@ -114,8 +127,13 @@ class CompileWorker:
     def send(self, job: dict) -> Job:
         pending = Job(self.pid)
         with self._lock:
+            if self.retired:
+                raise _Retired(self.pid)
             if not self.alive:
                 raise WorkerCrashed(f"the compile worker (pid {self.pid}) has exited")
+            if self._idle_timer is not None:
+                self._idle_timer.cancel()
+                self._idle_timer = None
             job_id = next(self._ids)
             self._jobs[job_id] = pending
             try:
@@ -123,6 +141,27 @@ class CompileWorker:
             except (BrokenPipeError, OSError):
                 pass  # the reader sees the worker exit and fails the job
         return pending
+
+    def _arm_idle_timer(self):
+        """(Holding self._lock, no job in flight.) Retire the worker if no job comes for IDLE_SECONDS."""
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+        timer = self._idle_timer = threading.Timer(IDLE_SECONDS, self._retire_if_idle)
+        timer.daemon = True
+        timer.start()
+
+    def _retire_if_idle(self):
+        global _worker
+        with _lock, self._lock:
+            if self._jobs or self.retired or self._idle_timer is None:
+                return  # a job came (and cancelled the timer) or the worker is gone already
+            self._idle_timer = None
+            self.retired = True
+            if _worker is self:
+                _worker = None
+        log.info("arraystack: the compile worker (pid %s) was idle for %s s: stopping it", self.pid,
+                 IDLE_SECONDS)
+        self.close(None)  # no job in flight: it exits at once
 
     def close(self, timeout=5.0) -> None:
         """Close the worker's stdin (it exits after its current job); kill it after `timeout` seconds
@@ -163,7 +202,7 @@ def worker() -> CompileWorker:
     with _lock:
         if _unavailable is not None:
             raise WorkerUnavailable(_unavailable)
-        if _worker is None or not _worker.alive or _owner_pid != os.getpid():
+        if _worker is None or not _worker.alive or _worker.retired or _owner_pid != os.getpid():
             if _worker is not None and _owner_pid == os.getpid():
                 _worker.close(0)
             try:
@@ -179,7 +218,10 @@ def start(job: dict) -> Job:
     worker that cannot start is not tried again in this process (`reset()` forgets that)."""
     global _unavailable
     try:
-        return worker().send(job)
+        try:
+            return worker().send(job)
+        except _Retired:  # retired for idleness just now: the next worker() starts a new one
+            return worker().send(job)
     except WorkerUnavailable as e:
         with _lock:
             _unavailable = str(e)
@@ -203,7 +245,9 @@ def jobs_in_flight() -> int:
 def worker_pid() -> int | None:
     """The pid of this process's running worker, if any."""
     current = _worker
-    return current.pid if current is not None and current.alive and _owner_pid == os.getpid() else None
+    if current is None or not current.alive or current.retired or _owner_pid != os.getpid():
+        return None
+    return current.pid
 
 
 def shutdown(timeout=5.0) -> None:

@@ -202,6 +202,38 @@ def test_a_worker_crash_leaves_the_entry_on_tier_0_and_the_next_compile_starts_a
     assert g.wait_compiled(timeout=300) and entry_of(g).pending.mode == "process"
 
 
+def test_an_idle_worker_is_retired_and_the_next_compile_starts_a_new_one(fresh_worker, monkeypatch, cold):
+    monkeypatch.setattr(compile_process, "IDLE_SECONDS", 0.3)
+    f = ast.jit(lambda a: a * 2.0 - 0.03125, tiered=True)
+    f(ast.asarray(X))
+    assert f.wait_compiled(timeout=300) and entry_of(f).pending.mode == "process"
+    first = compile_process._worker
+    deadline = time.monotonic() + 60
+    while compile_process.worker_pid() is not None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert compile_process.worker_pid() is None and first.retired
+    assert first.process.wait(timeout=60) == 0  # it exited cleanly when the parent closed its stdin
+    g = ast.jit(lambda a: a * 2.0 - 0.046875, tiered=True)
+    out = g(ast.asarray(X))
+    assert g.wait_compiled(timeout=300) and entry_of(g).pending.mode == "process"
+    assert compile_process._worker is not first
+    numpy.testing.assert_array_equal(numpy.asarray(g(ast.asarray(X))), numpy.asarray(out))
+
+
+def test_a_job_sent_while_a_worker_is_busy_keeps_it_alive(fresh_worker, monkeypatch):
+    monkeypatch.setattr(compile_process, "IDLE_SECONDS", 0.3)
+    worker = compile_process.worker()
+    with worker._lock:  # a job in flight: the timer that fires finds it and does nothing
+        worker._jobs[-1] = compile_process.Job(worker.pid)
+        worker._idle_timer = threading.Timer(0, lambda: None)
+    worker._retire_if_idle()
+    assert not worker.retired and compile_process.worker_pid() == worker.pid
+    with worker._lock:
+        del worker._jobs[-1]
+    worker._retire_if_idle()
+    assert worker.retired and compile_process.worker_pid() is None
+
+
 def test_a_failed_background_compile_keeps_serving_the_reference_tier(monkeypatch, caplog):
     def broken(graph, backend, **kwargs):
         if backend == "numba":
