@@ -117,7 +117,7 @@ def _emit_staged(code, region, parallel):
         body = _full_closure(region, [e.inputs[0] for e in reds] + [v for _, v in outs])
         plans.append([reds, outs, body, []])
     _stash(region, plans)
-    prefetch_pass, rows = prefetched_rows(region, plans, total)
+    prefetch = prefetched_rows(region, plans, total)
     divisions, checks = exact_divisions(region, plans, total)
     for p, (reds, outs, body, loads) in enumerate(plans):
         for e in outer_eqns:
@@ -126,7 +126,7 @@ def _emit_staged(code, region, parallel):
         for flag, _ in checks.get(p, ()):
             code.line(f"{flag} = True")
         args = (code, region, reds, outs, body, index, outer_index, total, loop, loads)
-        extra = {"checks": checks.get(p, ()), "prefetch": rows if p == prefetch_pass else ()}
+        extra = {"checks": checks.get(p, ()), "prefetch": prefetch.get(p, ())}
         if p in divisions:  # the pass twice: dividing by reciprocals where the flags allow, else dividing
             cond = " and ".join(
                 sorted({f"{flag} and divisor_in_range({d})" for _, flag, d in divisions[p]})

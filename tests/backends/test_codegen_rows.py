@@ -74,6 +74,57 @@ def test_softmax_and_layernorm_kernels_prefetch_and_use_exact_quotients():
         assert "exact_quotient(" in src and " / " in src  # both versions of the dividing pass
 
 
+def _passes(src):
+    """The source of each laned pass (each starts by taking its float64 lanes)."""
+    return src.split("stack_lanes(np.float64")[1:]
+
+
+def _normalized_sum(a):
+    return a / ast.sum(a, axis=-1, keepdims=True)
+
+
+def _scaled_layernorm(a, b):
+    mu = ast.mean(a, axis=-1, keepdims=True)
+    d = a - mu
+    var = ast.mean(d * d, axis=-1, keepdims=True)
+    return d / ast.sqrt(var + 1e-5) * b
+
+
+def test_inputs_prefetch_in_the_first_laned_pass_and_outputs_in_the_next():
+    x = np.ones((8, 300), np.float32)
+    mean_pass, variance_pass = _passes(_source(_layernorm, x))
+    assert "prefetch(a0, (i0 + 1, pf))" in mean_pass and "prefetch(a0" not in variance_pass
+    assert "prefetch_for_write(o0, (i0 + 1, pf))" in variance_pass
+    assert "prefetch_for_write" not in mean_pass
+    (exp_pass,) = _passes(_source(_softmax, x))  # the max pass before it is not laned
+    assert "prefetch(a0, (i0 + 1, pf))" in exp_pass
+    assert "prefetch_for_write(o0, (i0 + 1, pf))" in exp_pass
+    # two full inputs: both read ahead in the mean pass
+    mean_pass, variance_pass = _passes(
+        ast.jit(_scaled_layernorm).lower(ast.asarray(x), ast.asarray(x)).compile().as_text()
+    )
+    assert "prefetch(a0, (i0 + 1, pf))" in mean_pass and "prefetch(a1, (i0 + 1, pf))" in mean_pass
+    # one laned pass, the first: it reads the row from memory itself; nothing to prefetch
+    assert "prefetch" not in _source(_normalized_sum, x)
+
+
+@pytest.mark.parametrize("n0, n1", [(1, 1030), (5, 64), (7, 63), (3, 129)])
+def test_prefetching_row_kernels_match_numpy_on_odd_shapes_and_strides(n0, n1):
+    # the last row prefetches nothing (i0 + 1 < n0); rows of one group, one short of a group, a
+    # group and a bit; strided and transposed (F order) inputs prefetch through their strides
+    rng = np.random.default_rng(n0 * 1000 + n1)
+    x = rng.standard_normal((n0, 2 * n1)).astype(np.float32)
+    b = rng.standard_normal((n1, n0)).astype(np.float32)
+    x[0, 1] = np.nan
+    for a, c in ((x[:, ::2], b.T), (np.ascontiguousarray(x[:, :n1]), np.asfortranarray(b.T))):
+        got = np.asarray(ast.jit(_scaled_layernorm)(ast.asarray(a), ast.asarray(c)))
+        a64 = a.astype(np.float64)
+        d = a64 - a64.mean(axis=-1, keepdims=True)
+        want = d / np.sqrt((d * d).mean(axis=-1, keepdims=True) + 1e-5) * c
+        with np.errstate(invalid="ignore"):
+            np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-6)
+
+
 def _softmax_parts(a):
     e = ast.exp(a - ast.max(a, axis=-1, keepdims=True))
     return e, ast.sum(e, axis=-1, keepdims=True)
