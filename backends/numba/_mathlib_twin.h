@@ -193,13 +193,12 @@ static const float ATANH_CF[6] = {
 static const float EXP_PF[6] = {
     0x1.a0d2cep-13f, 0x1.6e879cp-10f, 0x1.11121p-7f, 0x1.555382p-5f, 0x1.555554p-3f, 0x1.0p-1f,
 };
-static const double TANH_PF[4] = {
-    0x1.df2a3cp-27, 0x1.60c7b8p-16, 0x1.cd78fep-9, 0x1.1279ecp-3,
+static const float TANH_HF[5] = {
+    0x1.6d721cp-5f, 0x1.122686p-3f, 0x1.5554c8p-2f, 0x1.5554b2p-1f, 0x1.0p+0f,
 };
-static const double TANH_QF[5] = {
-    0x1.ae58p-21, 0x1.5cdb2cp-12, 0x1.a988cp-6, 0x1.de9244p-2, 0x1.0p+0,
-};
-static const float TANH_CLAMP_F = 9.0f;
+static const float TANH_CLAMP_F = 10.0f;
+static const float TWO_LOG2E_F = 0x1.715476p+1f;
+static const float LN2_HALF_F = 0x1.62e43p-2f;
 #define EXPM1_OVERFLOW_F32 0x1.62e43p+6f /* 88.72283935546875 */
 #define SQRT2_F32 0x1.6a09e6p+0f        /* float32(1.4142135) */
 #define MIN_NORMAL_F32 0x1.0p-126f
@@ -241,6 +240,13 @@ INLINE void pow2_halves_f32(float shifted, float *s1, float *s2)
     int32_t k2 = k - k1;
     *s1 = bits_f32((int32_t)((uint32_t)(k1 + 127) << 23));
     *s2 = bits_f32((int32_t)((uint32_t)(k2 + 127) << 23));
+}
+
+/* mathlib.pow2_shifted_f32: 2**k from the shifter's bits, k in [-126, 127] */
+INLINE float pow2_shifted_f32(float shifted)
+{
+    uint32_t biased = (uint32_t)f32_bits(shifted) - (UINT32_C(0x4B400000) - 127u);
+    return bits_f32((int32_t)(biased << 23));
 }
 
 INLINE float exp_f32(float x)
@@ -305,19 +311,20 @@ INLINE float log_f32(float x)
 
 INLINE float tanh_f32(float x)
 {
-    double xc = (double)clamp_f32(x, -TANH_CLAMP_F, TANH_CLAMP_F);
-    double z = xc * xc;
-    double p = fma(z, TANH_PF[0], TANH_PF[1]);
-    p = fma(z, p, TANH_PF[2]);
-    p = fma(z, p, TANH_PF[3]);
-    p = fma(z * xc, p, xc);
-    double q = fma(z, TANH_QF[0], TANH_QF[1]);
-    q = fma(z, q, TANH_QF[2]);
-    q = fma(z, q, TANH_QF[3]);
-    q = fma(z, q, TANH_QF[4]);
-    float y = (float)p / (float)q;
-    y = y > 1.0f ? 1.0f : y;
-    y = y < -1.0f ? -1.0f : y;
+    float ax = fabsf(x);
+    float m = ax < TANH_CLAMP_F ? ax : TANH_CLAMP_F; /* NaN: 10, a garbage lane the last select drops */
+    float shifted = fmaf(m, TWO_LOG2E_F, SHIFTER_F);
+    float k = shifted - SHIFTER_F;
+    float r = fmaf(-k, LN2_HALF_F, m);
+    float p = fmaf(TANH_HF[0], r, TANH_HF[1]);
+    UNROLL
+    for (int i = 2; i < 5; i++)
+        p = fmaf(p, r, TANH_HF[i]);
+    float h = fmaf(p, r * r, r);
+    float t = pow2_shifted_f32(shifted);
+    float e = fmaf(t, h, fmaf(t, 0.5f, -0.5f));
+    float y = e / (e + 1.0f);
+    y = copysignf(y, x);
     return x != x ? x : y;
 }
 

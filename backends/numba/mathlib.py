@@ -20,6 +20,7 @@ from arraystack.backends.numba.mathlib_constants import (
     EXP_PF,
     HALF_F,
     INF_F,
+    LN2_HALF_F,
     LN2_HI,
     LN2_HI_F,
     LN2_LO,
@@ -29,9 +30,9 @@ from arraystack.backends.numba.mathlib_constants import (
     ONE_F,
     SHIFTER_F,
     TANH_CLAMP_F,
-    TANH_PF,
-    TANH_QF,
+    TANH_HF,
     TWO_F,
+    TWO_LOG2E_F,
     ZERO_F,
     F,
 )
@@ -103,6 +104,21 @@ def pow2_halves_f32(typingctx, shifted):
         return context.make_tuple(builder, signature.return_type, halves)
 
     return types.UniTuple(types.float32, 2)(types.float32), codegen
+
+
+@intrinsic
+def pow2_shifted_f32(typingctx, shifted):
+    """2**k for shifted = float32(k + SHIFTER_F32) and k in [-126, 127]: (k + 127) << 23 is
+    (bits(shifted) - (0x4B400000 - 127)) << 23 in int32 (wrapping), two integer operations."""
+    if shifted != types.float32:
+        return None
+
+    def codegen(context, builder, signature, args):
+        i32 = ir.IntType(32)
+        biased = builder.sub(builder.bitcast(args[0], i32), ir.Constant(i32, 0x4B400000 - 127))
+        return builder.bitcast(builder.shl(biased, ir.Constant(i32, 23)), ir.FloatType())
+
+    return types.float32(types.float32), codegen
 
 
 # Compiled once per signature and kept in numba's disk cache; a kernel links them and LLVM inlines them
@@ -333,22 +349,22 @@ def log_f32(x):
 
 @njit(**_jit_options)
 def tanh_f32(x):
-    xc = np.float64(min(max(x, -TANH_CLAMP_F), TANH_CLAMP_F))
-    z = xc * xc
-    c = TANH_PF
-    p = fma(z, c[0], c[1])
-    p = fma(z, p, c[2])
-    p = fma(z, p, c[3])
-    p = fma(z * xc, p, xc)
-    d = TANH_QF
-    q = fma(z, d[0], d[1])
-    q = fma(z, q, d[2])
-    q = fma(z, q, d[3])
-    q = fma(z, q, d[4])
-    y = np.float32(p) / np.float32(q)
-    # near the clamp the quotient can round to 1 + 1 ulp: |tanh| never exceeds 1
-    y = ONE_F if y > ONE_F else y
-    y = -ONE_F if y < -ONE_F else y
+    """E / (E + 1) with E = expm1(2m) / 2, m = min(|x|, 10), sign restored (mathlib_constants.py has the
+    derivation and the bound). For x = +-0 and denormals E is m itself, so tanh(x) = x."""
+    m = min(abs(x), TANH_CLAMP_F)
+    shifted = fma(m, TWO_LOG2E_F, SHIFTER_F)  # k = round(2m / ln2) in [0, 29]
+    k = shifted - SHIFTER_F
+    r = fma(-k, LN2_HALF_F, m)  # |r| <= ln2/4
+    c = TANH_HF
+    p = fma(c[0], r, c[1])
+    p = fma(p, r, c[2])
+    p = fma(p, r, c[3])
+    p = fma(p, r, c[4])
+    h = fma(p, r * r, r)  # expm1(2r) / 2
+    t = pow2_shifted_f32(shifted)
+    e = fma(t, h, fma(t, HALF_F, -HALF_F))  # exact products: t = 2**k
+    y = e / (e + ONE_F)
+    y = np.copysign(y, x)
     return x if x != x else y
 
 

@@ -8,7 +8,7 @@ Selects evaluate both sides, as the branch-free kernels do; NaN inputs come back
 Cost (1e6 elements, 2-core host): float32 40-150 ms, float64 0.4-0.8 s (each emulated float64 fma is ~35
 NumPy passes), against 1-6 ms for NumPy's own exp/log/tanh. So `numpy_twin` prefers the same functions in
 C (the optional extension _mathlib_twin, built from _mathlib_twin.c/.h by setup.py), which computes the
-same bits in 1-11 ms per 1e6 elements (AVX-512 host); this NumPy code serves when the extension is
+same bits in 0.6-11 ms per 1e6 elements (AVX-512 host); this NumPy code serves when the extension is
 not built or is stale.
 """
 
@@ -191,50 +191,26 @@ def _log_f32(x):
     return np.where(np.isnan(x), x, y)
 
 
-# The kernel rounds its fma-evaluated P and Q to float32. Unfused, all terms positive, they are within 16
-# float64 ulps of the fma results (<= 9 + 5 roundings of relative 2**-53 each for P, 8 + 4 for Q), so
-# both round to the same float32 unless a float32 rounding midpoint lies that close: only those elements
-# are evaluated with emulated fmas. (For |x| < 2**-40 both give P == x exactly: no float32 subnormal
-# rounding comes into play.)
-_NEAR_MIDPOINT = 1 << 12  # float64 ulps
-
-
-def _near_float32_midpoint(v):
-    low = (v.view(np.int64) + (_NEAR_MIDPOINT - (1 << 28))) & ((1 << 29) - 1)
-    return low < 2 * _NEAR_MIDPOINT
-
-
-def _tanh_pq_fma(xc, z):
-    parts = split(z)
-    c = ml.TANH_PF
-    p = fma_f64(z, c[0], c[1])
-    p = fma_f64(p, z, c[2], parts)  # fma(z, p, c) == fma(p, z, c)
-    p = fma_f64(p, z, c[3], parts)
-    p = fma_f64(z * xc, p, xc)
-    d = ml.TANH_QF
-    q = fma_f64(z, d[0], d[1])
-    for i in range(2, 5):
-        q = fma_f64(q, z, d[i], parts)
-    return p, q
+def _pow2_shifted_f32(shifted):
+    # uint32 arithmetic wraps like the kernel's int32 arithmetic
+    biased = shifted.view(np.uint32) - np.uint32(0x4B400000 - 127)
+    return (biased << np.uint32(23)).view(F)
 
 
 def _tanh_f32(x):
-    xc = np.minimum(np.maximum(x, -ml.TANH_CLAMP_F), ml.TANH_CLAMP_F).astype(np.float64)
-    z = xc * xc
-    c, d = ml.TANH_PF, ml.TANH_QF
-    p = z * c[0] + c[1]
-    p = z * p + c[2]
-    p = z * p + c[3]
-    p = (z * xc) * p + xc
-    q = z * d[0] + d[1]
+    m = np.minimum(np.abs(x), ml.TANH_CLAMP_F)
+    shifted = fma_f32(m, ml.TWO_LOG2E_F, ml.SHIFTER_F)
+    k = shifted - ml.SHIFTER_F
+    r = fma_f32(-k, ml.LN2_HALF_F, m)
+    c = ml.TANH_HF
+    p = fma_f32(c[0], r, c[1])
     for i in range(2, 5):
-        q = z * q + d[i]
-    hard = _near_float32_midpoint(p) | _near_float32_midpoint(q)
-    if hard.any():
-        p[hard], q[hard] = _tanh_pq_fma(xc[hard], z[hard])
-    y = p.astype(F) / q.astype(F)
-    y = np.where(y > ml.ONE_F, ml.ONE_F, y)
-    y = np.where(y < -ml.ONE_F, -ml.ONE_F, y)
+        p = fma_f32(p, r, c[i])
+    h = fma_f32(p, r * r, r)
+    t = _pow2_shifted_f32(shifted)
+    e = t * h + (t * ml.HALF_F - ml.HALF_F)
+    y = e / (e + ml.ONE_F)
+    y = np.copysign(y, x)
     return np.where(np.isnan(x), x, y)
 
 

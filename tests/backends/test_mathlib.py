@@ -1,5 +1,7 @@
 """The vectorizable math of generated numba kernels: <= 4 ulp from NumPy over the whole input range."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -94,10 +96,9 @@ def test_maximum_minimum_match_numpy_on_nan_and_signed_zero(fn, np_fn):
 
 
 def test_tanh_f32_dense_within_4_ulp():
-    """Every 1024th float32 in [0, 9.5] and its negation (the rational's whole range and its clamp),
-    where the random sample is thin: the float64 numerator and denominator are rounded to float32
-    before the division, so the bound depends on that rounding staying small everywhere."""
-    top = np.array(9.5, np.float32).view(np.int32)
+    """Every 1024th float32 in [0, 10.5] and its negation (past the clamp at 10), where the random sample
+    is thin; odd bit for bit (tanh_f32 works on |x| and restores the sign)."""
+    top = np.array(10.5, np.float32).view(np.int32)
     x = np.arange(0, int(top), 1024, dtype=np.int32).view(np.float32)
     x = np.concatenate([x, -x])
     got = _run(mathlib.tanh_f32, x)
@@ -105,6 +106,35 @@ def test_tanh_f32_dense_within_4_ulp():
     worst = int(np.argmax(d))
     assert d.max() <= 4, f"tanh({x[worst]!r}) = {got[worst]!r}, NumPy {np.tanh(x[worst])!r}"
     np.testing.assert_array_equal(got[: x.size // 2], -got[x.size // 2 :])  # odd, bit for bit
+
+
+def _consecutive_f32(center, count):
+    mid = int(np.array(center, np.float32).view(np.int32))
+    return np.arange(max(mid - count, 0), mid + count, dtype=np.int32).view(np.float32)
+
+
+def test_tanh_f32_edges():
+    """Every float32 around tanh_f32's edges: where the reduction's k = round(2|x| / ln2) steps (x =
+    (k + 1/2) ln2/2, k = 0..28), where E + 1 starts to round to E (13 ln2 ~ 9.011: tanh is 1 from there),
+    the clamp at 10, and tiny |x| (tanh(x) is x exactly: +-0.0, the denormals, around 2**-26). Within 4 ulp
+    and odd bit for bit."""
+    half_ln2 = math.log(2) / 2
+    windows = [_consecutive_f32((k + 0.5) * half_ln2, 1 << 12) for k in range(29)]
+    windows += [_consecutive_f32(13 * math.log(2), 1 << 14), _consecutive_f32(10.0, 1 << 12)]
+    x = np.concatenate(windows)
+    tiny = np.concatenate([_consecutive_f32(0.0, 1 << 16), _consecutive_f32(2.0**-26, 1 << 16)])
+    ones = np.array([10.0, 9.0117, 1e30, np.inf], np.float32)
+    both = np.concatenate([x, tiny, ones])
+    both = np.concatenate([both, -both])
+    got = _run(mathlib.tanh_f32, both)  # one compile: _run builds a new loop per call
+    half = both.size // 2
+    np.testing.assert_array_equal(got[half:].view(np.uint32), (-got[:half]).view(np.uint32))  # odd
+    d = ulp_distance(got, np.tanh(both))
+    worst = int(np.argmax(d))
+    assert d.max() <= 4, f"tanh({both[worst]!r}) = {got[worst]!r}, NumPy {np.tanh(both[worst])!r}"
+    assert got[x.size + tiny.size : half].tolist() == [1] * 4
+    tiny_got = got[x.size : x.size + tiny.size]  # +-0.0 (as the odd check shows), denormals, ~2**-26
+    np.testing.assert_array_equal(tiny_got.view(np.uint32), tiny.view(np.uint32))
 
 
 def test_generated_kernels_prefer_512_bit_vectors():
@@ -144,7 +174,7 @@ def test_only_kernels_with_vector_math_ask_for_512_bit_vectors():
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_signed_zeros_and_the_range_of_tanh_match_numpy(name, dtype):
     """ulp_distance counts -0.0 and +0.0 as equal: here the signs must agree too (expm1(-0.0) and
-    tanh(-0.0) are -0.0), and tanh stays within [-1, 1] (its quotient can round above 1 at the clamp)."""
+    tanh(-0.0) are -0.0), and tanh stays within [-1, 1] and is +-1 at +-inf."""
     fi = np.finfo(dtype)
     x = np.array([0.0, -0.0, fi.smallest_subnormal, -fi.smallest_subnormal, -1e-30, 1e-30], dtype)
     with np.errstate(all="ignore"):
