@@ -51,10 +51,13 @@ def kernel_reduce(kind: str, x: np.ndarray, axes: tuple) -> np.ndarray:
         if len(axes) == x.ndim:
             return np.asarray(_total(kind, x), dtype=x.dtype)
         kept = [d for d in range(x.ndim) if d not in axes]
-        y = x.transpose(kept + list(axes))
         kept_shape = tuple(x.shape[d] for d in kept)
         rows = int(np.prod([x.shape[d] for d in axes[:-1]], dtype=np.int64))
-        y = y.reshape(int(np.prod(kept_shape, dtype=np.int64)), rows, x.shape[axes[-1]])
+        batch = int(np.prod(kept_shape, dtype=np.int64))
+        if axes == tuple(range(len(axes))):  # leading reduced axes (a bias gradient): no transpose
+            y = x.reshape(rows, x.shape[axes[-1]], batch)
+            return _rows_batch_last(kind, y).astype(x.dtype).reshape(kept_shape)
+        y = x.transpose(kept + list(axes)).reshape(batch, rows, x.shape[axes[-1]])
         return _rows(kind, y).astype(x.dtype).reshape(kept_shape)
 
 
@@ -102,7 +105,7 @@ def _rows(kind, y):
 def _sequential(kind, y):
     """Rows shorter than LANES: one float64 accumulator, every value in row-major order."""
     batch = y.shape[0]
-    seq = np.ascontiguousarray(y.reshape(batch, -1).astype(np.float64).T)
+    seq = np.ascontiguousarray(y.reshape(batch, y.shape[1] * y.shape[2]).astype(np.float64).T)
     if not seq.shape[0]:
         return np.full(batch, _identity(kind))
     # accumulate is sequential by definition (a reduce over a (n, 1) array would be pairwise)
@@ -131,14 +134,16 @@ def _lanes(kind, y):
         op = np.multiply
     else:
         if y.dtype == np.float32:
-            nblocks = -(-seq.shape[1] // BLOCK_GROUPS)
-            if seq.shape[1] == nblocks * BLOCK_GROUPS:
-                blocks = seq
-            else:  # the last block padded with +0.0 groups, which change no float32 lane
-                blocks = np.zeros((batch, nblocks * BLOCK_GROUPS, LANES), np.float32)
-                blocks[:, : seq.shape[1]] = seq
-            blocks = blocks.reshape(batch, nblocks, BLOCK_GROUPS, LANES)
-            seq = np.add.reduce(blocks, axis=2).astype(np.float64)  # (batch, nblocks, LANES)
+            # float32 lanes over blocks of BLOCK_GROUPS groups (the last block may be shorter): each
+            # block's sums, in float64, then join the float64 lanes in block order
+            full = seq.shape[1] // BLOCK_GROUPS * BLOCK_GROUPS
+            parts = []
+            if full:
+                blocks = seq[:, :full].reshape(batch, full // BLOCK_GROUPS, BLOCK_GROUPS, LANES)
+                parts.append(np.add.reduce(blocks, axis=2))
+            if full < seq.shape[1]:
+                parts.append(np.add.reduce(seq[:, full:], axis=1)[:, None])
+            seq = (parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)).astype(np.float64)
         lanes = np.add.reduce(seq, axis=1) if seq.shape[1] else np.zeros((batch, LANES))
         # the kernel starts each lane at +0.0; NumPy starts from the first value. The two differ only
         # when every value is -0.0 (NumPy: -0.0, kernel: +0.0); adding +0.0 maps -0.0 to +0.0 alone
@@ -149,3 +154,47 @@ def _lanes(kind, y):
         lanes = op(lanes[:, :h], lanes[:, h : 2 * h])
         h //= 2
     return lanes[:, 0]
+
+
+def _rows_batch_last(kind, y):
+    """y: (rows, n, batch) -> (batch,) float64, as _rows on y.transpose(2, 0, 1), without the transpose:
+    every sum below runs along an outer axis (sequential in NumPy), vectorized over the contiguous batch."""
+    rows, n, batch = y.shape
+    ident = _identity(kind)
+    if n < LANES:  # one float64 accumulator, every value in row-major order
+        seq = y.reshape(rows * n, batch).astype(np.float64)
+        if not seq.shape[0]:
+            return np.full(batch, ident)
+        if kind == "prod":
+            return np.multiply.accumulate(seq, axis=0)[-1]
+        return np.add.accumulate(seq, axis=0)[-1] + 0.0  # from +0.0, as the kernel
+    groups = -(-n // LANES)
+    if kind == "prod" or y.dtype == np.float64:
+        y = y.astype(np.float64, copy=False)
+    if n == groups * LANES:
+        padded = y
+    else:  # the last group padded with the identity, which changes no lane
+        padded = np.full((rows, groups * LANES, batch), ident, dtype=y.dtype)
+        padded[:, :n] = y
+    seq = padded.reshape(rows * groups, LANES, batch)
+    if kind == "prod":
+        lanes = np.multiply.reduce(seq, axis=0)
+        op = np.multiply
+    else:
+        if y.dtype == np.float32:  # float32 lanes over blocks of BLOCK_GROUPS groups, joined in float64
+            full = seq.shape[0] // BLOCK_GROUPS * BLOCK_GROUPS
+            parts = []
+            if full:
+                blocks = seq[:full].reshape(full // BLOCK_GROUPS, BLOCK_GROUPS, LANES, batch)
+                parts.append(np.add.reduce(blocks, axis=1))
+            if full < seq.shape[0]:
+                parts.append(np.add.reduce(seq[full:], axis=0)[None])
+            joined = np.concatenate(parts) if parts else np.zeros((0, LANES, batch), np.float32)
+            seq = joined.astype(np.float64)
+        lanes = np.add.reduce(seq, axis=0) + 0.0  # +0.0: the kernel's lanes start at +0.0 (see _lanes)
+        op = np.add
+    h = LANES // 2
+    while h:
+        lanes = op(lanes[:h], lanes[h : 2 * h])
+        h //= 2
+    return lanes[0]

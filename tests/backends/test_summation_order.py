@@ -125,6 +125,13 @@ CASES = [
     ((5, 1, 7), (1,)),
     ((2, 0, 3), (1,)),
     ((0, 4), (0, 1)),
+    # leading reduced axes (a bias gradient) take the path without a transpose
+    ((256, 10), (0,)),
+    ((1100, 3), (0,)),  # float32 blocks over 17+ groups
+    ((130, 2, 5), (0, 1)),
+    ((63, 4), (0,)),
+    ((3, 0, 2), (0,)),
+    ((0, 5), (1,)),
 ]
 
 
