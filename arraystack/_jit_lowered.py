@@ -62,16 +62,23 @@ class Lowered:
 
         return graph_cost(self.optimized, tuple(detected() if devices is None else devices))
 
-    def plan(self, policy="default", devices=None, inputs=None):
+    def plan(self, policy=None, devices=None, inputs=None):
         """Where each region would run: a Plan (arraystack.backends.planner), see plan.explain().
         `plan.run(*args)` executes it on the arguments lower() saw (same shapes and dtypes) and returns
-        what the function returns; `plan.last_run` reports the transfers and memory of that run."""
+        what the function returns; `plan.last_run` reports the transfers and memory of that run.
+        policy/devices default to the jitted function's own (jit(f, policy=..., devices=...)), else
+        "default" on arraystack.devices()."""
         from dataclasses import replace
 
         from arraystack._devices import devices as detected
         from arraystack.backends.planner import plan_graph
 
-        plan = plan_graph(self.optimized, detected() if devices is None else devices, policy, inputs)
+        placement = getattr(self.call[0], "placement", None) if self.call is not None else None
+        if policy is None:
+            policy = placement.policy if placement is not None else "default"
+        if devices is None:
+            devices = placement.model if placement is not None else detected()
+        plan = plan_graph(self.optimized, devices, policy, inputs)
         return plan if self.call is None else replace(plan, binding=_PlanBinding(self))
 
 

@@ -69,6 +69,7 @@ def test_the_cost_policy_moves_large_work_and_computes_what_the_default_jit_does
     # the GPU's steps form a chain (plan order); host steps may overlap, so only bounds hold there
     assert report.peak[GPU] == report.predicted_peak[GPU]
     assert "cost" in entry.executable.as_text()
+    assert f.lower(*args).plan().devices == entry.executable.plan.devices  # lower() plans as calls do
 
 
 def test_small_work_stays_on_the_host_under_the_cost_policy():
