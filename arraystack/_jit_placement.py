@@ -23,13 +23,28 @@ _runs = itertools.count()
 
 class Placement:
     """What a jitted function asked for: a policy (a registered name or an object with place()) and a
-    hardware model. key: its part of the cache key (the policy and the devices' keys)."""
+    hardware model (given, or arraystack.devices() on first use: detecting it may calibrate this machine,
+    which a decorator must not do at import). key: its part of the cache key (the policy, the devices)."""
 
-    def __init__(self, policy, model):
+    def __init__(self, policy, model=None):
         self.policy = policy
-        self.model = model
-        devices = tuple(d.key for d in model)
-        self.key = (policy if isinstance(policy, str) else ("policy", id(policy)), devices)
+        self._model = model
+        self._key = None
+
+    @property
+    def model(self):
+        if self._model is None:
+            from arraystack._devices import devices as detected
+
+            self._model = detected()
+        return self._model
+
+    @property
+    def key(self):
+        if self._key is None:
+            policy = self.policy if isinstance(self.policy, str) else ("policy", id(self.policy))
+            self._key = (policy, tuple(d.key for d in self.model))
+        return self._key
 
 
 def resolve_placement(policy, devices):
@@ -43,12 +58,8 @@ def resolve_placement(policy, devices):
     policy = "default" if policy is None else policy
     get_policy(policy)
     if devices is None:
-        if policy == "default":
-            return None
-        from arraystack._devices import devices as detected
-
-        devices = detected()
-    elif isinstance(devices, str):
+        return None if policy == "default" else Placement(policy)
+    if isinstance(devices, str):
         raise TypeError(
             "jit(devices=...) takes a hardware model (arraystack.devices('h100')) or device records, "
             f"not the string {devices!r}"
