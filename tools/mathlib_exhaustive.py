@@ -1,0 +1,118 @@
+"""Exhaustive check of mathlib's float32 functions (backends/numba/mathlib.py), outside the test suite.
+
+For each function, over all 2**32 float32 bit patterns: the ulp distance of the compiled kernel from its
+oracle (NumPy's function; logistic: computed in float64 and rounded), where NaN matches NaN and a
+zero's sign must match; tanh and logistic results stay in range; and the twins tier 0 runs (the C
+extension in every loop variant, and with --numpy-twin the NumPy emulation, ~10 min per function) equal the
+kernel bit for bit. The suite checks samples of the same properties (tests/backends/test_mathlib*.py).
+
+    python tools/mathlib_exhaustive.py [exp expm1 log tanh logistic] [--numpy-twin]
+
+Prints a histogram of ulp distances per function and PASS (every distance <= 4, no twin mismatch) or FAIL.
+Takes 2-3 minutes per function on a 2-core machine without --numpy-twin.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numba
+import numpy as np
+from arraystack.backends.numba import mathlib, mathlib_numpy
+from arraystack.backends.numba.intrinsics import prefer_wide_vectors
+
+FUNCTIONS = ("exp", "expm1", "log", "tanh", "logistic")
+BOUND = 4  # ulp, the bound mathlib promises
+BINS = 8  # the last bin: BINS - 1 ulp or more, a NaN or zero-sign mismatch, or a result out of range
+
+
+def _logistic(x):  # as tests/backends/test_mathlib.py: in float64, without overflow, rounded once
+    x64 = x.astype(np.float64)
+    e = np.exp(-np.abs(x64))
+    return np.where(x64 >= 0, 1 / (1 + e), e / (1 + e)).astype(np.float32)
+
+
+ORACLES = {"exp": np.exp, "expm1": np.expm1, "log": np.log, "tanh": np.tanh, "logistic": _logistic}
+RANGES = {"tanh": (-1.0, 1.0), "logistic": (0.0, 1.0)}
+
+
+def _kernel(fn):
+    @numba.njit(error_model="numpy")
+    def run(x, out):
+        for i in range(x.size):
+            prefer_wide_vectors()
+            out[i] = fn(x[i])
+
+    return run
+
+
+@numba.njit
+def _tally(got, want, lo, hi, hist, worst, x):
+    top = hist.size - 1
+    for i in range(got.size):
+        a, b = got[i], want[i]
+        if np.isnan(a) or np.isnan(b):
+            d = 0 if (np.isnan(a) and np.isnan(b)) else top
+        else:
+            ia = np.int64(mathlib.f32_bits(a))
+            ib = np.int64(mathlib.f32_bits(b))
+            ia = -2147483648 - ia if ia < 0 else ia  # a monotonic integer line through -0.0 and +0.0
+            ib = -2147483648 - ib if ib < 0 else ib
+            d = min(abs(ia - ib), top)
+            if (a == 0 and b == 0 and ia != ib) or a < lo or a > hi:
+                d = top
+        hist[d] += 1
+        if d > worst[0]:
+            worst[0] = d
+            worst[1] = np.int64(mathlib.f32_bits(x[i]))
+
+
+def check(name: str, numpy_twin: bool) -> bool:
+    kernel = _kernel(getattr(mathlib, f"{name}_f32"))
+    oracle = ORACLES[name]
+    lo, hi = RANGES.get(name, (-np.inf, np.inf))
+    c_twin = mathlib_numpy.C_TWIN
+    emulation = mathlib_numpy.numpy_twin(name, np.float32, "numpy") if numpy_twin else None
+    hist = np.zeros(BINS, np.int64)
+    worst = np.zeros(2, np.int64)
+    c_mismatches = dict.fromkeys(c_twin.VARIANTS if c_twin is not None else (), 0)
+    numpy_mismatches = 0
+    step = 1 << 24
+    start = time.time()
+    with np.errstate(all="ignore"):
+        for first in range(0, 1 << 32, step):
+            x = np.arange(first, first + step, dtype=np.uint64).astype(np.uint32).view(np.float32)
+            got = np.empty_like(x)
+            kernel(x, got)
+            _tally(got, oracle(x), np.float32(lo), np.float32(hi), hist, worst, x)
+            bits = got.view(np.uint32)
+            for v, variant in enumerate(c_mismatches):
+                twin = np.empty_like(x)
+                getattr(c_twin, f"{name}_f32")(x, twin, v)
+                c_mismatches[variant] += int(np.count_nonzero(twin.view(np.uint32) != bits))
+            if emulation is not None:
+                numpy_mismatches += int(np.count_nonzero(emulation(x).view(np.uint32) != bits))
+    at = float(np.array(worst[1], np.uint32).view(np.float32))
+    print(f"{name}: all 2**32 float32 in {time.time() - start:.0f} s; max {worst[0]} ulp at x = {at!r}")
+    print(f"  histogram (0, 1, ... ulp; last: >= {BINS - 1} or NaN/sign/range mismatch): {hist.tolist()}")
+    print(f"  C twin bit mismatches per variant: {c_mismatches or 'C twin not built'}")
+    if numpy_twin:
+        print(f"  NumPy twin bit mismatches: {numpy_mismatches}")
+    ok = worst[0] <= BOUND and not any(c_mismatches.values()) and numpy_mismatches == 0
+    print(f"  {'PASS' if ok else 'FAIL'}")
+    return ok
+
+
+def main(argv) -> int:
+    names = [a for a in argv if not a.startswith("--")] or list(FUNCTIONS)
+    unknown = sorted(set(names) - set(FUNCTIONS))
+    if unknown:
+        print(f"unknown functions {unknown}; choose from {FUNCTIONS}", file=sys.stderr)
+        return 2
+    results = [check(name, "--numpy-twin" in argv) for name in names]
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
