@@ -96,7 +96,9 @@ def broadcast_operands(operands):
     """Array operands broadcast to their common shape (strict IR); scalars stay rank-0 Literals."""
     shapes = [tuple(x.shape) for x in operands if not is_scalar_literal(x)]
     try:
-        shape = np.broadcast_shapes(*shapes)
+        # equal shapes (the common case when tracing) need no np.broadcast_shapes, which builds an nditer
+        same = all(s == shapes[0] for s in shapes)
+        shape = (shapes[0] if shapes else ()) if same else np.broadcast_shapes(*shapes)
     except ValueError:
         raise ValueError(
             "operands could not be broadcast together with shapes "

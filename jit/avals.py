@@ -23,6 +23,7 @@ _SHORT = {
     "complex128": "c128",
 }
 _LONG = {short: np.dtype(long) for long, short in _SHORT.items()}
+_set = object.__setattr__
 
 
 def dtype_short_name(dtype) -> str:
@@ -48,6 +49,13 @@ class ShapedArray:
     shape: tuple
     dtype: np.dtype
     weak_type: bool = False
+
+    def __init__(self, shape: tuple, dtype: np.dtype, weak_type: bool = False):
+        # written out (every traced equation makes avals): the generated frozen __init__ looks
+        # object.__setattr__ up once per field, about 2x slower
+        _set(self, "shape", shape)
+        _set(self, "dtype", dtype)
+        _set(self, "weak_type", weak_type)
 
     @property
     def ndim(self) -> int:

@@ -59,24 +59,28 @@ def _is_library_file(filename: str) -> bool:
     return filename.startswith(_PACKAGE_DIRS) or filename.startswith(_THIS_DIR)
 
 
-_skipped_codes: dict = {}  # code object -> whether its frames are skipped (arraystack's own, frozen)
+# file name -> its basename, or False when its frames are skipped (arraystack's own, frozen). Keyed by the
+# name, not the code object: a str caches its hash, a code object hashes its bytecode on every lookup.
+_file_names: dict = {}
 
 
 def user_source(skip_library: bool = True) -> str | None:
     """`file:line` of the innermost frame outside arraystack: where the user's code called in.
-    (Called for every traced equation: whether a code object is skipped is looked up, not recomputed.)"""
+    (Called for every traced equation: whether a file is skipped, and its basename, are looked up.)"""
     frame = sys._getframe(1)
-    skipped = _skipped_codes
+    names = _file_names
     while frame is not None:
-        code = frame.f_code
-        skip = skipped.get(code)
-        if skip is None:
-            if len(skipped) > 4096:  # code objects made at run time (exec, notebooks) must not pile up
-                skipped.clear()
-            filename = code.co_filename
-            skip = skipped[code] = _is_library_file(filename) or filename.startswith("<frozen")
-        if not skip or (not skip_library and not code.co_filename.startswith("<frozen")):
-            return f"{os.path.basename(code.co_filename)}:{frame.f_lineno}"
+        filename = frame.f_code.co_filename
+        name = names.get(filename)
+        if name is None:
+            if len(names) > 4096:  # files made up at run time (exec, notebooks) must not pile up
+                names.clear()
+            skip = _is_library_file(filename) or filename.startswith("<frozen")
+            name = names[filename] = False if skip else os.path.basename(filename)
+        if name is not False:
+            return f"{name}:{frame.f_lineno}"
+        if not skip_library and not filename.startswith("<frozen"):
+            return f"{os.path.basename(filename)}:{frame.f_lineno}"
         frame = frame.f_back
     return None
 

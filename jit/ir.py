@@ -15,9 +15,18 @@ from arraystack.ir.avals import ShapedArray
 from arraystack.ir.primitives import abstract_eval_rules
 
 
+# Vars and Eqns are made for every traced equation and again by the passes. Their __init__ is written out
+# with object.__setattr__ bound once; the generated frozen one looks it up for every field (about 2x slower).
+_set = object.__setattr__
+_FRESH = object()  # Eqn's default params: a new dict
+
+
 @dataclass(frozen=True, eq=False, slots=True)
 class Var:
     aval: ShapedArray
+
+    def __init__(self, aval: ShapedArray):
+        _set(self, "aval", aval)
 
     def __repr__(self):
         return f"Var({self.aval.str_short()})"
@@ -41,6 +50,13 @@ class Eqn:
     outputs: tuple
     params: dict = field(default_factory=dict)
     source: str | None = None  # the user's file:line that produced it
+
+    def __init__(self, prim, inputs, outputs, params=_FRESH, source=None):
+        _set(self, "prim", prim)
+        _set(self, "inputs", inputs)
+        _set(self, "outputs", outputs)
+        _set(self, "params", {} if params is _FRESH else params)
+        _set(self, "source", source)
 
     def __repr__(self):
         return f"Eqn({self.prim.name}, {len(self.inputs)} in, {len(self.outputs)} out)"
@@ -98,7 +114,7 @@ class GraphBuilder:
     def emit(self, prim, inputs, params=None, source=None) -> tuple:
         params = params or {}
         inputs = tuple(inputs)
-        outputs = tuple(Var(a) for a in out_avals_of(prim, [x.aval for x in inputs], params))
+        outputs = tuple(map(Var, out_avals_of(prim, [x.aval for x in inputs], params)))
         self.eqns.append(Eqn(prim, inputs, outputs, params, source))
         return outputs
 

@@ -119,9 +119,12 @@ def _binary(name, kinds, out=None):
                 f"{name} requires operands of one dtype, got {x.str_short()} and {y.str_short()}"
             )
         _check_kind(prim, x, kinds)
-        shape = _elementwise_shape(name, x, y)
+        # _elementwise_shape(name, x, y), spelled out for two operands (this rule runs per traced op)
+        shape = x.shape
+        if y.shape != shape and y.shape != ():
+            shape = y.shape if shape == () else _elementwise_shape(name, x, y)  # which raises
         dtype = x.dtype if out is None else out(x.dtype)
-        return ShapedArray(shape, dtype, _weak(x, y) and dtype == x.dtype)
+        return ShapedArray(shape, dtype, bool(x.weak_type and y.weak_type) and dtype == x.dtype)
 
     abstract_eval_rules[prim] = rule
     return prim

@@ -68,7 +68,9 @@ class GraphTrace:
         return var
 
     def process(self, prim, args, params):
-        inputs = [self.lift(a) for a in args]
+        inputs = tuple(  # lift(), with its common case (a Tracer of this trace) inline
+            [a.var if type(a) is Tracer and a.trace is self else self.lift(a) for a in args]
+        )
         outputs = self.builder.emit(prim, inputs, params, user_source())
         if prim.multiple_results:
             return tuple(Tracer(self, v) for v in outputs)

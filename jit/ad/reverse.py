@@ -14,7 +14,6 @@ the others). Cotangents have their primal's shape and dtype; the sweep checks th
 
 from __future__ import annotations
 
-from arraystack.ir.avals import ShapedArray
 from arraystack.ir.core import (
     EscapedTracerError,
     Tracer,
@@ -44,7 +43,7 @@ class TapeTrace:
         self.finished = False
 
     def new_input(self, primal) -> Tracer:
-        return Tracer(self, Var(_aval(primal)), primal)
+        return Tracer(self, Var(ops.aval(primal)), primal)
 
     def to_concrete(self, tracer, what):
         primal = tracer.data
@@ -69,7 +68,11 @@ class TapeTrace:
         out = bind_below(self, prim, primals, params)
         if not live:
             return out
-        if not any(_aval(o).dtype.kind in "fc" for o in (out if prim.multiple_results else (out,))):
+        if prim.multiple_results:
+            inexact = any(ops.aval(o).dtype.kind in "fc" for o in out)
+        else:
+            inexact = ops.aval(out).dtype.kind in "fc"
+        if not inexact:
             return out  # boolean/integer results carry no derivative
         rule = vjp_rules.get(prim)
         if rule is None:
@@ -80,10 +83,11 @@ class TapeTrace:
 
     def record(self, rule, args, params, out, multiple):
         """Append one tape entry; returns `out` with its inexact values replaced by this trace's tracers."""
-        outs = out if multiple else (out,)
-        wrapped = tuple(
-            Tracer(self, Var(_aval(o)), o) if _aval(o).dtype.kind in "fc" else o for o in outs
-        )
+        wrapped = []
+        for o in out if multiple else (out,):
+            aval = ops.aval(o)
+            wrapped.append(Tracer(self, Var(aval), o) if aval.dtype.kind in "fc" else o)
+        wrapped = tuple(wrapped)
         self.tape.append((rule, tuple(args), params, wrapped, multiple))
         return wrapped if multiple else wrapped[0]
 
@@ -95,15 +99,18 @@ class TapeTrace:
             if type(o) is Tracer and o.trace is self and c is not None:
                 _accumulate(env, o, c)
         for rule, args, params, outs, multiple in reversed(self.tape):
-            cts = [env.pop(o.var, None) if type(o) is Tracer and o.trace is self else None for o in outs]
-            if all(c is None for c in cts):
-                continue
-            out_primals = tuple(o.data if type(o) is Tracer and o.trace is self else o for o in outs)
             if multiple:
-                ct = [ops.zeros_like(p) if c is None else c for c, p in zip(cts, out_primals)]
-                out = out_primals
+                cts = [env.pop(o.var, None) if self._owns(o) else None for o in outs]
+                if all(c is None for c in cts):
+                    continue
+                out = tuple(o.data if self._owns(o) else o for o in outs)
+                ct = [ops.zeros_like(p) if c is None else c for c, p in zip(cts, out)]
             else:
-                ct, out = cts[0], out_primals[0]
+                (o,) = outs
+                ct = env.pop(o.var, None) if self._owns(o) else None
+                if ct is None:
+                    continue
+                out = o.data
             needs = tuple(type(a) is Tracer and a.trace is self for a in args)
             primals = [a.data if n else a for a, n in zip(args, needs)]
             cts_in = rule(ct, out, needs, *primals, **params)
@@ -112,9 +119,8 @@ class TapeTrace:
                     _accumulate(env, a, c, rule)
         return [env.get(x.var) for x in inputs]
 
-
-def _aval(x) -> ShapedArray:
-    return ops.aval(x)
+    def _owns(self, x) -> bool:
+        return type(x) is Tracer and x.trace is self
 
 
 def _accumulate(env, tracer, ct, rule=None):

@@ -39,8 +39,7 @@ from arraystack.ir.passes.simplify import simplify
 def optimize_subgraphs(graph: Graph) -> Graph:
     """Run the rest of the pipeline (the passes after this one) on the sub-graphs of control flow."""
     rest = rest_of_pipeline()
-    changed = False
-    eqns = []
+    eqns = None  # a copy of graph.eqns once one of them changes
     for i, eqn in enumerate(graph.eqns):
         params = eqn.params
         new = {}
@@ -52,10 +51,9 @@ def optimize_subgraphs(graph: Graph) -> Graph:
                 visit(i, eqn)
                 new[k] = tuple(run_pipeline(g, rest) for g in v)
         if new:
-            changed = True
-            eqn = Eqn(eqn.prim, eqn.inputs, eqn.outputs, {**params, **new}, eqn.source)
-        eqns.append(eqn)
-    return Graph(graph.inputs, tuple(eqns), graph.outputs) if changed else graph
+            eqns = list(graph.eqns) if eqns is None else eqns
+            eqns[i] = Eqn(eqn.prim, eqn.inputs, eqn.outputs, {**params, **new}, eqn.source)
+    return graph if eqns is None else Graph(graph.inputs, tuple(eqns), graph.outputs)
 
 
 for _name, _fn in [

@@ -30,6 +30,8 @@ power of two (1/c rounds).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
@@ -92,10 +94,9 @@ def canonicalize(eqn, ctx):
         return None  # NumPy's maximum(-0.0, 0.0) is -0.0 but maximum(0.0, -0.0) is 0.0
     if ctx.order_key(a) <= ctx.order_key(b):
         return None
-    result = _new(_SWAPPED.get(prim, prim), (b, a), eqn.outputs, eqn)
-    if result is not None:
-        count("canonicalize_operands")
-    return result
+    count("canonicalize_operands")
+    # the shape rules of these binary primitives are symmetric: swapped operands give the same avals
+    return Eqn(_SWAPPED.get(prim, prim), (b, a), eqn.outputs, eqn.params, eqn.source)
 
 
 def _mul(eqn, ctx):
@@ -157,14 +158,19 @@ def _div(eqn, ctx):
     a, b = eqn.inputs
     dtype = eqn.outputs[0].aval.dtype
     value = _literal_value(b)
-    if dtype.kind != "f" or value is None or not np.isfinite(value) or value == 0:
+    if dtype.kind != "f" or value is None or not math.isfinite(value) or value == 0:
         return None
     c = dtype.type(value)
-    if abs(np.frexp(c)[0]) != 0.5:
+    if abs(math.frexp(float(c))[0]) != 0.5:  # float(c) is exact for every float dtype
         return None  # not a power of two: 1/c rounds
     with np.errstate(all="ignore"):
         recip = dtype.type(1) / c
-    if recip == 0 or not np.isfinite(recip) or recip * c != 1 or abs(np.frexp(recip)[0]) != 0.5:
+    if (
+        recip == 0
+        or not math.isfinite(recip)
+        or recip * c != 1
+        or abs(math.frexp(float(recip))[0]) != 0.5
+    ):
         return None
     result = _new(p.mul_p, (a, Literal(recip, b.aval)), eqn.outputs, eqn, {})
     if result is not None:

@@ -9,9 +9,9 @@ def eliminate_dead_code(graph: Graph) -> Graph:
     live = {x for x in graph.outputs if isinstance(x, Var)}
     kept = []
     for eqn in reversed(graph.eqns):
-        if any(v in live for v in eqn.outputs):
+        if not live.isdisjoint(eqn.outputs):
             kept.append(eqn)
-            live.update(x for x in eqn.inputs if isinstance(x, Var))
+            live.update(eqn.inputs)  # Literals too: harmless, as no equation outputs one
     if len(kept) == len(graph.eqns):
         return graph
     return Graph(graph.inputs, tuple(reversed(kept)), graph.outputs)

@@ -35,8 +35,8 @@ def fold_constants(graph: Graph) -> Graph:
     eqns = []
     for index, eqn in enumerate(graph.eqns):
         visit(index, eqn)
-        inputs = tuple(replace.get(x, x) if not isinstance(x, Literal) else x for x in eqn.inputs)
-        if inputs != eqn.inputs:
+        if replace and not replace.keys().isdisjoint(eqn.inputs):
+            inputs = tuple(replace.get(x, x) for x in eqn.inputs)  # Literals are never replaced
             eqn = Eqn(eqn.prim, inputs, eqn.outputs, eqn.params, eqn.source)
         literal = _fold(eqn)
         if literal is not None:
@@ -46,5 +46,5 @@ def fold_constants(graph: Graph) -> Graph:
         eqns.append(eqn)
     if not replace:
         return graph
-    outputs = tuple(replace.get(x, x) if not isinstance(x, Literal) else x for x in graph.outputs)
+    outputs = tuple(replace.get(x, x) for x in graph.outputs)
     return Graph(graph.inputs, tuple(eqns), outputs)

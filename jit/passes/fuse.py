@@ -12,7 +12,7 @@ from __future__ import annotations
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
 from arraystack.ir.control import fusion_p
-from arraystack.ir.ir import Eqn, Graph, Literal, Var
+from arraystack.ir.ir import Eqn, Graph, Var
 from arraystack.ir.passes.pipeline import visit
 
 ELEMENTWISE = frozenset(
@@ -56,6 +56,7 @@ class _Region:
         self.eqns: list[Eqn] = []
         self.vars: set = set()
         self.position: dict = {}  # id(eqn) -> index in the input graph
+        self._squeezed_outer = (None, None)  # (axes, the outer shape without unit axes) for level()
 
     def outer_shape(self):
         return tuple(d for i, d in enumerate(self.shape) if i not in self.axes)
@@ -64,7 +65,13 @@ class _Region:
         """'full' or 'outer' for a value of this shape inside the region, None if it cannot live here."""
         if aval_shape == self.shape:
             return "full"
-        if self.axes is not None and _squeezed(aval_shape) == _squeezed(self.outer_shape()):
+        if self.axes is None:
+            return None
+        axes, outer = self._squeezed_outer
+        if axes is not self.axes:
+            outer = _squeezed(self.outer_shape())
+            self._squeezed_outer = (self.axes, outer)
+        if _squeezed(aval_shape) == outer:
             return "outer"  # outer values may carry unit axes (keepdims): same elements, same order
         return None
 
@@ -199,9 +206,10 @@ def fuse_elementwise(graph: Graph) -> Graph:
 
     for n, eqn in enumerate(graph.eqns):
         visit(n, eqn)
-        inputs_from = [producer[x] for x in eqn.inputs if isinstance(x, Var) and x in producer]
-        target = _choose_region(eqn, inputs_from, producer, deps) if _fusible(eqn) else None
-        if target is None and _fusible(eqn) and eqn.prim is not s.reshape_p:
+        inputs_from = [producer[x] for x in eqn.inputs if x in producer]  # Literals never are
+        fusible = _fusible(eqn)
+        target = _choose_region(eqn, inputs_from, producer, deps) if fusible else None
+        if target is None and fusible and eqn.prim is not s.reshape_p:
             target = _Region(
                 len(regions), _iteration_shape(eqn)
             )  # reshapes only ever join a region
@@ -216,7 +224,7 @@ def fuse_elementwise(graph: Graph) -> Graph:
             for other in inputs_from:
                 if isinstance(other, _Region) and other is not target:
                     _try_merge(target, other, producer, deps, nodes)
-            inputs_from = [producer[x] for x in eqn.inputs if isinstance(x, Var) and x in producer]
+            inputs_from = [producer[x] for x in eqn.inputs if x in producer]
             target.eqns.append(eqn)
             target.position[id(eqn)] = n
             target.vars.update(eqn.outputs)
@@ -256,7 +264,7 @@ def _rebuild(graph, nodes, producer, deps, first):
     out = []
     while ready:
         _, _, node = heapq.heappop(ready)
-        out.append(_region_eqn(node, producer, used_outside) if isinstance(node, _Region) else node)
+        out.append(_region_eqn(node, used_outside) if isinstance(node, _Region) else node)
         for user in users[id(node)]:
             indegree[id(user)] -= 1
             if indegree[id(user)] == 0:
@@ -266,53 +274,30 @@ def _rebuild(graph, nodes, producer, deps, first):
     return Graph(graph.inputs, tuple(out), graph.outputs)
 
 
-def _region_eqn(region, producer, used_outside):
-    inner_inputs: dict = {}
+def _region_eqn(region, used_outside):
+    """The fusion equation of a region. Its sub-graph is a closed scope: one fresh Var per outside value it
+    reads (its inputs, in order of first use) and per value it defines; the region's results keep their
+    own Vars outside."""
+    rename: dict = {}  # Var of the input graph -> its Var in the sub-graph
     sub_inputs = []
     outer_inputs = []
-
-    def inner(x):
-        if isinstance(x, Literal) or producer.get(x) is region:
-            return x
-        if x not in inner_inputs:
-            v = Var(x.aval)
-            inner_inputs[x] = v
-            sub_inputs.append(v)
-            outer_inputs.append(x)
-        return inner_inputs[x]
-
-    sub_eqns = [
-        Eqn(e.prim, tuple(inner(x) for x in e.inputs), e.outputs, e.params, e.source)
-        for e in sorted(region.eqns, key=lambda e: region.position[id(e)])
-    ]
-    results = [v for e in region.eqns for v in e.outputs if used_outside.get(v)]
-    sub = Graph(tuple(sub_inputs), tuple(sub_eqns), tuple(results))
-    outer_outputs = tuple(results)
-    # the region's outputs keep their Vars outside; inside they are the same Var objects (sub-graphs are
-    # separate scopes in text, and every Var is still assigned once per scope)
-    sub = _fresh_inner_vars(sub)
-    return Eqn(fusion_p, tuple(outer_inputs), outer_outputs, {"graph": sub}, region.eqns[-1].source)
-
-
-def _fresh_inner_vars(graph):
-    rename = {}
-
-    def r(x):
-        if isinstance(x, Literal):
-            return x
-        if x not in rename:
-            rename[x] = Var(x.aval)
-        return rename[x]
-
-    inputs = tuple(r(v) for v in graph.inputs)
-    eqns = tuple(
-        Eqn(
-            e.prim,
-            tuple(r(x) for x in e.inputs),
-            tuple(r(v) for v in e.outputs),
-            e.params,
-            e.source,
-        )
-        for e in graph.eqns
-    )
-    return Graph(inputs, eqns, tuple(r(x) for x in graph.outputs))
+    sub_eqns = []
+    for e in sorted(region.eqns, key=lambda e: region.position[id(e)]):
+        inputs = []
+        for x in e.inputs:
+            if isinstance(x, Var):
+                inner = rename.get(x)
+                if inner is None:  # the region's own values are defined before use (input order)
+                    inner = rename[x] = Var(x.aval)
+                    sub_inputs.append(inner)
+                    outer_inputs.append(x)
+                x = inner
+            inputs.append(x)
+        outputs = []
+        for v in e.outputs:
+            inner = rename[v] = Var(v.aval)
+            outputs.append(inner)
+        sub_eqns.append(Eqn(e.prim, tuple(inputs), tuple(outputs), e.params, e.source))
+    results = tuple(v for e in region.eqns for v in e.outputs if used_outside.get(v))
+    sub = Graph(tuple(sub_inputs), tuple(sub_eqns), tuple(rename[v] for v in results))
+    return Eqn(fusion_p, tuple(outer_inputs), results, {"graph": sub}, region.eqns[-1].source)

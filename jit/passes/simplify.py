@@ -115,16 +115,20 @@ class _Context:
     def __init__(self, graph):
         self.made_by: dict = {}
         self.order: dict = {v: i for i, v in enumerate(graph.inputs)}
-        self.counts: dict = {}
-        self.consumers: dict = {}
+        consumers: dict = {}  # Var -> the equations reading it, once per use
         for eqn in graph.eqns:
             for x in eqn.inputs:
                 if isinstance(x, Var):
-                    self.counts[x] = self.counts.get(x, 0) + 1
-                    self.consumers.setdefault(x, []).append(eqn)
+                    users = consumers.get(x)
+                    if users is None:
+                        consumers[x] = [eqn]
+                    else:
+                        users.append(eqn)
+        self.consumers = consumers
+        self.output_uses: dict = {}  # Var -> how often it is a graph output
         for x in graph.outputs:
             if isinstance(x, Var):
-                self.counts[x] = self.counts.get(x, 0) + 1
+                self.output_uses[x] = self.output_uses.get(x, 0) + 1
 
     def producer(self, x):
         return self.made_by.get(x) if isinstance(x, Var) else None
@@ -132,15 +136,11 @@ class _Context:
     __call__ = producer
 
     def uses(self, x):
-        return self.counts.get(x, 0)
+        return len(self.consumers.get(x, ())) + self.output_uses.get(x, 0)
 
     def users(self, x):
-        """The equations of the input graph that read x (graph outputs aside)."""
-        return (
-            self.consumers.get(x, [])
-            if self.counts.get(x, 0) == len(self.consumers.get(x, []))
-            else []
-        )
+        """The equations of the input graph that read x (none when x is also a graph output)."""
+        return [] if x in self.output_uses else self.consumers.get(x, [])
 
     def order_key(self, x):
         if isinstance(x, Literal):
@@ -164,9 +164,8 @@ def simplify(graph: Graph) -> Graph:
         return x
 
     def emit(eqn, depth):
-        inputs = tuple(sub(x) for x in eqn.inputs)
-        if inputs != eqn.inputs:
-            eqn = Eqn(eqn.prim, inputs, eqn.outputs, eqn.params, eqn.source)
+        if replace and not replace.keys().isdisjoint(eqn.inputs):
+            eqn = Eqn(eqn.prim, tuple(map(sub, eqn.inputs)), eqn.outputs, eqn.params, eqn.source)
         rule = simplify_rules.get(eqn.prim)
         result = rule(eqn, ctx) if rule is not None and depth < _MAX_DEPTH else None
         if result is None:
