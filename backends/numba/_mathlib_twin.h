@@ -190,9 +190,13 @@ static const float EXP_CF[10] = {
 static const float ATANH_CF[6] = {
     0x1.555556p-1f, 0x1.99999ap-2f, 0x1.24924ap-2f, 0x1.c71c72p-3f, 0x1.745d18p-3f, 0x1.3b13b2p-3f,
 };
-static const float EXP_PF[6] = {
-    0x1.a0d2cep-13f, 0x1.6e879cp-10f, 0x1.11121p-7f, 0x1.555382p-5f, 0x1.555554p-3f, 0x1.0p-1f,
+#define EXP_QF_N 5
+static const float EXP_QF[EXP_QF_N] = {
+    0x1.6a4f88p-10f, 0x1.123988p-7f, 0x1.5558aep-5f, 0x1.555492p-3f, 0x1.fffffcp-2f,
 };
+#define EXP_SPLIT 64
+#define EXP_SPLIT_UP_F 0x1.0p+64f
+#define EXP_SPLIT_DOWN_F 0x1.0p-64f
 static const float TANH_HF[5] = {
     0x1.6d721cp-5f, 0x1.122686p-3f, 0x1.5554c8p-2f, 0x1.5554b2p-1f, 0x1.0p+0f,
 };
@@ -232,14 +236,14 @@ INLINE void pow2_f32(float k, float *s1, float *s2)
     *s2 = bits_f32((int32_t)((k2 + 127.0f) * 8388608.0f));
 }
 
-/* mathlib.pow2_halves_f32: the same from the shifter's bits */
-INLINE void pow2_halves_f32(float shifted, float *s1, float *s2)
+/* mathlib.exp_scales_f32: (2**(k - d), 2**d) from the shifter's bits, d = -EXP_SPLIT where x < 0 else
+ * EXP_SPLIT (unsigned arithmetic wraps like the kernel's int32) */
+INLINE void exp_scales_f32(float shifted, float x, float *s1, float *s2)
 {
-    int32_t k = f32_bits(shifted) - INT32_C(0x4B400000);
-    int32_t k1 = k >> 1;
-    int32_t k2 = k - k1;
-    *s1 = bits_f32((int32_t)((uint32_t)(k1 + 127) << 23));
-    *s2 = bits_f32((int32_t)((uint32_t)(k2 + 127) << 23));
+    int negative = x < 0.0f;
+    uint32_t bias = negative ? (uint32_t)(127 + EXP_SPLIT) << 23 : (uint32_t)(127 - EXP_SPLIT) << 23;
+    *s1 = bits_f32((int32_t)(((uint32_t)f32_bits(shifted) << 23) + bias));
+    *s2 = negative ? EXP_SPLIT_DOWN_F : EXP_SPLIT_UP_F;
 }
 
 /* mathlib.pow2_shifted_f32: 2**k from the shifter's bits, k in [-126, 127] */
@@ -253,14 +257,13 @@ INLINE float exp_f32(float x)
 {
     float k, shifted, s1, s2;
     float r = reduce_f32(x, &k, &shifted);
-    float p = fmaf(EXP_PF[0], r, EXP_PF[1]);
+    float q = fmaf(EXP_QF[0], r, EXP_QF[1]);
     UNROLL
-    for (int i = 2; i < 6; i++)
-        p = fmaf(p, r, EXP_PF[i]);
-    p = fmaf(p, r * r, r);
-    p = p + 1.0f;
-    pow2_halves_f32(shifted, &s1, &s2);
-    float y = (p * s1) * s2;
+    for (int i = 2; i < EXP_QF_N; i++)
+        q = fmaf(q, r, EXP_QF[i]);
+    float em1 = fmaf(q, r * r, r);
+    exp_scales_f32(shifted, x, &s1, &s2);
+    float y = fmaf(em1, s1, s1) * s2;
     return x != x ? x : y;
 }
 

@@ -17,7 +17,8 @@ from arraystack.backends.numba.mathlib_constants import (
     ATANH_CF,
     EXP_C,
     EXP_CF,
-    EXP_PF,
+    EXP_QF,
+    EXP_SPLIT,
     HALF_F,
     INF_F,
     LN2_HALF_F,
@@ -81,29 +82,27 @@ def fma(typingctx, a, b, c):
 
 
 @intrinsic
-def pow2_halves_f32(typingctx, shifted):
-    """(2**k1, 2**k2) with k1 + k2 = k, k1 = floor(k / 2), for shifted = float32(k + SHIFTER_F32) and k in
-    [-252, 254]: both factors are normal, so x * 2**k1 * 2**k2 rounds once even where 2**k is not
-    representable. Works on the int32 bits directly (numba widens int32 arithmetic to int64, which would
-    halve a loop's vector width)."""
-    if shifted != types.float32:
+def exp_scales_f32(typingctx, shifted, x):
+    """(2**(k - d), 2**d), d = -EXP_SPLIT where x < 0 else EXP_SPLIT, for shifted = float32(k + SHIFTER_F32)
+    and k in [-152, 130]: both factors are normal (k - d in [-88, 66]), so exp_f32's fma(e, s1, s1) * s2
+    rounds once where the result is normal. Works on the int32 bits directly: (k - d + 127) << 23 is
+    (bits(shifted) << 23) + ((127 - d) << 23) in int32 (wrapping: bits(SHIFTER_F32) << 23 is 0), and the
+    sign of x selects the constants (numba would widen int32 arithmetic to int64: half the vector width)."""
+    if shifted != types.float32 or x != types.float32:
         return None
 
     def codegen(context, builder, signature, args):
-        i32 = ir.IntType(32)
-        bits = builder.bitcast(args[0], i32)
-        k = builder.sub(bits, ir.Constant(i32, 0x4B400000))  # the bits of SHIFTER_F32
-        k1 = builder.ashr(k, ir.Constant(i32, 1))
-        k2 = builder.sub(k, k1)
-        halves = []
-        for part in (k1, k2):
-            biased = builder.add(part, ir.Constant(i32, 127))
-            halves.append(
-                builder.bitcast(builder.shl(biased, ir.Constant(i32, 23)), ir.FloatType())
-            )
-        return context.make_tuple(builder, signature.return_type, halves)
+        i32, f32 = ir.IntType(32), ir.FloatType()
+        negative = builder.fcmp_ordered("<", args[1], ir.Constant(f32, 0.0))
+        biases = [ir.Constant(i32, (127 - d) << 23) for d in (-EXP_SPLIT, EXP_SPLIT)]
+        kbits = builder.shl(builder.bitcast(args[0], i32), ir.Constant(i32, 23))
+        s1 = builder.bitcast(builder.add(kbits, builder.select(negative, *biases)), f32)
+        s2 = builder.select(
+            negative, ir.Constant(f32, 2.0**-EXP_SPLIT), ir.Constant(f32, 2.0**EXP_SPLIT)
+        )
+        return context.make_tuple(builder, signature.return_type, [s1, s2])
 
-    return types.UniTuple(types.float32, 2)(types.float32), codegen
+    return types.UniTuple(types.float32, 2)(types.float32, types.float32), codegen
 
 
 @intrinsic
@@ -279,19 +278,20 @@ def _reduce_f32(x):
 
 @njit(**_jit_options)
 def exp_f32(x):
+    """2**k (1 + em1), em1 = r + r**2 Q(r) ~ expm1(r) (mathlib_constants.py has Q and the bound), 2**k
+    applied as fma(em1, s1, s1) * s2 with s1 * s2 = 2**k (exp_scales_f32)."""
     _, r, shifted = _reduce_f32(x)
-    c = EXP_PF
-    p = fma(c[0], r, c[1])
-    p = fma(p, r, c[2])
-    p = fma(p, r, c[3])
-    p = fma(p, r, c[4])
-    p = fma(p, r, c[5])
-    p = fma(p, r * r, r)
-    p = p + ONE_F
-    s1, s2 = pow2_halves_f32(shifted)
-    # x is clamped to [-105, 90], so k in [-152, 130]: p * s1 is exact and the one rounding of * s2
-    # gives inf above 88.7228 and 0 below -103.972 by itself
-    y = (p * s1) * s2
+    c = EXP_QF
+    q = fma(c[0], r, c[1])
+    q = fma(q, r, c[2])
+    q = fma(q, r, c[3])
+    q = fma(q, r, c[4])
+    em1 = fma(q, r * r, r)
+    s1, s2 = exp_scales_f32(shifted, x)
+    # x is clamped to [-105, 90], so k in [-152, 130]: the product by s2 is exact where the result is
+    # normal, rounds it to a denormal below -87.3365 (a second rounding) and to 0 below -103.972, and
+    # overflows to inf above 88.7228 by itself
+    y = fma(em1, s1, s1) * s2
     return x if x != x else y
 
 

@@ -120,11 +120,12 @@ def _pow2_f32(k):
     return s1, ((k2 + F(127.0)) * F(8388608.0)).astype(np.int32).view(F)
 
 
-def _pow2_halves_f32(shifted):
-    k = shifted.view(np.int32) - np.int32(0x4B400000)
-    k1 = k >> 1
-    k2 = k - k1
-    return ((k1 + 127) << 23).view(F), ((k2 + 127) << 23).view(F)
+def _exp_scales_f32(shifted, x):
+    negative = x < ml.ZERO_F
+    d = ml.EXP_SPLIT
+    bias = np.where(negative, np.uint32((127 + d) << 23), np.uint32((127 - d) << 23))
+    s1 = ((shifted.view(np.uint32) << np.uint32(23)) + bias).view(F)  # uint32 wraps like int32
+    return s1, np.where(negative, F(2.0**-d), F(2.0**d))
 
 
 def _reduce_f32(x):
@@ -138,14 +139,13 @@ def _reduce_f32(x):
 
 def _exp_f32(x):
     _, r, shifted = _reduce_f32(x)
-    c = ml.EXP_PF
-    p = fma_f32(c[0], r, c[1])
-    for i in range(2, 6):
-        p = fma_f32(p, r, c[i])
-    p = fma_f32(p, r * r, r)
-    p = p + ml.ONE_F
-    s1, s2 = _pow2_halves_f32(shifted)
-    y = (p * s1) * s2
+    c = ml.EXP_QF
+    q = fma_f32(c[0], r, c[1])
+    for i in range(2, len(c)):
+        q = fma_f32(q, r, c[i])
+    em1 = fma_f32(q, r * r, r)
+    s1, s2 = _exp_scales_f32(shifted, x)
+    y = fma_f32(em1, s1, s1) * s2
     return np.where(np.isnan(x), x, y)
 
 

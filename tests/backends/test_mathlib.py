@@ -137,6 +137,47 @@ def test_tanh_f32_edges():
     np.testing.assert_array_equal(tiny_got.view(np.uint32), tiny.view(np.uint32))
 
 
+def _signed_window(center, count):
+    """`count` consecutive float32 on each side of |center|, with center's sign."""
+    window = _consecutive_f32(abs(center), count)
+    return -window if math.copysign(1.0, center) < 0 else window
+
+
+def test_exp_f32_dense_within_4_ulp():
+    """Every 512th float32 from -105 to 90 (exp is neither 0 nor inf, nor 1 for small |x|, in between)."""
+    top = int(np.array(105.0, np.float32).view(np.int32))
+    x = np.arange(0, top, 512, dtype=np.int32).view(np.float32)
+    x = np.concatenate([x[x <= 90], -x])
+    with np.errstate(over="ignore"):
+        got, want = _run(mathlib.exp_f32, x), np.exp(x)
+    d = ulp_distance(got, want)
+    worst = int(np.argmax(d))
+    assert d.max() <= 4, f"exp({x[worst]!r}) = {got[worst]!r}, NumPy {want[worst]!r}: {d.max()} ulp"
+
+
+def test_exp_f32_edges():
+    """Every float32 around exp_f32's edges: where its reduction's k = round(x / ln2) steps (x = (k + 1/2)
+    ln2), both sides of 0 (the sign picks the split of 2**k; exp is 1 there, exactly from |x| < 2**-25 on:
+    +-0.0, the denormals), where exp turns denormal (-87.3365), 0 (-103.972) and inf (88.7228), and the
+    clamps at -105 and 90. Within 4 ulp; the specials exactly."""
+    ln2 = math.log(2)
+    centers = [(k + 0.5) * ln2 for k in range(-151, 128, 9)] + [-87.3365, -103.972, 88.7228, -105.0, 90.0]
+    x = np.concatenate([_signed_window(c, 1 << 11) for c in centers])
+    tiny = np.concatenate([_signed_window(c, 1 << 14) for c in (0.0, -0.0, 2.0**-25, -(2.0**-25))])
+    specials = np.array([np.inf, -np.inf, np.nan, 1e30, -1e30, np.finfo(np.float32).max], np.float32)
+    both = np.concatenate([x, tiny, specials])
+    with np.errstate(over="ignore"):
+        got, want = _run(mathlib.exp_f32, both), np.exp(both)
+    d = ulp_distance(got, want)
+    worst = int(np.argmax(d))
+    assert d.max() <= 4, f"exp({both[worst]!r}) = {got[worst]!r}, NumPy {want[worst]!r}: {d.max()} ulp"
+    assert (got[~np.isnan(both)] >= 0).all() and not np.signbit(got).any()
+    small = np.abs(tiny) < 2.0**-25
+    assert (got[x.size : x.size + tiny.size][small] == 1).all()
+    assert got[-6] == np.inf and got[-5] == 0 and np.isnan(got[-4])
+    assert got[-3:].tolist() == [np.inf, 0.0, np.inf]
+
+
 def test_generated_kernels_prefer_512_bit_vectors():
     """The kernel's loop function carries LLVM's "prefer-vector-width"="512" (x86's cost model otherwise
     picks 256-bit vectors on AVX-512 CPUs), also inside a parallel loop's outlined body."""

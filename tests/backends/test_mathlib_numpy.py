@@ -221,6 +221,16 @@ def test_float32_tanh_edges_match_kernel(implementation):
     assert_bitwise_equal("tanh", np.concatenate([x, -x]), implementation)
 
 
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_float32_exp_edges_match_kernel(implementation):
+    """Every float32 around float32 exp's edges: both sides of 0 (the sign of x picks how 2**k is split),
+    where the result turns denormal, 0 and inf, the clamps at -105 and 90, and some steps of k."""
+    centers = [(k + 0.5) * math.log(2) for k in range(-151, 128, 31)]
+    centers += [0.0, -(2.0**-126), -87.3365, -103.972, 88.7228, -105.0, 90.0]
+    x = np.concatenate([dense_f32(c, 1 << 12) for c in centers])
+    assert_bitwise_equal("exp", x, implementation)
+
+
 def test_float64_fma_operands_stay_in_the_exact_range(f64_sample, monkeypatch):
     """Every fma_f64 the twins make (their float64 polynomials) meets the conditions under which fma_f64
     is exact (its docstring), on the bitwise tests' inputs."""
