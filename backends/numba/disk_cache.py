@@ -13,11 +13,15 @@ from arraystack.backends.numba.kernels import _dispatchers
 def prepare() -> None:
     """numba's one-time set-up in this process, which its first compile or cache load would do: the target
     context imports numba's implementation modules (and BLAS bindings through scipy), ~1 s of holding the
-    GIL. Done while a worker compiles, it is not added to the wait for compiled code."""
+    GIL. Done while a worker compiles, it is not added to the wait for compiled code. Under numba's compiler
+    lock, as numba's own refreshes are: a kernel compiling or loading in another thread meanwhile walks the
+    same registry generators ("ValueError: generator already executing" without it)."""
+    from numba.core.compiler_lock import global_compiler_lock
     from numba.core.registry import cpu_target
 
-    cpu_target.typing_context.refresh()
-    cpu_target.target_context.refresh()
+    with global_compiler_lock:
+        cpu_target.typing_context.refresh()
+        cpu_target.target_context.refresh()
 
 
 def on_disk(sources) -> bool:

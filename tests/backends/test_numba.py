@@ -113,3 +113,20 @@ def test_compile_reports_kernels_and_reference_fallbacks():
     f = ast.jit(lambda x: ast.exp(x) + ast.cumsum(x))
     text = f.lower(ast.asarray(np.ones(5))).compile().as_text()
     assert "numba kernel" in text and "cumsum" in text and "reference" in text
+
+
+def test_numbas_set_up_waits_for_its_compiler_lock():
+    """disk_cache.prepare() refreshes numba's registries, as a compile or cache load in another thread may
+    be doing: it must hold numba's compiler lock (else "generator already executing")."""
+    import threading
+
+    from arraystack.backends.numba.disk_cache import prepare
+    from numba.core.compiler_lock import global_compiler_lock
+
+    done = threading.Event()
+    with global_compiler_lock:  # a compile in progress elsewhere
+        worker = threading.Thread(target=lambda: (prepare(), done.set()), daemon=True)
+        worker.start()
+        assert not done.wait(0.3)
+    worker.join(120)
+    assert done.is_set()
