@@ -210,3 +210,14 @@ def parity():
 @pytest.fixture(params=["numpy", "arraystack"])
 def xp(request):
     return numpy if request.param == "numpy" else arraystack
+
+
+@pytest.fixture
+def memory_limit():
+    """Set arraystack.config.memory_limit for one test (a byte count, or a dict per device); unset after."""
+
+    def set_limit(value):
+        arraystack.config.memory_limit = value
+
+    yield set_limit
+    arraystack.config.memory_limit = None

@@ -35,15 +35,6 @@ class EverythingOnTheGpu:
         return GPU
 
 
-@pytest.fixture
-def memory_limit():
-    def set_limit(value):
-        ast.config.memory_limit = value
-
-    yield set_limit
-    ast.config.memory_limit = None
-
-
 def assert_same(got, want):
     assert got.keys() == want.keys()
     for k in want:

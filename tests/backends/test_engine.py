@@ -48,15 +48,6 @@ def lowered(operands):
     return ast.jit(layer).lower(*operands)
 
 
-@pytest.fixture
-def memory_limit():
-    def set_limit(value):
-        ast.config.memory_limit = value
-
-    yield set_limit
-    ast.config.memory_limit = None
-
-
 def fresh_engine(plan, **runtimes):
     """An engine whose runtimes are new (their pools and counters start at zero)."""
     made = {"cpu": HostRuntime(HW["cpu"]), GPU: SimulatedRuntime(HW[GPU])}

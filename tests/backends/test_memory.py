@@ -144,15 +144,6 @@ def test_donated_argument_passed_twice_is_not_overwritten_early():
     np.testing.assert_allclose(np.asarray(out), want)
 
 
-@pytest.fixture
-def memory_limit():
-    def set_limit(value):
-        ast.config.memory_limit = value
-
-    yield set_limit
-    ast.config.memory_limit = None
-
-
 def test_memory_limit_raises_out_of_memory_naming_the_step(memory_limit, xy):
     x, y = (ast.asarray(v) for v in xy)
     f = jitted(broken_chain)
