@@ -94,11 +94,16 @@ class Tier:
         # Let the calling thread (waiting in Thread.start) take the GIL back and return its tier-0 result
         # first: the imports below compile source and hold the GIL for milliseconds.
         time.sleep(0.001)
+        from arraystack.backends.blas_threads import fewer_blas_threads
+
         self.timeline["started"] = time.perf_counter()
         try:
-            executable = self._compile_in_worker(described) if how == "process" else None
-            if executable is None:
-                executable = self._compile_here(described)
+            # compiling (here or in the worker) or loading takes a core: BLAS leaves it that core
+            with fewer_blas_threads() as blas_threads:
+                executable = self._compile_in_worker(described) if how == "process" else None
+                if executable is None:
+                    executable = self._compile_here(described)
+            self.report["blas_threads"] = blas_threads  # (before, while compiling); None: no OpenBLAS
             self.stats.compiles += getattr(executable, "new_kernels", 0)
             self.entry.executable = executable
             self.entry.run = executable.runner
