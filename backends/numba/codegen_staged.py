@@ -296,17 +296,15 @@ def _emit_laned_loops(code, region, laned, inner, total, emit_body, prefetch=())
     for e, kind, dtype, acc_dtype, acc in laned:
         code.line(f"{acc}_s = {_init(kind, np.dtype(np.float64))}")
 
-    def flush():
-        with code.block(f"for j in range({lanes}):"):
-            for e, kind, dtype, acc_dtype, acc in blocked:
-                code.line(f"{acc}_w[j] = {acc}_w[j] + np.float64({acc}_f[j])")
-                code.line(f"{acc}_f[j] = np.float32(0.0)")
+    def flush():  # lanes.py: the same loops, compiled once and inlined by LLVM
+        for e, kind, dtype, acc_dtype, acc in blocked:
+            code.line(f"lanes_flush({acc}_w, {acc}_f)")
 
-    with code.block("if not short:"), code.block(f"for j in range({lanes}):"):
+    with code.block("if not short:"):
         for e, kind, dtype, acc_dtype, acc in laned:
-            code.line(f"{acc}_w[j] = {_init(kind, np.dtype(np.float64))}")
+            code.line(f"lanes_fill({acc}_w, {_init(kind, np.dtype(np.float64))})")
             if (e, kind, dtype, acc_dtype, acc) in blocked:
-                code.line(f"{acc}_f[j] = np.float32(0.0)")
+                code.line(f"lanes_fill({acc}_f, np.float32(0.0))")
 
     # full groups: no other access to the lanes in this loop, so LLVM keeps them in registers
     def groups(start, stop):
@@ -354,15 +352,8 @@ def _emit_laned_loops(code, region, laned, inner, total, emit_body, prefetch=())
     with code.block("if not short:"):
         if blocked:
             flush()
-        h = LANES // 2
-        while h:
-            with code.block(f"for j in range(np.uint64({h})):"):
-                for e, kind, dtype, acc_dtype, acc in laned:
-                    op = "+" if kind == "sum" else "*"
-                    code.line(f"{acc}_w[j] = {acc}_w[j] {op} {acc}_w[j + np.uint64({h})]")
-            h //= 2
         for e, kind, dtype, acc_dtype, acc in laned:
-            code.line(f"{acc}_s = {acc}_w[0]")
+            code.line(f"{acc}_s = lanes_fold({acc}_w, {kind == 'prod'})")
     for e, kind, dtype, acc_dtype, acc in laned:
         code.line(f"{acc} = {acc}_s")
 
