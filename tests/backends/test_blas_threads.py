@@ -1,6 +1,7 @@
 """fewer_blas_threads: OpenBLAS lends a core while a compile worker runs, and gets it back."""
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -10,9 +11,18 @@ from arraystack.backends import blas_threads as bt
 pytestmark = pytest.mark.skipif(bt.blas_threads() is None, reason="NumPy's BLAS here is not OpenBLAS")
 
 
+def no_holders(timeout=300):
+    """Wait until no compile (say, one an earlier test left running in the background) holds a thread."""
+    deadline = time.monotonic() + timeout
+    while bt._holders and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not bt._holders
+
+
 @pytest.fixture
 def two_threads():
     """OpenBLAS on two threads for the test (restored after), so there is a thread to lend."""
+    no_holders()
     get, set_ = bt._openblas()
     before = get()
     set_(2)
