@@ -70,17 +70,19 @@ def _nbytes(aval) -> int:
     return math.prod(aval.shape) * np.dtype(aval.dtype).itemsize
 
 
-def interpret(graph: Graph, step_fns, describe=None, reused=None, donated=()):
+def interpret(graph: Graph, step_fns, describe=None, reused=None, donated=(), last=None):
     """A runner that walks the graph's equations, calling step_fns[k](*inputs) for equation k.
 
     Each value is dropped right after its last use, so the buffer pool can hand its memory to a later
     step. describe[k]: how step k runs (for OutOfMemory messages); reused[k]: output positions of step k
     written into a donated input buffer (they allocate nothing); donated: positions of graph inputs the
-    plan may overwrite (one passed twice, or sharing memory with another argument, is copied first)."""
+    plan may overwrite (one passed twice, or sharing memory with another argument, is copied first);
+    last: last_uses(graph), if the caller has it."""
     eqns = graph.eqns
     outputs = graph.outputs
     inputs = graph.inputs
-    last = last_uses(graph)
+    if last is None:
+        last = last_uses(graph)
     drops = [[] for _ in eqns]
     for v, k in last.items():
         if 0 <= k < len(eqns):
@@ -96,21 +98,25 @@ def interpret(graph: Graph, step_fns, describe=None, reused=None, donated=()):
         )
         for k, (fn, eqn) in enumerate(zip(step_fns, eqns))
     ]
-    checks = [
-        (
-            0
-            if eqn.prim.name in _VIEW_PRIMS
-            else sum(
-                _nbytes(v.aval)
-                for j, v in enumerate(eqn.outputs)
-                if j not in (reused[k] if reused else ())
-            ),
-            eqn.prim.name,
-            _source_of(eqn),
-            describe[k] if describe else "",
-        )
-        for k, eqn in enumerate(eqns)
-    ]
+    checks = []  # per step (bytes it allocates, primitive, source, how): made on the first limited run
+
+    def make_checks():
+        checks[:] = [
+            (
+                0
+                if eqn.prim.name in _VIEW_PRIMS
+                else sum(
+                    _nbytes(v.aval)
+                    for j, v in enumerate(eqn.outputs)
+                    if j not in (reused[k] if reused else ())
+                ),
+                eqn.prim.name,
+                _source_of(eqn),
+                describe[k] if describe else "",
+            )
+            for k, eqn in enumerate(eqns)
+        ]
+
     donated = tuple(sorted(donated))
 
     def run(buffers):
@@ -131,6 +137,8 @@ def interpret(graph: Graph, step_fns, describe=None, reused=None, donated=()):
         return [x.value if isinstance(x, Literal) else env[x] for x in outputs]
 
     def run_limited(buffers):
+        if len(checks) != len(plan):
+            make_checks()
         if donated:
             buffers = _unshare_donated(buffers, donated)
         with RunLedger(limits.host) as ledger:

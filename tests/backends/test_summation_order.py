@@ -132,6 +132,13 @@ CASES = [
     ((63, 4), (0,)),
     ((3, 0, 2), (0,)),
     ((0, 5), (1,)),
+    # short rows of many values: a pairwise order would show (two or more columns reduce row after row,
+    # a single column accumulates)
+    ((50, 40, 60), (1, 2)),
+    ((2, 40), (1,)),
+    ((1, 300, 20), (1, 2)),
+    ((60, 1), (0,)),
+    ((60, 2), (0,)),
 ]
 
 
