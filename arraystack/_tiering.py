@@ -75,6 +75,7 @@ class Tier:
     def start(self, buffers, consts):
         """Start compiling (once), for the types and layouts of these buffers."""
         from arraystack._config import config
+        from arraystack.backends.compile_worker import describe_buffer
 
         with self._lock:
             if self.started:
@@ -82,25 +83,21 @@ class Tier:
             how = config.tier_compile
             if how not in MODES:
                 raise ValueError(f"arraystack.config.tier_compile must be one of {MODES}, got {how!r}")
+            # copies (donation may write into them) that keep each buffer's layout and writeability
+            described = [describe_buffer(b) for b in list(buffers) + list(consts)]
             self.started = True
         # A bare thread, which threading.Thread.start() would wait for until it runs: on a loaded machine
         # that handshake cost the first call 3-11 ms. Like a daemon thread, it does not delay exit.
-        _thread.start_new_thread(self._compile, (list(buffers) + list(consts), how))
+        _thread.start_new_thread(self._compile, (described, how))
 
-    def _compile(self, buffers, how):
+    def _compile(self, described, how):
         # Let the calling thread (waiting in Thread.start) take the GIL back and return its tier-0 result
         # first: the imports below compile source and hold the GIL for milliseconds.
         time.sleep(0.001)
         from arraystack.backends.blas_threads import fewer_blas_threads
-        from arraystack.backends.compile_worker import describe_buffer
 
         self.timeline["started"] = time.perf_counter()
         try:
-            # Copies (the warm-up run may write into donated ones) that keep each buffer's layout
-            # and writeability, made here rather than in the call (1-2 ms of an MLP step's first
-            # call: 2.4 MB of fresh pages). A caller writing into an argument meanwhile changes
-            # values, never types or layouts, which are all a compile depends on.
-            described = [describe_buffer(b) for b in buffers]
             # compiling (here or in the worker) or loading takes a core: BLAS leaves it that core
             with fewer_blas_threads() as blas_threads:
                 executable = self._compile_in_worker(described) if how == "process" else None
