@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import warnings
-import zlib
 
 # the accelerator's sources, in the order setup.py hashes them
 FASTPATH_SOURCES = ("_fastpath.c", "_fastpath.h", "_fastpath_array.c", "_fastpath_function.c")
@@ -19,15 +18,9 @@ FASTPATH_SOURCES = ("_fastpath.c", "_fastpath.h", "_fastpath_array.c", "_fastpat
 def is_current(module) -> bool:
     """Whether the built accelerator matches its sources next to it; a stale build is not used, with a
     warning saying how to rebuild."""
-    folder = os.path.dirname(os.path.abspath(__file__))
-    sources = [os.path.join(folder, name) for name in FASTPATH_SOURCES]
-    if not all(os.path.exists(source) for source in sources):  # an installed wheel ships the build only
-        return True
-    crc = 0
-    for source in sources:
-        with open(source, "rb") as f:
-            crc = zlib.crc32(f.read(), crc)
-    if f"{crc:08x}" == getattr(module, "SOURCE_CRC", None):
+    from arraystack.backends.native_build import built_from_sources
+
+    if built_from_sources(module, os.path.dirname(os.path.abspath(__file__)), FASTPATH_SOURCES):
         return True
     warnings.warn(
         "arraystack: the C fast path was built from older sources (arraystack/_fastpath*.c); eager calls "

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import os
 import warnings
-import zlib
 
 import numpy as np
+from arraystack.backends.native_build import built_from_sources
 from arraystack.backends.numba import mathlib_constants as ml
 from arraystack.backends.numba.fma_emulation import fma_f32, fma_f64, split
 
@@ -260,15 +260,7 @@ C_TWIN_SOURCES = ("_mathlib_twin.c", "_mathlib_twin.h")  # in the order setup.py
 def _is_current(module) -> bool:
     """Whether the built C twin matches its sources next to this file (setup.py compiles their CRC in):
     an editable install does not rebuild it when they change, and a stale build is not used."""
-    folder = os.path.dirname(os.path.abspath(__file__))
-    sources = [os.path.join(folder, name) for name in C_TWIN_SOURCES]
-    if not all(os.path.exists(source) for source in sources):  # a wheel may ship the build only
-        return True
-    crc = 0
-    for source in sources:
-        with open(source, "rb") as f:
-            crc = zlib.crc32(f.read(), crc)
-    if f"{crc:08x}" == getattr(module, "SOURCE_CRC", None):
+    if built_from_sources(module, os.path.dirname(os.path.abspath(__file__)), C_TWIN_SOURCES):
         return True
     warnings.warn(
         "arraystack: the C twin of mathlib was built from older _mathlib_twin.c/.h; tier 0 uses the "
