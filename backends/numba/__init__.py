@@ -6,7 +6,6 @@ numba is imported lazily (on the first compile), so `import arraystack` works wi
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 
@@ -28,15 +27,6 @@ from arraystack.ir.structural import broadcast_in_dim_p, reshape_p
 # asks them which regions a kernel would run, so they load with the backend, not during a first call
 from arraystack.backends.numba.codegen import REDUCTIONS  # noqa: E402
 from arraystack.backends.numba.lowering import unsupported_reason  # noqa: E402
-
-# numba's OpenMP threads wait for work asleep, not spinning, unless the environment says otherwise (read once,
-# when libgomp starts: numba loads it with the first parallel kernel). While another process holds a core
-# (a compile worker, a second job) spinning threads take its time from the threads doing the work: measured
-# on 2 cores with one held, softmax (4096, 1024) 7.2-7.7 -> 3.5-3.7 ms, a fused chain on 1e7 float32 14.7-16.3
-# -> 13.1 ms, on 3e5 0.71-1.5 -> 0.40 ms; unloaded, large kernels run as fast and 3e5-element ones ~8% slower
-# (a waiting thread takes a futex wake-up). numba's own workqueue layer also sleeps but aborts on concurrent
-# launches from several threads, which the engine and user threads make.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 _host_array = np.ndarray
 np_empty = np.empty

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -132,17 +130,3 @@ def test_numbas_set_up_waits_for_its_compiler_lock():
         assert not done.wait(0.3)
     worker.join(120)
     assert done.is_set()
-
-
-def test_openmp_threads_wait_asleep_unless_the_environment_says_otherwise():
-    import subprocess
-    import sys
-
-    code = "import arraystack, os; print(os.environ['OMP_WAIT_POLICY'])"
-    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
-    for given, expected in ((None, "PASSIVE"), ("ACTIVE", "ACTIVE")):
-        if given is not None:
-            env["OMP_WAIT_POLICY"] = given
-        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-        assert out.returncode == 0, out.stderr
-        assert out.stdout.strip() == expected
