@@ -25,19 +25,14 @@ def _fill_flush(wide_values, narrow_values, start):
 
 
 @numba.njit
-def _fold_sum(values):
+def _folds(values):
+    """(lanes_fold's sum, its product) of the values."""
     wide = stack_lanes(np.float64(0.0), 64)
+    narrow = stack_lanes(np.float64(0.0), 64)
     for j in range(64):
         wide[j] = values[j]
-    return lanes_fold(wide, False)
-
-
-@numba.njit
-def _fold_prod(values):
-    wide = stack_lanes(np.float64(0.0), 64)
-    for j in range(64):
-        wide[j] = values[j]
-    return lanes_fold(wide, True)
+        narrow[j] = values[j]
+    return lanes_fold(wide, False), lanes_fold(narrow, True)
 
 
 def _halving(values, op):
@@ -63,16 +58,16 @@ def test_fill_then_flush_joins_each_narrow_lane_into_its_wide_one_and_clears_it(
 def test_fold_adds_and_multiplies_in_halves_bit_for_bit(seed):
     rng = np.random.default_rng(seed)
     values = rng.standard_normal(LANES) * 10.0 ** rng.integers(-8, 8, LANES)
-    assert _fold_sum(values) == _halving(values, np.add)  # a pairwise order of its own, not NumPy's sum
+    assert _folds(values)[0] == _halving(values, np.add)  # a pairwise order of its own, not NumPy's sum
     factors = 1.0 + rng.standard_normal(LANES) / 8
-    assert _fold_prod(factors) == _halving(factors, np.multiply)
+    assert _folds(factors)[1] == _halving(factors, np.multiply)
 
 
 def test_fold_keeps_nan_inf_and_signed_zero():
     values = np.zeros(LANES)
     values[5] = np.inf
-    assert _fold_sum(values) == np.inf
+    assert _folds(values)[0] == np.inf
     values[40] = -np.inf
-    assert np.isnan(_fold_sum(values))
+    assert np.isnan(_folds(values)[0])
     negative_zeros = np.full(LANES, -0.0)
-    assert np.signbit(_fold_sum(negative_zeros))  # -0.0 + -0.0 stays -0.0 in every stage
+    assert np.signbit(_folds(negative_zeros)[0])  # -0.0 + -0.0 stays -0.0 in every stage
