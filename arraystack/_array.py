@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack import _accelerator
+from arraystack._array_methods import ArrayMethods
 from arraystack.ir.core import active as _active
 from arraystack.ir.core import (
     ConcretizationError,
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from arraystack._devices import Device
-    from arraystack.typing import ArrayLike, AxisLike, DTypeLike, ScalarLike, ShapeLike
+    from arraystack.typing import DTypeLike, ShapeLike
 
 _ndarray_np = np.ndarray
 
@@ -36,7 +37,7 @@ else:
 _fastpath = _accelerator.fastpath  # the C accelerator, or None
 
 
-class ndarray(_ArrayBase):
+class ndarray(_ArrayBase, ArrayMethods):
     """An array object represents a multidimensional, homogeneous array of fixed-size items.
 
     Eager arrays wrap a NumPy buffer: basic indexing gives views that alias it, and in-place
@@ -299,124 +300,6 @@ class ndarray(_ArrayBase):
         GenericAlias
     )  # ndarray[shape, dtype] in annotations, as NumPy allows
 
-    # -- methods that mirror functions ------------------------------------------------------------------------
-    def astype(
-        self,
-        dtype: DTypeLike,
-        order: str = "K",
-        casting: str = "unsafe",
-        subok: bool = True,
-        copy: bool = True,
-    ) -> ndarray:
-        value = eager_buffer(self)
-        if value is not None and _dtypes.fast_dtype(dtype) is not None:  # NumPy's own method
-            result = value.astype(dtype, order, casting, subok, copy)
-            return self if result is value else _make(result)
-        return _creation.astype(self, dtype, order=order, casting=casting, copy=copy)
-
-    def copy(self, order: str = "C") -> ndarray:
-        return _creation.copy(self, order=order)
-
-    def fill(self, value: ScalarLike) -> None:
-        _indexing.setitem(self, Ellipsis, value)
-
-    def reshape(
-        self,
-        *shape: int | ShapeLike,
-        order: str = "C",
-        copy: bool | None = None,
-    ) -> ndarray:
-        value = eager_buffer(self)
-        if value is not None and copy is None:  # NumPy's own method: the same views and errors
-            # (NumPy parses a keyword argument slowly: pass order only when it is not the default)
-            return _make(value.reshape(*shape) if order == "C" else value.reshape(*shape, order=order))
-        if len(shape) == 1 and not isinstance(shape[0], int) and shape[0] is not None:
-            shape = shape[0]
-        return _manipulation.reshape(self, shape, order=order, copy=copy)
-
-    def transpose(self, *axes: int | ShapeLike | None) -> ndarray:
-        if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
-            axes = axes[0]
-        return _manipulation.transpose(self, axes or None)
-
-    def swapaxes(self, axis1: int, axis2: int) -> ndarray:
-        return _manipulation.swapaxes(self, axis1, axis2)
-
-    def ravel(self, order: str = "C") -> ndarray:
-        return _manipulation.ravel(self, order)
-
-    def flatten(self, order: str = "C") -> ndarray:
-        return _creation.copy(_manipulation.ravel(self, order))
-
-    def squeeze(self, axis: AxisLike = None) -> ndarray:
-        return _manipulation.squeeze(self, axis)
-
-    def repeat(self, repeats: ArrayLike, axis: int | None = None) -> ndarray:
-        return _manipulation.repeat(self, repeats, axis)
-
-    def sum(self, *args: Any, **kwargs: Any) -> ndarray:
-        return _reductions.sum(self, *args, **kwargs)
-
-    def prod(self, *args: Any, **kwargs: Any) -> ndarray:
-        return _reductions.prod(self, *args, **kwargs)
-
-    def mean(self, *args: Any, **kwargs: Any) -> ndarray:
-        return _reductions.mean(self, *args, **kwargs)
-
-    def var(self, *args: Any, **kwargs: Any) -> ndarray:
-        return _reductions.var(self, *args, **kwargs)
-
-    def std(self, *args: Any, **kwargs: Any) -> ndarray:
-        return _reductions.std(self, *args, **kwargs)
-
-    def min(self, *args: Any, **kwargs: Any) -> ndarray:
-        return _reductions.min(self, *args, **kwargs)
-
-    def max(self, *args: Any, **kwargs: Any) -> ndarray:
-        return _reductions.max(self, *args, **kwargs)
-
-    def argmin(self, *args: Any, **kwargs: Any) -> ndarray:
-        return _reductions.argmin(self, *args, **kwargs)
-
-    def argmax(self, *args: Any, **kwargs: Any) -> ndarray:
-        return _reductions.argmax(self, *args, **kwargs)
-
-    def any(self, *args: Any, **kwargs: Any) -> ndarray:
-        return _reductions.any(self, *args, **kwargs)
-
-    def all(self, *args: Any, **kwargs: Any) -> ndarray:
-        return _reductions.all(self, *args, **kwargs)
-
-    def cumsum(self, *args: Any, **kwargs: Any) -> ndarray:
-        return _reductions.cumsum(self, *args, **kwargs)
-
-    def cumprod(self, *args: Any, **kwargs: Any) -> ndarray:
-        return _reductions.cumprod(self, *args, **kwargs)
-
-    def nonzero(self) -> tuple[ndarray, ...]:
-        return _indexing.nonzero(self)
-
-    def clip(
-        self,
-        min: ArrayLike | None = None,
-        max: ArrayLike | None = None,
-        out: ndarray | None = None,
-        **kwargs: Any,
-    ) -> ndarray:
-        return _elementwise.clip(self, min, max, out=out, **kwargs)
-
-    def round(self, decimals: int = 0, out: ndarray | None = None) -> ndarray:
-        return _elementwise.round(self, decimals, out)
-
-    def conj(self) -> ndarray:
-        return _elementwise.conjugate(self)
-
-    def conjugate(self) -> ndarray:
-        return _elementwise.conjugate(self)
-
-    def dot(self, b: ArrayLike, out: ndarray | None = None) -> ndarray:
-        return _linalg.dot(self, b, out=out)
-
     # -- indexing ---------------------------------------------------------------------------------------------
     def __getitem__(self, key):
         return _indexing.getitem(self, key)
@@ -494,6 +377,17 @@ from arraystack import (
     _ufunc_dispatch,
 )
 
+from arraystack import _array_methods  # noqa: E402
+
+_array_methods.bind(
+    {
+        "_creation": _creation, "_dtypes": _dtypes, "_elementwise": _elementwise,
+        "_indexing": _indexing, "_linalg": _linalg, "_manipulation": _manipulation,
+        "_reductions": _reductions,
+    },
+    eager_buffer,
+    _make,
+)
 from arraystack import _array_operators  # noqa: E402,F401  (binds the operators onto ndarray)
 from arraystack._array_docs import document
 
