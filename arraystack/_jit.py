@@ -28,7 +28,7 @@ from arraystack._jit_arguments import (
 from arraystack._jit_entry import _Entry, _match_captures
 from arraystack._jit_lowered import Lowered, Stats
 from arraystack._jit_placement import PlacedExecutable, resolve_placement
-from arraystack._tiering import Tier
+from arraystack._tiering import ArgumentCopies, Tier
 from arraystack.backends import compile_graph
 from arraystack.ir import passes as _passes
 from arraystack.ir import tree
@@ -91,7 +91,7 @@ class JitFunction:
         """Block until every specialization compiling in the background (tiered compilation) runs compiled
         code; True when all of them do."""
         tiers = [e.pending for e in list(self._cache.values()) if e.pending is not None]
-        return all([t.wait(timeout) for t in tiers])
+        return all([t.wait(timeout) for t in tiers])  # noqa: C419  (wait for every tier, no short cut)
 
     def _tiered(self, backend) -> bool:
         tiered = config.tiered if self.tiered is None else self.tiered
@@ -168,7 +168,11 @@ class JitFunction:
         key, leaves = self._key(args, kwargs)
         entry = self._cache.get(key)
         consts = entry.current_consts() if entry is not None else None
+        buffers = [_leaf_buffer(leaf, aval) for leaf, aval in zip(leaves, key[2])]
+        copies = None
         if consts is None:
+            if entry is None and self._tiered(key[-1]) and self.placement is None:
+                copies = ArgumentCopies(buffers)  # for the background compile, made while this call traces
             with self._lock:
                 entry = self._build(key, args, kwargs)
             consts = entry.current_consts() or entry.consts
@@ -181,15 +185,14 @@ class JitFunction:
                     (_pipeline_generation[0], config.default_backend)
                     + tuple(p for a, v in zip(args, host) for p in (type(a), v.shape, v.dtype))
                 ] = entry
-        buffers = [_leaf_buffer(leaf, aval) for leaf, aval in zip(leaves, key[2])]
         outs = entry.executable(*buffers, *consts)
         if entry.pending is not None and not entry.pending.started:
-            entry.pending.start(buffers, consts)  # tier 0 answered; now compile in the background
+            entry.pending.start(buffers, consts, copies)  # tier 0 answered; now compile in the background
         return tree.unflatten(entry.out_tree, [wrap(o) for o in outs])
 
     def _trace(self, args, kwargs):
         """Trace with the dynamic leaves abstract; returns (graph, consts, out_tree)."""
-        static, dyn_args, dyn_kwargs = self._split(args, kwargs)
+        _static, dyn_args, dyn_kwargs = self._split(args, kwargs)
         leaves, treedef = tree.flatten((dyn_args, dyn_kwargs))
         avals = [_leaf_aval(leaf, f"#{k}") for k, leaf in enumerate(leaves)]
         out_tree = []

@@ -298,6 +298,41 @@ def test_background_warm_up_never_writes_into_donated_arguments(mode, monkeypatc
     numpy.testing.assert_array_equal(numpy.asarray(a), X)  # the warm-up ran on copies
 
 
+def test_the_compile_gets_the_values_of_the_call_whatever_the_caller_writes_afterwards(monkeypatch, held):
+    """The arguments are copied in a background thread while the first call traces: the call waits for the
+    copies, so writes made after it returns never reach them (a data-dependent loop in the warm-up run
+    must see the values it was traced for)."""
+    seen = []
+    compile_when_released = tiering.Tier._compile  # the `held` fixture's: waits for the gate
+
+    def record(self, described, how):
+        seen.append(described)
+        return compile_when_released(self, described, how)
+
+    monkeypatch.setattr(tiering.Tier, "_compile", record)
+    a, b = ast.asarray(X.copy()), X[::-1].copy()
+    f = ast.jit(lambda a, b: a * b + 3.0, tiered=True)
+    f(a, b)
+    a[...] = 0.0
+    b[...] = 0.0
+    held.set()
+    assert f.wait_compiled(timeout=300)
+    (described,) = seen
+    numpy.testing.assert_array_equal(described[0][0], X)
+    numpy.testing.assert_array_equal(described[1][0], X[::-1])
+
+
+def test_a_failed_argument_copy_is_raised_by_whoever_waits_for_it():
+    class Unreadable:
+        def __array__(self, dtype=None, copy=None):
+            raise MemoryError("no room for the copy")
+
+    copies = tiering.ArgumentCopies([X, Unreadable()])
+    with pytest.raises(MemoryError, match="no room"):
+        copies.result()
+    numpy.testing.assert_array_equal(tiering.ArgumentCopies([X[::2]]).result()[0][0], X[::2])
+
+
 @pytest.mark.parametrize("n", [0, 1, 7])
 def test_tiers_agree_on_small_and_empty_inputs(n):
     f = ast.jit(lambda a: ast.sum(a * a, axis=-1), tiered=True)
