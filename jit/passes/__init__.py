@@ -38,18 +38,29 @@ from arraystack.ir.passes.simplify import simplify
 
 def optimize_subgraphs(graph: Graph) -> Graph:
     """Run the rest of the pipeline (the passes after this one) on the sub-graphs of control flow."""
-    rest = rest_of_pipeline()
+    rest = None  # the passes after this one, once a sub-graph needs them
     eqns = None  # a copy of graph.eqns once one of them changes
     for i, eqn in enumerate(graph.eqns):
         params = eqn.params
+        if not params:
+            continue
         new = {}
-        for k, v in params.items():
-            if isinstance(v, Graph):
-                visit(i, eqn)
-                new[k] = run_pipeline(v, rest)
-            elif isinstance(v, tuple) and v and all(isinstance(g, Graph) for g in v):
-                visit(i, eqn)
-                new[k] = tuple(run_pipeline(g, rest) for g in v)
+        try:
+            for k, v in params.items():
+                if isinstance(v, Graph):
+                    rest = rest_of_pipeline() if rest is None else rest
+                    new[k] = run_pipeline(v, rest)
+                elif (
+                    isinstance(v, tuple)
+                    and v
+                    and isinstance(v[0], Graph)
+                    and all(isinstance(g, Graph) for g in v)
+                ):
+                    rest = rest_of_pipeline() if rest is None else rest
+                    new[k] = tuple(run_pipeline(g, rest) for g in v)
+        except Exception:
+            visit(i, eqn)
+            raise
         if new:
             eqns = list(graph.eqns) if eqns is None else eqns
             eqns[i] = Eqn(eqn.prim, eqn.inputs, eqn.outputs, {**params, **new}, eqn.source)

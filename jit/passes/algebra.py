@@ -87,7 +87,9 @@ def canonicalize(eqn, ctx):
     if len(eqn.inputs) != 2 or (prim not in _COMMUTATIVE and prim not in _SWAPPED):
         return None
     a, b = eqn.inputs
-    kind = eqn.inputs[0].aval.dtype.kind
+    if isinstance(b, Literal):
+        return None  # a Literal second is in order whatever comes first
+    kind = a.aval.dtype.kind
     if prim is p.mul_p and kind == "c":
         return None
     if prim in (p.max_p, p.min_p) and kind in "fc":
@@ -101,7 +103,7 @@ def canonicalize(eqn, ctx):
 
 def _mul(eqn, ctx):
     a, b = eqn.inputs
-    if eqn.outputs[0].aval.dtype.kind != "c":
+    if (isinstance(a, Literal) or isinstance(b, Literal)) and eqn.outputs[0].aval.dtype.kind != "c":
         for x, other in ((a, b), (b, a)):
             if _is_literal(other, 1) and _same(x, eqn):
                 count("x*1")
@@ -113,8 +115,8 @@ def _add(eqn, ctx):
     a, b = eqn.inputs
     kind = eqn.outputs[0].aval.dtype.kind
     for x, other in ((a, b), (b, a)):
-        if not _same(x, eqn):
-            continue
+        if not isinstance(other, Literal) or not _same(x, eqn):
+            continue  # both rewrites below add a Literal
         if kind in "iub" and _is_literal(other, 0):
             count("x+0")
             return x

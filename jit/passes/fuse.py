@@ -9,6 +9,8 @@ Equations join a region only if that keeps the graph acyclic once the region bec
 
 from __future__ import annotations
 
+import heapq
+
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
 from arraystack.ir.control import fusion_p
@@ -49,17 +51,19 @@ FUSED_FLOAT64 = frozenset(prim for prim in WHOLE_ARRAY_FLOAT if prim.name in {"s
 
 
 class _Region:
-    def __init__(self, rid, shape):
-        self.rid = rid
+    def __init__(self, shape):
         self.shape = shape
-        self.axes = None  # reduced axes, once a reduction joins
-        self.eqns: list[Eqn] = []
-        self.vars: set = set()
-        self.position: dict = {}  # id(eqn) -> index in the input graph
-        self._squeezed_outer = (None, None)  # (axes, the outer shape without unit axes) for level()
+        self.axes = None  # reduced axes, once a reduction joins (set_axes)
+        self.members: list = []  # (position in the input graph, eqn), in the order they joined
+        self.outer_shape = None  # the shape without the reduced axes
+        self._squeezed_outer = None  # the same without unit axes
 
-    def outer_shape(self):
-        return tuple(d for i, d in enumerate(self.shape) if i not in self.axes)
+    def set_axes(self, axes):
+        if axes == self.axes:
+            return  # every reduction in a region reduces the same axes
+        self.axes = axes
+        self.outer_shape = tuple(d for i, d in enumerate(self.shape) if i not in axes)
+        self._squeezed_outer = _squeezed(self.outer_shape)
 
     def level(self, aval_shape):
         """'full' or 'outer' for a value of this shape inside the region, None if it cannot live here."""
@@ -67,23 +71,16 @@ class _Region:
             return "full"
         if self.axes is None:
             return None
-        axes, outer = self._squeezed_outer
-        if axes is not self.axes:
-            outer = _squeezed(self.outer_shape())
-            self._squeezed_outer = (self.axes, outer)
-        if _squeezed(aval_shape) == outer:
+        if aval_shape == self.outer_shape:
+            return "outer"
+        squeezed = _squeezed(aval_shape) if 1 in aval_shape else aval_shape
+        if squeezed == self._squeezed_outer:
             return "outer"  # outer values may carry unit axes (keepdims): same elements, same order
         return None
 
 
 def _squeezed(shape):
     return tuple(d for d in shape if d != 1)
-
-
-def _iteration_shape(eqn):
-    if eqn.prim in REDUCTIONS:
-        return eqn.inputs[0].aval.shape
-    return eqn.outputs[0].aval.shape
 
 
 def _depends_on(node, target, deps):
@@ -93,19 +90,20 @@ def _depends_on(node, target, deps):
         n = stack.pop()
         if n is target:
             return True
-        if id(n) in seen:
+        if n in seen:
             continue
-        seen.add(id(n))
-        stack.extend(deps.get(id(n), ()))
+        seen.add(n)
+        stack.extend(deps.get(n, ()))
     return False
 
 
-def _can_join(region, eqn, producer, deps):
-    # joining adds the edges region -> producer(x); it must not close a cycle
-    for x in eqn.inputs:
-        if isinstance(x, Var) and x not in region.vars and x in producer:
-            if _depends_on(producer[x], region, deps):
-                return False
+def _can_join(region, eqn, inputs_from, producer, deps):
+    # A Var is the region's own value when the region produces it (producer maps each value to its live
+    # node). Joining adds the edges region -> inputs_from (the producers of eqn's inputs); it must not
+    # close a cycle.
+    for node in inputs_from:
+        if node is not region and _depends_on(node, region, deps):
+            return False
     if eqn.prim in REDUCTIONS:
         axes = tuple(eqn.params["axes"])
         if eqn.inputs[0].aval.shape != region.shape or not axes:
@@ -114,8 +112,7 @@ def _can_join(region, eqn, producer, deps):
     if eqn.prim is s.reshape_p:  # only between outer values of a reducing region (keepdims)
         x = eqn.inputs[0]
         return (
-            isinstance(x, Var)
-            and x in region.vars
+            producer.get(x) is region
             and region.level(x.aval.shape) == "outer"
             and region.level(eqn.outputs[0].aval.shape) == "outer"
         )
@@ -123,153 +120,169 @@ def _can_join(region, eqn, producer, deps):
         if eqn.outputs[0].aval.shape != region.shape:
             return False
         x = eqn.inputs[0]
-        if (
-            isinstance(x, Var) and x in region.vars
-        ):  # an outer value broadcast back over the reduced axes
+        if producer.get(x) is region:  # an outer value broadcast back over the reduced axes
             kept = tuple(
                 i for i in range(len(region.shape)) if region.axes is None or i not in region.axes
             )
             return (
                 region.axes is not None
                 and tuple(eqn.params["broadcast_dimensions"]) == kept
-                and (x.aval.shape == region.outer_shape())
+                and (x.aval.shape == region.outer_shape)
             )
         return True
-    return region.level(eqn.outputs[0].aval.shape) is not None and all(
-        not isinstance(x, Var) or x not in region.vars or region.level(x.aval.shape) is not None
-        for x in eqn.inputs
-    )
+    if region.level(eqn.outputs[0].aval.shape) is None:
+        return False
+    for x in eqn.inputs:
+        if producer.get(x) is region and region.level(x.aval.shape) is None:
+            return False
+    return True
 
 
-def _try_merge(target, other, producer, deps, nodes):
-    """Merge region `other` into `target` when they iterate alike and no outside node lies between them."""
-    if other.shape != target.shape or other not in nodes:
-        return
+def _try_merge(target, other, producer, deps):
+    """Merge region `other` into `target` when they iterate alike and no outside node lies between them.
+    The live nodes are the keys of `deps`."""
+    if other.shape != target.shape or other not in deps:
+        return False
     if other.axes is not None and target.axes is not None and other.axes != target.axes:
-        return
+        return False
     for a, b in ((target, other), (other, target)):
-        for d in deps[id(a)]:
+        for d in deps[a]:
             if d is not b and _depends_on(d, b, deps):
-                return
-    target.axes = target.axes if target.axes is not None else other.axes
-    target.eqns.extend(other.eqns)
-    target.position.update(other.position)
-    target.vars.update(other.vars)
-    for v in other.vars:
-        producer[v] = target
-    deps[id(target)].update(d for d in deps.pop(id(other)) if d is not target)
-    deps[id(target)].discard(other)
+                return False
+    if target.axes is None and other.axes is not None:
+        target.set_axes(other.axes)
+    target.members.extend(other.members)
+    for _, eqn in other.members:
+        for v in eqn.outputs:
+            producer[v] = target
+    target_deps = deps[target]
+    target_deps.update(deps.pop(other))
     for node_deps in deps.values():
         if other in node_deps:
             node_deps.discard(other)
             node_deps.add(target)
-    deps[id(target)].discard(target)
-    nodes.remove(other)
+    target_deps.discard(target)
+    return True
 
 
-def _fusible(eqn):
-    if eqn.prim in REDUCTIONS and not eqn.params["axes"]:
-        return False  # a reduction over no axes is a copy; simplify removes it
-    if eqn.prim in REDUCTIONS:
-        return eqn.inputs[0].aval.dtype.kind != "c" or eqn.prim is s.reduce_sum_p
-    if eqn.prim in (s.broadcast_in_dim_p, s.reshape_p):
-        return True
-    if eqn.prim not in ELEMENTWISE:
-        return False
-    if eqn.prim in WHOLE_ARRAY_FLOAT:
-        out = eqn.outputs[0].aval.dtype
-        if out.kind == "f" and not (out.itemsize == 8 and eqn.prim in FUSED_FLOAT64):
-            return False
-    return (
-        all(x.aval.dtype.kind != "c" for x in eqn.inputs + eqn.outputs)
-        and eqn.outputs[0].aval.size != 0
-    )
+def _iteration_shape(eqn):
+    """The shape a region computing eqn iterates over, or None when eqn does not fuse."""
+    prim = eqn.prim
+    if prim in REDUCTIONS:
+        if not eqn.params["axes"]:
+            return None  # a reduction over no axes is a copy; simplify removes it
+        x = eqn.inputs[0].aval
+        return x.shape if x.dtype.kind != "c" or prim is s.reduce_sum_p else None
+    out = eqn.outputs[0].aval
+    if prim is s.broadcast_in_dim_p or prim is s.reshape_p:
+        return out.shape
+    if prim not in ELEMENTWISE:
+        return None
+    if prim in WHOLE_ARRAY_FLOAT:
+        dtype = out.dtype
+        if dtype.kind == "f" and not (dtype.itemsize == 8 and prim in FUSED_FLOAT64):
+            return None
+    for x in eqn.inputs:
+        if x.aval.dtype.kind == "c":
+            return None
+    for v in eqn.outputs:
+        if v.aval.dtype.kind == "c":
+            return None
+    return None if 0 in out.shape else out.shape  # no empty arrays
 
 
-def _choose_region(eqn, inputs_from, producer, deps):
-    """The first region among the producers of eqn's inputs that can take it, or None."""
+def _choose_region(eqn, shape, inputs_from, producer, deps):
+    """The first region among the producers of eqn's inputs that can take it (iterating over `shape`), or
+    None."""
+    out_shape = eqn.outputs[0].aval.shape
     for node in inputs_from:
-        if isinstance(node, _Region) and (
-            node.shape == _iteration_shape(eqn) or node.level(eqn.outputs[0].aval.shape)
+        if (
+            isinstance(node, _Region)
+            and (node.shape == shape or node.level(out_shape))
+            and _can_join(node, eqn, inputs_from, producer, deps)
         ):
-            if _can_join(node, eqn, producer, deps):
-                return node
+            return node
     return None
 
 
 def fuse_elementwise(graph: Graph) -> Graph:
-    regions: list[_Region] = []
-    producer: dict = {}  # var -> the node (an Eqn or a _Region) computing it
-    deps: dict = {}  # id(node) -> nodes it reads from
-    nodes: list = []  # Eqns and regions, in creation order
-    first: dict = {}  # id(node) -> position of its first eqn in the input graph
+    producer: dict = {}  # var -> the live node (an Eqn or a _Region) computing it
+    deps: dict = {}  # live node -> the nodes it reads from; its keys are the nodes in creation order
+    first: dict = {}  # node -> position of its first eqn in the input graph
+    any_region = False
 
     for n, eqn in enumerate(graph.eqns):
-        visit(n, eqn)
-        inputs_from = [producer[x] for x in eqn.inputs if x in producer]  # Literals never are
-        fusible = _fusible(eqn)
-        target = _choose_region(eqn, inputs_from, producer, deps) if fusible else None
-        if target is None and fusible and eqn.prim is not s.reshape_p:
-            target = _Region(
-                len(regions), _iteration_shape(eqn)
-            )  # reshapes only ever join a region
-            regions.append(target)
-            nodes.append(target)
-            deps[id(target)] = set()
-            first[id(target)] = n
-        if target is not None:
-            if eqn.prim in REDUCTIONS:
-                target.axes = tuple(eqn.params["axes"])
-            deps[id(target)].update(d for d in inputs_from if d is not target)
-            for other in inputs_from:
-                if isinstance(other, _Region) and other is not target:
-                    _try_merge(target, other, producer, deps, nodes)
-            inputs_from = [producer[x] for x in eqn.inputs if x in producer]
-            target.eqns.append(eqn)
-            target.position[id(eqn)] = n
-            target.vars.update(eqn.outputs)
-            node = target
-        else:
-            node = eqn
-            nodes.append(eqn)
-            deps[id(eqn)] = set()
-            first[id(eqn)] = n
-        deps[id(node)].update(d for d in inputs_from if d is not node)
-        for v in eqn.outputs:
-            producer[v] = node
-    if not regions:
+        try:
+            # the nodes computing eqn's inputs (Literals and graph inputs have none; nodes are truthy)
+            inputs_from = list(filter(None, map(producer.get, eqn.inputs)))
+            shape = _iteration_shape(eqn)
+            target = None
+            if shape is not None:
+                target = _choose_region(eqn, shape, inputs_from, producer, deps)
+            if target is None and shape is not None and eqn.prim is not s.reshape_p:
+                target = _Region(shape)  # reshapes only ever join a region
+                any_region = True
+                deps[target] = set()
+                first[target] = n
+            if target is not None:
+                if eqn.prim in REDUCTIONS:
+                    target.set_axes(tuple(eqn.params["axes"]))
+                target_deps = deps[target]  # never holds target itself
+                target_deps.update(inputs_from)
+                target_deps.discard(target)
+                merged = False
+                for other in inputs_from:
+                    if isinstance(other, _Region) and other is not target:
+                        merged = _try_merge(target, other, producer, deps) or merged
+                if merged:  # the inputs' producers changed
+                    target_deps.update(producer[x] for x in eqn.inputs if x in producer)
+                    target_deps.discard(target)
+                target.members.append((n, eqn))
+                node = target
+            else:
+                node = eqn
+                deps[eqn] = set(inputs_from)
+                first[eqn] = n
+            for v in eqn.outputs:
+                producer[v] = node
+        except Exception:
+            visit(n, eqn)
+            raise
+    if not any_region:
         return graph
-    return _rebuild(graph, nodes, producer, deps, first)
+    return _rebuild(graph, producer, deps, first)
 
 
-def _rebuild(graph, nodes, producer, deps, first):
-    used_outside: dict = {x: True for x in graph.outputs if isinstance(x, Var)}
-    for node in nodes:
-        members = node.eqns if isinstance(node, _Region) else [node]
-        for eqn in members:
-            for x in eqn.inputs:
-                if isinstance(x, Var) and producer.get(x) is not node:
-                    used_outside[x] = True
-    # topological order (Kahn), earliest original position first
-    import heapq
-
-    users: dict = {id(n): [] for n in nodes}
-    indegree = {id(n): len(deps[id(n)]) for n in nodes}
-    for n in nodes:
-        for d in deps[id(n)]:
-            users[id(d)].append(n)
-    ready = [(first[id(n)], k, n) for k, n in enumerate(nodes) if indegree[id(n)] == 0]
+def _rebuild(graph, producer, deps, first):
+    # the values read outside the node that computes them (Literals among them are harmless)
+    used_outside = {x for x in graph.outputs if isinstance(x, Var)}
+    for node in deps:
+        if isinstance(node, _Region):
+            for _, eqn in node.members:
+                for x in eqn.inputs:
+                    if producer.get(x) is not node:
+                        used_outside.add(x)
+        else:
+            used_outside.update(node.inputs)
+    # topological order (Kahn), earliest original position first: each node has its own first position
+    users: dict = {node: [] for node in deps}
+    indegree = {}
+    for node, node_deps in deps.items():
+        indegree[node] = len(node_deps)
+        for d in node_deps:
+            users[d].append(node)
+    at = {first[node]: node for node in deps}
+    ready = [position for position, node in at.items() if not indegree[node]]
     heapq.heapify(ready)
-    index = {id(n): k for k, n in enumerate(nodes)}
     out = []
     while ready:
-        _, _, node = heapq.heappop(ready)
+        node = at[heapq.heappop(ready)]
         out.append(_region_eqn(node, used_outside) if isinstance(node, _Region) else node)
-        for user in users[id(node)]:
-            indegree[id(user)] -= 1
-            if indegree[id(user)] == 0:
-                heapq.heappush(ready, (first[id(user)], index[id(user)], user))
-    if len(out) != len(nodes):
+        for user in users[node]:
+            indegree[user] -= 1
+            if not indegree[user]:
+                heapq.heappush(ready, first[user])
+    if len(out) != len(deps):
         raise RuntimeError("fusion produced a cyclic graph")
     return Graph(graph.inputs, tuple(out), graph.outputs)
 
@@ -282,7 +295,7 @@ def _region_eqn(region, used_outside):
     sub_inputs = []
     outer_inputs = []
     sub_eqns = []
-    for e in sorted(region.eqns, key=lambda e: region.position[id(e)]):
+    for _, e in sorted(region.members):  # positions are unique: equations are never compared
         inputs = []
         for x in e.inputs:
             if isinstance(x, Var):
@@ -298,6 +311,13 @@ def _region_eqn(region, used_outside):
             inner = rename[v] = Var(v.aval)
             outputs.append(inner)
         sub_eqns.append(Eqn(e.prim, tuple(inputs), tuple(outputs), e.params, e.source))
-    results = tuple(v for e in region.eqns for v in e.outputs if used_outside.get(v))
-    sub = Graph(tuple(sub_inputs), tuple(sub_eqns), tuple(rename[v] for v in results))
-    return Eqn(fusion_p, tuple(outer_inputs), results, {"graph": sub}, region.eqns[-1].source)
+    results = []
+    sub_outputs = []
+    for _, e in region.members:
+        for v in e.outputs:
+            if v in used_outside:
+                results.append(v)
+                sub_outputs.append(rename[v])
+    sub = Graph(tuple(sub_inputs), tuple(sub_eqns), tuple(sub_outputs))
+    last = region.members[-1][1]
+    return Eqn(fusion_p, tuple(outer_inputs), tuple(results), {"graph": sub}, last.source)

@@ -25,6 +25,7 @@ EXACT_OPS = frozenset({
 })  # fmt: skip
 
 _LAYOUT = (s.transpose_p, s.reshape_p, s.broadcast_in_dim_p)
+_MOVERS = frozenset({*_LAYOUT, s.full_p})  # the producers both rewrites look through
 
 
 def _exact(eqn):
@@ -49,7 +50,7 @@ def _avals_match(prim, inputs, params, outputs):
 
 def _scalar_source(x, ctx):
     """The scalar that x is a broadcast of (full, or broadcast_in_dim of a rank-0 operand), or None."""
-    inner = ctx.producer(x)
+    inner = ctx.producer(x)  # None for a Literal
     if inner is None:
         return None
     if inner.prim is s.full_p or (
@@ -61,19 +62,20 @@ def _scalar_source(x, ctx):
 
 
 def scalar_operands(eqn, ctx):
-    """op(x, broadcast(scalar)) -> op(x, scalar): elementwise ops take rank-0 operands as they are."""
-    if not _exact(eqn) or len(eqn.inputs) < 2:
+    """op(x, broadcast(scalar)) -> op(x, scalar): elementwise ops take rank-0 operands as they are.
+    For an exact (_exact) equation."""
+    if len(eqn.inputs) < 2:
         return None
-    inputs = list(eqn.inputs)
-    changed = False
-    for i, x in enumerate(inputs):
-        source = _scalar_source(x, ctx) if isinstance(x, Var) else None
+    inputs = None  # a list once an operand is replaced
+    for i, x in enumerate(eqn.inputs):
+        source = _scalar_source(x, ctx)
         if source is None:
             continue
-        trial = inputs[:i] + [source] + inputs[i + 1 :]
+        current = list(eqn.inputs) if inputs is None else inputs
+        trial = current[:i] + [source] + current[i + 1 :]
         if _avals_match(eqn.prim, trial, eqn.params, eqn.outputs):
-            inputs, changed = trial, True
-    if not changed:
+            inputs = trial
+    if inputs is None:
         return None
     count("broadcast_scalar_operand")
     return Eqn(eqn.prim, tuple(inputs), eqn.outputs, eqn.params, eqn.source)
@@ -81,32 +83,32 @@ def scalar_operands(eqn, ctx):
 
 def sink_layout(eqn, ctx):
     """op(L(a), L(b), literal) -> L(op(a, b, literal)) for one layout op L (same params, same source shapes)
-    used only here: the op runs before the layout change, where a later one may cancel it."""
-    if not _exact(eqn) or eqn.prim.multiple_results:
+    used only here: the op runs before the layout change, where a later one may cancel it. For an exact
+    (_exact) equation."""
+    if eqn.prim.multiple_results:
         return None
-    layout = None
+    inner = None  # the layout op, alike for every operand that is not a scalar
+    n_layout = 0
     sources = []
     for x in eqn.inputs:
         if isinstance(x, Literal) or x.aval.shape == ():
             sources.append(x)
             continue
-        inner = ctx.producer(x)
-        if inner is None or inner.prim not in _LAYOUT:
+        this = ctx.producer(x)
+        if this is None or this.prim not in _LAYOUT:
             return None
-        key = (inner.prim, tuple(sorted(inner.params.items())), inner.inputs[0].aval.shape)
-        if layout is None:
-            layout = (key, inner)
-        elif layout[0] != key:
+        if inner is None:
+            if this.prim is s.broadcast_in_dim_p and this.inputs[0].aval.shape == ():
+                return None  # scalar_operands handles these without a new broadcast
+            inner = this
+        elif not _same_layout(inner, this):
             return None
-        if ctx.uses(x) > sum(1 for y in eqn.inputs if y is x):
+        if ctx.uses(x) > eqn.inputs.count(x):  # Vars compare by identity
             return None  # the layout value is needed elsewhere: sinking would not remove it
-        sources.append(inner.inputs[0])
-    if layout is None:
+        n_layout += 1
+        sources.append(this.inputs[0])
+    if inner is None:
         return None
-    inner = layout[1]
-    if inner.prim is s.broadcast_in_dim_p and inner.inputs[0].aval.shape == ():
-        return None  # scalar_operands handles these without a new broadcast
-    n_layout = sum(1 for x in eqn.inputs if isinstance(x, Var) and x.aval.shape != ())
     if not (
         n_layout > 1
         or inner.prim is s.broadcast_in_dim_p
@@ -126,6 +128,15 @@ def sink_layout(eqn, ctx):
         Eqn(eqn.prim, tuple(sources), (mid,), eqn.params, eqn.source),
         Eqn(inner.prim, (mid,), (out,), inner.params, eqn.source),
     ]
+
+
+def _same_layout(a, b):
+    """The same layout op with the same params, from operands of the same shape."""
+    return (
+        a.prim is b.prim
+        and a.params == b.params
+        and a.inputs[0].aval.shape == b.inputs[0].aval.shape
+    )
 
 
 def _meets(var, prim, ctx, depth=0):
@@ -163,4 +174,12 @@ def broadcast_of_broadcast(eqn, ctx):
 
 def layout_rules(eqn, ctx):
     """The layout rewrites for an elementwise equation, first that applies."""
+    for x in eqn.inputs:
+        inner = ctx.producer(x)
+        if inner is not None and inner.prim in _MOVERS:
+            break
+    else:
+        return None  # no operand is a layout op's result: neither rewrite applies
+    if not _exact(eqn):
+        return None
     return scalar_operands(eqn, ctx) or sink_layout(eqn, ctx)

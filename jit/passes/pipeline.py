@@ -81,7 +81,9 @@ _state = _State()
 
 
 def visit(index, eqn):
-    """Passes call this per equation so that an exception names the equation it happened at."""
+    """Passes call this with the equation at hand so that an exception names the equation it happened
+    at: before working on it, or, as the built-in passes do (it costs nothing until something fails), in an
+    `except` clause that re-raises."""
     _state.eqn = (index, eqn)
 
 
@@ -130,8 +132,10 @@ def run_pipeline(graph: Graph, pipeline=None, verify=None, report: PassReport | 
     dump = _dump_names()
     saved = (_state.pipeline, _state.index, _state.verify, _state.eqn, _state.counts)
     try:
+        # a nested run (optimize_subgraphs) restores these before returning
+        _state.pipeline, _state.verify = pipeline, verify
         for i, (name, fn) in enumerate(pipeline):
-            _state.pipeline, _state.index, _state.verify, _state.eqn = pipeline, i, verify, None
+            _state.index, _state.eqn = i, None
             counts = _state.counts = {}
             before = len(graph.eqns)
             start = time.perf_counter()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
-from arraystack.ir.ir import Eqn, Graph, Literal, Var
+from arraystack.ir.ir import Eqn, Graph, Literal
 from arraystack.ir.passes import algebra, layout
 from arraystack.ir.passes.pipeline import count, visit
 
@@ -114,52 +114,51 @@ simplify_rules[p.stop_gradient_p] = _stop_gradient
 class _Context:
     def __init__(self, graph):
         self.made_by: dict = {}
+        self.producer = self.made_by.get  # Literals hash by identity and are never keys: None
         self.order: dict = {v: i for i, v in enumerate(graph.inputs)}
-        consumers: dict = {}  # Var -> the equations reading it, once per use
-        for eqn in graph.eqns:
-            for x in eqn.inputs:
-                if isinstance(x, Var):
-                    users = consumers.get(x)
-                    if users is None:
-                        consumers[x] = [eqn]
-                    else:
-                        users.append(eqn)
-        self.consumers = consumers
-        self.output_uses: dict = {}  # Var -> how often it is a graph output
-        for x in graph.outputs:
-            if isinstance(x, Var):
-                self.output_uses[x] = self.output_uses.get(x, 0) + 1
+        self._graph = graph
+        self._uses = None  # atom -> its uses in the graph, outputs included; counted on first ask
+        self._consumers = None  # Var -> the equations reading it, once per use; built on first ask
 
-    def producer(self, x):
-        return self.made_by.get(x) if isinstance(x, Var) else None
-
-    __call__ = producer
+    def __call__(self, x):
+        return self.made_by.get(x)
 
     def uses(self, x):
-        return len(self.consumers.get(x, ())) + self.output_uses.get(x, 0)
+        if self._uses is None:
+            uses: dict = {}
+            for eqn in self._graph.eqns:
+                for y in eqn.inputs:
+                    uses[y] = uses.get(y, 0) + 1
+            for y in self._graph.outputs:
+                uses[y] = uses.get(y, 0) + 1
+            self._uses = uses
+        return self._uses.get(x, 0)
 
     def users(self, x):
         """The equations of the input graph that read x (none when x is also a graph output)."""
-        return [] if x in self.output_uses else self.consumers.get(x, [])
+        if self._consumers is None:
+            consumers: dict = {}
+            for eqn in self._graph.eqns:
+                for y in eqn.inputs:
+                    consumers.setdefault(y, []).append(eqn)
+            self._consumers = consumers
+        return [] if x in self._graph.outputs else self._consumers.get(x, [])
 
     def order_key(self, x):
         if isinstance(x, Literal):
             return (1, 0)
         return (0, self.order.get(x, -1))
 
-    def define(self, eqn):
-        for v in eqn.outputs:
-            self.made_by[v] = eqn
-            self.order[v] = len(self.order)
-
 
 def simplify(graph: Graph) -> Graph:
     ctx = _Context(graph)
+    made_by = ctx.made_by
+    order = ctx.order
     replace: dict = {}
     eqns = []
 
     def sub(x):
-        while isinstance(x, Var) and x in replace:
+        while x in replace:  # Literals hash by identity and are never keys
             x = replace[x]
         return x
 
@@ -170,7 +169,9 @@ def simplify(graph: Graph) -> Graph:
         result = rule(eqn, ctx) if rule is not None and depth < _MAX_DEPTH else None
         if result is None:
             eqns.append(eqn)
-            ctx.define(eqn)
+            for v in eqn.outputs:
+                made_by[v] = eqn
+                order[v] = len(order)
         elif isinstance(result, Eqn):
             emit(result, depth + 1)
         elif isinstance(result, list):
@@ -180,8 +181,11 @@ def simplify(graph: Graph) -> Graph:
             replace[eqn.outputs[0]] = result
 
     for index, eqn in enumerate(graph.eqns):
-        visit(index, eqn)
-        emit(eqn, 0)
+        try:
+            emit(eqn, 0)
+        except Exception:
+            visit(index, eqn)
+            raise
     if (
         not replace
         and len(eqns) == len(graph.eqns)
