@@ -21,6 +21,15 @@ def is_scalar_literal(x) -> bool:
     return isinstance(x, _PY_SCALARS) or isinstance(x, np.generic)
 
 
+def array_shape(x) -> tuple | None:
+    """An array operand's shape; None for a scalar (see is_scalar_literal)."""
+    if type(x) is Tracer:
+        return x.var.aval.shape
+    if is_scalar_literal(x):
+        return None
+    return tuple(x.shape)
+
+
 def shape_of(x) -> tuple:
     if isinstance(x, _PY_SCALARS):
         return ()
@@ -36,7 +45,7 @@ def dtype_of(x) -> np.dtype:
 def resolution_operand(x):
     """The operand description numpy's ufunc.resolve_dtypes wants: a dtype, or a Python type if weak."""
     if type(x) is Tracer:
-        aval = x.aval
+        aval = x.var.aval
         if aval.weak_type:
             return {"i": int, "u": int, "f": float, "c": complex}.get(aval.dtype.kind, aval.dtype)
         return aval.dtype

@@ -18,9 +18,9 @@ import numpy as np
 
 from arraystack._array import _fastpath, _make, ndarray, raw, wrap
 from arraystack._dtypes import check_supported
-from arraystack._operands import broadcast_raw, convert_raw, is_scalar_literal, resolution_operand
+from arraystack._operands import array_shape, broadcast_raw, convert_raw, resolution_operand
 from arraystack._ufunc_out import normalize_out, operands_shape, where_mask, write_out
-from arraystack.ir.core import active, bind, device_namespaces, trace_state
+from arraystack.ir.core import Tracer, active, bind, device_namespaces, trace_state
 from arraystack.ir.reference import host_rules
 
 if TYPE_CHECKING:
@@ -41,7 +41,16 @@ _resolved: dict = {}
 
 def resolve(ufunc, raws, outs=None, signature=None, casting="same_kind"):
     """NumPy's loop dtypes for these operands (inputs, then outputs), or NumPy's exception."""
-    operands = tuple([r.dtype if type(r) is _ndarray_np else resolution_operand(r) for r in raws])
+    operands = tuple(  # resolution_operand(r), with its common cases inline: arrays, strong tracers
+        [
+            r.dtype
+            if type(r) is _ndarray_np
+            else r.var.aval.dtype
+            if type(r) is Tracer and not r.var.aval.weak_type
+            else resolution_operand(r)
+            for r in raws
+        ]
+    )
     pinned = None if outs is None else tuple([None if o is None else o.dtype for o in outs])
     key = (ufunc, operands, pinned, signature, casting)
     dtypes = _resolved.get(key)
@@ -78,13 +87,23 @@ def apply_ufunc(ufunc, impl, args, out=None, where=True, casting="same_kind", dt
     shape = None
     if outs is not None or mask is not None:
         shape = operands_shape(raws, mask, outs)
-    operands = [
-        r if type(r) is _ndarray_np and r.dtype is d else convert_raw(r, d)
+    operands = [  # operands that have their loop dtype already (the common case) pass as they are
+        r
+        if (type(r) is Tracer and r.var.aval.dtype is d)
+        or (type(r) is _ndarray_np and r.dtype is d)
+        else convert_raw(r, d)
         for r, d in zip(raws, dtypes)
     ]
     if active.n and trace_state.top is not None:
         operands = broadcast_operands(operands)
-    result = impl(dtypes, *operands)
+    # the common arities spelled out: a plain call, without impl(*operands)'s new C frame
+    # (CPython 3.11)
+    if len(operands) == 2:
+        result = impl(dtypes, operands[0], operands[1])
+    elif len(operands) == 1:
+        result = impl(dtypes, operands[0])
+    else:
+        result = impl(dtypes, *operands)
     if shape is None:
         return wrap(result) if ufunc.nout == 1 else tuple(map(wrap, result))
     results = (result,) if ufunc.nout == 1 else result
@@ -94,23 +113,44 @@ def apply_ufunc(ufunc, impl, args, out=None, where=True, casting="same_kind", dt
 
 def broadcast_operands(operands):
     """Array operands broadcast to their common shape (strict IR); scalars stay rank-0 Literals."""
-    shapes = [tuple(x.shape) for x in operands if not is_scalar_literal(x)]
+    # each operand's shape, None for a scalar
+    each = [x.var.aval.shape if type(x) is Tracer else array_shape(x) for x in operands]
+    shapes = [s for s in each if s is not None]
+    if not shapes or shapes.count(shapes[0]) == len(shapes):
+        return operands  # one shape, the common case when tracing
     try:
-        # equal shapes (the common case when tracing) need no np.broadcast_shapes, which builds an nditer
-        same = all(s == shapes[0] for s in shapes)
-        shape = (shapes[0] if shapes else ()) if same else np.broadcast_shapes(*shapes)
+        shape = _broadcast_shapes(shapes)
     except ValueError:
         raise ValueError(
             "operands could not be broadcast together with shapes "
             + " ".join(str(s).replace(" ", "") for s in shapes)
         ) from None
-    return [x if is_scalar_literal(x) else broadcast_raw(x, shape) for x in operands]
+    return [
+        x if s is None or s == shape else broadcast_raw(x, shape) for x, s in zip(operands, each)
+    ]
+
+
+def _broadcast_shapes(shapes):
+    """np.broadcast_shapes(*shapes), ValueError when they do not broadcast, without the nditer NumPy
+    builds: this runs when tracing, where NumPy's first call in a process costs ~40 us."""
+    rank = max(map(len, shapes))
+    out = [1] * rank
+    for shape in shapes:
+        for i, d in enumerate(shape, rank - len(shape)):
+            if d != out[i]:
+                if out[i] != 1 and d != 1:
+                    raise ValueError(f"shapes {shapes} do not broadcast")
+                if d != 1:
+                    out[i] = d
+    return tuple(out)
 
 
 def bind_impl(prim):
     """The implementation that binds `prim` with the uniform operands."""
 
     def impl(dtypes, *operands):
+        if len(operands) == 2:  # spelled out, as in apply_ufunc
+            return bind(prim, operands[0], operands[1])
         return bind(prim, *operands)
 
     impl.__name__ = f"bind_{prim.name}"

@@ -23,7 +23,14 @@ _SHORT = {
     "complex128": "c128",
 }
 _LONG = {short: np.dtype(long) for long, short in _SHORT.items()}
-_set = object.__setattr__
+
+
+def slot_setters(cls, *names):
+    """The setters of a slotted class's fields, by name: how the written-out __init__ of a frozen
+    dataclass made for every traced equation stores its fields (a slot's own setter is the cheapest
+    way past the frozen __setattr__). One name gives one setter, several a tuple of them."""
+    setters = tuple(cls.__dict__[name].__set__ for name in names)
+    return setters[0] if len(names) == 1 else setters
 
 
 def dtype_short_name(dtype) -> str:
@@ -51,11 +58,10 @@ class ShapedArray:
     weak_type: bool = False
 
     def __init__(self, shape: tuple, dtype: np.dtype, weak_type: bool = False):
-        # written out (every traced equation makes avals): the generated frozen __init__ looks
-        # object.__setattr__ up once per field, about 2x slower
-        _set(self, "shape", shape)
-        _set(self, "dtype", dtype)
-        _set(self, "weak_type", weak_type)
+        # written out (every traced equation makes avals): see slot_setters
+        _set_shape(self, shape)
+        _set_dtype(self, dtype)
+        _set_weak_type(self, weak_type)
 
     @property
     def ndim(self) -> int:
@@ -81,6 +87,9 @@ class ShapedArray:
 
     def __repr__(self):
         return f"ShapedArray({self.str_short()})"
+
+
+_set_shape, _set_dtype, _set_weak_type = slot_setters(ShapedArray, "shape", "dtype", "weak_type")
 
 
 def aval_of_concrete(value) -> ShapedArray:

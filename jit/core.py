@@ -59,27 +59,56 @@ def _is_library_file(filename: str) -> bool:
     return filename.startswith(_PACKAGE_DIRS) or filename.startswith(_THIS_DIR)
 
 
-# file name -> its basename, or False when its frames are skipped (arraystack's own, frozen). Keyed by the
-# name, not the code object: a str caches its hash, a code object hashes its bytecode on every lookup.
+# The files whose frames user_source skips (arraystack's own, frozen ones), and the others'
+# basenames, learnt as frames of new files are met. Keyed by the name, not the code object: a str
+# caches its hash, a code object hashes its bytecode on every lookup.
+_skipped_files: set = set()
 _file_names: dict = {}
 
 
 def user_source(skip_library: bool = True) -> str | None:
     """`file:line` of the innermost frame outside arraystack: where the user's code called in.
-    (Called for every traced equation: whether a file is skipped, and its basename, are looked up.)"""
+    (Called for every traced equation, which makes its loop the hot one: a skipped frame costs one
+    set lookup of its file name.)"""
     frame = sys._getframe(1)
-    names = _file_names
+    if not skip_library:
+        return _innermost_source(frame)
+    return source_from(frame)
+
+
+def source_from(frame) -> str | None:
+    """user_source() of the code running `frame`: the first frame outside arraystack from it
+    outward. (GraphTrace.process starts at its caller: its own frame is arraystack's.)"""
+    skipped = _skipped_files
+    while frame is not None:
+        if frame.f_code.co_filename in skipped:
+            frame = frame.f_back
+            continue
+        filename = frame.f_code.co_filename
+        name = _file_names.get(filename)
+        if name is None:
+            _learn_file(filename)  # then look again
+            continue
+        return f"{name}:{frame.f_lineno}"
+    return None
+
+
+def _learn_file(filename: str) -> None:
+    if len(_skipped_files) + len(_file_names) > 4096:  # files made up at run time (exec, notebooks)
+        _skipped_files.clear()  # must not pile up
+        _file_names.clear()
+    if _is_library_file(filename) or filename.startswith("<frozen"):
+        _skipped_files.add(filename)
+    else:
+        _file_names[filename] = os.path.basename(filename)
+
+
+def _innermost_source(frame) -> str | None:
+    """user_source(skip_library=False): the innermost frame that is not a frozen one, arraystack's
+    included."""
     while frame is not None:
         filename = frame.f_code.co_filename
-        name = names.get(filename)
-        if name is None:
-            if len(names) > 4096:  # files made up at run time (exec, notebooks) must not pile up
-                names.clear()
-            skip = _is_library_file(filename) or filename.startswith("<frozen")
-            name = names[filename] = False if skip else os.path.basename(filename)
-        if name is not False:
-            return f"{name}:{frame.f_lineno}"
-        if not skip_library and not filename.startswith("<frozen"):
+        if not filename.startswith("<frozen"):
             return f"{os.path.basename(filename)}:{frame.f_lineno}"
         frame = frame.f_back
     return None
@@ -247,9 +276,11 @@ def bind_below(trace, prim: Primitive, args, params):
     computation one level down, whether that level is eager, a jit trace or another transformation."""
     state = trace_state
     saved = state.top
-    state.top = trace.parent
+    parent = state.top = trace.parent
     try:
-        return bind(prim, *args, **params)
+        if parent is None:
+            return bind(prim, *args, **params)
+        return parent.process(prim, tuple(args), params)  # what bind() does with a trace on top
     finally:
         state.top = saved
 

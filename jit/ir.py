@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from arraystack.ir.avals import ShapedArray
+from arraystack.ir.avals import ShapedArray, slot_setters
 from arraystack.ir.primitives import abstract_eval_rules
 
 
-# Vars and Eqns are made for every traced equation and again by the passes. Their __init__ is written out
-# with object.__setattr__ bound once; the generated frozen one looks it up for every field (about 2x slower).
-_set = object.__setattr__
+# Vars and Eqns are made for every traced equation and again by the passes. Their __init__ is
+# written out: it stores each field through its slot's setter, bound once below the class (the
+# generated frozen __init__ looks object.__setattr__ up for every field, itself slower than a setter).
 _FRESH = object()  # Eqn's default params: a new dict
 
 
@@ -26,10 +26,13 @@ class Var:
     aval: ShapedArray
 
     def __init__(self, aval: ShapedArray):
-        _set(self, "aval", aval)
+        _set_var_aval(self, aval)
 
     def __repr__(self):
         return f"Var({self.aval.str_short()})"
+
+
+_set_var_aval = slot_setters(Var, "aval")
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -39,8 +42,15 @@ class Literal:
     value: object
     aval: ShapedArray
 
+    def __init__(self, value, aval: ShapedArray):
+        _set_literal_value(self, value)
+        _set_literal_aval(self, aval)
+
     def __repr__(self):
         return f"Literal({self.value!r}:{self.aval.str_short()})"
+
+
+_set_literal_value, _set_literal_aval = slot_setters(Literal, "value", "aval")
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -52,14 +62,19 @@ class Eqn:
     source: str | None = None  # the user's file:line that produced it
 
     def __init__(self, prim, inputs, outputs, params=_FRESH, source=None):
-        _set(self, "prim", prim)
-        _set(self, "inputs", inputs)
-        _set(self, "outputs", outputs)
-        _set(self, "params", {} if params is _FRESH else params)
-        _set(self, "source", source)
+        _set_prim(self, prim)
+        _set_inputs(self, inputs)
+        _set_outputs(self, outputs)
+        _set_params(self, {} if params is _FRESH else params)
+        _set_source(self, source)
 
     def __repr__(self):
         return f"Eqn({self.prim.name}, {len(self.inputs)} in, {len(self.outputs)} out)"
+
+
+_set_prim, _set_inputs, _set_outputs, _set_params, _set_source = slot_setters(
+    Eqn, "prim", "inputs", "outputs", "params", "source"
+)
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -101,7 +116,8 @@ def out_avals_of(prim, in_avals, params) -> tuple:
     rule = abstract_eval_rules.get(prim)
     if rule is None:
         raise NotImplementedError(f"primitive {prim.name} has no shape/dtype rule")
-    out = rule(*in_avals, **params)
+    # most rules take no params: then there is no dict to unpack
+    out = rule(*in_avals, **params) if params else rule(*in_avals)
     return tuple(out) if prim.multiple_results else (out,)
 
 
@@ -112,10 +128,19 @@ class GraphBuilder:
         self.eqns: list[Eqn] = []
 
     def emit(self, prim, inputs, params=None, source=None) -> tuple:
-        params = params or {}
         inputs = tuple(inputs)
-        outputs = tuple(map(Var, out_avals_of(prim, [x.aval for x in inputs], params)))
-        self.eqns.append(Eqn(prim, inputs, outputs, params, source))
+        rule = None if prim.multiple_results else abstract_eval_rules.get(prim)
+        # out_avals_of(), spelled out for the common cases (one operand, or two without params): a
+        # plain call, which CPython 3.11 makes without a new C frame; rule(*avals) is not, and costs
+        # ~2x more per eqn
+        if rule is not None and len(inputs) == 2 and not params:
+            outputs = (Var(rule(inputs[0].aval, inputs[1].aval)),)
+        elif rule is not None and len(inputs) == 1:
+            aval = inputs[0].aval
+            outputs = (Var(rule(aval, **params) if params else rule(aval)),)
+        else:
+            outputs = tuple(map(Var, out_avals_of(prim, [x.aval for x in inputs], params)))
+        self.eqns.append(Eqn(prim, inputs, outputs, params or {}, source))
         return outputs
 
     def build(self, inputs, outputs) -> Graph:

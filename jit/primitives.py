@@ -49,7 +49,8 @@ def _unary(name, kinds, out=None):
     prim = Primitive(name)
 
     def rule(x):
-        _check_kind(prim, x, kinds)
+        if x.dtype.kind not in kinds:  # _check_kind, inline: this rule runs per traced op
+            _check_kind(prim, x, kinds)
         if out is None:
             return x
         dtype = out(x.dtype)
@@ -64,7 +65,10 @@ def _complex_to_real(dtype):
 
 
 def _to_bool(dtype):
-    return np.dtype(bool)
+    return _BOOL
+
+
+_BOOL = np.dtype(bool)
 
 
 neg_p = _unary("neg", NUMERIC)
@@ -114,17 +118,24 @@ def _binary(name, kinds, out=None):
     prim = Primitive(name)
 
     def rule(x, y):
-        if x.dtype != y.dtype:
+        dtype = x.dtype
+        if dtype != y.dtype:
             raise TypeError(
                 f"{name} requires operands of one dtype, got {x.str_short()} and {y.str_short()}"
             )
-        _check_kind(prim, x, kinds)
+        if dtype.kind not in kinds:  # _check_kind, inline
+            _check_kind(prim, x, kinds)
         # _elementwise_shape(name, x, y), spelled out for two operands (this rule runs per traced op)
         shape = x.shape
         if y.shape != shape and y.shape != ():
             shape = y.shape if shape == () else _elementwise_shape(name, x, y)  # which raises
-        dtype = x.dtype if out is None else out(x.dtype)
-        return ShapedArray(shape, dtype, bool(x.weak_type and y.weak_type) and dtype == x.dtype)
+        weak = bool(x.weak_type and y.weak_type)
+        if out is not None:
+            dtype = out(dtype)
+            return ShapedArray(shape, dtype, weak and dtype == x.dtype)
+        if shape is x.shape and weak == x.weak_type:
+            return x  # avals are values: x is the result's
+        return ShapedArray(shape, dtype, weak)
 
     abstract_eval_rules[prim] = rule
     return prim

@@ -13,8 +13,9 @@ from arraystack.ir.primitives import abstract_eval_rules
 
 
 def _check_axes(name, aval, axes):
+    ndim = len(aval.shape)
     for ax in axes:
-        if not 0 <= ax < aval.ndim:
+        if not 0 <= ax < ndim:
             raise ValueError(f"{name}: axis {ax} out of range for operand {aval.str_short()}")
     if len(set(axes)) != len(axes):
         raise ValueError(f"{name}: repeated axis in {axes}")
@@ -38,11 +39,13 @@ reshape_p = Primitive("reshape")  # reshape[new_sizes]: row-major (C order)
 
 def _reshape_rule(x, *, new_sizes):
     n = 1
+    negative = False
     for d in new_sizes:
         n *= d
-    if n != x.size or any(d < 0 for d in new_sizes):
+        negative = negative or d < 0
+    if negative or n != x.size:
         raise ValueError(f"cannot reshape array of size {x.size} into shape {tuple(new_sizes)}")
-    return x.update(shape=new_sizes)
+    return ShapedArray(tuple(new_sizes), x.dtype, x.weak_type)  # x.update(shape=new_sizes)
 
 
 abstract_eval_rules[reshape_p] = _reshape_rule
@@ -51,14 +54,19 @@ broadcast_in_dim_p = Primitive("broadcast_in_dim")  # operand dim i -> result di
 
 
 def _broadcast_in_dim_rule(x, *, shape, broadcast_dimensions):
-    if len(broadcast_dimensions) != x.ndim:
+    xshape = x.shape
+    if len(broadcast_dimensions) != len(xshape):
         raise ValueError(f"broadcast_in_dim: {x.str_short()} needs {x.ndim} broadcast_dimensions")
+    rank = len(shape)
+    increasing, previous = True, -1
     for i, d in enumerate(broadcast_dimensions):
-        if not 0 <= d < len(shape) or x.shape[i] not in (1, shape[d]):
+        if not 0 <= d < rank or xshape[i] not in (1, shape[d]):
             raise ValueError(f"operand {x.str_short()} cannot be broadcast to shape {tuple(shape)}")
-    if list(broadcast_dimensions) != sorted(broadcast_dimensions):
+        increasing = increasing and d >= previous  # as list(dims) == sorted(dims)
+        previous = d
+    if not increasing:
         raise ValueError("broadcast_in_dim: broadcast_dimensions must be increasing")
-    return x.update(shape=shape)
+    return ShapedArray(tuple(shape), x.dtype, x.weak_type)  # x.update(shape=shape)
 
 
 abstract_eval_rules[broadcast_in_dim_p] = _broadcast_in_dim_rule
@@ -213,8 +221,8 @@ def _reduction(name, kinds):
         if x.dtype.kind not in kinds:
             raise TypeError(f"{name} does not accept dtype {x.dtype.name}")
         _check_axes(name, x, axes)
-        shape = tuple(d for i, d in enumerate(x.shape) if i not in axes)
-        return x.update(shape=shape)
+        shape = tuple([d for i, d in enumerate(x.shape) if i not in axes])
+        return ShapedArray(shape, x.dtype, x.weak_type)  # x.update(shape=shape)
 
     abstract_eval_rules[prim] = rule
     return prim
@@ -272,16 +280,18 @@ def _dot_general_rule(x, y, *, dimension_numbers):
         raise TypeError(f"dot_general operands differ in dtype: {x.str_short()} vs {y.str_short()}")
     if len(lc) != len(rc) or len(lb) != len(rb):
         raise ValueError(f"dot_general: mismatched dimension_numbers {dimension_numbers}")
-    _check_axes("dot_general", x, tuple(lc) + tuple(lb))
-    _check_axes("dot_general", y, tuple(rc) + tuple(rb))
-    for a, b in zip(tuple(lc) + tuple(lb), tuple(rc) + tuple(rb)):
-        if x.shape[a] != y.shape[b]:
+    x_axes, y_axes = tuple(lc) + tuple(lb), tuple(rc) + tuple(rb)  # contracted or batch
+    _check_axes("dot_general", x, x_axes)
+    _check_axes("dot_general", y, y_axes)
+    xshape, yshape = x.shape, y.shape
+    for a, b in zip(x_axes, y_axes):
+        if xshape[a] != yshape[b]:
             raise ValueError(
                 f"dot_general: size mismatch {x.str_short()} axis {a} vs {y.str_short()} axis {b}"
             )
-    batch = tuple(x.shape[a] for a in lb)
-    lfree = tuple(d for i, d in enumerate(x.shape) if i not in lc and i not in lb)
-    rfree = tuple(d for i, d in enumerate(y.shape) if i not in rc and i not in rb)
+    batch = tuple([xshape[a] for a in lb])
+    lfree = tuple([d for i, d in enumerate(xshape) if i not in x_axes])
+    rfree = tuple([d for i, d in enumerate(yshape) if i not in y_axes])
     return ShapedArray(batch + lfree + rfree, x.dtype, x.weak_type and y.weak_type)
 
 

@@ -7,6 +7,8 @@ never frozen in as constants; Python and NumPy scalars become Literals.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from arraystack.ir.avals import ShapedArray, aval_of_concrete
@@ -17,8 +19,8 @@ from arraystack.ir.core import (
     note_traced_line,
     pop_trace,
     push_trace,
+    source_from,
     user_line,
-    user_source,
 )
 from arraystack.ir.ir import Graph, GraphBuilder, Literal, Var
 
@@ -71,7 +73,7 @@ class GraphTrace:
         inputs = tuple(  # lift(), with its common case (a Tracer of this trace) inline
             [a.var if type(a) is Tracer and a.trace is self else self.lift(a) for a in args]
         )
-        outputs = self.builder.emit(prim, inputs, params, user_source())
+        outputs = self.builder.emit(prim, inputs, params, source_from(sys._getframe(1)))
         if prim.multiple_results:
             return tuple(Tracer(self, v) for v in outputs)
         return Tracer(self, outputs[0])

@@ -18,20 +18,23 @@ from arraystack.ir.core import Tracer, bind
 
 
 def aval(x) -> ShapedArray:
-    return x.aval if type(x) is Tracer else aval_of_concrete(x)
+    return x.var.aval if type(x) is Tracer else aval_of_concrete(x)  # x.aval, without the property
 
 
 def shape(x) -> tuple:
-    return aval(x).shape
+    return x.var.aval.shape if type(x) is Tracer else aval_of_concrete(x).shape  # aval(x).shape
 
 
 def dtype(x) -> np.dtype:
-    return aval(x).dtype
+    return x.var.aval.dtype if type(x) is Tracer else aval_of_concrete(x).dtype
 
 
 def const(like, value):
     """A rank-0 constant of `like`'s dtype (`like` is a value or a dtype); a Literal when traced."""
-    dt = like if isinstance(like, np.dtype) else dtype(like)
+    if type(like) is Tracer:  # the common case first: isinstance(like, np.dtype) costs ~150 ns
+        dt = like.var.aval.dtype
+    else:
+        dt = like if isinstance(like, np.dtype) else dtype(like)
     return dt.type(value)
 
 

@@ -50,17 +50,19 @@ class TapeTrace:
         return primal.concrete(what) if type(primal) is Tracer else primal
 
     def _primals(self, args):
-        primals = list(args)
+        primals = []
         live = False
-        for i, a in enumerate(args):
+        for a in args:
             if type(a) is Tracer:
                 if a.trace is self:
-                    primals[i] = a.data
+                    primals.append(a.data)
                     live = True
-                elif a.trace.finished:
+                    continue
+                if a.trace.finished:
                     raise EscapedTracerError(
                         f"a traced value {a.aval.str_short()} from a finished trace was used at {user_line()}"
                     )
+            primals.append(a)
         return primals, live
 
     def process(self, prim, args, params):
@@ -68,10 +70,12 @@ class TapeTrace:
         out = bind_below(self, prim, primals, params)
         if not live:
             return out
-        if prim.multiple_results:
+        multiple = prim.multiple_results
+        if multiple:
             inexact = any(ops.aval(o).dtype.kind in "fc" for o in out)
         else:
-            inexact = ops.aval(out).dtype.kind in "fc"
+            aval = ops.aval(out)
+            inexact = aval.dtype.kind in "fc"
         if not inexact:
             return out  # boolean/integer results carry no derivative
         rule = vjp_rules.get(prim)
@@ -79,7 +83,12 @@ class TapeTrace:
             raise NotDifferentiableError(
                 f"reverse-mode differentiation of {prim.name} is not implemented (at {user_line()})"
             )
-        return self.record(rule, args, params, out, prim.multiple_results)
+        if multiple:
+            return self.record(rule, args, params, out, True)
+        # record(), for the common case of one inexact result
+        tracer = Tracer(self, Var(aval), out)
+        self.tape.append((rule, tuple(args), params, (tracer,), False))
+        return tracer
 
     def record(self, rule, args, params, out, multiple):
         """Append one tape entry; returns `out` with its inexact values replaced by this trace's tracers."""
@@ -107,13 +116,23 @@ class TapeTrace:
                 ct = [ops.zeros_like(p) if c is None else c for c, p in zip(cts, out)]
             else:
                 (o,) = outs
-                ct = env.pop(o.var, None) if self._owns(o) else None
+                ct = env.pop(o.var, None) if type(o) is Tracer and o.trace is self else None
                 if ct is None:
                     continue
                 out = o.data
-            needs = tuple(type(a) is Tracer and a.trace is self for a in args)
-            primals = [a.data if n else a for a, n in zip(args, needs)]
-            cts_in = rule(ct, out, needs, *primals, **params)
+            needs, primals = [], []
+            for a in args:
+                need = type(a) is Tracer and a.trace is self
+                needs.append(need)
+                primals.append(a.data if need else a)
+            needs = tuple(needs)
+            # the common calls spelled out: a plain call, without the new C frame of rule(*primals)
+            if not params and len(primals) == 2:
+                cts_in = rule(ct, out, needs, primals[0], primals[1])
+            elif not params and len(primals) == 1:
+                cts_in = rule(ct, out, needs, primals[0])
+            else:
+                cts_in = rule(ct, out, needs, *primals, **params)
             for a, n, c in zip(args, needs, cts_in):
                 if n and c is not None:
                     _accumulate(env, a, c, rule)

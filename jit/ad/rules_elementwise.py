@@ -17,6 +17,7 @@ from arraystack.ir.ad import ops
 from arraystack.ir.ad.batching import batch_rules
 from arraystack.ir.ad.forward import jvp_rules
 from arraystack.ir.ad.reverse import vjp_rules
+from arraystack.ir.core import Tracer
 
 partials: dict = {}
 
@@ -137,7 +138,14 @@ def _make_vjp(prim):
     def rule(ct, out, needs, *primals, **params):
         cts = []
         for x, need, d_fn in zip(primals, needs, partials[prim]):
-            d = d_fn(*primals, out) if need else None
+            if not need:
+                d = None
+            elif len(primals) == 2:  # a plain call, without d_fn(*primals)'s new C frame
+                d = d_fn(primals[0], primals[1], out)
+            elif len(primals) == 1:
+                d = d_fn(primals[0], out)
+            else:
+                d = d_fn(*primals, out)
             if d is None:
                 cts.append(None)
                 continue
@@ -149,7 +157,8 @@ def _make_vjp(prim):
 
 
 def _is_one(d):
-    return type(d) is not np.ndarray and isinstance(d, np.generic) and d == 1
+    t = type(d)
+    return t is not Tracer and t is not np.ndarray and isinstance(d, np.generic) and d == 1
 
 
 for _prim in partials:
