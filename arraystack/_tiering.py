@@ -39,6 +39,7 @@ from __future__ import annotations
 import _thread
 import logging
 import os
+import sys
 import threading
 import time
 
@@ -54,11 +55,12 @@ MODES = ("process", "thread")
 
 class ArgumentCopies:
     """Copies of a first call's argument buffers (values, layout, writeability: what the compile's warm-up
-    run needs), made in a background thread while the call traces, optimizes and runs tier 0. NumPy copies
-    without the GIL, so the copy (and the page faults of its fresh memory: 1-1.5 ms for an MLP step's 2.4
-    MB) runs on another core instead of in the call. The call waits for it before it returns (`result()`),
-    so the copies hold the values the call was made with, as a copy made in the call would: no write by the
-    caller after the call can reach them."""
+    run needs), made in a background thread while the call traces and optimizes. NumPy copies without the
+    GIL, so the copy (and the page faults of its fresh memory: 1-1.5 ms for an MLP step's 2.4 MB) runs on
+    another core instead of in the call; with short GIL turns meanwhile (below) it is done before the
+    tier-0 run starts, whose BLAS threads it would slow. The call waits for it before it returns
+    (`result()`), so the copies hold the values the call was made with, as a copy made in the call would:
+    no write by the caller after the call can reach them."""
 
     def __init__(self, buffers):
         from arraystack.backends.compile_worker import describe_buffer
@@ -68,7 +70,12 @@ class ArgumentCopies:
         self._described = None
         self._error = None
         self._done = threading.Event()
-        _thread.start_new_thread(self._copy, ())
+        _short_gil_turns(+1)
+        try:
+            _thread.start_new_thread(self._copy, ())
+        except BaseException:
+            _short_gil_turns(-1)
+            raise
 
     def _copy(self):
         try:
@@ -77,6 +84,7 @@ class ArgumentCopies:
             self._error = e
         finally:
             self._buffers = None
+            _short_gil_turns(-1)
             self._done.set()
 
     def result(self) -> list:
@@ -84,6 +92,26 @@ class ArgumentCopies:
         if self._error is not None:
             raise self._error
         return self._described
+
+
+# While copies are made, the tracing thread hands over the GIL after SHORT_TURN seconds instead of
+# sys.getswitchinterval() (5 ms by default): the copying thread needs it for a few microseconds before
+# and between copies, and would otherwise wait 5 ms each time, until the copies ran into the tier-0 run
+# (measured: they began 5 ms into an MLP step's first call and ended inside its tier-0 run). The interval
+# is restored when the last copies in flight are done.
+SHORT_TURN = 0.0002
+_turns_lock = threading.Lock()
+_turns = [0, None]  # copies in flight, the interval to restore
+
+
+def _short_gil_turns(change):
+    with _turns_lock:
+        if change > 0 and _turns[0] == 0:
+            _turns[1] = sys.getswitchinterval()
+            sys.setswitchinterval(min(SHORT_TURN, _turns[1]))
+        _turns[0] += change
+        if _turns[0] == 0:
+            sys.setswitchinterval(_turns[1])
 
 
 class Tier:

@@ -322,6 +322,29 @@ def test_the_compile_gets_the_values_of_the_call_whatever_the_caller_writes_afte
     numpy.testing.assert_array_equal(described[1][0], X[::-1])
 
 
+def test_copies_shorten_the_gil_turns_only_while_they_run():
+    import sys
+
+    before = sys.getswitchinterval()
+    gate = threading.Event()
+
+    class Slow:  # holds its copy until the test has looked
+        def __array__(self, dtype=None, copy=None):
+            gate.wait(60)
+            return X
+
+    first, second = tiering.ArgumentCopies([Slow()]), tiering.ArgumentCopies([Slow()])
+    assert sys.getswitchinterval() == pytest.approx(min(tiering.SHORT_TURN, before))
+    gate.set()
+    first.result()
+    second.result()
+    assert sys.getswitchinterval() == before
+    failed = tiering.ArgumentCopies([object.__new__(type("Broken", (), {"__array__": None}))])
+    with pytest.raises(TypeError):
+        failed.result()
+    assert sys.getswitchinterval() == before
+
+
 def test_a_failed_argument_copy_is_raised_by_whoever_waits_for_it():
     class Unreadable:
         def __array__(self, dtype=None, copy=None):
