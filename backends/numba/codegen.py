@@ -66,9 +66,14 @@ class _Region:
         self.producer = {v: e for e in graph.eqns for v in e.outputs}
         self.inputs = set(graph.inputs)
         # 512-bit vectors where mathlib's polynomials make the loop compute-bound (measured: 1.3x on
-        # tanh/exp chains, 1.2x on softmax's exp pass in cache); memory-bound loops (sums, layernorm's
-        # passes) ran no faster, some slower, so they keep LLVM's default width
-        self.wide = any(e.prim in VECTOR_MATH for e in graph.eqns)
+        # tanh/exp chains, 1.2x on softmax's exp pass in cache), and in kernels that reduce along rows
+        # and keep them: their passes after the first run from L1 and are compute-bound too (layernorm
+        # (4096, 1024) float32, 2 threads: 2.9 -> 2.35 ms, 5 alternating runs; x - mean(x, axis=1):
+        # 2.5 -> 2.1 ms; a row max 0.72 -> 0.64 ms). Single-pass memory-bound loops keep LLVM's
+        # default width: an elementwise a * 2 + b ran 3-14% slower wide, a total sum of squares no
+        # faster. The width changes no result: nothing is reassociated (summation_order.py)
+        rows_reduced = bool(reductions) and self.rank - 1 in self.axes and len(self.axes) < self.rank
+        self.wide = rows_reduced or any(e.prim in VECTOR_MATH for e in graph.eqns)
 
     def level(self, var):
         shape = tuple(var.aval.shape)

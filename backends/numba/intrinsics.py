@@ -75,11 +75,11 @@ def prefer_wide_vectors(typingctx):
     """Marks the LLVM function this call is compiled into with "prefer-vector-width"="512" (no code).
 
     LLVM's x86 cost model prefers 256-bit vectors on AVX-512 CPUs (skylake-avx512, cascadelake, ...),
-    so a float32 loop runs 8 lanes where the CPU has 16. Kernels whose loops call mathlib's polynomials
-    (compute-bound) call this once inside their outermost loop (a parallel loop's body is a function
-    of its own). Elementwise results do not change; a float reduction in such a kernel (reassociable,
-    see reduce_add) adds in partial sums of 16-lane vectors instead of 8-lane ones: the order stays
-    fixed for a given CPU and does not depend on the thread count. On CPUs without 512-bit registers
+    so a float32 loop runs 8 lanes where the CPU has 16. Compute-bound kernels (those calling mathlib's
+    polynomials, and those reducing along rows they keep: codegen.py) call this once inside their
+    outermost loop (a parallel loop's body is a function of its own). No result changes: kernels
+    reassociate nothing (float sums and products add in explicit lanes, summation_order.py), so the
+    vector width decides only how many lanes an instruction handles. On CPUs without 512-bit registers
     it changes nothing."""
 
     def codegen(context, builder, signature, args):

@@ -197,7 +197,7 @@ def test_generated_kernels_prefer_512_bit_vectors():
     assert '"prefer-vector-width"="512"' in llvm_ir
 
 
-def test_only_kernels_with_vector_math_ask_for_512_bit_vectors():
+def test_kernels_with_vector_math_or_row_reductions_ask_for_512_bit_vectors():
     import arraystack as ast
 
     def source(fn, *args):
@@ -207,7 +207,14 @@ def test_only_kernels_with_vector_math_ask_for_512_bit_vectors():
     assert "prefer_wide_vectors()" in source(lambda a: ast.tanh(a * 2 + 1) + ast.exp(-a), x)
     softmax = source(lambda a: ast.exp(a - ast.max(a, axis=-1, keepdims=True)), x)
     assert "prefer_wide_vectors()" in softmax
+
+    def layernorm(a):
+        d = a - ast.mean(a, axis=1, keepdims=True)
+        return d / ast.sqrt(ast.mean(d * d, axis=1, keepdims=True) + 1e-5)
+
+    assert "prefer_wide_vectors()" in source(layernorm, x)  # passes after the first run from L1
     assert "prefer_wide_vectors()" not in source(lambda a: ast.sum(a * a), x)  # memory-bound
+    assert "prefer_wide_vectors()" not in source(lambda a: ast.sum(a, axis=0), x)  # columns
     assert "prefer_wide_vectors()" not in source(lambda a: a * 2 + 1, x)
 
 
