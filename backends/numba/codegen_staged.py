@@ -244,6 +244,17 @@ def _emit_pass(
 
     if laned:
         _emit_laned_loops(code, region, laned, inner, total, emit_body, prefetch)
+    elif prefetch:  # rows kept (rank 2): groups of LANES elements, each prefetching under it
+        lanes = f"np.uint64({LANES})"
+        code.line(f"gend = np.uint64(n1) - np.uint64(n1) % {lanes}")
+        with code.block(f"for g in range(np.uint64(0), gend, {lanes}):"):
+            _emit_prefetch(code, prefetch, lanes)
+            with code.block(f"for j in range({lanes}):"):
+                code.line("i1 = g + j")
+                emit_body(None)
+        with code.block("for j in range(np.uint64(n1) - gend):"):
+            code.line("i1 = gend + j")
+            emit_body(None)
     else:
         for d in inner:
             bounds = "lo, hi" if (total and d == first) else f"n{d}"
@@ -273,6 +284,17 @@ def _lane_update(code, kind, dtype, acc, lane, value):
     else:
         op = "+" if kind == "sum" else "*"
         code.line(f"{acc}_w[{lane}] = {acc}_w[{lane}] {op} np.float64({value})")
+
+
+def _emit_prefetch(code, prefetch, lanes):
+    """The lines of later rows under this group (codegen_rows.py: prefetched_rows)."""
+    for name, step, write, ahead in prefetch:
+        call = "prefetch_for_write" if write else "prefetch"
+        with (
+            code.block(f"if i0 + {ahead} < n0:"),
+            code.block(f"for pf in range(g, g + {lanes}, np.uint64({step})):"),
+        ):
+            code.line(f"{call}({name}, (i0 + {ahead}, pf))")
 
 
 def _emit_laned_loops(code, region, laned, inner, total, emit_body, prefetch=()):
@@ -310,11 +332,7 @@ def _emit_laned_loops(code, region, laned, inner, total, emit_body, prefetch=())
     def groups(start, stop):
         with code.block(f"for g in range({start}, {stop}, {lanes}):"):
             if prefetch:  # the next row's lines under this group (codegen_rows.py)
-                with code.block("if i0 + 1 < n0:"):
-                    for name, step, write in prefetch:
-                        with code.block(f"for pf in range(g, g + {lanes}, np.uint64({step})):"):
-                            call = "prefetch_for_write" if write else "prefetch"
-                            code.line(f"{call}({name}, (i0 + 1, pf))")
+                _emit_prefetch(code, prefetch, lanes)
             with code.block(f"for j in range({lanes}):"):
                 code.line(f"i{last} = g + j")
                 emit_body("j")

@@ -93,7 +93,7 @@ def _scaled_layernorm(a, b):
 def test_inputs_prefetch_in_the_first_laned_pass_and_outputs_in_the_next():
     x = np.ones((8, 300), np.float32)
     mean_pass, variance_pass = _passes(_source(_layernorm, x))
-    assert "prefetch(a0, (i0 + 1, pf))" in mean_pass and "prefetch(a0" not in variance_pass
+    assert "prefetch(a0, (i0 + 1, pf))" in mean_pass and "prefetch(a0, (i0 + 1" not in variance_pass
     assert "prefetch_for_write(o0, (i0 + 1, pf))" in variance_pass
     assert "prefetch_for_write" not in mean_pass
     (exp_pass,) = _passes(_source(_softmax, x))  # the max pass before it is not laned
@@ -106,6 +106,14 @@ def test_inputs_prefetch_in_the_first_laned_pass_and_outputs_in_the_next():
     assert "prefetch(a0, (i0 + 1, pf))" in mean_pass and "prefetch(a1, (i0 + 1, pf))" in mean_pass
     # one laned pass, the first: it reads the row from memory itself; nothing to prefetch
     assert "prefetch" not in _source(_normalized_sum, x)
+
+
+def test_a_last_pass_without_reductions_reads_ahead_where_the_first_pass_is_laned():
+    x = np.ones((8, 300), np.float32)
+    layernorm = _source(_layernorm, x)
+    scaling = layernorm[layernorm.rindex("lanes_fold(") :]  # the pass after the last laned one
+    assert "prefetch(a0, (i0 + 2, pf))" in scaling and "prefetch_for_write" not in scaling
+    assert "(i0 + 2" not in _source(_softmax, x)  # its first pass (the max) is not laned
 
 
 @pytest.mark.parametrize("n0, n1", [(1, 1030), (5, 64), (7, 63), (3, 129)])
