@@ -288,13 +288,12 @@ def _lane_update(code, kind, dtype, acc, lane, value):
 
 def _emit_prefetch(code, prefetch, lanes):
     """The lines of later rows under this group (codegen_rows.py: prefetched_rows)."""
-    for name, step, write, ahead in prefetch:
-        call = "prefetch_for_write" if write else "prefetch"
-        with (
-            code.block(f"if i0 + {ahead} < n0:"),
-            code.block(f"for pf in range(g, g + {lanes}, np.uint64({step})):"),
-        ):
-            code.line(f"{call}({name}, (i0 + {ahead}, pf))")
+    for ahead in sorted({entry[3] for entry in prefetch}):
+        with code.block(f"if i0 + {ahead} < n0:"):
+            for name, step, write, _ in (e for e in prefetch if e[3] == ahead):
+                call = "prefetch_for_write" if write else "prefetch"
+                with code.block(f"for pf in range(g, g + {lanes}, np.uint64({step})):"):
+                    code.line(f"{call}({name}, (i0 + {ahead}, pf))")
 
 
 def _emit_laned_loops(code, region, laned, inner, total, emit_body, prefetch=()):
