@@ -1,0 +1,89 @@
+"""Column sums (codegen_columns.py): blocks of columns read along their rows, in summation_order.py's order,
+so the kernel's bits are those of kernel_reduce (and of tier 0) on every shape, layout and special value."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from arraystack.backends.numba.summation_order import kernel_reduce
+
+import arraystack as ast
+
+pytestmark = pytest.mark.numba
+
+# short columns, one group, a group and one, 16 groups (a flush) with and without a partial group, a
+# partial group that is the 16th, several blocks of columns (128 each) and a partial block
+SHAPES = [(1, 5), (63, 130), (64, 1), (65, 129), (1024, 3), (1025, 257), (1023, 2), (1093, 131)]
+
+
+def _bits(x):
+    x = np.asarray(x)
+    return x.view(f"u{x.itemsize}")
+
+
+def _compiled(fn):
+    return ast.jit(fn, tiered=False)
+
+
+def _source(fn, *args):
+    return ast.jit(fn).lower(*[ast.asarray(a) for a in args]).compile().source
+
+
+def _data(shape, dtype, seed):
+    x = np.random.default_rng(seed).standard_normal(shape).astype(dtype) * 100
+    x[0, 0] = -0.0
+    if shape[0] > 2:
+        x[1, :] *= 1e30 if dtype == np.float64 else 1e6  # large values: the order shows in the bits
+    return x
+
+
+@pytest.mark.parametrize("n0, n1", SHAPES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_column_sums_add_in_the_kernel_order(n0, n1, dtype):
+    x = _data((n0, n1), dtype, n0 * 7 + n1)
+    got = _compiled(lambda a: ast.sum(a, axis=0))(ast.asarray(x))
+    np.testing.assert_array_equal(_bits(got), _bits(kernel_reduce("sum", x, (0,))))
+    np.testing.assert_allclose(np.asarray(got), x.astype(np.float64).sum(axis=0), rtol=1e-5, atol=1e-3)
+
+
+@pytest.mark.parametrize("n0, n1", [(65, 129), (1025, 257)])
+def test_several_sums_of_computed_values_with_outer_operands_and_strides(n0, n1):
+    x = _data((n0, 2 * n1), np.float32, 3)[:, ::2]  # strided
+    y = np.asfortranarray(_data((n0, n1), np.float32, 4))  # F order
+    b = np.linspace(-1, 1, n1).astype(np.float32)
+
+    def f(x, y, b):
+        return ast.sum(x * y + b, axis=0), ast.mean(x, axis=0) * 2.0
+
+    s, m = _compiled(f)(ast.asarray(x), ast.asarray(y), ast.asarray(b))
+    np.testing.assert_array_equal(_bits(s), _bits(kernel_reduce("sum", x * y + b, (0,))))
+    want_mean = (kernel_reduce("sum", x, (0,)).astype(np.float64) / n0).astype(np.float32) * 2
+    np.testing.assert_allclose(np.asarray(m), want_mean, rtol=2e-7)
+    assert "for cb in" in _source(lambda x, y, b: ast.sum(x * y + b, axis=0), x, y, b)
+
+
+def test_special_values_and_empty_inputs():
+    x = _data((200, 9), np.float32, 5)
+    x[3, 0], x[5, 1], x[7, 2], x[9, 2] = np.nan, np.inf, np.inf, -np.inf
+    got = np.asarray(_compiled(lambda a: ast.sum(a, axis=0))(ast.asarray(x)))
+    want = kernel_reduce("sum", x, (0,))
+    assert np.isnan(got[0]) and got[1] == np.inf and np.isnan(got[2])
+    np.testing.assert_array_equal(_bits(got[3:]), _bits(want[3:]))
+    for shape in ((0, 4), (5, 0)):
+        e = np.zeros(shape, np.float32)
+        np.testing.assert_array_equal(np.asarray(_compiled(lambda a: ast.sum(a, axis=0))(e)), e.sum(0))
+
+
+def test_tiers_agree_on_a_bias_gradient():
+    x = _data((300, 70), np.float32, 6)
+    f = ast.jit(lambda a: ast.sum(a * 2.0, axis=0), tiered=True)
+    first = np.asarray(f(ast.asarray(x)))
+    assert f.wait_compiled(timeout=300)
+    np.testing.assert_array_equal(_bits(np.asarray(f(ast.asarray(x)))), _bits(first))
+
+
+def test_other_reductions_and_row_sums_keep_the_staged_loops():
+    x = np.ones((70, 9), np.float32)
+    assert "for cb in" not in _source(lambda a: ast.max(a, axis=0), x)
+    assert "for cb in" not in _source(lambda a: ast.sum(a, axis=1), x)
+    assert "for cb in" not in _source(lambda a: a - ast.mean(a, axis=0), x)  # two passes
