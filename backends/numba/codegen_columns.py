@@ -76,11 +76,12 @@ def emit_column_sums(code, region, reductions, body, outer_eqns, parallel, emit_
         # unsigned indices: numba then drops the negative-index wraparound that keeps loops scalar
         code.line(f"c0 = np.uint64(cb) * np.uint64({BLOCK})")
         code.line(f"cw = min(np.uint64({BLOCK}), np.uint64(n1) - c0)")
+        code.line("width = np.intp(cw)")  # lanes as wide as the block: a narrow matrix zeroes less
         for acc, narrow, _ in accs:
-            code.line(f"{acc}_s = np.zeros({BLOCK}, np.float64)")
-            code.line(f"{acc}_w = np.zeros(({LANES}, {BLOCK}), np.float64)")
+            code.line(f"{acc}_s = np.zeros(width, np.float64)")
+            code.line(f"{acc}_w = np.zeros(({LANES}, width), np.float64)")
             if narrow:
-                code.line(f"{acc}_f = np.zeros(({LANES}, {BLOCK}), np.float32)")
+                code.line(f"{acc}_f = np.zeros(({LANES}, width), np.float32)")
         # short columns: one float64 sum each, in row order
         with code.block(f"if n0 < {LANES}:"), code.block("for i0 in range(np.uint64(n0)):"):
             add(None)
