@@ -1,15 +1,18 @@
-"""Column sums: a rank-2 region that sums along axis 0 and keeps axis 1 (x.sum(axis=0), a bias gradient).
+"""Column reductions: a rank-2 region that reduces axis 0 and keeps axis 1 (x.sum(axis=0), a bias gradient,
+x.max(axis=0)).
 
 The staged loop nest (codegen_staged.py) keeps the kept axis outside, so a column sum walks each column
-down its stride: one cache line and, for rows of 4 KB or more, one page per element ((4096, 1024)
-float32: 24-27 ms, NumPy 2.1 ms). Here the loops are interchanged per block of BLOCK columns (in
+down its stride: one cache line and, for rows of 4 KB or more, one page per element (a (4096, 1024)
+float32 sum: 24-27 ms, NumPy 2.1 ms). Here the loops are interchanged per block of BLOCK columns (in
 parallel over blocks): rows are read along their length, into lanes of shape (LANES, BLOCK), one
 column of lanes per output column. Each column adds in exactly summation_order.py's order (element i0
 into lane i0 % LANES, float32 lanes joining float64 ones every BLOCK_GROUPS groups and at the end, a
 partial last group counting as one, folds in halves; columns shorter than LANES add sequentially in
-float64), so results keep their bits and tier 0's twin.
+float64; float products alike in float64 lanes), so results keep their bits and tier 0's twin. Other
+reductions (max/min, NaN-blind with a flag for floats; integer and boolean ones) keep one accumulator per
+column and see its elements in row order, as before.
 
-Only regions whose reductions are all float sums, in one pass with no full-size outputs, take this path.
+Regions whose reductions run in one pass, with no full-size outputs, take this path.
 """
 
 from __future__ import annotations
@@ -17,54 +20,83 @@ from __future__ import annotations
 import numpy as np
 from arraystack.backends.numba.summation_order import BLOCK_GROUPS, LANES
 
-BLOCK = 128  # columns per block: float32 and float64 lanes of one sum take 96 KB, within L2
+BLOCK = 128  # columns per block: float32 and float64 lanes of one float32 sum take 96 KB, within L2
 
 
-def column_sums_apply(region, reductions, kinds, passes, full_outputs) -> bool:
+def column_reductions_apply(region, reductions, kinds, passes, full_outputs) -> bool:
     return (
         region.rank == 2
         and region.axes == (0,)
         and passes == 1
         and not full_outputs
         and bool(reductions)
-        and all(
-            kinds[e.prim] == "sum" and e.outputs[0].aval.dtype in (np.float32, np.float64)
-            for e in reductions
-        )
+        and all(kinds[e.prim] in _KINDS for e in reductions)
     )
 
 
-def emit_column_sums(code, region, reductions, body, outer_eqns, parallel, emit_eqn, value):
+_KINDS = ("sum", "prod", "max", "min", "and", "or")
+
+
+class _Acc:
+    """One reduction's accumulators, per column of the block."""
+
+    def __init__(self, region, eqn, kind, value):
+        from arraystack.backends.numba.codegen_staged import _acc_dtype
+
+        self.name = f"acc_{region.names[eqn.outputs[0]]}"
+        self.out = region.names[eqn.outputs[0]]
+        self.kind = kind
+        self.dtype = eqn.outputs[0].aval.dtype
+        self.acc_dtype = _acc_dtype(kind, self.dtype)
+        self.value = value
+        # float sums and products in lanes (summation_order.py); float32 sums in float32 lanes too
+        self.laned = kind in ("sum", "prod") and self.dtype.kind == "f"
+        self.narrow = self.laned and kind == "sum" and self.dtype == np.float32
+        self.op = "*" if kind == "prod" else "+"
+        self.nan = kind in ("max", "min") and self.dtype.kind == "f"  # NaN-blind, plus a flag
+
+
+def emit_column_reductions(code, region, reductions, body, outer_eqns, parallel, emit_eqn, value):
     """The kernel body: blocks of columns, then per column the outer equations and output writes."""
+    from arraystack.backends.numba.codegen_staged import REDUCTION_KINDS, _combine, _init
+    from arraystack.backends.numba.lowering import cast
+
     loop = "numba.prange" if parallel else "range"
     index, outer_index = "i0, i1", "i1"
-    accs = []
-    for e in reductions:
-        acc = f"acc_{region.names[e.outputs[0]]}"
-        accs.append((acc, e.outputs[0].aval.dtype == np.float32, value(region, e.inputs[0], index, "i1")))
+    accs = [
+        _Acc(region, e, REDUCTION_KINDS[e.prim], value(region, e.inputs[0], index, outer_index))
+        for e in reductions
+    ]
+    laned = [a for a in accs if a.laned]
 
-    def add(lane):  # one row's elements of this block into their lanes (lane None: the short sum)
+    def add(lane):  # one row's elements of this block (lane None: a short column's sequential sum)
         with code.block("for c in range(cw):"):
             code.line("i1 = c0 + c")
             for eqn in body:
                 emit_eqn(code, region, eqn, index, outer_index)
-            for acc, narrow, v in accs:
-                if lane is None:
-                    code.line(f"{acc}_s[c] = {acc}_s[c] + np.float64({v})")
-                elif narrow:
-                    code.line(f"{acc}_f[{lane}, c] = {acc}_f[{lane}, c] + np.float32({v})")
+            for a in accs:
+                n, v = a.name, a.value
+                if a.laned and lane is None:
+                    code.line(f"{n}_s[c] = {n}_s[c] {a.op} np.float64({v})")
+                elif a.narrow:
+                    code.line(f"{n}_f[{lane}, c] = {n}_f[{lane}, c] + np.float32({v})")
+                elif a.laned:
+                    code.line(f"{n}_w[{lane}, c] = {n}_w[{lane}, c] {a.op} np.float64({v})")
+                elif a.nan:
+                    code.line(f"{n}_c[c] = reduce_{a.kind}({n}_c[c], {cast(a.dtype, v)})")
+                    code.line(f"{n}_nan[c] |= {v} != {v}")
                 else:
-                    code.line(f"{acc}_w[{lane}, c] = {acc}_w[{lane}, c] + np.float64({v})")
+                    code.line(f"{n}_c[c] = {_combine(a.kind, f'{n}_c[c]', v, a.acc_dtype)}")
 
     def flush():
-        for acc, narrow, _ in accs:
-            if narrow:
+        for a in accs:
+            if a.narrow:
                 with (
                     code.block(f"for j in range(np.uint64({LANES})):"),
                     code.block("for c in range(cw):"),
                 ):
-                    code.line(f"{acc}_w[j, c] = {acc}_w[j, c] + np.float64({acc}_f[j, c])")
-                    code.line(f"{acc}_f[j, c] = np.float32(0.0)")
+                    code.line(f"{a.name}_w[j, c] = {a.name}_w[j, c] + np.float64({a.name}_f[j, c])")
+                    code.line(f"{a.name}_f[j, c] = np.float32(0.0)")
 
     def count_group():
         code.line("ngroups += 1")
@@ -77,11 +109,19 @@ def emit_column_sums(code, region, reductions, body, outer_eqns, parallel, emit_
         code.line(f"c0 = np.uint64(cb) * np.uint64({BLOCK})")
         code.line(f"cw = min(np.uint64({BLOCK}), np.uint64(n1) - c0)")
         code.line("width = np.intp(cw)")  # lanes as wide as the block: a narrow matrix zeroes less
-        for acc, narrow, _ in accs:
-            code.line(f"{acc}_s = np.zeros(width, np.float64)")
-            code.line(f"{acc}_w = np.zeros(({LANES}, width), np.float64)")
-            if narrow:
-                code.line(f"{acc}_f = np.zeros(({LANES}, width), np.float32)")
+        for a in accs:
+            if a.laned:
+                start = "1.0" if a.kind == "prod" else "0.0"
+                code.line(f"{a.name}_s = np.full(width, {start}, np.float64)")
+                code.line(f"{a.name}_w = np.full(({LANES}, width), {start}, np.float64)")
+                if a.narrow:
+                    code.line(f"{a.name}_f = np.zeros(({LANES}, width), np.float32)")
+            else:
+                init = _init(a.kind, a.acc_dtype)
+                numpy_type = "np.bool_" if a.acc_dtype == np.bool_ else f"np.{a.acc_dtype.name}"
+                code.line(f"{a.name}_c = np.full(width, {init}, {numpy_type})")
+                if a.nan:
+                    code.line(f"{a.name}_nan = np.zeros(width, np.bool_)")
         # short columns: one float64 sum each, in row order
         with code.block(f"if n0 < {LANES}:"), code.block("for i0 in range(np.uint64(n0)):"):
             add(None)
@@ -101,22 +141,33 @@ def emit_column_sums(code, region, reductions, body, outer_eqns, parallel, emit_
             flush()
             h = LANES // 2
             while h:
-                for acc, _, _ in accs:
+                for a in laned:
+                    w = f"{a.name}_w"
                     with (
                         code.block(f"for j in range(np.uint64({h})):"),
                         code.block("for c in range(cw):"),
                     ):
-                        code.line(f"{acc}_w[j, c] = {acc}_w[j, c] + {acc}_w[j + np.uint64({h}), c]")
+                        code.line(f"{w}[j, c] = {w}[j, c] {a.op} {w}[j + np.uint64({h}), c]")
                 h //= 2
-            for acc, _, _ in accs:
+            for a in laned:
                 with code.block("for c in range(cw):"):
-                    code.line(f"{acc}_s[c] = {acc}_w[0, c]")
+                    code.line(f"{a.name}_s[c] = {a.name}_w[0, c]")
         with code.block("for c in range(cw):"):
             code.line("i1 = c0 + c")
-            for e, (acc, narrow, _) in zip(reductions, accs):
-                total = f"np.float32({acc}_s[c])" if narrow else f"{acc}_s[c]"
-                code.line(f"{region.names[e.outputs[0]]} = {total}")
+            for a in accs:
+                total = f"{a.name}_s[c]" if a.laned else f"{a.name}_c[c]"
+                if a.nan:
+                    total = f"{literal_nan(a.acc_dtype)} if {a.name}_nan[c] else {total}"
+                if a.acc_dtype != a.dtype:
+                    total = cast(a.dtype, total if not a.nan else f"({total})")
+                code.line(f"{a.out} = {total}")
             for e in outer_eqns:
                 emit_eqn(code, region, e, index, outer_index)
             for k, v in enumerate(region.graph.outputs):
                 code.line(f"o{k}[i1] = {value(region, v, index, outer_index)}")
+
+
+def literal_nan(dtype):
+    from arraystack.backends.numba.lowering import literal
+
+    return literal(np.nan, dtype)

@@ -5,7 +5,8 @@ axes the passes run over chunks in parallel and combine partial results. Float m
 and track NaNs in a flag; float sums and products add into explicit lanes in the fixed order of
 summation_order.py (no reassociation: the result depends on neither threads, CPU nor LLVM, and its NumPy
 twin reproduces it bit for bit); a value a later pass would recompute is stashed in that pass's output
-buffer. Column sums (rank 2, axis 0 reduced) read rows along their length instead: codegen_columns.py.
+buffer. Column reductions (rank 2, axis 0 reduced) read rows along their length instead:
+codegen_columns.py.
 """
 
 from __future__ import annotations
@@ -100,9 +101,9 @@ def _emit_staged(code, region, parallel):
         for e in graph.eqns
         if e.prim not in REDUCTION_KINDS and region.level(e.outputs[0]) != "full"
     ]
-    if column_sums_apply(region, reductions, REDUCTION_KINDS, passes, full_outputs):
+    if column_reductions_apply(region, reductions, REDUCTION_KINDS, passes, full_outputs):
         body = _full_closure(region, [e.inputs[0] for e in reductions])
-        emit_column_sums(code, region, reductions, body, outer_eqns, parallel, _emit_eqn, _value)
+        emit_column_reductions(code, region, reductions, body, outer_eqns, parallel, _emit_eqn, _value)
         return
     index = ", ".join(f"i{d}" for d in range(region.rank))
     outer_index = ", ".join(f"i{d}" for d in region.kept)
@@ -381,5 +382,5 @@ def _emit_laned_loops(code, region, laned, inner, total, emit_body, prefetch=())
 
 from arraystack.backends.numba.codegen import REDUCTIONS as REDUCTION_KINDS  # noqa: E402
 from arraystack.backends.numba.codegen import _emit_eqn, _value  # noqa: E402
-from arraystack.backends.numba.codegen_columns import column_sums_apply, emit_column_sums  # noqa: E402
+from arraystack.backends.numba.codegen_columns import column_reductions_apply, emit_column_reductions  # noqa: E402
 from arraystack.backends.numba.codegen_rows import exact_divisions, prefetched_rows  # noqa: E402

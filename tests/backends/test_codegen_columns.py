@@ -1,5 +1,6 @@
-"""Column sums (codegen_columns.py): blocks of columns read along their rows, in summation_order.py's order,
-so the kernel's bits are those of kernel_reduce (and of tier 0) on every shape, layout and special value."""
+"""Column reductions (codegen_columns.py): blocks of columns read along their rows, float sums and products
+in summation_order.py's order, so the kernel's bits are those of kernel_reduce (and of tier 0) on every
+shape, layout and special value; max/min, integer and boolean reductions equal NumPy's."""
 
 from __future__ import annotations
 
@@ -82,8 +83,39 @@ def test_tiers_agree_on_a_bias_gradient():
     np.testing.assert_array_equal(_bits(np.asarray(f(ast.asarray(x)))), _bits(first))
 
 
-def test_other_reductions_and_row_sums_keep_the_staged_loops():
+@pytest.mark.parametrize("n0, n1", [(1, 5), (65, 129), (1025, 257)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_column_products_multiply_in_the_kernel_order(n0, n1, dtype):
+    x = (1 + np.random.default_rng(n0 + n1).standard_normal((n0, n1)) / 50).astype(dtype)
+    got = _compiled(lambda a: ast.prod(a, axis=0))(ast.asarray(x))
+    np.testing.assert_array_equal(_bits(got), _bits(kernel_reduce("prod", x, (0,))))
+
+
+@pytest.mark.parametrize("n0, n1", [(1, 5), (63, 130), (1025, 257)])
+def test_column_max_min_integer_and_boolean_reductions_equal_numpy(n0, n1):
+    x = _data((n0, n1), np.float32, n0 + 2 * n1)
+    x[n0 // 2, 0], x[-1, 1] = np.nan, np.inf
+    k = np.random.default_rng(n1).integers(-1000, 1000, (n0, n1)).astype(np.int32)
+
+    def f(x, k):
+        return (
+            ast.max(x, axis=0), ast.min(x, axis=0), ast.sum(k, axis=0), ast.max(k, axis=0),
+            ast.sum(x > 0, axis=0), ast.all(x > -300, axis=0), ast.any(k > 990, axis=0),
+        )
+
+    got = _compiled(f)(ast.asarray(x), ast.asarray(k))
+    with np.errstate(invalid="ignore"):
+        want = (
+            x.max(0), x.min(0), k.sum(0), k.max(0), (x > 0).sum(0), (x > -300).all(0), (k > 990).any(0)
+        )
+    for g, w in zip(got, want):
+        g = np.asarray(g)
+        assert g.dtype == w.dtype
+        np.testing.assert_array_equal(g, w)
+    assert "for cb in" in _source(lambda a: ast.max(a, axis=0), x)
+
+
+def test_row_reductions_and_two_pass_regions_keep_the_staged_loops():
     x = np.ones((70, 9), np.float32)
-    assert "for cb in" not in _source(lambda a: ast.max(a, axis=0), x)
     assert "for cb in" not in _source(lambda a: ast.sum(a, axis=1), x)
     assert "for cb in" not in _source(lambda a: a - ast.mean(a, axis=0), x)  # two passes
