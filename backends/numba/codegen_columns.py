@@ -12,15 +12,20 @@ float64; float products alike in float64 lanes), so results keep their bits and 
 reductions (max/min, NaN-blind with a flag for floats; integer and boolean ones) keep one accumulator per
 column and see its elements in row order, as before.
 
-Regions whose reductions run in one pass, with no full-size outputs, take this path.
+Regions whose reductions run in one pass, with no full-size outputs, take this path. The flush and the
+fold are loops over (LANES, width) arrays here, not lanes.py's intrinsics: those take one column's
+contiguous lanes, and lanes laid out per column would make the hot loop (along a row) strided.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from arraystack.backends.numba.lowering import cast, literal
 from arraystack.backends.numba.summation_order import BLOCK_GROUPS, LANES
 
 BLOCK = 128  # columns per block: float32 and float64 lanes of one float32 sum take 96 KB, within L2
+_KINDS = ("sum", "prod", "max", "min", "and", "or")
 
 
 def column_reductions_apply(region, reductions, kinds, passes, full_outputs) -> bool:
@@ -34,20 +39,15 @@ def column_reductions_apply(region, reductions, kinds, passes, full_outputs) -> 
     )
 
 
-_KINDS = ("sum", "prod", "max", "min", "and", "or")
-
-
 class _Acc:
     """One reduction's accumulators, per column of the block."""
 
-    def __init__(self, region, eqn, kind, value):
-        from arraystack.backends.numba.codegen_staged import _acc_dtype
-
+    def __init__(self, region, eqn, kind, value, acc_dtype):
         self.name = f"acc_{region.names[eqn.outputs[0]]}"
         self.out = region.names[eqn.outputs[0]]
         self.kind = kind
         self.dtype = eqn.outputs[0].aval.dtype
-        self.acc_dtype = _acc_dtype(kind, self.dtype)
+        self.acc_dtype = acc_dtype
         self.value = value
         # float sums and products in lanes (summation_order.py); float32 sums in float32 lanes too
         self.laned = kind in ("sum", "prod") and self.dtype.kind == "f"
@@ -56,24 +56,27 @@ class _Acc:
         self.nan = kind in ("max", "min") and self.dtype.kind == "f"  # NaN-blind, plus a flag
 
 
-def emit_column_reductions(code, region, reductions, body, outer_eqns, parallel, emit_eqn, value):
+def emit_column_reductions(code, region, reductions, body, outer_eqns, parallel):
     """The kernel body: blocks of columns, then per column the outer equations and output writes."""
-    from arraystack.backends.numba.codegen_staged import REDUCTION_KINDS, _combine, _init
-    from arraystack.backends.numba.lowering import cast
+    # (codegen_staged imports this module while it loads: its helpers are imported when called)
+    from arraystack.backends.numba.codegen import _emit_eqn, _value
+    from arraystack.backends.numba.codegen_staged import REDUCTION_KINDS, _acc_dtype, _combine, _init
 
     loop = "numba.prange" if parallel else "range"
     index, outer_index = "i0, i1", "i1"
-    accs = [
-        _Acc(region, e, REDUCTION_KINDS[e.prim], value(region, e.inputs[0], index, outer_index))
-        for e in reductions
-    ]
+    accs = []
+    for e in reductions:
+        kind = REDUCTION_KINDS[e.prim]
+        v = _value(region, e.inputs[0], index, outer_index)
+        accs.append(_Acc(region, e, kind, v, _acc_dtype(kind, e.outputs[0].aval.dtype)))
     laned = [a for a in accs if a.laned]
+    narrow = [a for a in accs if a.narrow]
 
     def add(lane):  # one row's elements of this block (lane None: a short column's sequential sum)
         with code.block("for c in range(cw):"):
             code.line("i1 = c0 + c")
             for eqn in body:
-                emit_eqn(code, region, eqn, index, outer_index)
+                _emit_eqn(code, region, eqn, index, outer_index)
             for a in accs:
                 n, v = a.name, a.value
                 if a.laned and lane is None:
@@ -88,21 +91,45 @@ def emit_column_reductions(code, region, reductions, body, outer_eqns, parallel,
                 else:
                     code.line(f"{n}_c[c] = {_combine(a.kind, f'{n}_c[c]', v, a.acc_dtype)}")
 
-    def flush():
-        for a in accs:
-            if a.narrow:
-                with (
-                    code.block(f"for j in range(np.uint64({LANES})):"),
-                    code.block("for c in range(cw):"),
-                ):
-                    code.line(f"{a.name}_w[j, c] = {a.name}_w[j, c] + np.float64({a.name}_f[j, c])")
-                    code.line(f"{a.name}_f[j, c] = np.float32(0.0)")
+    def flush():  # float32 lanes join the float64 ones and restart at 0
+        for a in narrow:
+            with code.block(f"for j in range(np.uint64({LANES})):"), code.block("for c in range(cw):"):
+                code.line(f"{a.name}_w[j, c] = {a.name}_w[j, c] + np.float64({a.name}_f[j, c])")
+                code.line(f"{a.name}_f[j, c] = np.float32(0.0)")
 
     def count_group():
-        code.line("ngroups += 1")
-        with code.block(f"if ngroups == {BLOCK_GROUPS}:"):
-            flush()
+        if narrow:
+            code.line("ngroups += 1")
+            with code.block(f"if ngroups == {BLOCK_GROUPS}:"):
+                flush()
+                code.line("ngroups = 0")
+
+    def laned_rows():
+        if narrow:
             code.line("ngroups = 0")
+        code.line(f"gend = np.uint64(n0) - np.uint64(n0) % np.uint64({LANES})")
+        with code.block(f"for g in range(np.uint64(0), gend, np.uint64({LANES})):"):
+            with code.block(f"for j in range(np.uint64({LANES})):"):
+                code.line("i0 = g + j")
+                add("j")
+            count_group()
+        with code.block("for j in range(np.uint64(n0) - gend):"):  # a partial last group
+            code.line("i0 = gend + j")
+            add("j")
+        if narrow:  # a partial group counts as one
+            with code.block("if gend < np.uint64(n0):"):
+                count_group()
+        flush()
+        h = LANES // 2
+        while h:  # the fold in halves
+            for a in laned:
+                w = f"{a.name}_w"
+                with code.block(f"for j in range(np.uint64({h})):"), code.block("for c in range(cw):"):
+                    code.line(f"{w}[j, c] = {w}[j, c] {a.op} {w}[j + np.uint64({h}), c]")
+            h //= 2
+        for a in laned:
+            with code.block("for c in range(cw):"):
+                code.line(f"{a.name}_s[c] = {a.name}_w[0, c]")
 
     with code.block(f"for cb in {loop}((n1 + {BLOCK - 1}) // {BLOCK}):"):
         # unsigned indices: numba then drops the negative-index wraparound that keeps loops scalar
@@ -117,57 +144,28 @@ def emit_column_reductions(code, region, reductions, body, outer_eqns, parallel,
                 if a.narrow:
                     code.line(f"{a.name}_f = np.zeros(({LANES}, width), np.float32)")
             else:
-                init = _init(a.kind, a.acc_dtype)
                 numpy_type = "np.bool_" if a.acc_dtype == np.bool_ else f"np.{a.acc_dtype.name}"
-                code.line(f"{a.name}_c = np.full(width, {init}, {numpy_type})")
+                code.line(f"{a.name}_c = np.full(width, {_init(a.kind, a.acc_dtype)}, {numpy_type})")
                 if a.nan:
                     code.line(f"{a.name}_nan = np.zeros(width, np.bool_)")
-        # short columns: one float64 sum each, in row order
-        with code.block(f"if n0 < {LANES}:"), code.block("for i0 in range(np.uint64(n0)):"):
-            add(None)
-        with code.block("else:"):
-            code.line("ngroups = 0")
-            code.line(f"gend = np.uint64(n0) - np.uint64(n0) % np.uint64({LANES})")
-            with code.block(f"for g in range(np.uint64(0), gend, np.uint64({LANES})):"):
-                with code.block(f"for j in range(np.uint64({LANES})):"):
-                    code.line("i0 = g + j")
-                    add("j")
-                count_group()
-            with code.block("for j in range(np.uint64(n0) - gend):"):
-                code.line("i0 = gend + j")
-                add("j")
-            with code.block("if gend < np.uint64(n0):"):
-                count_group()
-            flush()
-            h = LANES // 2
-            while h:
-                for a in laned:
-                    w = f"{a.name}_w"
-                    with (
-                        code.block(f"for j in range(np.uint64({h})):"),
-                        code.block("for c in range(cw):"),
-                    ):
-                        code.line(f"{w}[j, c] = {w}[j, c] {a.op} {w}[j + np.uint64({h}), c]")
-                h //= 2
-            for a in laned:
-                with code.block("for c in range(cw):"):
-                    code.line(f"{a.name}_s[c] = {a.name}_w[0, c]")
+        if laned:  # short columns: one float64 sum (product) each, in row order; others in lanes
+            with code.block(f"if n0 < {LANES}:"), code.block("for i0 in range(np.uint64(n0)):"):
+                add(None)
+            with code.block("else:"):
+                laned_rows()
+        else:  # one accumulator per column, in row order
+            with code.block("for i0 in range(np.uint64(n0)):"):
+                add(None)
         with code.block("for c in range(cw):"):
             code.line("i1 = c0 + c")
             for a in accs:
                 total = f"{a.name}_s[c]" if a.laned else f"{a.name}_c[c]"
                 if a.nan:
-                    total = f"{literal_nan(a.acc_dtype)} if {a.name}_nan[c] else {total}"
+                    total = f"({literal(np.nan, a.acc_dtype)} if {a.name}_nan[c] else {total})"
                 if a.acc_dtype != a.dtype:
-                    total = cast(a.dtype, total if not a.nan else f"({total})")
+                    total = cast(a.dtype, total)
                 code.line(f"{a.out} = {total}")
             for e in outer_eqns:
-                emit_eqn(code, region, e, index, outer_index)
+                _emit_eqn(code, region, e, index, outer_index)
             for k, v in enumerate(region.graph.outputs):
-                code.line(f"o{k}[i1] = {value(region, v, index, outer_index)}")
-
-
-def literal_nan(dtype):
-    from arraystack.backends.numba.lowering import literal
-
-    return literal(np.nan, dtype)
+                code.line(f"o{k}[i1] = {_value(region, v, index, outer_index)}")

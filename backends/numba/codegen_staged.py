@@ -103,7 +103,7 @@ def _emit_staged(code, region, parallel):
     ]
     if column_reductions_apply(region, reductions, REDUCTION_KINDS, passes, full_outputs):
         body = _full_closure(region, [e.inputs[0] for e in reductions])
-        emit_column_reductions(code, region, reductions, body, outer_eqns, parallel, _emit_eqn, _value)
+        emit_column_reductions(code, region, reductions, body, outer_eqns, parallel)
         return
     index = ", ".join(f"i{d}" for d in range(region.rank))
     outer_index = ", ".join(f"i{d}" for d in region.kept)
