@@ -45,7 +45,7 @@ import time
 
 # What a first call needs, loaded with jit rather than inside the first call (which it would delay by
 # milliseconds of imports): tier 0's backend, and what a tier hands to its compile worker
-from arraystack.backends import compile_worker as _compile_worker  # noqa: F401
+from arraystack.backends import compile_worker as _compile_worker
 from arraystack.backends import reference as _reference  # noqa: F401
 from arraystack.backends.numba import twin as _twin  # noqa: F401
 
@@ -63,9 +63,6 @@ class ArgumentCopies:
     no write by the caller after the call can reach them."""
 
     def __init__(self, buffers):
-        from arraystack.backends.compile_worker import describe_buffer
-
-        self._describe = describe_buffer
         self._buffers = list(buffers)
         self._described = None
         self._error = None
@@ -79,7 +76,7 @@ class ArgumentCopies:
 
     def _copy(self):
         try:
-            self._described = [self._describe(b) for b in self._buffers]
+            self._described = [_compile_worker.describe_buffer(b) for b in self._buffers]
         except BaseException as e:  # noqa: BLE001  (re-raised in the call, by result())
             self._error = e
         finally:
