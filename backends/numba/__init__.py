@@ -66,6 +66,13 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
     spec = generate(sub, parallel=size >= threshold)
     kernel, fresh = load_kernel(spec.source, cache_dir=cache_dir)
     sizes = (int(np.prod(spec.shape, dtype=np.int64)),) if spec.flat else tuple(spec.shape)
+    if spec.column_blocks:
+        import numba
+
+        from arraystack.backends.numba.codegen_columns import block_width
+
+        threads = numba.get_num_threads() if size >= threshold else 1
+        sizes += (block_width(sizes[1], threads),)
     kinds = spec.input_kinds
     outputs = spec.outputs
     flat = spec.flat

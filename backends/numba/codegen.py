@@ -93,6 +93,7 @@ def generate(graph, parallel: bool, name: str = "kernel") -> KernelSpec:
     flat = not region.axes and not has_broadcast and all(k in ("full", "scalar") for k in kinds)
     if flat:
         region.shape_for_loops = (int(np.prod(region.shape, dtype=np.int64)),)
+    region.columns = bool(region.axes) and columns_apply(region, REDUCTIONS)
     code = CodeBlock()
     _emit_header(code, region, parallel, name, flat)
     if flat or not region.axes:
@@ -107,6 +108,7 @@ def generate(graph, parallel: bool, name: str = "kernel") -> KernelSpec:
         outputs.append((alloc if alloc != () else (1,), v.aval.dtype, final, lv))
     spec = KernelSpec(code.text(), region.shape, flat, kinds, outputs)
     spec.outer_shape = region.outer_shape
+    spec.column_blocks = region.columns  # the kernel takes bw (codegen_columns.block_width) after the sizes
     return spec
 
 
@@ -117,7 +119,7 @@ def _emit_header(code, region, parallel, name, flat):
         f"@numba.njit(parallel={parallel}, fastmath=False, error_model='numpy', nogil=True, cache=True)"
     )
     rank = 1 if flat else region.rank
-    sizes = [f"n{d}" for d in range(rank)]
+    sizes = [f"n{d}" for d in range(rank)] + (["bw"] if region.columns else [])
     ins = list(region.names[v] for v in region.graph.inputs)
     outs = [f"o{k}" for k in range(len(region.graph.outputs))]
     code.line(f"def {name}({', '.join(sizes + ins + outs)}):")
@@ -185,4 +187,5 @@ def _emit_elementwise(code, region, parallel, flat):
     code.depth -= len(dims)
 
 
+from arraystack.backends.numba.codegen_columns import columns_apply  # noqa: E402
 from arraystack.backends.numba.codegen_staged import _emit_staged  # noqa: E402

@@ -101,9 +101,15 @@ def _emit_staged(code, region, parallel):
         for e in graph.eqns
         if e.prim not in REDUCTION_KINDS and region.level(e.outputs[0]) != "full"
     ]
-    if column_reductions_apply(region, reductions, REDUCTION_KINDS, passes, full_outputs):
-        body = _full_closure(region, [e.inputs[0] for e in reductions])
-        emit_column_reductions(code, region, reductions, body, outer_eqns, parallel)
+    plans = []
+    for p in range(passes):
+        reds = [e for e in reductions if stage_of[id(e)] == p]
+        outs = [(k, v) for k, v in full_outputs if avail[v] == p]
+        body = _full_closure(region, [e.inputs[0] for e in reds] + [v for _, v in outs])
+        plans.append([reds, outs, body, []])
+    _stash(region, plans)
+    if region.columns:
+        emit_columns(code, region, plans, avail, outer_eqns, parallel)
         return
     index = ", ".join(f"i{d}" for d in range(region.rank))
     outer_index = ", ".join(f"i{d}" for d in region.kept)
@@ -115,13 +121,6 @@ def _emit_staged(code, region, parallel):
         code.depth += 1
         if depth == 0 and region.wide:  # inside the loop: a parallel loop's body is its own function
             code.line("prefer_wide_vectors()")
-    plans = []
-    for p in range(passes):
-        reds = [e for e in reductions if stage_of[id(e)] == p]
-        outs = [(k, v) for k, v in full_outputs if avail[v] == p]
-        body = _full_closure(region, [e.inputs[0] for e in reds] + [v for _, v in outs])
-        plans.append([reds, outs, body, []])
-    _stash(region, plans)
     prefetch = prefetched_rows(region, plans, total)
     divisions, checks = exact_divisions(region, plans, total)
     for p, (reds, outs, body, loads) in enumerate(plans):
@@ -382,5 +381,5 @@ def _emit_laned_loops(code, region, laned, inner, total, emit_body, prefetch=())
 
 from arraystack.backends.numba.codegen import REDUCTIONS as REDUCTION_KINDS  # noqa: E402
 from arraystack.backends.numba.codegen import _emit_eqn, _value  # noqa: E402
-from arraystack.backends.numba.codegen_columns import column_reductions_apply, emit_column_reductions  # noqa: E402
+from arraystack.backends.numba.codegen_columns import columns_apply, emit_columns  # noqa: E402
 from arraystack.backends.numba.codegen_rows import exact_divisions, prefetched_rows  # noqa: E402

@@ -1,0 +1,142 @@
+"""Column regions of several passes and with full-size outputs (codegen_columns.py): x - x.mean(axis=0), a
+standardization, a column softmax. Each column adds in the order a row adds in, so a column region's bits
+are those of the same function along rows of the transposed input (the staged loops); the block width,
+a run-time argument, changes no result; tier 0's twin agrees; NumPy agrees within rounding."""
+
+from __future__ import annotations
+
+import tempfile
+
+import numpy as np
+import pytest
+
+import arraystack as ast
+from arraystack.backends.numba.kernels import load_kernel
+
+pytestmark = pytest.mark.numba
+
+# short columns, one group, a flush with a partial group, several blocks (of 128 or more) and a partial one
+SHAPES = [(1, 5), (63, 130), (65, 129), (1025, 257), (3, 1100)]
+
+
+def _bits(x):
+    x = np.asarray(x)
+    return x.view(f"u{x.itemsize}")
+
+
+def _data(shape, dtype, seed):
+    x = np.random.default_rng(seed).standard_normal(shape).astype(dtype) * 3
+    if shape[0] > 2:
+        x[1, :] *= 1e3  # large values: the order of the sums shows in the bits
+    return x
+
+
+# each along `axis` (0: the column path; 1: rows, the staged loops), written once for both
+def center(xp, x, axis):
+    return x - xp.mean(x, axis=axis, keepdims=True)
+
+
+def standardize(xp, x, axis):
+    m = xp.mean(x, axis=axis, keepdims=True)
+    d = x - m
+    return d / xp.sqrt(xp.mean(d * d, axis=axis, keepdims=True) + 1e-5), m
+
+
+def softmax(xp, x, axis):
+    e = xp.exp(x - xp.max(x, axis=axis, keepdims=True))
+    return e / xp.sum(e, axis=axis, keepdims=True)
+
+
+def scaled_and_summed(xp, x, axis):  # a full output and a reduction in one pass
+    y = x * 2.0 + 1.0
+    return y, xp.sum(y, axis=axis)
+
+
+FUNCTIONS = [center, standardize, softmax, scaled_and_summed]
+
+
+def _compiled(fn, axis):
+    return ast.jit(lambda a: fn(ast, a, axis), tiered=False)
+
+
+def _source(fn, x):
+    return ast.jit(lambda a: fn(ast, a, 0)).lower(ast.asarray(x)).compile().source
+
+
+def _transposed(results):
+    if not isinstance(results, tuple):
+        results = (results,)
+    return [np.asarray(r).T for r in results]
+
+
+@pytest.mark.parametrize("fn", FUNCTIONS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("n0, n1", SHAPES)
+def test_columns_have_the_bits_of_rows_of_the_transpose(fn, n0, n1):
+    x = _data((n0, n1), np.float32, n0 * 3 + n1)
+    assert "for cb in" in _source(fn, x)
+    got = _compiled(fn, 0)(ast.asarray(x))
+    rows = _compiled(fn, 1)(ast.asarray(np.ascontiguousarray(x.T)))
+    for g, r in zip(_transposed(got), _transposed(rows)):
+        np.testing.assert_array_equal(_bits(g.T), _bits(r))
+    with np.errstate(over="ignore"):
+        want = fn(np, x.astype(np.float64), 0)
+    for g, w in zip(
+        got if isinstance(got, tuple) else (got,), want if isinstance(want, tuple) else (want,)
+    ):
+        np.testing.assert_allclose(np.asarray(g), w, rtol=2e-4, atol=2e-4)
+
+
+@pytest.mark.parametrize("fn", FUNCTIONS, ids=lambda f: f.__name__)
+def test_float64_strided_and_fortran_inputs(fn):
+    base = _data((300, 2 * 140), np.float64, 7)
+    for x in (base[:, ::2], np.asfortranarray(base[:, :140])):
+        got = _compiled(fn, 0)(ast.asarray(x))
+        rows = _compiled(fn, 1)(ast.asarray(np.ascontiguousarray(x.T)))
+        for g, r in zip(_transposed(got), _transposed(rows)):
+            np.testing.assert_array_equal(_bits(g.T), _bits(r))
+
+
+def test_special_values_reach_only_their_columns():
+    x = _data((200, 140), np.float32, 8)
+    x[5, 0], x[6, 1], x[7, 2], x[8, 2] = np.nan, np.inf, np.inf, -np.inf
+    got = np.asarray(_compiled(center, 0)(ast.asarray(x)))
+    with np.errstate(invalid="ignore"):
+        want = x - x.astype(np.float64).mean(axis=0)
+    assert np.isnan(got[:, 0]).all() and np.isnan(got[:, 2]).all()
+    assert np.isnan(got[6, 1]) and np.isneginf(np.delete(got[:, 1], 6)).all()  # x - inf; inf - inf
+    np.testing.assert_allclose(got[:, 3:], want[:, 3:], rtol=1e-4, atol=1e-4)
+    sm = np.asarray(_compiled(softmax, 0)(ast.asarray(x)))
+    assert np.isnan(sm[:, 0]).all()
+    np.testing.assert_allclose(sm[:, 3:].sum(axis=0), 1.0, rtol=1e-5)
+
+
+@pytest.mark.parametrize("fn", [center, softmax], ids=lambda f: f.__name__)
+def test_the_block_width_changes_no_result(fn):
+    x = _data((130, 300), np.float32, 9)
+    kernel = load_kernel(_source(fn, x), cache_dir=tempfile.mkdtemp())[0]
+    results = []
+    for bw in (16, 128, 160, 1024):  # the kernel's arguments: sizes, block width, input, output
+        out = np.empty_like(x)
+        kernel(*x.shape, bw, x, out)
+        results.append(out)
+    for out in results[1:]:
+        np.testing.assert_array_equal(_bits(out), _bits(results[0]))
+    np.testing.assert_array_equal(_bits(_compiled(fn, 0)(ast.asarray(x))), _bits(results[0]))
+
+
+def test_tiers_agree_on_a_standardization():
+    x = _data((300, 70), np.float32, 10)
+    f = ast.jit(lambda a: standardize(ast, a, 0), tiered=True)
+    first = [np.asarray(r) for r in f(ast.asarray(x))]
+    assert f.wait_compiled(timeout=300)
+    for g, w in zip(f(ast.asarray(x)), first):
+        np.testing.assert_array_equal(_bits(g), _bits(w))
+
+
+@pytest.mark.filterwarnings("ignore:Mean of empty slice")
+def test_empty_inputs():
+    for shape in ((0, 4), (5, 0)):
+        e = np.zeros(shape, np.float32)
+        with np.errstate(invalid="ignore"):
+            want = e - e.mean(axis=0)
+        np.testing.assert_array_equal(np.asarray(_compiled(center, 0)(e)), want)
