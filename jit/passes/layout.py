@@ -1,6 +1,7 @@
 """Layout rewrites for simplify: scalar broadcasts feed elementwise ops directly, and transposes, reshapes and
 broadcasts sink below elementwise ops, where they cancel (transpose of transpose) or shrink the work
-(an op on a scalar before broadcasting it, instead of on the broadcast array).
+(an op on a scalar before broadcasting it, instead of on the broadcast array); a reduction of a transpose
+reduces the transpose's operand along the matching axes (reduce_of_transpose).
 
 Exactness: a layout op (transpose, reshape, broadcast_in_dim, full) only moves or repeats values, so
 computing an elementwise op before or after it gives the same values element by element, as long as the op
@@ -25,6 +26,9 @@ EXACT_OPS = frozenset({
 })  # fmt: skip
 
 _LAYOUT = (s.transpose_p, s.reshape_p, s.broadcast_in_dim_p)
+REDUCES = frozenset({
+    s.reduce_sum_p, s.reduce_prod_p, s.reduce_max_p, s.reduce_min_p, s.reduce_and_p, s.reduce_or_p,
+})  # fmt: skip
 _MOVERS = frozenset({*_LAYOUT, s.full_p})  # the producers both rewrites look through
 
 
@@ -145,8 +149,8 @@ def _meets(var, prim, ctx, depth=0):
     if len(users) != 1 or depth > 8:
         return False
     (user,) = users
-    if user.prim is prim:
-        return True
+    if user.prim is prim or (prim is s.transpose_p and user.prim in REDUCES):
+        return True  # a reduction takes the transpose in (reduce_of_transpose)
     return _exact(user) and len(user.outputs) == 1 and _meets(user.outputs[0], prim, ctx, depth + 1)
 
 
@@ -170,6 +174,29 @@ def broadcast_of_broadcast(eqn, ctx):
             count("broadcast_of_full")
             return Eqn(s.full_p, inner.inputs, eqn.outputs, params, eqn.source)
     return None
+
+
+def reduce_of_transpose(eqn, ctx):
+    """reduce(transpose(x, perm), axes) -> reduce(x, perm[axes]), where perm keeps the order of the kept
+    axes and of the reduced ones: every output element reduces the same values in the same order (the
+    kernels' order follows the reduced axes whatever the layout; NumPy iterates a transposed view as its
+    base), and the reduction reads x along its layout instead of across it: sum(x.T * 2, axis=1) on a
+    (4096, 1024) float32 x walked each of x's columns (40 ms; NumPy 5.6 ms); now x's rows are read in
+    blocks of columns (codegen_columns.py)."""
+    inner = ctx.producer(eqn.inputs[0])
+    if inner is None or inner.prim is not s.transpose_p:
+        return None
+    perm = tuple(inner.params["permutation"])
+    axes = tuple(sorted(eqn.params["axes"]))
+    kept = [perm[d] for d in range(len(perm)) if d not in axes]
+    reduced = [perm[d] for d in axes]
+    if kept != sorted(kept) or reduced != sorted(reduced):
+        return None
+    params = {**eqn.params, "axes": tuple(reduced)}
+    if not _avals_match(eqn.prim, inner.inputs, params, eqn.outputs):
+        return None
+    count("reduce_of_transpose")
+    return Eqn(eqn.prim, inner.inputs, eqn.outputs, params, eqn.source)
 
 
 def layout_rules(eqn, ctx):

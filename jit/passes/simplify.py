@@ -104,7 +104,7 @@ for _prim in (
     s.reduce_and_p,
     s.reduce_or_p,
 ):
-    simplify_rules[_prim] = _reduce_nothing
+    simplify_rules[_prim] = _chain(_reduce_nothing, layout.reduce_of_transpose)
 simplify_rules[s.transpose_p] = _transpose
 simplify_rules[p.convert_p] = _chain(_convert, layout.layout_rules)
 simplify_rules[s.broadcast_in_dim_p] = _broadcast

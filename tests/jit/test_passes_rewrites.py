@@ -189,6 +189,14 @@ CASES = [
         ["transpose"],
     ),
     (
+        "reductions take transposes in",
+        lambda x: (ast.sum(T(x) * 2.0, axis=1), ast.max(T(x), axis=0), ast.prod(T(x) + 1, axis=1)),
+        ["f64", "f32", "i32"],
+        1,
+        ["reduce_of_transpose", "sink_transpose"],
+        ["transpose"],
+    ),
+    (
         "reshapes sink",
         lambda x, y: (x.reshape(24) - y.reshape(24)).reshape(4, 6),
         ["f32"],
@@ -238,6 +246,12 @@ REJECTED = [
     ("x**nan, x**inf", lambda x: (x**np.nan) + (x**np.inf), "pow"),
     ("max(2, x) float keeps order", lambda x: ast.maximum(-0.0, x), "max"),
     ("exp does not sink through transposes", lambda x: T(ast.exp(T(x))), "transpose"),
+    # reduced axes out of order: another order of the sum
+    (
+        "sum over reordered axes",
+        lambda x: ast.sum(ast.transpose(x.reshape(2, 2, 6), (1, 0, 2)), axis=(0, 1)),
+        "transpose",
+    ),
 ]
 
 
