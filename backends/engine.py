@@ -269,7 +269,7 @@ class _Run:
                 continue
             value = self.env[x]
             if any(buffer_owner(value) is r for r in argument_roots):
-                value = value.copy()  # a result never shares memory with an argument
+                value = value.copy(order="K")  # never an argument's memory; in memory order
             outs.append(value)
         return outs
 

@@ -203,7 +203,7 @@ def alias_safe(graph: Graph, runner):
     def run(buffers):
         outs = list(runner(buffers))
         for k in flagged:
-            outs[k] = outs[k].copy()
+            outs[k] = outs[k].copy(order="K")  # a transpose stays one: a copy in memory order
         return outs
 
     return run

@@ -104,14 +104,46 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
             step.donated_outputs = ()
             return step, spec.source, fresh
 
+        full = [k for k, kind in enumerate(kinds) if kind == "full"]
+        rank = len(spec.shape)
+        strided = []  # the kernel with one loop per axis, made when first needed
+
         def step(*inputs):
+            arrays = [x if type(x) is _host_array else np.asarray(x) for x in inputs]
+            if full and not donated and not all(arrays[k].flags.c_contiguous for k in full):
+                if rank > 1 and all(arrays[k].flags.f_contiguous for k in full):
+                    # operands all in Fortran order (x.T * 2): the loop runs in memory order, over
+                    # the transposes, and the results take the operands' order, as NumPy's do (the
+                    # flat loop raveled x.T into a copy: (1024, 4096) float32 48 ms; NumPy 7 ms)
+                    outs = [
+                        empty(final[::-1], dtype, nbytes).T
+                        for (_, dtype, final, _), (_, _, nbytes) in zip(outputs, allocs)
+                    ]
+                    ins = [x.T if k in full else x for k, x in enumerate(arrays)]
+                    kernel(n, *ins, *[o.T for o in outs])
+                    return outs
+                # strided operands (x[:, 1:] - x[:, :-1]): raveling copies them; loops per axis
+                # read them in place ((4096, 1024) float32: 10.5 -> ms; NumPy 5.5 ms)
+                if not strided:
+                    nested = generate(sub, parallel=size >= threshold, flat_ok=False)
+                    strided.append(load_kernel(nested.source, cache_dir=cache_dir)[0])
+                outs = [
+                    empty(final, dtype, nbytes)
+                    for (_, dtype, final, _), (_, _, nbytes) in zip(outputs, allocs)
+                ]
+                ins = [
+                    x.reshape(-1) if kinds[k] == "scalar" or x.ndim == 0 else x
+                    for k, x in enumerate(arrays)
+                ]
+                strided[0](*spec.shape, *ins, *outs)
+                return outs
             outs = [
                 empty(final, dtype, nbytes)
                 if k not in donated
                 else _donated(inputs[donated[k][0]], final, dtype, nbytes, donated[k][1])
                 for k, ((_, dtype, final, _), (_, _, nbytes)) in enumerate(zip(outputs, allocs))
             ]
-            kernel(n, *[x if type(x) is _host_array else np.asarray(x) for x in inputs], *outs)
+            kernel(n, *arrays, *outs)
             return outs
 
         step.donated_outputs = tuple(donated)
@@ -209,8 +241,7 @@ def _reference_region_step(eqn):
 
 def _calls_blas(graph) -> bool:
     return any(
-        eqn.prim.name == "dot_general"
-        or any(_calls_blas(g) for g in _subgraphs(eqn.params))
+        eqn.prim.name == "dot_general" or any(_calls_blas(g) for g in _subgraphs(eqn.params))
         for eqn in graph.eqns
     )
 

@@ -72,7 +72,9 @@ class _Region:
         # 2.5 -> 2.1 ms; a row max 0.72 -> 0.64 ms). Single-pass memory-bound loops keep LLVM's
         # default width: an elementwise a * 2 + b ran 3-14% slower wide, a total sum of squares no
         # faster. The width changes no result: nothing is reassociated (summation_order.py)
-        rows_reduced = bool(reductions) and self.rank - 1 in self.axes and len(self.axes) < self.rank
+        rows_reduced = (
+            bool(reductions) and self.rank - 1 in self.axes and len(self.axes) < self.rank
+        )
         self.wide = rows_reduced or any(e.prim in VECTOR_MATH for e in graph.eqns)
 
     def level(self, var):
@@ -86,11 +88,17 @@ class _Region:
         return "other"
 
 
-def generate(graph, parallel: bool, name: str = "kernel") -> KernelSpec:
+def generate(graph, parallel: bool, name: str = "kernel", flat_ok: bool = True) -> KernelSpec:
+    """flat_ok=False: one loop per axis even where one flat loop would do (for strided operands)."""
     region = _Region(graph)
     has_broadcast = any(e.prim is s.broadcast_in_dim_p for e in graph.eqns)
     kinds = [region.level(v) for v in graph.inputs]
-    flat = not region.axes and not has_broadcast and all(k in ("full", "scalar") for k in kinds)
+    flat = (
+        flat_ok
+        and not region.axes
+        and not has_broadcast
+        and all(k in ("full", "scalar") for k in kinds)
+    )
     if flat:
         region.shape_for_loops = (int(np.prod(region.shape, dtype=np.int64)),)
     region.columns = bool(region.axes) and columns_apply(region, REDUCTIONS)
@@ -108,7 +116,9 @@ def generate(graph, parallel: bool, name: str = "kernel") -> KernelSpec:
         outputs.append((alloc if alloc != () else (1,), v.aval.dtype, final, lv))
     spec = KernelSpec(code.text(), region.shape, flat, kinds, outputs)
     spec.outer_shape = region.outer_shape
-    spec.column_blocks = region.columns  # the kernel takes bw (codegen_columns.block_width) after the sizes
+    spec.column_blocks = (
+        region.columns
+    )  # the kernel takes bw (codegen_columns.block_width) after the sizes
     return spec
 
 
@@ -177,7 +187,9 @@ def _emit_elementwise(code, region, parallel, flat):
     for depth, d in enumerate(dims):
         code.line(f"for i{d} in {loop if depth == 0 else 'range'}(n{d}):")
         code.depth += 1
-        if depth == 0 and region.wide:  # inside the loop: a parallel loop's body is its own function
+        if (
+            depth == 0 and region.wide
+        ):  # inside the loop: a parallel loop's body is its own function
             code.line("prefer_wide_vectors()")
     for eqn in region.graph.eqns:
         _emit_eqn(code, region, eqn, index, "")

@@ -1,0 +1,72 @@
+"""Strided operands and operands in Fortran order (transposes). An elementwise kernel whose operands are all
+in Fortran order runs over memory order and gives results in that order, as NumPy's ufuncs do; strided
+ones are read in place (one loop per axis); a result that is a view of an argument is copied in memory
+order. Values always equal NumPy's, whatever the layouts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import arraystack as ast
+
+pytestmark = pytest.mark.numba
+
+
+def _jit(fn):
+    return ast.jit(fn, tiered=False)
+
+
+@pytest.mark.parametrize("shape", [(300, 200), (7, 5, 400), (1, 300), (300, 1)])
+@pytest.mark.parametrize("dtype", [np.float32, np.int64])
+def test_elementwise_on_transposes_takes_their_order(shape, dtype):
+    rng = np.random.default_rng(len(shape))
+    x = (rng.standard_normal(shape) * 100).astype(dtype)
+    y = (rng.standard_normal(shape) * 100).astype(dtype)
+
+    def f(xp, a, b):
+        return a.T * 3 + b.T - 1, a.T - b.T
+
+    got = _jit(lambda a, b: f(ast, a, b))(ast.asarray(x), ast.asarray(y))
+    want = f(np, x, y)
+    for g, w in zip(got, want):
+        g = np.asarray(g)
+        np.testing.assert_array_equal(g, w)
+        assert g.flags.f_contiguous == w.flags.f_contiguous
+
+
+def test_mixed_orders_and_fortran_arguments():
+    x = np.asfortranarray(np.arange(60000, dtype=np.float64).reshape(200, 300))
+    y = np.arange(60000, dtype=np.float64).reshape(200, 300)
+    f = _jit(lambda a, b: (a * 2 + b, a * a, a.T * b.T))
+    s, sq, mixed = f(ast.asarray(x), ast.asarray(y))
+    np.testing.assert_array_equal(np.asarray(s), x * 2 + y)
+    np.testing.assert_array_equal(np.asarray(mixed), x.T * y.T)
+    np.testing.assert_array_equal(np.asarray(sq), x * x)
+    assert np.asarray(sq).flags.f_contiguous  # Fortran in, Fortran out, as NumPy
+
+
+def test_a_returned_transpose_is_a_copy_in_memory_order():
+    x = np.arange(60000, dtype=np.float32).reshape(200, 300)
+    a = ast.asarray(x)
+    t = np.asarray(_jit(lambda v: v.T)(a))
+    np.testing.assert_array_equal(t, x.T)
+    assert t.flags.f_contiguous and not np.shares_memory(t, x)
+    x[0, 0] = -1  # the argument changes; the result does not
+    assert t[0, 0] == 0
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.bool_])
+def test_strided_operands_are_read_in_place(dtype):
+    rng = np.random.default_rng(5)
+    x = (rng.standard_normal((300, 257)) * 100).astype(dtype)
+    v = (rng.standard_normal(5001) * 100).astype(dtype)
+
+    def f(xp, a, b, s):
+        return a[:, 1:] != a[:, :-1], b[::3] * s, a[::2, ::-2] * 2
+
+    args = (x, v, dtype(3) if dtype is not np.bool_ else np.bool_(True))
+    got = _jit(lambda a, b, s: f(ast, a, b, s))(*[ast.asarray(a) for a in args])
+    for g, w in zip(got, f(np, *args)):
+        np.testing.assert_array_equal(np.asarray(g), w)
+        assert np.asarray(g).dtype == w.dtype
