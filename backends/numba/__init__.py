@@ -72,7 +72,8 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
         from arraystack.backends.numba.codegen_columns import block_width
 
         threads = numba.get_num_threads() if size >= threshold else 1
-        sizes += (block_width(sizes[1], threads),)
+        kept = spec.outer_shape  # the leading axes are reduced: the kept ones end the shape
+        sizes += (block_width(sizes[-1], threads, math.prod(kept[:-1])),)
     kinds = spec.input_kinds
     outputs = spec.outputs
     flat = spec.flat

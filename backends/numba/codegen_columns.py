@@ -1,16 +1,17 @@
-"""Column reductions: a rank-2 region that reduces axis 0 and keeps axis 1 (x.sum(axis=0), a bias gradient,
-x.max(axis=0)).
+"""Column reductions: a region that reduces its leading axes and keeps the others (x.sum(axis=0), a bias
+gradient, x.max(axis=0), a (B, T, C) sum over (0, 1)).
 
-The staged loop nest (codegen_staged.py) keeps the kept axis outside, so a column sum walks each column
+The staged loop nest (codegen_staged.py) keeps the kept axes outside, so a column sum walks each column
 down its stride: one cache line and, for rows of 4 KB or more, one page per element (a (4096, 1024)
-float32 sum: 24-27 ms, NumPy 2.1 ms). Here the loops are interchanged per block of BLOCK columns (in
-parallel over blocks): rows are read along their length, into lanes of shape (LANES, BLOCK), one
-column of lanes per output column. Each column adds in exactly summation_order.py's order (element i0
-into lane i0 % LANES, float32 lanes joining float64 ones every BLOCK_GROUPS groups and at the end, a
-partial last group counting as one, folds in halves; columns shorter than LANES add sequentially in
-float64; float products alike in float64 lanes), so results keep their bits and tier 0's twin. Other
-reductions (max/min, NaN-blind with a flag for floats; integer and boolean ones) keep one accumulator per
-column and see its elements in row order, as before.
+float32 sum: 24-27 ms, NumPy 2.1 ms). Here the loops are interchanged per block of bw columns of the
+last axis (in parallel over blocks and the other kept axes): rows are read along their length, into
+lanes of shape (LANES, bw), one column of lanes per output column. Each column adds in exactly
+summation_order.py's order (element i into lane i % LANES along the last reduced axis, row after row of
+the reduced axes before it, float32 lanes joining float64 ones every BLOCK_GROUPS groups and at the end,
+a partial last group of a row counting as one, folds in halves; rows shorter than LANES add
+sequentially in float64; float products alike in float64 lanes), so results keep their bits and tier
+0's twin. Other reductions (max/min, NaN-blind with a flag for floats; integer and boolean ones) keep one
+accumulator per column and see its elements in row order, as before.
 
 Regions of several passes (x - x.mean(axis=0), a standardization, a column softmax) and with full-size
 outputs take this path too: each block runs the passes one after the other, every pass reading the
@@ -35,14 +36,14 @@ WIDEST = (
 )
 
 
-def block_width(n1: int, threads: int) -> int:
+def block_width(n1: int, threads: int, others: int = 1) -> int:
     """Columns per block (the kernel's argument bw): a thread's share of the columns, within [BLOCK,
     WIDEST], a multiple of 16. A block's rows are read bw * itemsize bytes at a time, each from another
     page for rows of 4 KB or more: wider reads find more lines per page. Measured on (4096, 1024)
     float32, bw 128 / 512 / 1024: x - x.mean(axis=0) 6.6 / 3.4 / 4.9 ms at 2 threads, 11.7 / 6.9 / 4.9
     at 1 (NumPy 5.6-7.8); on (1024, 8192), 1024 beat 512 and 2048-8192 at 1 and 2 threads. The width
     changes no result: each column adds in its own fixed order."""
-    share = -(-n1 // max(1, threads))
+    share = min(n1, -(-n1 * others // max(1, threads)))  # others: blocks of the other kept axes
     return min(WIDEST, max(BLOCK, -(-share // 16) * 16))
 
 
@@ -50,11 +51,14 @@ _KINDS = ("sum", "prod", "max", "min", "and", "or")
 
 
 def columns_apply(region, kinds) -> bool:
-    """Whether the region takes this path (its kernel then takes bw after the sizes)."""
+    """Whether the region takes this path (its kernel then takes bw after the sizes): it reduces leading
+    axes and keeps the others ((4096, 1024) over axis 0; (B, T, C) over (0, 1); (64, 256, 256) over 0)."""
     reductions = [e for e in region.graph.eqns if e.prim in kinds]
+    k = len(region.axes)
     return (
-        region.rank == 2
-        and region.axes == (0,)
+        region.rank >= 2
+        and 1 <= k < region.rank
+        and region.axes == tuple(range(k))
         and bool(reductions)
         and all(kinds[e.prim] in _KINDS for e in reductions)
     )
@@ -106,12 +110,17 @@ class _Columns:
 
         self.code, self.region, self.plans = code, region, plans
         self.emit_eqn, self.value, self.combine, self.init = _emit_eqn, _value, _combine, _init
+        r, k = region.rank, len(region.axes)
+        self.index = ", ".join(f"i{d}" for d in range(r))
+        self.outer_index = ", ".join(f"i{d}" for d in region.kept)
+        self.col = f"i{r - 1}"  # the column: the last axis, in blocks; the other kept axes outside
+        self.row = f"i{k - 1}"  # the last reduced axis, along which sums run in lanes
         self.accs = []
         for reds, _, _, _ in plans:
             accs = []
             for e in reds:
                 kind = REDUCTION_KINDS[e.prim]
-                v = _value(region, e.inputs[0], "i0, i1", "i1")
+                v = _value(region, e.inputs[0], self.index, self.outer_index)
                 accs.append(_Acc(region, e, kind, v, _acc_dtype(kind, e.outputs[0].aval.dtype)))
             self.accs.append(accs)
         n = len(plans)
@@ -142,10 +151,19 @@ class _Columns:
     def emit(self, parallel):
         code, region = self.code, self.region
         loop = "numba.prange" if parallel else "range"
-        with code.block(f"for cb in {loop}((n1 + bw - 1) // bw):"):
+        last = f"n{region.rank - 1}"
+        middle = region.kept[:-1]  # kept axes before the last: one block of columns per index
+        code.line(f"nblocks = ({last} + bw - 1) // bw")
+        count = " * ".join([f"n{d}" for d in middle] + ["nblocks"])
+        with code.block(f"for cb in {loop}({count}):"):
+            if middle:
+                code.line("rest = cb // nblocks")
+            for d in reversed(middle):
+                code.line(f"i{d} = rest % n{d}")
+                code.line(f"rest = rest // n{d}")
             # unsigned indices: numba then drops the negative-index wraparound that keeps loops scalar
-            code.line("c0 = np.uint64(cb) * np.uint64(bw)")
-            code.line("cw = min(np.uint64(bw), np.uint64(n1) - c0)")
+            code.line("c0 = np.uint64(cb % nblocks) * np.uint64(bw)")
+            code.line(f"cw = min(np.uint64(bw), np.uint64({last}) - c0)")
             code.line(
                 "width = np.intp(cw)"
             )  # lanes as wide as the block: a narrow matrix zeroes less
@@ -168,19 +186,20 @@ class _Columns:
         if not (results or self.loops[k] or last):
             return
         with code.block("for c in range(cw):"):
-            code.line("i1 = c0 + c")
+            code.line(f"{self.col} = c0 + c")
             self._load(self.loop_reads[k])
             for a in results:
                 code.line(f"{region.names[a.out]} = {a.total()}")
             for e in self.loops[k]:
-                self.emit_eqn(code, region, e, "i0, i1", "i1")
+                self.emit_eqn(code, region, e, self.index, self.outer_index)
             for v in self.stored:
                 if self.made[v] == k:
                     code.line(f"{region.names[v]}_col[c] = {region.names[v]}")
             if last:
                 for j, v in enumerate(region.graph.outputs):
                     if region.level(v) != "full":
-                        code.line(f"o{j}[i1] = {self.value(region, v, 'i0, i1', 'i1')}")
+                        value = self.value(region, v, self.index, self.outer_index)
+                        code.line(f"o{j}[{self.outer_index}] = {value}")
 
     def _pass(self, p):
         code, region = self.code, self.region
@@ -197,28 +216,33 @@ class _Columns:
                 code.line(f"{a.name}_c = np.full(width, {start}, {_numpy_type(a.acc_dtype)})")
                 if a.nan:
                     code.line(f"{a.name}_nan = np.zeros(width, np.bool_)")
-        if any(
-            a.laned for a in accs
-        ):  # short columns: one float64 sum (product) each, in row order
-            with code.block(f"if n0 < {LANES}:"), code.block("for i0 in range(np.uint64(n0)):"):
-                self._row(p, None)
+        reduced = range(len(region.axes))
+        if any(a.laned for a in accs):  # short rows: one float64 sum (product) per column, in order
+            with code.block(f"if n{len(region.axes) - 1} < {LANES}:"):
+                self._reduced_loops(reduced, p)
             with code.block("else:"):
                 self._laned_rows(p)
         else:  # one accumulator per column, in row order
-            with code.block("for i0 in range(np.uint64(n0)):"):
-                self._row(p, None)
+            self._reduced_loops(reduced, p)
+
+    def _reduced_loops(self, axes, p):
+        for d in axes:
+            self.code.line(f"for i{d} in range(np.uint64(n{d})):")
+            self.code.depth += 1
+        self._row(p, None)
+        self.code.depth -= len(axes)
 
     def _row(self, p, lane):
         """One row's elements of this block (lane None: a short column's sequential sum)."""
         code, region = self.code, self.region
         _, outs, body, loads = self.plans[p]
         with code.block("for c in range(cw):"):
-            code.line("i1 = c0 + c")
+            code.line(f"{self.col} = c0 + c")
             self._load(self.pass_reads[p])
             for k, u in loads:
-                code.line(f"{region.names[u]} = o{k}[i0, i1]")
+                code.line(f"{region.names[u]} = o{k}[{self.index}]")
             for eqn in body:
-                self.emit_eqn(code, region, eqn, "i0, i1", "i1")
+                self.emit_eqn(code, region, eqn, self.index, self.outer_index)
             for a in self.accs[p]:
                 n, v = a.name, a.value
                 if a.laned and lane is None:
@@ -233,7 +257,8 @@ class _Columns:
                 else:
                     code.line(f"{n}_c[c] = {self.combine(a.kind, f'{n}_c[c]', v, a.acc_dtype)}")
             for k, v in outs:
-                code.line(f"o{k}[i0, i1] = {self.value(region, v, 'i0, i1', 'i1')}")
+                value = self.value(region, v, self.index, self.outer_index)
+                code.line(f"o{k}[{self.index}] = {value}")
 
     def _laned_rows(self, p):
         code = self.code
@@ -258,18 +283,24 @@ class _Columns:
 
         if narrow:
             code.line("ngroups = 0")
-        code.line(f"gend = np.uint64(n0) - np.uint64(n0) % np.uint64({LANES})")
+        outer = len(self.region.axes) - 1  # reduced axes before the last: rows of rows, in order
+        for d in range(outer):
+            code.line(f"for i{d} in range(np.uint64(n{d})):")
+            code.depth += 1
+        n, row = f"np.uint64(n{outer})", self.row
+        code.line(f"gend = {n} - {n} % np.uint64({LANES})")
         with code.block(f"for g in range(np.uint64(0), gend, np.uint64({LANES})):"):
             with code.block(f"for j in range(np.uint64({LANES})):"):
-                code.line("i0 = g + j")
+                code.line(f"{row} = g + j")
                 self._row(p, "j")
             count_group()
-        with code.block("for j in range(np.uint64(n0) - gend):"):  # a partial last group
-            code.line("i0 = gend + j")
+        with code.block(f"for j in range({n} - gend):"):  # a partial last group
+            code.line(f"{row} = gend + j")
             self._row(p, "j")
         if narrow:  # a partial group counts as one
-            with code.block("if gend < np.uint64(n0):"):
+            with code.block(f"if gend < {n}:"):
                 count_group()
+        code.depth -= outer
         flush()
         h = LANES // 2
         while h:  # the fold in halves

@@ -5,7 +5,7 @@ axes the passes run over chunks in parallel and combine partial results. Float m
 and track NaNs in a flag; float sums and products add into explicit lanes in the fixed order of
 summation_order.py (no reassociation: the result depends on neither threads, CPU nor LLVM, and its NumPy
 twin reproduces it bit for bit); a value a later pass would recompute is stashed in that pass's output
-buffer. Column reductions (rank 2, axis 0 reduced) read rows along their length instead:
+buffer. Column reductions (leading axes reduced, the others kept) read rows along their length instead:
 codegen_columns.py.
 """
 

@@ -12,6 +12,7 @@ import pytest
 
 import arraystack as ast
 from arraystack.backends.numba.kernels import load_kernel
+from arraystack.backends.numba.summation_order import kernel_reduce
 
 pytestmark = pytest.mark.numba
 
@@ -140,3 +141,67 @@ def test_empty_inputs():
         with np.errstate(invalid="ignore"):
             want = e - e.mean(axis=0)
         np.testing.assert_array_equal(np.asarray(_compiled(center, 0)(e)), want)
+
+
+# rank 3, leading axes reduced: rows of rows (a partial group per row, flushes across rows, short rows)
+SHAPES3 = [
+    ((3, 70, 33), (0, 1)),
+    ((20, 64, 5), (0, 1)),
+    ((2, 10, 140), (0, 1)),
+    ((65, 3, 130), (0,)),
+]
+
+
+@pytest.mark.parametrize("shape, axes", SHAPES3)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_leading_axes_of_rank_3_add_in_the_kernel_order(shape, axes, dtype):
+    x = np.random.default_rng(sum(shape)).standard_normal(shape).astype(dtype) * 100
+    x[0, 1] *= 1e6
+    got = ast.jit(lambda a: ast.sum(a, axis=axes), tiered=False)(ast.asarray(x))
+    np.testing.assert_array_equal(_bits(got), _bits(kernel_reduce("sum", x, axes)))
+    src = ast.jit(lambda a: ast.sum(a, axis=axes)).lower(ast.asarray(x)).compile().source
+    assert "for cb in" in src
+
+
+@pytest.mark.parametrize("shape, axes", SHAPES3)
+def test_rank_3_passes_have_the_bits_of_rows_of_the_transpose(shape, axes):
+    x = _data(shape, np.float32, sum(shape))
+    back = tuple(range(len(axes), 3)) + axes  # kept axes first: the reduced ones end the shape
+    moved = np.ascontiguousarray(x.transpose(back))
+    rows = tuple(range(3 - len(axes), 3))
+
+    def f(a, axes):
+        m = ast.mean(a, axis=axes, keepdims=True)
+        return (a - m) / ast.sqrt(ast.mean((a - m) * (a - m), axis=axes, keepdims=True) + 1e-5)
+
+    got = ast.jit(lambda a: f(a, axes), tiered=False)(ast.asarray(x))
+    want = ast.jit(lambda a: f(a, rows), tiered=False)(ast.asarray(moved))
+    np.testing.assert_array_equal(_bits(np.asarray(got).transpose(back)), _bits(want))
+    with np.errstate(all="ignore"):
+        m = x.astype(np.float64).mean(axis=axes, keepdims=True)
+        ref = (x - m) / np.sqrt(((x - m) ** 2).mean(axis=axes, keepdims=True) + 1e-5)
+    np.testing.assert_allclose(np.asarray(got), ref, rtol=1e-3, atol=1e-3)
+
+
+def test_rank_3_max_integer_and_outer_operands():
+    x = _data((5, 70, 130), np.float32, 11)
+    x[2, 3, 0], x[4, 69, 129] = np.nan, np.inf
+    k = np.random.default_rng(12).integers(-9, 9, (5, 70, 130)).astype(np.int64)
+    b = np.linspace(-1, 1, 130).astype(np.float32)
+
+    def f(xp, x, k, b):
+        return (
+            xp.max(x, axis=(0, 1)),
+            xp.sum(k, axis=(0, 1)),
+            xp.min(x * b, axis=0),
+            x - xp.max(x, axis=0),
+        )
+
+    got = ast.jit(lambda x, k, b: f(ast, x, k, b), tiered=False)(
+        *[ast.asarray(a) for a in (x, k, b)]
+    )
+    with np.errstate(invalid="ignore"):
+        want = f(np, x, k, b)
+    for g, w in zip(got, want):
+        assert np.asarray(g).dtype == w.dtype
+        np.testing.assert_array_equal(np.asarray(g), w)
