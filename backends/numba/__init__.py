@@ -72,7 +72,7 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
         from arraystack.backends.numba.codegen_columns import block_width
 
         threads = numba.get_num_threads() if size >= threshold else 1
-        kept = spec.outer_shape  # the leading axes are reduced: the kept ones end the shape
+        kept = spec.outer_shape  # blocks of the last axis, one set per index of the other kept axes
         sizes += (block_width(sizes[-1], threads, math.prod(kept[:-1])),)
     kinds = spec.input_kinds
     outputs = spec.outputs

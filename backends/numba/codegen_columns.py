@@ -1,7 +1,7 @@
-"""Column reductions: a region that reduces its leading axes and keeps the others (x.sum(axis=0), a bias
-gradient, x.max(axis=0), a (B, T, C) sum over (0, 1)).
+"""Column reductions: a region that reduces adjacent axes and keeps the last (x.sum(axis=0), a bias
+gradient, x.max(axis=0), a (B, T, C) sum over (0, 1), a (N, L, C) sum over 1).
 
-The staged loop nest (codegen_staged.py) keeps the kept axes outside, so a column sum walks each column
+The staged loop nest (codegen_staged.py) runs the kept axes outside, so a column sum walks each column
 down its stride: one cache line and, for rows of 4 KB or more, one page per element (a (4096, 1024)
 float32 sum: 24-27 ms, NumPy 2.1 ms). Here the loops are interchanged per block of bw columns of the
 last axis (in parallel over blocks and the other kept axes): rows are read along their length, into
@@ -51,14 +51,14 @@ _KINDS = ("sum", "prod", "max", "min", "and", "or")
 
 
 def columns_apply(region, kinds) -> bool:
-    """Whether the region takes this path (its kernel then takes bw after the sizes): it reduces leading
-    axes and keeps the others ((4096, 1024) over axis 0; (B, T, C) over (0, 1); (64, 256, 256) over 0)."""
+    """Whether the region takes this path (its kernel then takes bw after the sizes): it reduces adjacent
+    axes and keeps the last ((4096, 1024) over axis 0; (B, T, C) over (0, 1); (64, 256, 256) over 1)."""
     reductions = [e for e in region.graph.eqns if e.prim in kinds]
-    k = len(region.axes)
+    axes = region.axes
     return (
-        region.rank >= 2
-        and 1 <= k < region.rank
-        and region.axes == tuple(range(k))
+        bool(axes)
+        and axes == tuple(range(axes[0], axes[-1] + 1))
+        and axes[-1] < region.rank - 1
         and bool(reductions)
         and all(kinds[e.prim] in _KINDS for e in reductions)
     )
@@ -110,11 +110,11 @@ class _Columns:
 
         self.code, self.region, self.plans = code, region, plans
         self.emit_eqn, self.value, self.combine, self.init = _emit_eqn, _value, _combine, _init
-        r, k = region.rank, len(region.axes)
+        r = region.rank
         self.index = ", ".join(f"i{d}" for d in range(r))
         self.outer_index = ", ".join(f"i{d}" for d in region.kept)
         self.col = f"i{r - 1}"  # the column: the last axis, in blocks; the other kept axes outside
-        self.row = f"i{k - 1}"  # the last reduced axis, along which sums run in lanes
+        self.row = f"i{region.axes[-1]}"  # the last reduced axis, along which sums run in lanes
         self.accs = []
         for reds, _, _, _ in plans:
             accs = []
@@ -216,9 +216,9 @@ class _Columns:
                 code.line(f"{a.name}_c = np.full(width, {start}, {_numpy_type(a.acc_dtype)})")
                 if a.nan:
                     code.line(f"{a.name}_nan = np.zeros(width, np.bool_)")
-        reduced = range(len(region.axes))
+        reduced = region.axes
         if any(a.laned for a in accs):  # short rows: one float64 sum (product) per column, in order
-            with code.block(f"if n{len(region.axes) - 1} < {LANES}:"):
+            with code.block(f"if n{reduced[-1]} < {LANES}:"):
                 self._reduced_loops(reduced, p)
             with code.block("else:"):
                 self._laned_rows(p)
@@ -283,11 +283,11 @@ class _Columns:
 
         if narrow:
             code.line("ngroups = 0")
-        outer = len(self.region.axes) - 1  # reduced axes before the last: rows of rows, in order
-        for d in range(outer):
+        *outer, last = self.region.axes  # reduced axes before the last: rows of rows, in order
+        for d in outer:
             code.line(f"for i{d} in range(np.uint64(n{d})):")
             code.depth += 1
-        n, row = f"np.uint64(n{outer})", self.row
+        n, row = f"np.uint64(n{last})", self.row
         code.line(f"gend = {n} - {n} % np.uint64({LANES})")
         with code.block(f"for g in range(np.uint64(0), gend, np.uint64({LANES})):"):
             with code.block(f"for j in range(np.uint64({LANES})):"):
@@ -300,7 +300,7 @@ class _Columns:
         if narrow:  # a partial group counts as one
             with code.block(f"if gend < {n}:"):
                 count_group()
-        code.depth -= outer
+        code.depth -= len(outer)
         flush()
         h = LANES // 2
         while h:  # the fold in halves

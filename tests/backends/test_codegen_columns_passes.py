@@ -143,12 +143,15 @@ def test_empty_inputs():
         np.testing.assert_array_equal(np.asarray(_compiled(center, 0)(e)), want)
 
 
-# rank 3, leading axes reduced: rows of rows (a partial group per row, flushes across rows, short rows)
+# ranks 3 and 4, adjacent axes reduced and the last kept: rows of rows (a partial group per row, flushes
+# across rows, short rows), kept axes before and after the reduced ones
 SHAPES3 = [
     ((3, 70, 33), (0, 1)),
     ((20, 64, 5), (0, 1)),
     ((2, 10, 140), (0, 1)),
     ((65, 3, 130), (0,)),
+    ((5, 70, 33), (1,)),
+    ((3, 65, 4, 130), (1, 2)),
 ]
 
 
@@ -157,6 +160,7 @@ SHAPES3 = [
 def test_leading_axes_of_rank_3_add_in_the_kernel_order(shape, axes, dtype):
     x = np.random.default_rng(sum(shape)).standard_normal(shape).astype(dtype) * 100
     x[0, 1] *= 1e6
+    axes = tuple(axes)
     got = ast.jit(lambda a: ast.sum(a, axis=axes), tiered=False)(ast.asarray(x))
     np.testing.assert_array_equal(_bits(got), _bits(kernel_reduce("sum", x, axes)))
     src = ast.jit(lambda a: ast.sum(a, axis=axes)).lower(ast.asarray(x)).compile().source
@@ -166,9 +170,10 @@ def test_leading_axes_of_rank_3_add_in_the_kernel_order(shape, axes, dtype):
 @pytest.mark.parametrize("shape, axes", SHAPES3)
 def test_rank_3_passes_have_the_bits_of_rows_of_the_transpose(shape, axes):
     x = _data(shape, np.float32, sum(shape))
-    back = tuple(range(len(axes), 3)) + axes  # kept axes first: the reduced ones end the shape
+    r = len(shape)
+    back = tuple(d for d in range(r) if d not in axes) + axes  # the reduced axes end the shape
     moved = np.ascontiguousarray(x.transpose(back))
-    rows = tuple(range(3 - len(axes), 3))
+    rows = tuple(range(r - len(axes), r))
 
     def f(a, axes):
         m = ast.mean(a, axis=axes, keepdims=True)
