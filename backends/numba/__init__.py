@@ -65,6 +65,12 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
     size = max([int(np.prod(v.aval.shape, dtype=np.int64)) for v in sub.inputs + sub.outputs] + [1])
     spec = generate(sub, parallel=size >= threshold)
     kernel, fresh = load_kernel(spec.source, cache_dir=cache_dir)
+    if size < threshold:
+        # a loop on one thread whose output is its input does not vectorize (LLVM's overlap check
+        # fails and its scalar loop runs): tanh(x) + 1 on 4096 float32 took 37 us in place, 5.5 us
+        # into another buffer. Dying intermediates then give way to a fresh buffer; donated
+        # arguments are still reused, as promised
+        donors = tuple(d for d in donors if d[2])
     sizes = (int(np.prod(spec.shape, dtype=np.int64)),) if spec.flat else tuple(spec.shape)
     if spec.column_blocks:
         import numba

@@ -101,6 +101,19 @@ def test_kernel_writes_into_a_dying_intermediate(xy):
     assert np.array_equal(np.asarray(x), xy[0])  # arguments are never overwritten
 
 
+def test_small_loops_write_into_fresh_buffers():
+    # one thread's loop over its own input does not vectorize (LLVM's overlap check fails): a dying
+    # intermediate of a loop below the parallel threshold gives way to a fresh buffer
+    def fn(x):
+        return ast.tanh(ast.cumsum(x)) + 1.0
+
+    x = ast.asarray(np.linspace(-1, 1, 4096))
+    f = jitted(fn)
+    assert "may write into dying input" not in f.lower(x).compile().as_text()
+    want = np.tanh(np.cumsum(np.asarray(x))) + 1.0  # the kernel's tanh: within 4 ulp
+    np.testing.assert_allclose(np.asarray(f(x)), want, rtol=1e-14, atol=1e-15)
+
+
 def test_no_in_place_write_into_a_value_something_else_still_reads():
     x = np.linspace(-2, 2, 12)
 
@@ -135,7 +148,7 @@ def test_donated_argument_passed_twice_is_not_overwritten_early():
         z = ast.cumsum(x * w)  # x dies at the product, which may write into it ...
         return z + ast.cumsum(y)  # ... but y, read later, is the same buffer: x is copied first
 
-    x0 = np.linspace(-1, 1, 500)
+    x0 = np.linspace(-1, 1, 300_000)  # a parallel loop: one thread's loops do not write in place
     x = ast.asarray(x0.copy())
     f = jitted(fn, donate_argnums=0)
     assert "may write into dying input" in f.lower(x, x).compile().as_text()
