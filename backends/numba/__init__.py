@@ -18,6 +18,7 @@ from arraystack.backends.executable import (
     interpret,
     last_uses,
 )
+from arraystack.backends.numba.layouts import FortranKernel, all_fortran, reversed_region
 from arraystack.backends.reference import reference_step
 from arraystack.ir.control import fusion_p
 from arraystack.ir.ir import Literal
@@ -54,6 +55,20 @@ def _reduction_prims():
     return REDUCTIONS
 
 
+def _sizes(spec, parallel):
+    """The kernel's size arguments: the iteration shape (flat: its size), then a column kernel's bw."""
+    sizes = (int(np.prod(spec.shape, dtype=np.int64)),) if spec.flat else tuple(spec.shape)
+    if spec.column_blocks:
+        import numba
+
+        from arraystack.backends.numba.codegen_columns import block_width
+
+        threads = numba.get_num_threads() if parallel else 1
+        kept = spec.outer_shape  # blocks of the last axis, one set per index of the other kept axes
+        sizes += (block_width(sizes[-1], threads, math.prod(kept[:-1])),)
+    return sizes
+
+
 def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THRESHOLD):
     """donors: (input position, output position, argument?) triples: that input's buffer may receive that
     output (an intermediate's only when the pool has no free buffer of its size: see _donated);
@@ -71,15 +86,7 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
         # into another buffer. Dying intermediates then give way to a fresh buffer; donated
         # arguments are still reused, as promised
         donors = tuple(d for d in donors if d[2])
-    sizes = (int(np.prod(spec.shape, dtype=np.int64)),) if spec.flat else tuple(spec.shape)
-    if spec.column_blocks:
-        import numba
-
-        from arraystack.backends.numba.codegen_columns import block_width
-
-        threads = numba.get_num_threads() if size >= threshold else 1
-        kept = spec.outer_shape  # blocks of the last axis, one set per index of the other kept axes
-        sizes += (block_width(sizes[-1], threads, math.prod(kept[:-1])),)
+    sizes = _sizes(spec, size >= threshold)
     kinds = spec.input_kinds
     outputs = spec.outputs
     flat = spec.flat
@@ -118,7 +125,7 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
         def step(*inputs):
             arrays = [x if type(x) is _host_array else np.asarray(x) for x in inputs]
             if full and not donated and not all(arrays[k].flags.c_contiguous for k in full):
-                if rank > 1 and all(arrays[k].flags.f_contiguous for k in full):
+                if rank > 1 and all_fortran(arrays, full):
                     # operands all in Fortran order (x.T * 2): the loop runs in memory order, over
                     # the transposes, and the results take the operands' order, as NumPy's do (the
                     # flat loop raveled x.T into a copy: (1024, 4096) float32 48 ms; NumPy 7 ms)
@@ -156,11 +163,21 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
         step.donated_outputs = tuple(donated)
         return step, spec.source, fresh
 
+    full = [k for k, kind in enumerate(kinds) if kind == "full"]
+    fortran = None
+    if len(spec.shape) > 1 and full and reversed_region(sub) is not None:
+        fortran = FortranKernel(sub, size >= threshold, cache_dir, _sizes)
+
     def step(*inputs):
+        arrays = [x if type(x) is _host_array else np.asarray(x) for x in inputs]
+        if (
+            fortran is not None
+            and not arrays[full[0]].flags.c_contiguous
+            and all_fortran(arrays, full)
+        ):
+            return fortran(arrays)  # operands in Fortran order: the loops over their transposes
         args = []
-        for x, kind in zip(inputs, kinds):
-            if type(x) is not _host_array:
-                x = np.asarray(x)
+        for x, kind in zip(arrays, kinds):
             if kind == "scalar" or x.ndim == 0:
                 x = x.reshape(-1)
             elif kind == "outer" and x.shape != outer_shape:

@@ -70,3 +70,66 @@ def test_strided_operands_are_read_in_place(dtype):
     for g, w in zip(got, f(np, *args)):
         np.testing.assert_array_equal(np.asarray(g), w)
         assert np.asarray(g).dtype == w.dtype
+
+
+def _rows_functions(xp):
+    def center(a, col):  # a row reduction with a broadcast operand
+        return a - xp.mean(a, axis=1, keepdims=True) * col
+
+    def softmax(a, col):
+        e = xp.exp(a - xp.max(a, axis=1, keepdims=True))
+        return e / xp.sum(e, axis=1, keepdims=True)
+
+    def with_outer_outputs(a, col):
+        m = xp.mean(a, axis=1, keepdims=True)
+        return a * 2 + col, m, xp.sum(a, axis=1)
+
+    def elementwise(a, col):
+        return a * 2 + col
+
+    return [center, softmax, with_outer_outputs, elementwise]
+
+
+@pytest.mark.parametrize("which", range(4))
+@pytest.mark.parametrize("shape", [(300, 130), (70, 1), (2, 1030)])
+def test_regions_over_transposes_give_the_bits_of_c_order(which, shape):
+    rng = np.random.default_rng(which)
+    x = rng.standard_normal(shape).astype(np.float32) * 10
+    col = rng.standard_normal((shape[0], 1)).astype(np.float32)  # col.T: along a.T's rows
+    fn = _rows_functions(ast)[which]
+    compiled = _jit(lambda a, c: fn(a.T, c.T))  # a.T and c.T: operands in Fortran order
+    got = compiled(ast.asarray(x), ast.asarray(col))
+    c_order = _jit(fn)(
+        ast.asarray(np.ascontiguousarray(x.T)), ast.asarray(np.ascontiguousarray(col.T))
+    )
+    got, c_order = (r if isinstance(r, tuple) else (r,) for r in (got, c_order))
+    with np.errstate(over="ignore"):
+        want = _rows_functions(np)[which](x.T.astype(np.float64), col.T)
+    want = want if isinstance(want, tuple) else (want,)
+    for g, c, w in zip(got, c_order, want):
+        g, c = np.asarray(g), np.asarray(c)
+        assert g.shape == c.shape == w.shape and g.dtype == c.dtype
+        np.testing.assert_array_equal(g.view(np.uint32), c.view(np.uint32))
+        np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-4)
+        if g.ndim == 2 and min(g.shape) > 1:  # full results in the operands' order, as NumPy's
+            assert g.flags.f_contiguous
+
+
+def test_regions_that_reversing_would_change_keep_their_loops():
+    from arraystack.backends.numba.layouts import reversed_region
+
+    x = np.random.default_rng(3).standard_normal((6, 70, 5)).astype(np.float32)
+
+    def two_axes(a):  # reversed, the order of the two axes' sums would change
+        t = ast.transpose(a, (2, 1, 0))
+        return ast.sum(t * 2.0, axis=(1, 2))
+
+    got = _jit(two_axes)(ast.asarray(x))
+    np.testing.assert_allclose(np.asarray(got), (x * 2).sum(axis=(0, 1)), rtol=1e-5)
+    graph = ast.jit(two_axes).lower(ast.asarray(x)).optimized
+    (fusion,) = [
+        e
+        for e in graph.eqns
+        if e.prim.name == "fusion" and any("reduce" in q.prim.name for q in e.params["graph"].eqns)
+    ]
+    assert reversed_region(fusion.params["graph"]) is None

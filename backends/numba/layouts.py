@@ -1,0 +1,117 @@
+"""Kernels over transposes: a region whose full operands all come in Fortran order (x.T * 2 + b, a row
+reduction of x.T) runs as the same region with every value's axes reversed, over the operands'
+transposes, which are in C order; its results come back transposed, in Fortran order, as NumPy's ufuncs
+give them. The loops then walk memory in order instead of across it: x.T - x.T.mean(axis=1,
+keepdims=True) on a (4096, 1024) float32 x took 28 ms (NumPy 6 ms), x.T * 2 + x[:1].T 23 ms (NumPy 6.8).
+
+The reversed region computes the same values in the same order: elementwise operations do not see
+axes, a broadcast indexes the same elements, and a reduction over one axis adds its elements in the same
+order whichever axes surround it (summation_order.py). Regions it would change are left as they are:
+reductions over several axes (reversing them swaps the order of their float sums) and reshapes that do
+more than add or drop unit axes.
+"""
+
+from __future__ import annotations
+
+from arraystack.ir import structural as s
+from arraystack.ir.ir import Eqn, Graph, Literal, Var
+from arraystack.ir.passes.fuse import ELEMENTWISE, REDUCTIONS
+
+
+def reversed_region(graph):
+    """The region with every value's axes reversed, or None (see the module's docstring)."""
+    new = {}
+
+    def var(v):
+        if isinstance(v, Literal):
+            return v
+        if v not in new:
+            new[v] = Var(v.aval.update(shape=tuple(reversed(v.aval.shape))))
+        return new[v]
+
+    eqns = []
+    for e in graph.eqns:
+        params = e.params
+        if e.prim is s.broadcast_in_dim_p:
+            q, r = e.inputs[0].aval.ndim, e.outputs[0].aval.ndim
+            dims = tuple(params["broadcast_dimensions"])
+            params = {
+                **params,
+                "shape": tuple(reversed(params["shape"])),
+                "broadcast_dimensions": tuple(r - 1 - dims[q - 1 - i] for i in range(q)),
+            }
+        elif e.prim in REDUCTIONS:
+            axes, r = tuple(params["axes"]), e.inputs[0].aval.ndim
+            if len(axes) > 1:
+                return None
+            params = {**params, "axes": tuple(r - 1 - a for a in axes)}
+        elif e.prim is s.reshape_p:
+            before = [d for d in e.inputs[0].aval.shape if d != 1]
+            if before != [d for d in params["new_sizes"] if d != 1]:
+                return None
+            params = {**params, "new_sizes": tuple(reversed(params["new_sizes"]))}
+        elif e.prim not in ELEMENTWISE:
+            return None
+        inputs = tuple(var(x) for x in e.inputs)
+        eqns.append(Eqn(e.prim, inputs, tuple(var(v) for v in e.outputs), params, e.source))
+    return Graph(
+        tuple(var(v) for v in graph.inputs), tuple(eqns), tuple(var(v) for v in graph.outputs)
+    )
+
+
+def all_fortran(arrays, full) -> bool:
+    """Whether the full operands are all in Fortran order and not all in C order (a vector is both)."""
+    flags = [arrays[k].flags for k in full]
+    return all(f.f_contiguous for f in flags) and not all(f.c_contiguous for f in flags)
+
+
+class FortranKernel:
+    """The reversed region's kernel, generated and loaded on first use; call() runs it on the operands'
+    transposes and returns the results transposed back."""
+
+    def __init__(self, graph, parallel, cache_dir, sizes_of):
+        self.graph, self.parallel, self.cache_dir, self.sizes_of = (
+            graph,
+            parallel,
+            cache_dir,
+            sizes_of,
+        )
+        self.ready = None
+
+    def _load(self):
+        from arraystack.backends.buffers import host_pool
+        from arraystack.backends.numba.codegen import generate
+        from arraystack.backends.numba.kernels import load_kernel
+
+        spec = generate(reversed_region(self.graph), parallel=self.parallel)
+        kernel, _ = load_kernel(spec.source, cache_dir=self.cache_dir)
+        outer = spec.outer_shape or (1,)
+        outs = [
+            (alloc, dtype, final, alloc_bytes(alloc, dtype))
+            for alloc, dtype, final, _ in spec.outputs
+        ]
+        sizes = self.sizes_of(spec, self.parallel)
+        self.ready = (kernel, sizes, spec.input_kinds, outer, outs, host_pool.empty)
+
+    def __call__(self, arrays):
+        if self.ready is None:
+            self._load()
+        kernel, sizes, kinds, outer, outs, empty = self.ready
+        args = []
+        for x, kind in zip(arrays, kinds):
+            x = x.T
+            if kind == "scalar" or x.ndim == 0:
+                x = x.reshape(-1)
+            elif kind == "outer" and x.shape != outer:
+                x = x.reshape(outer)
+            args.append(x)
+        buffers = [empty(alloc, dtype, nbytes) for alloc, dtype, _, nbytes in outs]
+        kernel(*sizes, *args, *buffers)
+        return [o.reshape(final).T for o, (_, _, final, _) in zip(buffers, outs)]
+
+
+def alloc_bytes(shape, dtype):
+    count = 1
+    for d in shape:
+        count *= d
+    return count * dtype.itemsize
