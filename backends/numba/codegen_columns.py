@@ -208,9 +208,6 @@ class _Columns:
             if a.laned:
                 start = "1.0" if a.kind == "prod" else "0.0"
                 code.line(f"{a.name}_s = np.full(width, {start}, np.float64)")
-                code.line(f"{a.name}_w = np.full(({LANES}, width), {start}, np.float64)")
-                if a.narrow:
-                    code.line(f"{a.name}_f = np.zeros(({LANES}, width), np.float32)")
             else:
                 start = self.init(a.kind, a.acc_dtype)
                 code.line(f"{a.name}_c = np.full(width, {start}, {_numpy_type(a.acc_dtype)})")
@@ -220,7 +217,13 @@ class _Columns:
         if any(a.laned for a in accs):  # short rows: one float64 sum (product) per column, in order
             with code.block(f"if n{reduced[-1]} < {LANES}:"):
                 self._reduced_loops(reduced, p)
-            with code.block("else:"):
+            with code.block("else:"):  # the lanes only here: short rows would only zero them
+                for a in accs:
+                    if a.laned:
+                        start = "1.0" if a.kind == "prod" else "0.0"
+                        code.line(f"{a.name}_w = np.full(({LANES}, width), {start}, np.float64)")
+                        if a.narrow:
+                            code.line(f"{a.name}_f = np.zeros(({LANES}, width), np.float32)")
                 self._laned_rows(p)
         else:  # one accumulator per column, in row order
             self._reduced_loops(reduced, p)

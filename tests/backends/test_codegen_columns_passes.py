@@ -210,3 +210,34 @@ def test_rank_3_max_integer_and_outer_operands():
     for g, w in zip(got, want):
         assert np.asarray(g).dtype == w.dtype
         np.testing.assert_array_equal(np.asarray(g), w)
+
+
+def test_trailing_kept_axes_merge_into_one_column_axis():
+    from arraystack.backends.numba.layouts import collapsed_region
+
+    x = _data((130, 6, 8), np.float32, 13)
+    w = np.linspace(-1, 1, 8).astype(np.float32)
+
+    def merged(a):  # every value has both kept axes: they merge
+        return a - ast.mean(a, axis=0), ast.sum(a * 2.0, axis=0)
+
+    def per_channel(a, w):  # w has only the last: no merge
+        return ast.sum(a * w, axis=0)
+
+    for fn, args in ((merged, (x,)), (per_channel, (x, w))):
+        graph = ast.jit(fn).lower(*[ast.asarray(a) for a in args]).optimized
+        for fusion in [e for e in graph.eqns if e.prim.name == "fusion"]:
+            assert (collapsed_region(fusion.params["graph"]) is None) == (fn is per_channel)
+    got = _compiled_plain(merged)(ast.asarray(x))
+    np.testing.assert_array_equal(_bits(got[1]), _bits(kernel_reduce("sum", x * 2, (0,))))
+    with np.errstate(all="ignore"):
+        np.testing.assert_allclose(np.asarray(got[0]), x - x.astype(np.float64).mean(0), atol=1e-3)
+    strided = _data((130, 12, 8), np.float32, 14)[:, ::2]  # not C order: the merge copies
+    got = _compiled_plain(merged)(ast.asarray(strided))
+    np.testing.assert_array_equal(_bits(got[1]), _bits(kernel_reduce("sum", strided * 2, (0,))))
+    got = _compiled_plain(per_channel)(ast.asarray(x), ast.asarray(w))
+    np.testing.assert_array_equal(_bits(got), _bits(kernel_reduce("sum", x * w, (0,))))
+
+
+def _compiled_plain(fn):
+    return ast.jit(fn, tiered=False)
