@@ -20,6 +20,7 @@ from arraystack.backends.executable import (
 )
 from arraystack.backends.numba.layouts import (
     FortranKernel,
+    LazyKernel,
     all_fortran,
     collapsed_region,
     reversed_region,
@@ -126,7 +127,12 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
 
         full = [k for k, kind in enumerate(kinds) if kind == "full"]
         rank = len(spec.shape)
-        strided = []  # the kernel with one loop per axis, made when first needed
+        parallel = size >= threshold
+        strided = LazyKernel(  # loops per axis for strided operands, built on first need
+            lambda: load_kernel(
+                generate(sub, parallel=parallel, flat_ok=False).source, cache_dir=cache_dir
+            )[0]
+        )
 
         def step(*inputs):
             arrays = [x if type(x) is _host_array else np.asarray(x) for x in inputs]
@@ -143,20 +149,20 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
                     kernel(n, *ins, *[o.T for o in outs])
                     return outs
                 # strided operands (x[:, 1:] - x[:, :-1]): raveling copies them; loops per axis
-                # read them in place ((4096, 1024) float32: 10.5 -> 2.4 ms; NumPy 5.1 ms)
-                if not strided:
-                    nested = generate(sub, parallel=size >= threshold, flat_ok=False)
-                    strided.append(load_kernel(nested.source, cache_dir=cache_dir)[0])
-                outs = [
-                    empty(final, dtype, nbytes)
-                    for (_, dtype, final, _), (_, _, nbytes) in zip(outputs, allocs)
-                ]
-                ins = [
-                    x.reshape(-1) if kinds[k] == "scalar" or x.ndim == 0 else x
-                    for k, x in enumerate(arrays)
-                ]
-                strided[0](*spec.shape, *ins, *outs)
-                return outs
+                # read them in place ((4096, 1024) float32: 10.5 -> 2.4 ms; NumPy 5.1 ms) once
+                # their kernel is built; the flat loop meanwhile
+                nested = strided.get()
+                if nested is not None:
+                    outs = [
+                        empty(final, dtype, nbytes)
+                        for (_, dtype, final, _), (_, _, nbytes) in zip(outputs, allocs)
+                    ]
+                    ins = [
+                        x.reshape(-1) if kinds[k] == "scalar" or x.ndim == 0 else x
+                        for k, x in enumerate(arrays)
+                    ]
+                    nested(*spec.shape, *ins, *outs)
+                    return outs
             outs = [
                 empty(final, dtype, nbytes)
                 if k not in donated
@@ -184,7 +190,9 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
             and not arrays[full[0]].flags.c_contiguous
             and all_fortran(arrays, full)
         ):
-            return fortran(arrays)  # operands in Fortran order: the loops over their transposes
+            outs = fortran(arrays)  # operands in Fortran order: the loops over their transposes
+            if outs is not None:  # (None while its kernel compiles: the loops below meanwhile)
+                return outs
         args = []
         for x, kind in zip(arrays, kinds):
             if kind == "scalar" or x.ndim == 0:

@@ -13,6 +13,9 @@ more than add or drop unit axes.
 
 from __future__ import annotations
 
+import atexit
+import threading
+
 from arraystack.ir import structural as s
 from arraystack.ir.ir import Eqn, Graph, Literal, Var
 from arraystack.ir.passes.fuse import ELEMENTWISE, REDUCTIONS
@@ -65,9 +68,48 @@ def all_fortran(arrays, full) -> bool:
     return all(f.f_contiguous for f in flags) and not all(f.c_contiguous for f in flags)
 
 
+class LazyKernel:
+    """A kernel made on first need, in a background thread: until it is ready, get() gives None and the
+    caller takes its other path (correct, slower), so a call with strided or transposed operands never
+    waits for numba to compile (the CNN training step's first compiled calls would have waited for two).
+    A kernel that fails to build stays None."""
+
+    def __init__(self, make):
+        self.make, self.value, self.started = make, None, False
+
+    def get(self):
+        if self.value is None and not self.started:
+            with _lock:
+                if not self.started:
+                    self.started = True
+                    thread = threading.Thread(target=self._build, daemon=True, name="layout-kernel")
+                    _pending.append(thread)
+                    thread.start()
+        return self.value
+
+    def _build(self):
+        try:
+            self.value = self.make()
+        except Exception:  # noqa: BLE001 - the caller's other path stays, as before the kernel existed
+            self.value = None
+
+
+_lock = threading.Lock()
+_pending: list = []
+
+
+def wait_layout_kernels(timeout=None) -> None:
+    """Block until the layout kernels started so far are built (for tests and benchmarks)."""
+    while _pending:
+        _pending.pop().join(timeout)
+
+
+atexit.register(wait_layout_kernels, 60)  # no compile cut off by the interpreter's exit
+
+
 class FortranKernel:
-    """The reversed region's kernel, generated and loaded on first use; call() runs it on the operands'
-    transposes and returns the results transposed back."""
+    """The reversed region's kernel, built on first use (LazyKernel); call() runs it on the operands'
+    transposes and returns the results transposed back, or None while it is not ready."""
 
     def __init__(self, graph, parallel, cache_dir, sizes_of):
         self.graph, self.parallel, self.cache_dir, self.sizes_of = (
@@ -76,7 +118,7 @@ class FortranKernel:
             cache_dir,
             sizes_of,
         )
-        self.ready = None
+        self.lazy = LazyKernel(self._load)
 
     def _load(self):
         from arraystack.backends.buffers import host_pool
@@ -91,12 +133,13 @@ class FortranKernel:
             for alloc, dtype, final, _ in spec.outputs
         ]
         sizes = self.sizes_of(spec, self.parallel)
-        self.ready = (kernel, sizes, spec.input_kinds, outer, outs, host_pool.empty)
+        return (kernel, sizes, spec.input_kinds, outer, outs, host_pool.empty)
 
     def __call__(self, arrays):
-        if self.ready is None:
-            self._load()
-        kernel, sizes, kinds, outer, outs, empty = self.ready
+        ready = self.lazy.get()
+        if ready is None:
+            return None
+        kernel, sizes, kinds, outer, outs, empty = ready
         args = []
         for x, kind in zip(arrays, kinds):
             x = x.T
