@@ -23,43 +23,60 @@ from arraystack.ir.passes.fuse import ELEMENTWISE, REDUCTIONS
 
 def reversed_region(graph):
     """The region with every value's axes reversed, or None (see the module's docstring)."""
+
+    def params_of(e):
+        params = e.params
+        if e.prim is s.broadcast_in_dim_p:
+            q, r = e.inputs[0].aval.ndim, e.outputs[0].aval.ndim
+            dims = tuple(params["broadcast_dimensions"])
+            return {
+                **params,
+                "shape": tuple(reversed(params["shape"])),
+                "broadcast_dimensions": tuple(r - 1 - dims[q - 1 - i] for i in range(q)),
+            }
+        if e.prim in REDUCTIONS:
+            axes, r = tuple(params["axes"]), e.inputs[0].aval.ndim
+            if len(axes) > 1:
+                raise _Refused
+            return {**params, "axes": tuple(r - 1 - a for a in axes)}
+        if e.prim is s.reshape_p:
+            before = [d for d in e.inputs[0].aval.shape if d != 1]
+            if before != [d for d in params["new_sizes"] if d != 1]:
+                raise _Refused
+            return {**params, "new_sizes": tuple(reversed(params["new_sizes"]))}
+        if e.prim not in ELEMENTWISE:
+            raise _Refused
+        return params
+
+    return _remapped(graph, lambda shape: tuple(reversed(shape)), params_of)
+
+
+def _remapped(graph, shape_of, params_of):
+    """The graph with new Vars of the shapes shape_of gives and the params params_of gives, or None
+    where either raises _Refused."""
     new = {}
 
     def var(v):
         if isinstance(v, Literal):
             return v
         if v not in new:
-            new[v] = Var(v.aval.update(shape=tuple(reversed(v.aval.shape))))
+            new[v] = Var(v.aval.update(shape=shape_of(tuple(v.aval.shape))))
         return new[v]
 
-    eqns = []
-    for e in graph.eqns:
-        params = e.params
-        if e.prim is s.broadcast_in_dim_p:
-            q, r = e.inputs[0].aval.ndim, e.outputs[0].aval.ndim
-            dims = tuple(params["broadcast_dimensions"])
-            params = {
-                **params,
-                "shape": tuple(reversed(params["shape"])),
-                "broadcast_dimensions": tuple(r - 1 - dims[q - 1 - i] for i in range(q)),
-            }
-        elif e.prim in REDUCTIONS:
-            axes, r = tuple(params["axes"]), e.inputs[0].aval.ndim
-            if len(axes) > 1:
-                return None
-            params = {**params, "axes": tuple(r - 1 - a for a in axes)}
-        elif e.prim is s.reshape_p:
-            before = [d for d in e.inputs[0].aval.shape if d != 1]
-            if before != [d for d in params["new_sizes"] if d != 1]:
-                return None
-            params = {**params, "new_sizes": tuple(reversed(params["new_sizes"]))}
-        elif e.prim not in ELEMENTWISE:
-            return None
-        inputs = tuple(var(x) for x in e.inputs)
-        eqns.append(Eqn(e.prim, inputs, tuple(var(v) for v in e.outputs), params, e.source))
-    return Graph(
-        tuple(var(v) for v in graph.inputs), tuple(eqns), tuple(var(v) for v in graph.outputs)
-    )
+    try:
+        eqns = []
+        for e in graph.eqns:
+            params = params_of(e)
+            ins, outs = tuple(var(x) for x in e.inputs), tuple(var(v) for v in e.outputs)
+            eqns.append(Eqn(e.prim, ins, outs, params, e.source))
+        ins, outs = tuple(var(v) for v in graph.inputs), tuple(var(v) for v in graph.outputs)
+    except _Refused:
+        return None
+    return Graph(ins, tuple(eqns), outs)
+
+
+class _Refused(Exception):
+    """The rewrite would change what the region computes (or cannot express it)."""
 
 
 def all_fortran(arrays, full) -> bool:
@@ -183,48 +200,33 @@ def collapsed_region(graph):
     t, merged = len(tail), 1
     for d in tail:
         merged *= d
-    new = {}
 
-    def var(v):
-        if isinstance(v, Literal):
-            return v
-        if v not in new:
-            dims = tuple(v.aval.shape)
-            if dims == ():
-                new[v] = v
-            elif len(dims) >= t and dims[-t:] == tail:
-                new[v] = Var(v.aval.update(shape=dims[:-t] + (merged,)))
-            else:
-                raise _Unmergeable
-        return new[v]
+    def shape_of(dims):
+        if dims == ():
+            return dims
+        if len(dims) >= t and dims[-t:] == tail:
+            return dims[:-t] + (merged,)
+        raise _Refused  # a value with some of the trailing axes only
 
-    try:
-        eqns = []
-        for e in graph.eqns:
-            params = e.params
-            if e.prim is s.broadcast_in_dim_p:
-                q, r = e.inputs[0].aval.ndim, e.outputs[0].aval.ndim
-                dims = tuple(params["broadcast_dimensions"])
-                if q:  # an operand with the tail: its tail goes to the result's
-                    if q < t or dims[-t:] != tuple(range(r - t, r)):
-                        return None
-                    dims = dims[:-t] + (r - t,)
-                params = {**params, "shape": tuple(params["shape"])[:-t] + (merged,)}
-                params["broadcast_dimensions"] = dims
-            elif e.prim in REDUCTIONS:
-                if tuple(params["axes"]) != axes:
-                    return None
-            elif e.prim is s.reshape_p:
-                params = {**params, "new_sizes": tuple(params["new_sizes"])[:-t] + (merged,)}
-            elif e.prim not in ELEMENTWISE:
-                return None
-            outputs = tuple(var(v) for v in e.outputs)
-            eqns.append(Eqn(e.prim, tuple(var(x) for x in e.inputs), outputs, params, e.source))
-        inputs, outputs = tuple(var(v) for v in graph.inputs), tuple(var(v) for v in graph.outputs)
-    except _Unmergeable:
-        return None
-    return Graph(inputs, tuple(eqns), outputs)
+    def params_of(e):
+        params = e.params
+        if e.prim is s.broadcast_in_dim_p:
+            q, r = e.inputs[0].aval.ndim, e.outputs[0].aval.ndim
+            dims = tuple(params["broadcast_dimensions"])
+            if q:  # an operand with the tail: its tail goes to the result's
+                if q < t or dims[-t:] != tuple(range(r - t, r)):
+                    raise _Refused
+                dims = dims[:-t] + (r - t,)
+            shape = tuple(params["shape"])[:-t] + (merged,)
+            return {**params, "shape": shape, "broadcast_dimensions": dims}
+        if e.prim in REDUCTIONS:
+            if tuple(params["axes"]) != axes:
+                raise _Refused
+            return params
+        if e.prim is s.reshape_p:
+            return {**params, "new_sizes": tuple(params["new_sizes"])[:-t] + (merged,)}
+        if e.prim not in ELEMENTWISE:
+            raise _Refused
+        return params
 
-
-class _Unmergeable(Exception):
-    """A value carries some of the trailing axes but not all."""
+    return _remapped(graph, shape_of, params_of)
