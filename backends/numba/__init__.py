@@ -23,6 +23,7 @@ from arraystack.backends.numba.layouts import (
     LazyKernel,
     all_fortran,
     collapsed_region,
+    kernel_arguments,
     reversed_region,
 )
 from arraystack.backends.reference import reference_step
@@ -157,11 +158,7 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
                         empty(final, dtype, nbytes)
                         for (_, dtype, final, _), (_, _, nbytes) in zip(outputs, allocs)
                     ]
-                    ins = [
-                        x.reshape(-1) if kinds[k] == "scalar" or x.ndim == 0 else x
-                        for k, x in enumerate(arrays)
-                    ]
-                    nested(*spec.shape, *ins, *outs)
+                    nested(*spec.shape, *kernel_arguments(arrays, kinds, None), *outs)
                     return outs
             outs = [
                 empty(final, dtype, nbytes)
@@ -176,11 +173,12 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
         return step, spec.source, fresh
 
     full = [k for k, kind in enumerate(kinds) if kind == "full"]
+    reversed_graph = reversed_region(sub) if len(spec.shape) > 1 and full else None
     fortran = None
-    if len(spec.shape) > 1 and full and reversed_region(sub) is not None:
-        fortran = FortranKernel(sub, size >= threshold, cache_dir, _sizes)
+    if reversed_graph is not None:
+        fortran = FortranKernel(reversed_graph, size >= threshold, cache_dir, _sizes)
 
-    shape = tuple(spec.shape)
+    full_shape = tuple(spec.shape) if collapsed is not None else None
     finals = [tuple(v.aval.shape) for v in sub.outputs]
 
     def step(*inputs):
@@ -193,15 +191,7 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
             outs = fortran(arrays)  # operands in Fortran order: the loops over their transposes
             if outs is not None:  # (None while its kernel compiles: the loops below meanwhile)
                 return outs
-        args = []
-        for x, kind in zip(arrays, kinds):
-            if kind == "scalar" or x.ndim == 0:
-                x = x.reshape(-1)
-            elif kind == "outer" and x.shape != outer_shape:
-                x = x.reshape(outer_shape)
-            elif collapsed is not None and kind == "full":
-                x = x.reshape(shape)  # a view in C order
-            args.append(x)
+        args = kernel_arguments(arrays, kinds, outer_shape, full_shape)
         outs = [empty(alloc, dtype, nbytes) for alloc, dtype, nbytes in allocs]
         kernel(*sizes, *args, *outs)
         return [o.reshape(final) if o.shape != final else o for o, final in zip(outs, finals)]

@@ -7,7 +7,9 @@ kernel's cache key. Three forms:
 - nested: elementwise with broadcasts: one loop per axis, inputs indexed through their broadcast maps;
 - staged: with reductions over axes R: kept axes outside (in parallel), then one pass over R per reduction
   stage (softmax: max, then sum of exp, then the division); with no kept axes the passes run over chunks in
-  parallel and combine partial results.
+  parallel and combine partial results. Regions that reduce adjacent axes and keep the last one read rows
+  along their length in blocks of columns instead (codegen_columns.py; the kernel then takes the block
+  width after its sizes).
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ more than add or drop unit axes.
 from __future__ import annotations
 
 import atexit
+import math
 import threading
 
 from arraystack.ir import structural as s
@@ -124,9 +125,25 @@ def wait_layout_kernels(timeout=None) -> None:
 atexit.register(wait_layout_kernels, 60)  # no compile cut off by the interpreter's exit
 
 
+def kernel_arguments(arrays, kinds, outer_shape, full_shape=None):
+    """The operands as a staged or nested kernel takes them: scalars as 1-d arrays, per-row (outer)
+    values in the outer shape, full operands in full_shape when given (a merged region's: a view in C
+    order)."""
+    args = []
+    for x, kind in zip(arrays, kinds):
+        if kind == "scalar" or x.ndim == 0:
+            x = x.reshape(-1)
+        elif kind == "outer" and x.shape != outer_shape:
+            x = x.reshape(outer_shape)
+        elif full_shape is not None and kind == "full":
+            x = x.reshape(full_shape)
+        args.append(x)
+    return args
+
+
 class FortranKernel:
-    """The reversed region's kernel, built on first use (LazyKernel); call() runs it on the operands'
-    transposes and returns the results transposed back, or None while it is not ready."""
+    """The kernel of a reversed region (reversed_region), built on first use (LazyKernel); call() runs it
+    on the operands' transposes and returns the results transposed back, or None while it is not ready."""
 
     def __init__(self, graph, parallel, cache_dir, sizes_of):
         self.graph, self.parallel, self.cache_dir, self.sizes_of = (
@@ -142,11 +159,11 @@ class FortranKernel:
         from arraystack.backends.numba.codegen import generate
         from arraystack.backends.numba.kernels import load_kernel
 
-        spec = generate(reversed_region(self.graph), parallel=self.parallel)
+        spec = generate(self.graph, parallel=self.parallel)
         kernel, _ = load_kernel(spec.source, cache_dir=self.cache_dir)
         outer = spec.outer_shape or (1,)
         outs = [
-            (alloc, dtype, final, alloc_bytes(alloc, dtype))
+            (alloc, dtype, final, math.prod(alloc) * dtype.itemsize)
             for alloc, dtype, final, _ in spec.outputs
         ]
         sizes = self.sizes_of(spec, self.parallel)
@@ -157,24 +174,10 @@ class FortranKernel:
         if ready is None:
             return None
         kernel, sizes, kinds, outer, outs, empty = ready
-        args = []
-        for x, kind in zip(arrays, kinds):
-            x = x.T
-            if kind == "scalar" or x.ndim == 0:
-                x = x.reshape(-1)
-            elif kind == "outer" and x.shape != outer:
-                x = x.reshape(outer)
-            args.append(x)
+        args = kernel_arguments([x.T for x in arrays], kinds, outer)
         buffers = [empty(alloc, dtype, nbytes) for alloc, dtype, _, nbytes in outs]
         kernel(*sizes, *args, *buffers)
         return [o.reshape(final).T for o, (_, _, final, _) in zip(buffers, outs)]
-
-
-def alloc_bytes(shape, dtype):
-    count = 1
-    for d in shape:
-        count *= d
-    return count * dtype.itemsize
 
 
 def collapsed_region(graph):
@@ -197,9 +200,7 @@ def collapsed_region(graph):
     tail = shape[axes[-1] + 1 :]
     if len(tail) < 2:
         return None
-    t, merged = len(tail), 1
-    for d in tail:
-        merged *= d
+    t, merged = len(tail), math.prod(tail)
 
     def shape_of(dims):
         if dims == ():
