@@ -236,7 +236,7 @@ INLINE void pow2_f32(float k, float *s1, float *s2)
     *s2 = bits_f32((int32_t)((k2 + 127.0f) * 8388608.0f));
 }
 
-/* mathlib.exp_scales_f32: (2**(k - d), 2**d) from the shifter's bits, d = -EXP_SPLIT where x < 0 else
+/* mathlib_scale.exp_scale_f32 (without AVX-512): (2**(k - d), 2**d) from the shifter's bits, d = -EXP_SPLIT where x < 0 else
  * EXP_SPLIT (unsigned arithmetic wraps like the kernel's int32) */
 INLINE void exp_scales_f32(float shifted, float x, float *s1, float *s2)
 {

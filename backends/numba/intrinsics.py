@@ -86,6 +86,9 @@ def prefer_wide_vectors(typingctx):
         # llvmlite's FunctionAttributes accepts only enum attributes; this is a string attribute,
         # written as is into the function's attribute list
         set.add(builder.function.attributes, '"prefer-vector-width"="512"')
+        # inlined into a caller (a small parallel loop's body into numba's gufunc wrapper), the body
+        # would be vectorized under the caller's attributes, at 256 bits: keep it a function of its own
+        builder.function.attributes.add("noinline")
         return context.get_dummy_value()
 
     return types.none(), codegen

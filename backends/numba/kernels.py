@@ -61,7 +61,7 @@ def _library_digest() -> str:
     outlive an edit to them."""
     here = os.path.dirname(os.path.abspath(__file__))
     digest = hashlib.sha256()
-    for name in ("mathlib.py", "mathlib_constants.py", "intrinsics.py", "lanes.py"):
+    for name in ("mathlib.py", "mathlib_scale.py", "mathlib_constants.py", "intrinsics.py", "lanes.py"):
         try:
             with open(os.path.join(here, name), "rb") as f:
                 digest.update(f.read())

@@ -18,7 +18,6 @@ from arraystack.backends.numba.mathlib_constants import (
     EXP_C,
     EXP_CF,
     EXP_QF,
-    EXP_SPLIT,
     HALF_F,
     INF_F,
     LN2_HALF_F,
@@ -37,6 +36,7 @@ from arraystack.backends.numba.mathlib_constants import (
     ZERO_F,
     F,
 )
+from arraystack.backends.numba.mathlib_scale import exp_scale_f32, scale_pow2_f64
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
@@ -79,30 +79,6 @@ def fma(typingctx, a, b, c):
         return builder.call(fn, list(args))
 
     return a(a, b, c), codegen
-
-
-@intrinsic
-def exp_scales_f32(typingctx, shifted, x):
-    """(2**(k - d), 2**d), d = -EXP_SPLIT where x < 0 else EXP_SPLIT, for shifted = float32(k + SHIFTER_F32)
-    and k in [-152, 130]: both factors are normal (k - d in [-88, 66]), so exp_f32's fma(e, s1, s1) * s2
-    rounds once where the result is normal. Works on the int32 bits directly: (k - d + 127) << 23 is
-    (bits(shifted) << 23) + ((127 - d) << 23) in int32 (wrapping: bits(SHIFTER_F32) << 23 is 0), and the
-    sign of x selects the constants (numba would widen int32 arithmetic to int64: half the vector width)."""
-    if shifted != types.float32 or x != types.float32:
-        return None
-
-    def codegen(context, builder, signature, args):
-        i32, f32 = ir.IntType(32), ir.FloatType()
-        negative = builder.fcmp_ordered("<", args[1], ir.Constant(f32, 0.0))
-        biases = [ir.Constant(i32, (127 - d) << 23) for d in (-EXP_SPLIT, EXP_SPLIT)]
-        kbits = builder.shl(builder.bitcast(args[0], i32), ir.Constant(i32, 23))
-        s1 = builder.bitcast(builder.add(kbits, builder.select(negative, *biases)), f32)
-        s2 = builder.select(
-            negative, ir.Constant(f32, 2.0**-EXP_SPLIT), ir.Constant(f32, 2.0**EXP_SPLIT)
-        )
-        return context.make_tuple(builder, signature.return_type, [s1, s2])
-
-    return types.UniTuple(types.float32, 2)(types.float32, types.float32), codegen
 
 
 @intrinsic
@@ -165,8 +141,7 @@ def exp_f64(x):
     p = fma(p, r, c[2])
     p = fma(p, r, c[1])
     p = fma(p, r, c[0])
-    s1, s2 = _pow2_f64(k)
-    y = (p * s1) * s2
+    y = scale_pow2_f64(p, k)
     y = np.inf if x > 709.782712893384 else y
     y = 0.0 if x < -745.1332191019412 else y
     return x if x != x else y
@@ -279,7 +254,7 @@ def _reduce_f32(x):
 @njit(**_jit_options)
 def exp_f32(x):
     """2**k (1 + em1), em1 = r + r**2 Q(r) ~ expm1(r) (mathlib_constants.py has Q and the bound), 2**k
-    applied as fma(em1, s1, s1) * s2 with s1 * s2 = 2**k (exp_scales_f32)."""
+    applied as fma(em1, s1, s1) * s2 with s1 * s2 = 2**k, or ldexp(1 + em1, k) (exp_scale_f32)."""
     _, r, shifted = _reduce_f32(x)
     c = EXP_QF
     q = fma(c[0], r, c[1])
@@ -287,11 +262,10 @@ def exp_f32(x):
     q = fma(q, r, c[3])
     q = fma(q, r, c[4])
     em1 = fma(q, r * r, r)
-    s1, s2 = exp_scales_f32(shifted, x)
     # x is clamped to [-105, 90], so k in [-152, 130]: the product by s2 is exact where the result is
     # normal, rounds it to a denormal below -87.3365 (a second rounding) and to 0 below -103.972, and
     # overflows to inf above 88.7228 by itself
-    y = fma(em1, s1, s1) * s2
+    y = exp_scale_f32(em1, shifted, x)
     return x if x != x else y
 
 

@@ -8,6 +8,7 @@ import pytest
 pytestmark = pytest.mark.numba
 
 mathlib = pytest.importorskip("arraystack.backends.numba.mathlib")
+mathlib_scale = pytest.importorskip("arraystack.backends.numba.mathlib_scale")
 numba = pytest.importorskip("numba")
 
 
@@ -28,10 +29,47 @@ def ulp_distance(a, b):
 def sample(dtype):
     rng = np.random.default_rng(1234)
     fi = np.finfo(dtype)
-    special = [0.0, -0.0, np.inf, -np.inf, np.nan, fi.tiny, fi.tiny / 4, fi.smallest_subnormal,
-               fi.max, -fi.max, fi.eps, -fi.eps, 1.0, -1.0, 0.5, 2.0]
-    edges = [88.72, 88.7228, 88.73, -103.97, -103.98, -87.33, 709.78, 709.79, -745.13, -745.14,
-             -708.4, 17.5, -17.5, 38.0, -38.0, 9.1, 22.0, 1e-8, -1e-8, 0.3466, -0.3466]
+    special = [
+        0.0,
+        -0.0,
+        np.inf,
+        -np.inf,
+        np.nan,
+        fi.tiny,
+        fi.tiny / 4,
+        fi.smallest_subnormal,
+        fi.max,
+        -fi.max,
+        fi.eps,
+        -fi.eps,
+        1.0,
+        -1.0,
+        0.5,
+        2.0,
+    ]
+    edges = [
+        88.72,
+        88.7228,
+        88.73,
+        -103.97,
+        -103.98,
+        -87.33,
+        709.78,
+        709.79,
+        -745.13,
+        -745.14,
+        -708.4,
+        17.5,
+        -17.5,
+        38.0,
+        -38.0,
+        9.1,
+        22.0,
+        1e-8,
+        -1e-8,
+        0.3466,
+        -0.3466,
+    ]
     with np.errstate(over="ignore"):
         parts = [
             rng.standard_normal(20000) * 3,
@@ -60,7 +98,13 @@ def _logistic_oracle(x):
     return np.where(x64 >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype)
 
 
-ORACLES = {"exp": np.exp, "expm1": np.expm1, "log": np.log, "tanh": np.tanh, "logistic": _logistic_oracle}
+ORACLES = {
+    "exp": np.exp,
+    "expm1": np.expm1,
+    "log": np.log,
+    "tanh": np.tanh,
+    "logistic": _logistic_oracle,
+}
 
 
 @pytest.mark.parametrize("name", sorted(ORACLES))
@@ -74,7 +118,9 @@ def test_max_error_within_4_ulp(name, dtype):
     assert got.dtype == want.dtype == dtype
     d = ulp_distance(got, want)
     worst = int(np.argmax(d))
-    assert d.max() <= 4, f"{name}({x[worst]!r}) = {got[worst]!r}, NumPy {want[worst]!r}: {d.max()} ulp"
+    assert d.max() <= 4, (
+        f"{name}({x[worst]!r}) = {got[worst]!r}, NumPy {want[worst]!r}: {d.max()} ulp"
+    )
 
 
 @pytest.mark.parametrize("fn,np_fn", [(mathlib.maximum, np.maximum), (mathlib.minimum, np.minimum)])
@@ -133,7 +179,9 @@ def test_tanh_f32_edges():
     worst = int(np.argmax(d))
     assert d.max() <= 4, f"tanh({both[worst]!r}) = {got[worst]!r}, NumPy {np.tanh(both[worst])!r}"
     assert got[x.size + tiny.size : half].tolist() == [1] * 4
-    tiny_got = got[x.size : x.size + tiny.size]  # +-0.0 (as the odd check shows), denormals, ~2**-26
+    tiny_got = got[
+        x.size : x.size + tiny.size
+    ]  # +-0.0 (as the odd check shows), denormals, ~2**-26
     np.testing.assert_array_equal(tiny_got.view(np.uint32), tiny.view(np.uint32))
 
 
@@ -161,16 +209,26 @@ def test_exp_f32_edges():
     +-0.0, the denormals), where exp turns denormal (-87.3365), 0 (-103.972) and inf (88.7228), and the
     clamps at -105 and 90. Within 4 ulp; the specials exactly."""
     ln2 = math.log(2)
-    centers = [(k + 0.5) * ln2 for k in range(-151, 128, 9)] + [-87.3365, -103.972, 88.7228, -105.0, 90.0]
+    centers = [(k + 0.5) * ln2 for k in range(-151, 128, 9)] + [
+        -87.3365,
+        -103.972,
+        88.7228,
+        -105.0,
+        90.0,
+    ]
     x = np.concatenate([_signed_window(c, 1 << 11) for c in centers])
     tiny = np.concatenate([_signed_window(c, 1 << 14) for c in (0.0, -0.0, 2.0**-25, -(2.0**-25))])
-    specials = np.array([np.inf, -np.inf, np.nan, 1e30, -1e30, np.finfo(np.float32).max], np.float32)
+    specials = np.array(
+        [np.inf, -np.inf, np.nan, 1e30, -1e30, np.finfo(np.float32).max], np.float32
+    )
     both = np.concatenate([x, tiny, specials])
     with np.errstate(over="ignore"):
         got, want = _run(mathlib.exp_f32, both), np.exp(both)
     d = ulp_distance(got, want)
     worst = int(np.argmax(d))
-    assert d.max() <= 4, f"exp({both[worst]!r}) = {got[worst]!r}, NumPy {want[worst]!r}: {d.max()} ulp"
+    assert d.max() <= 4, (
+        f"exp({both[worst]!r}) = {got[worst]!r}, NumPy {want[worst]!r}: {d.max()} ulp"
+    )
     assert (got[~np.isnan(both)] >= 0).all() and not np.signbit(got).any()
     small = np.abs(tiny) < 2.0**-25
     assert (got[x.size : x.size + tiny.size][small] == 1).all()
@@ -226,10 +284,68 @@ def test_signed_zeros_and_the_range_of_tanh_match_numpy(name, dtype):
     fi = np.finfo(dtype)
     x = np.array([0.0, -0.0, fi.smallest_subnormal, -fi.smallest_subnormal, -1e-30, 1e-30], dtype)
     with np.errstate(all="ignore"):
-        out, want = _run(getattr(mathlib, f"{name}_{'f32' if dtype == np.float32 else 'f64'}"), x), ORACLES[name](x)
+        out, want = (
+            _run(getattr(mathlib, f"{name}_{'f32' if dtype == np.float32 else 'f64'}"), x),
+            ORACLES[name](x),
+        )
     zero = want == 0
     np.testing.assert_array_equal(np.signbit(out[zero]), np.signbit(want[zero]))
     if name == "tanh":
         y = _run(mathlib.tanh_f32 if dtype == np.float32 else mathlib.tanh_f64, sample(dtype))
         assert np.all(np.abs(y[~np.isnan(y)]) <= 1)
-        assert _run(mathlib.tanh_f32 if dtype == np.float32 else mathlib.tanh_f64, np.array([np.inf, -np.inf], dtype)).tolist() == [1, -1]
+        assert _run(
+            mathlib.tanh_f32 if dtype == np.float32 else mathlib.tanh_f64,
+            np.array([np.inf, -np.inf], dtype),
+        ).tolist() == [1, -1]
+
+
+def _compiled_with_scale_path(fn, scalef, monkeypatch):
+    """`fn` recompiled in a loop with exp_scale_f32/scale_pow2_f64 lowered one way (the choice is made when
+    the intrinsics are typed: mathlib's own compiled functions keep the host's)."""
+    monkeypatch.setattr(mathlib_scale, "_target_scales_in_one_instruction", lambda: scalef)
+    one = numba.njit(fn.py_func)
+
+    @numba.njit
+    def run(x, out):
+        for i in range(x.size):
+            out[i] = one(x[i])
+
+    x = np.zeros(1, fn.py_func.__name__.endswith("f32") and np.float32 or np.float64)
+    run(x, np.empty_like(x))
+    return run
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_both_ways_of_scaling_by_2_to_the_k_give_the_same_bits(dtype, monkeypatch):
+    """exp's last step, 2**k times the polynomial, is llvm.ldexp (VSCALEFPS/PD) where the target has
+    AVX-512 and products of normal powers of two elsewhere; both round once where the result is normal
+    and again where it is denormal, so every input gives the same bits either way. Checked on every
+    257th float32 bit pattern (float64: 2**20 random ones), and densely where results turn denormal,
+    0 and inf."""
+    fn = mathlib.exp_f32 if dtype == np.float32 else mathlib.exp_f64
+    itype = np.int32 if dtype == np.float32 else np.int64
+    if dtype == np.float32:
+        x = np.arange(-(2**31), 2**31, 257, dtype=np.int64).astype(np.int32).view(np.float32)
+        edges = (-87.3365, -103.972, 88.7228, -105.0, 90.0, 0.0)
+    else:
+        x = (
+            np.random.default_rng(5)
+            .integers(-(2**63), 2**63 - 1, 2**20, dtype=np.int64)
+            .view(np.float64)
+        )
+        edges = (-708.4, -745.1332191019412, 709.782712893384, -746.0, 710.0, 0.0)
+    near = np.concatenate([np.linspace(e - 0.5, e + 0.5, 20001, dtype=dtype) for e in edges])
+    x = np.concatenate([x, near, np.array([np.inf, -np.inf, np.nan], dtype)])
+    outs = []
+    for scalef in (False, True):
+        run = _compiled_with_scale_path(fn, scalef, monkeypatch)
+        out = np.empty_like(x)
+        run(x, out)
+        outs.append(out)
+    differ = np.flatnonzero(outs[0].view(itype) != outs[1].view(itype))
+    assert differ.size == 0, (
+        f"exp({x[differ[0]]!r}): {outs[0][differ[0]]!r} vs {outs[1][differ[0]]!r}"
+    )
+    with np.errstate(over="ignore", invalid="ignore"):  # signaling NaNs among the bit patterns
+        want = np.exp(x)
+    assert ulp_distance(outs[0], want).max() <= 4
