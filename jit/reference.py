@@ -359,6 +359,14 @@ def _dot_general(xp, x, y, *, dimension_numbers):
 reference_rules[s.dot_general_p] = _dot_general
 
 
+def dot_general_is_matmul(eqn) -> bool:
+    """Whether this dot_general equation is exactly xp.matmul of its operands, with an array result (a
+    plan may then call matmul itself: no layout test per call)."""
+    (lc, rc), (lb, rb) = eqn.params["dimension_numbers"]
+    nx, ny = (len(x.aval.shape) for x in eqn.inputs)
+    return bool(eqn.outputs[0].aval.shape) and _is_matmul_layout(nx, ny, lc, rc, lb, rb)
+
+
 def _complex(xp, re, im):
     real_dtype = xp.result_type(re, im)
     dtype = xp.complex64 if real_dtype in (xp.float16, xp.float32) else xp.complex128

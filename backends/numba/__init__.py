@@ -265,7 +265,9 @@ def _reference_region_step(eqn):
     interpreter, which drops each intermediate after its last use (the region's own reference rule keeps
     every intermediate to the end: a 20-op chain would hold 20 temporaries)."""
     sub = eqn.params["graph"]
-    runner = interpret(sub, [reference_step(e) for e in sub.eqns])
+    steps = [reference_step(e) for e in sub.eqns]
+    checked = interpret(sub, steps)
+    runner = _direct_runner(sub, steps, checked) or checked  # one equation: no interpreter
     return lambda *inputs: runner(list(inputs))
 
 
@@ -337,7 +339,7 @@ def compile_numba(graph, cache_dir=None, donate=frozenset(), blas=None) -> Execu
 def _direct_runner(graph, steps, checked):
     """For a graph that is one equation over graph inputs: call its step without the interpreter (or
     through `checked`, the interpreter, while a memory limit is set)."""
-    if len(graph.eqns) != 1 or not graph.eqns[0].prim.multiple_results:
+    if len(graph.eqns) != 1:
         return None
     eqn = graph.eqns[0]
     position = {v: k for k, v in enumerate(graph.inputs)}
@@ -349,7 +351,18 @@ def _direct_runner(graph, steps, checked):
     take = tuple(position[x] for x in eqn.inputs)
     give = tuple(out_position[x] for x in graph.outputs)
     step = steps[0]
-    if take == tuple(range(len(graph.inputs))) and give == tuple(range(len(eqn.outputs))):
+    if not eqn.prim.multiple_results:  # a reference rule's one result (a product, a sort, ...)
+        if take == tuple(range(len(graph.inputs))) and give == (0,):
+
+            def run_one(buffers):
+                if limits.host is not None:
+                    return checked(buffers)
+                return [step(*buffers)]
+
+            return run_one
+        plain = step
+        step = lambda *inputs: [plain(*inputs)]  # noqa: E731
+    elif take == tuple(range(len(graph.inputs))) and give == tuple(range(len(eqn.outputs))):
         if hasattr(step, "runner"):
             step.checked = checked
             return step.runner

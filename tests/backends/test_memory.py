@@ -190,6 +190,30 @@ def test_memory_limit_checks_single_kernel_plans_and_loop_bodies(memory_limit):
     assert limits.host is None
 
 
+def test_memory_limit_checks_one_step_reference_plans(memory_limit):
+    """Plans of one reference step (a product, a sort, a region numba does not lower) run without the
+    interpreter, except while a memory limit is set: then the step is checked first."""
+    x = np.ones((40, 40))
+    y = np.arange(1600.0).reshape(40, 40)
+    square = jitted(lambda a: a @ a)  # one operand twice
+    product = jitted(lambda a: a @ y)  # y is captured: an input after a
+    ordered = jitted(lambda a: ast.sort(a, axis=0))
+    sine = jitted(lambda a: ast.sin(a))
+    for f in (square, product, ordered, sine):
+        f(x)
+    one, two = x.nbytes + 100, 2 * x.nbytes + 100  # the inputs and nothing more
+    cases = [(square, "dot_general", one), (product, "dot_general", two), (ordered, "sort", one)]
+    for f, name, limit in cases + [(sine, "fusion", one)]:
+        memory_limit(limit)
+        with pytest.raises(ast.OutOfMemory, match=name):
+            f(x)
+    memory_limit(None)
+    np.testing.assert_array_equal(np.asarray(square(x)), x @ x)
+    np.testing.assert_array_equal(np.asarray(product(x)), x @ y)
+    np.testing.assert_array_equal(np.asarray(ordered(x)), np.sort(x, axis=0))
+    np.testing.assert_array_equal(np.asarray(sine(x)), np.sin(x))
+
+
 def test_memory_limit_setting(monkeypatch):
     from arraystack._config import Config
 

@@ -1,0 +1,51 @@
+"""Reference steps inside compiled plans: a product in matmul's layout calls matmul itself (no layout test
+per call), a plan of one step runs without the interpreter; results equal NumPy's, bit for bit."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import arraystack as ast
+from arraystack.backends.reference import reference_step
+from arraystack.ir.reference import dot_general_is_matmul
+
+pytestmark = pytest.mark.numba
+
+rng = np.random.default_rng(3)
+
+SHAPES = [
+    ((3,), (3,)),  # a 0-d result: through the rule, which makes it an array
+    ((2, 3), (3,)),
+    ((3,), (3, 4)),
+    ((2, 3), (3, 4)),
+    ((5, 2, 3), (5, 3, 4)),
+    ((5, 2, 3), (3, 4)),
+    ((0, 3), (3, 2)),
+]
+
+
+def _product_eqn(f, *args):
+    graph = ast.make_graph(f)(*args)
+    (eqn,) = [e for e in graph.eqns if e.prim.name == "dot_general"]
+    return eqn
+
+
+@pytest.mark.parametrize("sa, sb", SHAPES)
+def test_jitted_products_equal_numpy(sa, sb):
+    a, b = rng.standard_normal(sa), rng.standard_normal(sb)
+    for f, want in ((lambda x, y: x @ y, a @ b), (lambda x, y: ast.matmul(x, y) * 2.0, (a @ b) * 2.0)):
+        got = ast.jit(f, tiered=False)(a, b)
+        assert isinstance(got, ast.ndarray) and got.shape == np.shape(want)
+        np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_matmul_layout_is_recognized_and_only_it():
+    a, b, v = np.ones((2, 3)), np.ones((3, 4)), np.ones(3)
+    assert dot_general_is_matmul(_product_eqn(lambda x, y: x @ y, a, b))
+    assert reference_step(_product_eqn(lambda x, y: x @ y, a, b)) is np.matmul
+    assert not dot_general_is_matmul(_product_eqn(lambda x, y: x @ y, v, v))  # 0-d: the rule's asarray
+    other = _product_eqn(lambda x, y: ast.tensordot(x, y, axes=([0], [0])), a, a)  # contracts axis 0
+    assert not dot_general_is_matmul(other)
+    got = ast.jit(lambda x, y: ast.tensordot(x, y, axes=([0], [0])), tiered=False)(a * 2, a + 1)
+    np.testing.assert_array_equal(np.asarray(got), np.tensordot(a * 2, a + 1, axes=([0], [0])))
