@@ -50,10 +50,10 @@ def _combine(kind, acc, value, dtype):
         return f"maximum({acc}, {value})" if dtype.kind == "f" else f"max({acc}, {value})"
     elif kind == "min":
         return f"minimum({acc}, {value})" if dtype.kind == "f" else f"min({acc}, {value})"
-    elif kind == "and":
-        return f"({acc} and {value})"
+    elif kind == "and":  # operands are boolean (structural.py): & does not branch, so the loop vectorizes
+        return f"({acc} & {value})"
     else:
-        return f"({acc} or {value})"
+        return f"({acc} | {value})"
     return cast(dtype, expr) if dtype.kind in "iu" else expr
 
 

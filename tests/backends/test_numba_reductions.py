@@ -35,6 +35,26 @@ def test_row_and_total_reductions_match_numpy_with_nan_and_inf(name, shape, dtyp
             np.testing.assert_allclose(got, want, rtol=1e-5 if dtype == np.float32 else 1e-12)
 
 
+@pytest.mark.parametrize("parallel", [False, True])
+@pytest.mark.parametrize("shape", [(7, 13), (5, 0), (3, 1031), (2, 9, 17)])
+@pytest.mark.parametrize("name", ["any", "all"])
+def test_any_and_all_kernels_match_numpy(name, shape, parallel):
+    """Rows all true, all false, one true among false (first, last), NaN (true) among zeros; whole arrays."""
+    x = np.zeros(shape)
+    if x.size:
+        rows = x.reshape(-1, shape[-1])
+        rows[1::4] = 1.0
+        rows[2::4, 0] = np.nan
+        rows[3::4, -1] = -2.0
+    for axis in (-1, None):
+        fn = lambda a, axis=axis: getattr(ast, name)(a, axis=axis)  # noqa: E731
+        for b in (x != 0, x == 0):  # a boolean argument: the kernel's own input
+            (got,) = _kernel_step_for(fn, b, parallel)(b)
+            want = getattr(np, name)(b, axis=axis)
+            np.testing.assert_array_equal(np.asarray(got).reshape(np.shape(want)), want)
+        np.testing.assert_array_equal(np.asarray(ast.jit(fn)(x)), getattr(np, name)(x, axis=axis))
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_softmax_kernel_propagates_nan_rows_only(dtype):
     x = np.random.default_rng(3).standard_normal((64, 1000)).astype(dtype)
