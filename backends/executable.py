@@ -119,22 +119,7 @@ def interpret(graph: Graph, step_fns, describe=None, reused=None, donated=(), la
 
     donated = tuple(sorted(donated))
 
-    def run(buffers):
-        if limits.host is not None:
-            return run_limited(buffers)
-        if donated:
-            buffers = _unshare_donated(buffers, donated)
-        env = dict(zip(inputs, buffers))
-        for v in unused_inputs:
-            del env[v]
-        for fn, ins, multi, outs, drop in plan:
-            if multi:
-                env.update(zip(outs, fn(*[v if lit else env[v] for lit, v in ins])))
-            else:
-                env[outs] = fn(*[v if lit else env[v] for lit, v in ins])
-            for v in drop:
-                del env[v]
-        return [x.value if isinstance(x, Literal) else env[x] for x in outputs]
+    straight = _straight_line(plan, inputs, unused_inputs, outputs)
 
     def run_limited(buffers):
         if len(checks) != len(plan):
@@ -162,7 +147,51 @@ def interpret(graph: Graph, step_fns, describe=None, reused=None, donated=(), la
                     ledger.release(env.pop(v))
             return [x.value if isinstance(x, Literal) else env[x] for x in outputs]
 
+    def run(buffers):
+        if limits.host is not None:
+            return run_limited(buffers)
+        if donated:
+            buffers = _unshare_donated(buffers, donated)
+        return straight(buffers)
+
     return run
+
+
+def _straight_line(plan, inputs, unused_inputs, outputs):
+    """The plan as one generated Python function: a local per value, a call per step, `del` after each
+    value's last use. Per step that is a call and a store, where walking the plan through a dict cost
+    about a microsecond more (a two-step plan on (64, 64) float32: 8 us of its 28)."""
+    names, namespace, lines = {}, {}, []
+
+    def constant(value):
+        key = f"c{len(namespace)}"
+        namespace[key] = value
+        return key
+
+    def name(x):
+        return constant(x.value) if isinstance(x, Literal) else names[x]
+
+    for k, v in enumerate(inputs):
+        names[v] = f"i{k}"
+        if v not in unused_inputs:
+            lines.append(f"i{k} = buffers[{k}]")
+    for k, (fn, ins, multi, outs, drop) in enumerate(plan):
+        namespace[f"f{k}"] = fn
+        args = ", ".join(constant(v) if lit else names[v] for lit, v in ins)
+        if multi:
+            lines.append(f"r = f{k}({args})")
+            for j, v in enumerate(outs):
+                names[v] = f"v{len(names)}"
+                lines.append(f"{names[v]} = r[{j}]")
+            lines.append("del r")
+        else:
+            names[outs] = f"v{len(names)}"
+            lines.append(f"{names[outs]} = f{k}({args})")
+        lines += [f"del {names[v]}" for v in drop]
+    lines.append(f"return [{', '.join(name(x) for x in outputs)}]")
+    source = "def straight(buffers):\n" + "\n".join("    " + line for line in lines) + "\n"
+    exec(compile(source, "<arraystack plan>", "exec"), namespace)  # noqa: S102 (our own plan, no user text)
+    return namespace["straight"]
 
 
 def _source_of(eqn):
@@ -186,7 +215,9 @@ def _unshare_donated(buffers, donated):
 
 
 # Primitives whose reference rule may return a view of (or the very) operand buffer.
-_VIEW_PRIMS = frozenset({"reshape", "transpose", "slice", "rev", "broadcast_in_dim", "real", "imag"})
+_VIEW_PRIMS = frozenset(
+    {"reshape", "transpose", "slice", "rev", "broadcast_in_dim", "real", "imag"}
+)
 
 
 def alias_safe(graph: Graph, runner):

@@ -110,6 +110,15 @@ def patterns(np):
     ]
 
 
+def _batch(call, sample=2e-3):
+    """Calls per timed sample: one for calls of `sample` seconds or more, else enough to fill it, so a
+    small call is timed in the steady state of a loop, as it is used, not cold after a large pattern."""
+    start = time.perf_counter()
+    call()
+    once = time.perf_counter() - start
+    return max(1, min(1000, int(sample / max(once, 1e-7))))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--threads", type=int, default=None)
@@ -136,13 +145,16 @@ def main(argv=None):
         agree = want.shape == got.shape and np.allclose(
             want, got, rtol=1e-4, atol=1e-4, equal_nan=True
         )
+        calls = {"numpy": lambda: numpy_fn(x), "jit": lambda: jitted(arg)}
+        batch = {s: _batch(call) for s, call in calls.items()}
         times = {"numpy": [], "jit": []}
         for r in range(args.rounds):
             for system in ("numpy", "jit") if r % 2 else ("jit", "numpy"):
-                call = (lambda: numpy_fn(x)) if system == "numpy" else (lambda: jitted(arg))
+                call, n = calls[system], batch[system]
                 start = time.perf_counter()
-                call()
-                times[system].append(time.perf_counter() - start)
+                for _ in range(n):
+                    call()
+                times[system].append((time.perf_counter() - start) / n)
         t_np, t_jit = (statistics.median(times[s]) for s in ("numpy", "jit"))
         mark = "  <- slower than NumPy" if t_jit > t_np else ""
         slower += t_jit > t_np

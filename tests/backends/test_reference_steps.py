@@ -34,7 +34,10 @@ def _product_eqn(f, *args):
 @pytest.mark.parametrize("sa, sb", SHAPES)
 def test_jitted_products_equal_numpy(sa, sb):
     a, b = rng.standard_normal(sa), rng.standard_normal(sb)
-    for f, want in ((lambda x, y: x @ y, a @ b), (lambda x, y: ast.matmul(x, y) * 2.0, (a @ b) * 2.0)):
+    for f, want in (
+        (lambda x, y: x @ y, a @ b),
+        (lambda x, y: ast.matmul(x, y) * 2.0, (a @ b) * 2.0),
+    ):
         got = ast.jit(f, tiered=False)(a, b)
         assert isinstance(got, ast.ndarray) and got.shape == np.shape(want)
         np.testing.assert_array_equal(np.asarray(got), want)
@@ -44,8 +47,38 @@ def test_matmul_layout_is_recognized_and_only_it():
     a, b, v = np.ones((2, 3)), np.ones((3, 4)), np.ones(3)
     assert dot_general_is_matmul(_product_eqn(lambda x, y: x @ y, a, b))
     assert reference_step(_product_eqn(lambda x, y: x @ y, a, b)) is np.matmul
-    assert not dot_general_is_matmul(_product_eqn(lambda x, y: x @ y, v, v))  # 0-d: the rule's asarray
-    other = _product_eqn(lambda x, y: ast.tensordot(x, y, axes=([0], [0])), a, a)  # contracts axis 0
+    assert not dot_general_is_matmul(
+        _product_eqn(lambda x, y: x @ y, v, v)
+    )  # 0-d: the rule's asarray
+    other = _product_eqn(
+        lambda x, y: ast.tensordot(x, y, axes=([0], [0])), a, a
+    )  # contracts axis 0
     assert not dot_general_is_matmul(other)
     got = ast.jit(lambda x, y: ast.tensordot(x, y, axes=([0], [0])), tiered=False)(a * 2, a + 1)
     np.testing.assert_array_equal(np.asarray(got), np.tensordot(a * 2, a + 1, axes=([0], [0])))
+
+
+def test_a_plan_of_many_steps_runs_straight_through():
+    """interpret() as one generated function: literal operands and outputs, an unused argument, an
+    argument returned as it is, steps of one result and steps returning a list (fused regions)."""
+    from arraystack.backends.executable import interpret
+    from arraystack.backends.numba import compile_numba
+
+    def f(a, b, unused):
+        s = ast.sort(a)
+        return a, s * 2.0 + 1.0, ast.cumsum(s), 3.0, ast.sum(s) - 0.5, b * 2.0, b + 1.0
+
+    x, y = np.array([3.0, 1.0, 2.0]), np.array([0.5, -1.0, 4.0])
+    want = [x, np.sort(x) * 2 + 1, np.cumsum(np.sort(x)), 3.0, np.sum(x) - 0.5, y * 2, y + 1]
+    graph = ast.make_graph(f)(x, y, y)
+    optimized = ast.jit(f).lower(x, y, y).optimized  # fused regions: steps returning lists
+    assert any(e.prim.multiple_results for e in optimized.eqns)
+    plans = [
+        interpret(graph, [reference_step(e) for e in graph.eqns]),
+        compile_numba(optimized).runner,
+    ]
+    for run in plans:
+        got = run([x, y, y])
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(np.asarray(g), w)
