@@ -12,7 +12,9 @@ import os
 import warnings
 
 # the accelerator's sources, in the order setup.py hashes them
-FASTPATH_SOURCES = ("_fastpath.c", "_fastpath.h", "_fastpath_array.c", "_fastpath_function.c")
+FASTPATH_SOURCES = (
+    "_fastpath.c", "_fastpath.h", "_fastpath_array.c", "_fastpath_function.c", "_fastpath_jit.c",
+)
 
 
 def is_current(module) -> bool:

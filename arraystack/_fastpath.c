@@ -7,7 +7,8 @@
    function) calls the Python implementation registered by `install`, which stays the definition.
    Built as an optional extension: without a compiler arraystack runs the same Python code, and the tests
    run both ways (`set_enabled`). This file holds the module (install, set_enabled, wrap); the array slots
-   are in _fastpath_array.c, the function type in _fastpath_function.c, shared declarations in _fastpath.h.
+   are in _fastpath_array.c, the function type in _fastpath_function.c, jitted functions' cached calls in _fastpath_jit.c, shared
+   declarations in _fastpath.h.
 */
 #include "_fastpath.h"
 
@@ -158,7 +159,8 @@ static struct PyModuleDef module_def = {
 
 PyMODINIT_FUNC PyInit__fastpath(void)
 {
-    if (PyType_Ready(&ArrayBaseType) < 0 || PyType_Ready(&FunctionType) < 0) {
+    if (PyType_Ready(&ArrayBaseType) < 0 || PyType_Ready(&FunctionType) < 0 ||
+        PyType_Ready(&JitBaseType) < 0 || jit_strings_ready() < 0) {
         return NULL;
     }
     PyObject *m = PyModule_Create(&module_def);
@@ -167,12 +169,14 @@ PyMODINIT_FUNC PyInit__fastpath(void)
     }
     Py_INCREF(&ArrayBaseType);
     Py_INCREF(&FunctionType);
+    Py_INCREF(&JitBaseType);
 #ifndef SOURCE_CRC
 #define SOURCE_CRC ""
 #endif
     if (PyModule_AddStringConstant(m, "SOURCE_CRC", SOURCE_CRC) < 0 ||
         PyModule_AddObject(m, "ArrayBase", (PyObject *)&ArrayBaseType) < 0 ||
-        PyModule_AddObject(m, "Function", (PyObject *)&FunctionType) < 0) {
+        PyModule_AddObject(m, "Function", (PyObject *)&FunctionType) < 0 ||
+        PyModule_AddObject(m, "JitBase", (PyObject *)&JitBaseType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -32,6 +32,8 @@ extern int enabled;
 
 extern PyTypeObject ArrayBaseType;  /* _fastpath_array.c */
 extern PyTypeObject FunctionType;   /* _fastpath_function.c */
+extern PyTypeObject JitBaseType;    /* _fastpath_jit.c */
+int jit_strings_ready(void);
 
 /* A new arraystack.ndarray wrapping `value` (a reference is stolen); NumPy scalars become 0-d arrays. */
 PyObject *wrap_steal(PyObject *value);

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from arraystack._accelerator import fastpath as _fastpath
 from arraystack._array import _make, ndarray, wrap
 from arraystack._config import config
 from arraystack._jit_arguments import (
@@ -40,7 +41,17 @@ _host_array = np.ndarray
 _pipeline_generation = _passes.pipeline.generation
 
 
-class JitFunction:
+def _finish(entry, outs):
+    """The result of a call of several outputs (the C fast path hands them here)."""
+    return tree.unflatten(entry.out_tree, [wrap(o) for o in outs])
+
+
+# With the C accelerator, a cached call with positional array arguments runs in C (_fastpath_jit.c), which
+# calls `_call` for everything else; without it, `_call` is __call__ (set after the class)
+_JitBase = _fastpath.JitBase if _fastpath is not None else object
+
+
+class JitFunction(_JitBase):
     """The object `arraystack.jit(fun)` returns: call it like `fun`; inspect with lower()/stats()."""
 
     def __init__(
@@ -70,6 +81,8 @@ class JitFunction:
         self._lock = threading.Lock()
         self._stats = Stats()
         self._last_key = None
+        if _fastpath is not None and self._plain:
+            self._bind_fast_path(self._fast, _pipeline_generation, config, _finish)
 
     def __get__(self, obj, objtype=None):  # jit on methods
         if obj is None:
@@ -78,7 +91,11 @@ class JitFunction:
 
     def stats(self) -> dict:
         """Counters of this function: ``{'calls', 'traces', 'compiles', 'cache_hits'}``."""
-        return self._stats.as_dict()
+        counts = self._stats.as_dict()
+        served = getattr(self, "_fast_hits", 0)  # cached calls the C fast path ran
+        counts["cache_hits"] += served
+        counts["calls"] += served
+        return counts
 
     def last_run(self):
         """The execution engine's report of the latest call of a placed function (jit(policy=...)):
@@ -130,7 +147,7 @@ class JitFunction:
         )
         return key, leaves
 
-    def __call__(self, *args, **kwargs):
+    def _call(self, *args, **kwargs):
         if (
             not kwargs and self._plain
         ):  # the fast path: positional concrete arrays, a cached program
@@ -162,7 +179,7 @@ class JitFunction:
                             value = outs[0]
                             out = _make(value if type(value) is _host_array else np.asarray(value))
                             return out
-                        return tree.unflatten(entry.out_tree, [wrap(o) for o in outs])
+                        return _finish(entry, outs)
         if config.disable_jit or is_tracing():
             return self.fun(*args, **kwargs)
         key, leaves = self._key(args, kwargs)
@@ -286,6 +303,10 @@ class JitFunction:
             self.backend or config.default_backend,
             call=(self, consts, out_tree),  # so plan(...).run(*args) can execute the plan
         )
+
+
+if _fastpath is None:
+    JitFunction.__call__ = JitFunction._call
 
 
 def _is_static_pos(jf, i, n):
