@@ -14,7 +14,8 @@ pytestmark = pytest.mark.numba
 
 # short columns, one group, a group and one, 16 groups (a flush) with and without a partial group, a
 # partial group that is the 16th, several blocks of columns (128 each) and a partial block
-SHAPES = [(1, 5), (63, 130), (64, 1), (65, 129), (1024, 3), (1025, 257), (1023, 2), (1093, 131)]
+SHAPES = [(1, 5), (63, 130), (64, 1), (65, 129), (96, 17), (127, 200), (128, 5), (1024, 3), (1025, 257),
+          (1023, 2), (1093, 131)]  # fmt: skip
 
 
 def _bits(x):
@@ -73,6 +74,17 @@ def test_special_values_and_empty_inputs():
     for shape in ((0, 4), (5, 0)):
         e = np.zeros(shape, np.float32)
         np.testing.assert_array_equal(np.asarray(_compiled(lambda a: ast.sum(a, axis=0))(e)), e.sum(0))
+
+
+# sequential, one group (and a partial one), lanes
+@pytest.mark.parametrize("n0", [40, 64, 100, 127, 300])
+def test_signed_zeros_and_specials_in_columns_of_every_length(n0):
+    x = _data((n0, 6), np.float32, n0)
+    x[:, 0] = -0.0  # NumPy: -0.0; the kernel order starts from +0.0, as its twin does
+    x[n0 // 2, 1], x[n0 - 1, 2], x[0, 3], x[1, 3] = np.nan, np.inf, np.inf, -np.inf
+    got = np.asarray(_compiled(lambda a: ast.sum(a, axis=0))(ast.asarray(x)))
+    np.testing.assert_array_equal(_bits(got), _bits(kernel_reduce("sum", x, (0,))))
+    assert np.isnan(got[1]) and got[2] == np.inf and np.isnan(got[3])
 
 
 def test_tiers_agree_on_a_bias_gradient():
