@@ -27,6 +27,7 @@ from arraystack._jit_arguments import (
     _static_key,
 )
 from arraystack._jit_entry import _Entry, _match_captures
+from arraystack._jit_entry import finish_outputs as _finish
 from arraystack._jit_lowered import Lowered, Stats
 from arraystack._jit_placement import PlacedExecutable, resolve_placement
 from arraystack._tiering import ArgumentCopies, Tier
@@ -39,11 +40,6 @@ from arraystack.ir.trace import make_graph as trace_graph
 log = logging.getLogger("arraystack.jit")
 _host_array = np.ndarray
 _pipeline_generation = _passes.pipeline.generation
-
-
-def _finish(entry, outs):
-    """The result of a call of several outputs (the C fast path hands them here)."""
-    return tree.unflatten(entry.out_tree, [wrap(o) for o in outs])
 
 
 # With the C accelerator, a cached call with positional array arguments runs in C (_fastpath_jit.c), which
@@ -91,11 +87,7 @@ class JitFunction(_JitBase):
 
     def stats(self) -> dict:
         """Counters of this function: ``{'calls', 'traces', 'compiles', 'cache_hits'}``."""
-        counts = self._stats.as_dict()
-        served = getattr(self, "_fast_hits", 0)  # cached calls the C fast path ran
-        counts["cache_hits"] += served
-        counts["calls"] += served
-        return counts
+        return self._stats.as_dict(served=getattr(self, "_fast_hits", 0))  # + the C path's calls
 
     def last_run(self):
         """The execution engine's report of the latest call of a placed function (jit(policy=...)):
@@ -205,7 +197,7 @@ class JitFunction(_JitBase):
         outs = entry.executable(*buffers, *consts)
         if entry.pending is not None and not entry.pending.started:
             entry.pending.start(buffers, consts, copies)  # tier 0 answered; now compile in the background
-        return tree.unflatten(entry.out_tree, [wrap(o) for o in outs])
+        return _finish(entry, outs)
 
     def _trace(self, args, kwargs):
         """Trace with the dynamic leaves abstract; returns (graph, consts, out_tree)."""

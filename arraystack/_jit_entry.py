@@ -11,7 +11,8 @@ import inspect
 
 import numpy as np
 
-from arraystack._array import ndarray
+from arraystack._array import ndarray, wrap
+from arraystack.ir import tree
 
 
 class _Capture:
@@ -108,3 +109,7 @@ def _match_captures(fun, consts):
     return [_Capture(by_id[id(c)], c) if id(c) in by_id else None for c in consts]
 
 
+def finish_outputs(entry, outs):
+    """A call's result from its entry's output buffers: the output pytree of arrays (the C fast path of
+    cached calls hands calls of several outputs here)."""
+    return tree.unflatten(entry.out_tree, [wrap(o) for o in outs])

@@ -14,12 +14,13 @@ class Stats:
         self.cache_hits = 0
         self.retrace_reasons: list[str] = []
 
-    def as_dict(self):
+    def as_dict(self, served=0):
+        """served: cached calls counted elsewhere (the C fast path of jitted calls)."""
         return dict(
-            calls=self.cache_hits + self.traces,
+            calls=self.cache_hits + served + self.traces,
             traces=self.traces,
             compiles=self.compiles,
-            cache_hits=self.cache_hits,
+            cache_hits=self.cache_hits + served,
         )
 
     def __repr__(self):
