@@ -23,18 +23,6 @@ typedef struct {
 static PyObject *s_call, *s_default_backend, *s_disable_jit, *s_shape, *s_dtype, *s_fixed_consts,
     *s_consts, *s_run, *s_single_output;
 
-/* a new arraystack.ndarray holding the NumPy array `value` (stolen) */
-static PyObject *hold(PyObject *value)
-{
-    ArrayBase *out = (ArrayBase *)array_type->tp_alloc(array_type, 0);
-    if (out == NULL) {
-        Py_DECREF(value);
-        return NULL;
-    }
-    out->value = value;
-    return (PyObject *)out;
-}
-
 /* The entry for these arguments, a new reference; NULL with no error set when the fast path does not apply.
    values[i]: the NumPy array of argument i (borrowed from args). */
 static PyObject *lookup(JitBase *f, PyObject *args, Py_ssize_t n, PyObject **values)
@@ -149,10 +137,7 @@ static PyObject *run_entry(JitBase *f, PyObject *entry, PyObject **values, Py_ss
     }
     else if (single) {
         PyObject *value = PySequence_GetItem(outs, 0);
-        if (value != NULL && Py_TYPE(value) != np_ndarray) {
-            Py_SETREF(value, PyObject_CallOneArg(np_asarray, value));
-        }
-        result = value == NULL ? NULL : hold(value);
+        result = value == NULL ? NULL : wrap_steal(value);  /* numpy.asarray first if need be */
     }
     else {
         result = PyObject_CallFunctionObjArgs(f->finish, entry, outs, NULL);

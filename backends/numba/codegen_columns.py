@@ -243,15 +243,11 @@ class _Columns:
 
     def _row(self, p, lane):
         """One row's elements of this block (lane None: a short column's sequential sum)."""
-        code, region = self.code, self.region
-        _, outs, body, loads = self.plans[p]
+        code = self.code
         with code.block("for c in range(cw):"):
             code.line(f"{self.col} = c0 + c")
             self._load(self.pass_reads[p])
-            for k, u in loads:
-                code.line(f"{region.names[u]} = o{k}[{self.index}]")
-            for eqn in body:
-                self.emit_eqn(code, region, eqn, self.index, self.outer_index)
+            self._element(p)
             for a in self.accs[p]:
                 n, v = a.name, a.value
                 if a.laned and lane is None:
@@ -265,9 +261,22 @@ class _Columns:
                     code.line(f"{n}_nan[c] |= {v} != {v}")
                 else:
                     code.line(f"{n}_c[c] = {self.combine(a.kind, f'{n}_c[c]', v, a.acc_dtype)}")
-            for k, v in outs:
-                value = self.value(region, v, self.index, self.outer_index)
-                code.line(f"o{k}[{self.index}] = {value}")
+            self._outputs(p)
+
+    def _element(self, p):
+        """The pass's values at one element: stashed values read back, then its equations."""
+        code, region = self.code, self.region
+        _, _, body, loads = self.plans[p]
+        for k, u in loads:
+            code.line(f"{region.names[u]} = o{k}[{self.index}]")
+        for eqn in body:
+            self.emit_eqn(code, region, eqn, self.index, self.outer_index)
+
+    def _outputs(self, p):
+        """The pass's full-size outputs at one element."""
+        for k, v in self.plans[p][1]:
+            value = self.value(self.region, v, self.index, self.outer_index)
+            self.code.line(f"o{k}[{self.index}] = {value}")
 
     def _one_group(self, p):
         """Rows of LANES to 2 * LANES - 1 elements: each lane's value made at once from its one or two
@@ -281,17 +290,13 @@ class _Columns:
         self._fold(self.accs[p])
 
     def _lane_of(self, p, rows):
-        code, region = self.code, self.region
-        _, outs, body, loads = self.plans[p]
+        code = self.code
         with code.block("for c in range(cw):"):
             code.line(f"{self.col} = c0 + c")
             self._load(self.pass_reads[p])
             for r, index in enumerate(rows):
                 code.line(f"{self.row} = {index}")
-                for k, u in loads:
-                    code.line(f"{region.names[u]} = o{k}[{self.index}]")
-                for eqn in body:
-                    self.emit_eqn(code, region, eqn, self.index, self.outer_index)
+                self._element(p)
                 for a in self.accs[p]:
                     t = f"{a.name}_t"
                     if a.narrow:
@@ -299,9 +304,7 @@ class _Columns:
                     else:
                         start = "1.0" if a.kind == "prod" else "0.0"
                         code.line(f"{t} = {t if r else start} {a.op} np.float64({a.value})")
-                for k, v in outs:
-                    value = self.value(region, v, self.index, self.outer_index)
-                    code.line(f"o{k}[{self.index}] = {value}")
+                self._outputs(p)
             for a in self.accs[p]:
                 joined = f"0.0 + np.float64({a.name}_t)" if a.narrow else f"{a.name}_t"
                 code.line(f"{a.name}_w[j, c] = {joined}")
