@@ -135,9 +135,12 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
             )[0]
         )
 
+        c_strides = [(k, _c_strides(sub.inputs[k].aval)) for k in full]
+        new_outs = [(final, dt, size) for (_, dt, final, _), (_, _, size) in zip(outputs, allocs)]
+
         def step(*inputs):
             arrays = [x if type(x) is _host_array else np.asarray(x) for x in inputs]
-            if full and not donated and not all(arrays[k].flags.c_contiguous for k in full):
+            if c_strides and not donated and not _c_ordered(arrays, c_strides):
                 if rank > 1 and all_fortran(arrays, full):
                     # operands all in Fortran order (x.T * 2): the loop runs in memory order, over
                     # the transposes, and the results take the operands' order, as NumPy's do (the
@@ -160,12 +163,15 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
                     ]
                     nested(*spec.shape, *kernel_arguments(arrays, kinds, None), *outs)
                     return outs
-            outs = [
-                empty(final, dtype, nbytes)
-                if k not in donated
-                else _donated(inputs[donated[k][0]], final, dtype, nbytes, donated[k][1])
-                for k, ((_, dtype, final, _), (_, _, nbytes)) in enumerate(zip(outputs, allocs))
-            ]
+            if donated:
+                outs = [
+                    empty(final, dtype, nbytes)
+                    if k not in donated
+                    else _donated(inputs[donated[k][0]], final, dtype, nbytes, donated[k][1])
+                    for k, ((_, dtype, final, _), (_, _, nbytes)) in enumerate(zip(outputs, allocs))
+                ]
+            else:
+                outs = [empty(*args) for args in new_outs]
             kernel(n, *arrays, *outs)
             return outs
 
@@ -198,6 +204,16 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
 
     step.donated_outputs = ()  # nested and staged loops allocate every output
     return step, spec.source, fresh
+
+
+def _c_strides(aval):
+    shape, size = aval.shape, np.dtype(aval.dtype).itemsize
+    return tuple(size * math.prod(shape[d + 1 :]) for d in range(len(shape)))
+
+
+def _c_ordered(arrays, c_strides):
+    """Whether the operands at these positions are C-ordered (C strides spare the slower flags test)."""
+    return all(arrays[k].strides == cs or arrays[k].flags.c_contiguous for k, cs in c_strides)
 
 
 def _donated(x, shape, dtype, nbytes, argument):
