@@ -121,3 +121,25 @@ def test_a_failing_run_raises_and_the_next_call_works(accelerated):
     finally:
         ast.config.memory_limit = None
     np.testing.assert_array_equal(np.asarray(jf(x)), np.cumsum(x) * 2)
+
+
+def test_no_arguments_many_arguments_and_methods(accelerated):
+    const = ast.jit(lambda: ast.arange(3.0) * 2, tiered=False)
+    for _ in range(3):
+        np.testing.assert_array_equal(np.asarray(const()), np.arange(3.0) * 2)
+    many = ast.jit(lambda *xs: sum(xs[1:], xs[0]), tiered=False)  # more arguments than the C path takes
+    xs = [np.full(2, float(i)) for i in range(20)]
+    for _ in range(3):
+        np.testing.assert_array_equal(np.asarray(many(*xs)), np.full(2, float(sum(range(20)))))
+
+    class Model:
+        scale = 3.0
+
+        def apply(self, x):
+            return x * self.scale
+
+    Model.apply = ast.jit(Model.apply, static_argnums=0, tiered=False)  # a method: self is static
+    model = Model()
+    for _ in range(3):
+        np.testing.assert_array_equal(np.asarray(model.apply(np.ones(2))), np.full(2, 3.0))
+    assert const.stats()["cache_hits"] == 2 and many.stats()["cache_hits"] == 2
