@@ -175,10 +175,14 @@ def _straight_line(plan, inputs, unused_inputs, outputs):
         names[v] = f"i{k}"
         if v not in unused_inputs:
             lines.append(f"i{k} = buffers[{k}]")
+    namespace["ndarray"] = np.ndarray
     for k, (fn, ins, multi, outs, drop) in enumerate(plan):
         namespace[f"f{k}"] = fn
         args = ", ".join(constant(v) if lit else names[v] for lit, v in ins)
-        if multi:
+        inline = getattr(fn, "inline", None)
+        if multi and inline is not None and len(inline[3]) == len(outs):
+            lines += _inlined_kernel(k, inline, ins, outs, names, constant, args)
+        elif multi:
             lines.append(f"r = f{k}({args})")
             for j, v in enumerate(outs):
                 names[v] = f"v{len(names)}"
@@ -192,6 +196,37 @@ def _straight_line(plan, inputs, unused_inputs, outputs):
     source = "def straight(buffers):\n" + "\n".join("    " + line for line in lines) + "\n"
     exec(compile(source, "<arraystack plan>", "exec"), namespace)  # noqa: S102 (our own plan, no user text)
     return namespace["straight"]
+
+
+def _inlined_kernel(k, inline, ins, outs, names, constant, args):
+    """A flat kernel step's common case written into the plan: when its operands are NumPy arrays and
+    the full ones C-ordered (their strides), fresh outputs and the kernel call; else the step itself.
+    inline: (kernel, size, {operand position: C strides}, [(shape, dtype, bytes) per output], alloc)."""
+    kernel, size, strides, allocs, alloc = inline
+    namespace_names = constant(kernel), constant(size), constant(alloc)
+    operands, guards = [], []
+    for pos, (lit, v) in enumerate(ins):
+        if lit:
+            operands.append(constant(np.asarray(v)))  # what the step's np.asarray makes of it
+            continue
+        operands.append(names[v])
+        guards.append(f"type({names[v]}) is ndarray")
+        if pos in strides:
+            guards.append(f"{names[v]}.strides == {constant(strides[pos])}")
+    results = []
+    for v in outs:
+        names[v] = f"v{len(names)}"
+        results.append(names[v])
+    kern, n, new = namespace_names
+    lines = [f"if {' and '.join(guards) or 'True'}:"]
+    for result, (shape, dtype, nbytes) in zip(results, allocs):
+        lines.append(f"    {result} = {new}({constant(shape)}, {constant(dtype)}, {nbytes})")
+    lines.append(f"    {kern}({n}, {', '.join(operands + results)})")
+    lines.append("else:")
+    lines.append(f"    r = f{k}({args})")
+    lines += [f"    {result} = r[{j}]" for j, result in enumerate(results)]
+    lines.append("    del r")
+    return lines
 
 
 def _source_of(eqn):

@@ -176,6 +176,8 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
             return outs
 
         step.donated_outputs = tuple(donated)
+        # the plan calls the kernel itself when its guards hold (executable._inlined_kernel)
+        step.inline = None if donated else (kernel, n, dict(c_strides), new_outs, empty)
         return step, spec.source, fresh
 
     full = [k for k, kind in enumerate(kinds) if kind == "full"]
@@ -211,8 +213,7 @@ def _c_strides(aval):
     return tuple(size * math.prod(shape[d + 1 :]) for d in range(len(shape)))
 
 
-def _c_ordered(arrays, c_strides):
-    """Whether the operands at these positions are C-ordered (C strides spare the slower flags test)."""
+def _c_ordered(arrays, c_strides):  # C strides spare the slower flags test
     return all(arrays[k].strides == cs or arrays[k].flags.c_contiguous for k, cs in c_strides)
 
 

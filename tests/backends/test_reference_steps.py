@@ -82,3 +82,21 @@ def test_a_plan_of_many_steps_runs_straight_through():
         assert len(got) == len(want)
         for g, w in zip(got, want):
             np.testing.assert_array_equal(np.asarray(g), w)
+
+
+def test_kernel_steps_written_into_the_plan_keep_their_layout_cases():
+    """A plan calls a flat kernel itself when its operands are C-ordered arrays; a transposed or strided
+    intermediate goes through the step, which keeps NumPy's layout of the result (x.T * 2: Fortran)."""
+    x = np.arange(12.0).reshape(3, 4)
+    cases = [
+        (lambda a: ast.sort(a, axis=0).T * 2.0, lambda a: np.sort(a, axis=0).T * 2.0),
+        (lambda a: ast.sort(a, axis=1)[:, ::2] + 1.0, lambda a: np.sort(a, axis=1)[:, ::2] + 1.0),
+        (lambda a: ast.cumsum(a, axis=0) * 3.0 - 1.0, lambda a: np.cumsum(a, axis=0) * 3.0 - 1.0),
+    ]
+    for f, g in cases:
+        jf = ast.jit(f, tiered=False)
+        for _ in range(2):
+            got, want = np.asarray(jf(x)), g(x)
+            np.testing.assert_array_equal(got, want)
+            assert got.flags.f_contiguous == want.flags.f_contiguous
+            assert got.flags.c_contiguous == want.flags.c_contiguous
