@@ -36,7 +36,7 @@ static PyObject *lookup(JitBase *f, PyObject *args, Py_ssize_t n, PyObject **val
     PyTuple_SET_ITEM(key, 0, generation);
     PyObject *backend = PyObject_GetAttr(f->config, s_default_backend);
     if (backend == NULL) {
-        goto error;
+        goto fail;
     }
     PyTuple_SET_ITEM(key, 1, backend);
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -46,21 +46,21 @@ static PyObject *lookup(JitBase *f, PyObject *args, Py_ssize_t n, PyObject **val
         if (t == array_type) {
             v = ((ArrayBase *)a)->value;
             if (v == NULL || Py_TYPE(v) != np_ndarray) {
-                goto miss;
+                goto fail;
             }
         }
         else if (t != np_ndarray) {
-            goto miss;
+            goto fail;
         }
         values[i] = v;
         PyObject *shape = PyObject_GetAttr(v, s_shape);
         if (shape == NULL) {
-            goto error;
+            goto fail;
         }
         PyObject *dtype = PyObject_GetAttr(v, s_dtype);
         if (dtype == NULL) {
             Py_DECREF(shape);
-            goto error;
+            goto fail;
         }
         Py_INCREF(t);
         PyTuple_SET_ITEM(key, 2 + 3 * i, (PyObject *)t);
@@ -71,10 +71,7 @@ static PyObject *lookup(JitBase *f, PyObject *args, Py_ssize_t n, PyObject **val
     Py_DECREF(key);
     Py_XINCREF(entry);
     return entry;
-miss:
-    Py_DECREF(key);
-    return NULL;
-error:
+fail:  /* not a key the table can hold (no error set), or an error */
     Py_DECREF(key);
     return NULL;
 }
@@ -157,17 +154,13 @@ static PyObject *jit_call(PyObject *self, PyObject *args, PyObject *kwargs)
             return NULL;
         }
         if (entry != NULL) {
+            /* disable_jit, or captured arrays `_call` must re-read: the Python path */
             int off = is_true_attr(f->config, s_disable_jit);
-            int fixed = off ? 0 : is_true_attr(entry, s_fixed_consts);  /* captures: `_call` re-reads */
-            PyObject *result = NULL;
-            if (off >= 0 && fixed > 0) {
-                result = run_entry(f, entry, values, n);
-                Py_DECREF(entry);
-                return result;
-            }
+            int fixed = off == 0 ? is_true_attr(entry, s_fixed_consts) : 0;
+            PyObject *result = off == 0 && fixed > 0 ? run_entry(f, entry, values, n) : NULL;
             Py_DECREF(entry);
-            if (off < 0 || fixed < 0) {
-                return NULL;
+            if ((off == 0 && fixed > 0) || off < 0 || fixed < 0) {
+                return result;  /* NULL with the error set when an attribute could not be read */
             }
         }
     }

@@ -203,7 +203,7 @@ def _inlined_kernel(k, inline, ins, outs, names, constant, args):
     the full ones C-ordered (their strides), fresh outputs and the kernel call; else the step itself.
     inline: (kernel, size, {operand position: C strides}, [(shape, dtype, bytes) per output], alloc)."""
     kernel, size, strides, allocs, alloc = inline
-    namespace_names = constant(kernel), constant(size), constant(alloc)
+    kern, n, new = constant(kernel), constant(size), constant(alloc)
     operands, guards = [], []
     for pos, (lit, v) in enumerate(ins):
         if lit:
@@ -217,7 +217,6 @@ def _inlined_kernel(k, inline, ins, outs, names, constant, args):
     for v in outs:
         names[v] = f"v{len(names)}"
         results.append(names[v])
-    kern, n, new = namespace_names
     lines = [f"if {' and '.join(guards) or 'True'}:"]
     for result, (shape, dtype, nbytes) in zip(results, allocs):
         lines.append(f"    {result} = {new}({constant(shape)}, {constant(dtype)}, {nbytes})")
