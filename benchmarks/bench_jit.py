@@ -7,8 +7,9 @@ Workloads (issue 4): (a) fused chain tanh(a*b+c)*0.5+exp(-a*a) on 1e7 float32; (
 (e) first-call latency in a fresh process, cold and with a warm disk cache; (f) a STREAM triad as the
 bandwidth roofline, timed again within each bandwidth row's rounds (its % of triad compares the two
 in the same rounds; with jax present, a bandwidth row also prints the largest jax/ours ratio a kernel
-moving the row's bytes at the triad's bandwidth would reach). Systems are timed interleaved round-robin;
-tables report medians.
+moving the row's bytes at the triad's bandwidth would reach); and beyond the issue's list, (g) GELU in
+its exact form, through erf, on (4096, 1024) float32 (NumPy's row uses scipy.special.erf). Systems are
+timed interleaved round-robin; tables report medians.
 """
 
 from __future__ import annotations
@@ -90,6 +91,17 @@ def workloads(quick: bool):
     def small(xp):
         return lambda x: x * 2 + 1
 
+    def gelu(xp):  # exact GELU, x * Phi(x): NumPy has no erf, so its row is NumPy with scipy's erf
+        if xp is np:
+            from scipy.special import erf
+
+            return lambda x: 0.5 * x * (1 + erf(x * np.float32(0.7071067811865476)))
+        if xp.__name__.startswith("jax"):
+            import jax
+
+            return lambda x: jax.nn.gelu(x, approximate=False)
+        return lambda x: xp.nn.gelu(x, approximate=False)
+
     bytes_chain = 4 * n * 4
     return [
         ("(a) chain 1e7 f32" if not quick else "(a) chain 2e6 f32", chain, (a, b, c), bytes_chain),
@@ -97,6 +109,7 @@ def workloads(quick: bool):
         (f"(b) layernorm ({rows},1024)", layernorm, (x2, g), 2 * x2.nbytes),
         ("(c) sum of squares", sumsq, (a,), a.nbytes),
         ("(d) dispatch x*2+1 (8,)", small, (tiny,), None),
+        (f"(g) exact GELU ({rows},1024)", gelu, (x2,), 2 * x2.nbytes),
     ], ast
 
 

@@ -1,12 +1,12 @@
 """Exhaustive check of mathlib's float32 functions (backends/numba/mathlib.py), outside the test suite.
 
 For each function, over all 2**32 float32 bit patterns: the ulp distance of the compiled kernel from its
-oracle (NumPy's function; logistic: computed in float64 and rounded), where NaN matches NaN and a
+oracle (NumPy's function; logistic: computed in float64 and rounded; erf: libm's float64 erf, rounded), where NaN matches NaN and a
 zero's sign must match; tanh and logistic results stay in range; and the twins tier 0 runs (the C
 extension in every loop variant, and with --numpy-twin the NumPy emulation, ~10 min per function) equal the
 kernel bit for bit. The suite checks samples of the same properties (tests/backends/test_mathlib*.py).
 
-    python tools/mathlib_exhaustive.py [exp expm1 log tanh logistic] [--numpy-twin]
+    python tools/mathlib_exhaustive.py [exp expm1 log tanh logistic erf] [--numpy-twin]
 
 Prints a histogram of ulp distances per function and PASS (every distance <= 4, no twin mismatch) or FAIL.
 Takes 2-3 minutes per function on a 2-core machine without --numpy-twin.
@@ -14,6 +14,7 @@ Takes 2-3 minutes per function on a 2-core machine without --numpy-twin.
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 
@@ -22,7 +23,7 @@ import numpy as np
 from arraystack.backends.numba import mathlib, mathlib_numpy
 from arraystack.backends.numba.intrinsics import prefer_wide_vectors
 
-FUNCTIONS = ("exp", "expm1", "log", "tanh", "logistic")
+FUNCTIONS = ("exp", "expm1", "log", "tanh", "logistic", "erf")
 BOUND = 4  # ulp, the bound mathlib promises
 BINS = 8  # the last bin: BINS - 1 ulp or more, a NaN or zero-sign mismatch, or a result out of range
 
@@ -33,8 +34,27 @@ def _logistic(x):  # as tests/backends/test_mathlib.py: in float64, without over
     return np.where(x64 >= 0, 1 / (1 + e), e / (1 + e)).astype(np.float32)
 
 
-ORACLES = {"exp": np.exp, "expm1": np.expm1, "log": np.log, "tanh": np.tanh, "logistic": _logistic}
-RANGES = {"tanh": (-1.0, 1.0), "logistic": (0.0, 1.0)}
+@numba.njit(nogil=True)
+def _libm_erf_into(x, out):
+    for i in range(x.size):
+        out[i] = np.float32(math.erf(np.float64(x[i])))  # numba's math.erf is libm's, as CPython's
+
+
+def _erf(x):  # NumPy has no erf: libm's float64 erf (math.erf), rounded once
+    out = np.empty_like(x)
+    _libm_erf_into(x, out)
+    return out
+
+
+ORACLES = {
+    "exp": np.exp,
+    "expm1": np.expm1,
+    "log": np.log,
+    "tanh": np.tanh,
+    "logistic": _logistic,
+    "erf": _erf,
+}
+RANGES = {"tanh": (-1.0, 1.0), "logistic": (0.0, 1.0), "erf": (-1.0, 1.0)}
 
 
 def _kernel(fn):

@@ -1,4 +1,4 @@
-/* The fast twin of the numba kernels' mathlib for tier 0: mathlib.py's exp, expm1, log, tanh, logistic
+/* The fast twin of the numba kernels' mathlib for tier 0: mathlib.py's exp, expm1, log, tanh, logistic, erf
  * (float32, float64) over contiguous arrays, bit for bit (_mathlib_twin.h has the functions and says how).
  * mathlib_numpy.py loads it, and falls back to its NumPy code when this module is missing or stale.
  *
@@ -77,6 +77,8 @@ LOOPS(expm1_f32, float)
 LOOPS(log_f32, float)
 LOOPS(tanh_f32, float)
 LOOPS(logistic_f32, float)
+LOOPS(erf_f64, double)
+LOOPS(erf_f32, float)
 
 #define N_VARIANTS 3 /* 0: portable, 1: AVX2 + FMA, 2: AVX-512 */
 static const char *const VARIANT_NAMES[N_VARIANTS] = {"portable", "avx2+fma", "avx512"};
@@ -146,17 +148,20 @@ WRAPPER(expm1_f32, 'f', float)
 WRAPPER(log_f32, 'f', float)
 WRAPPER(tanh_f32, 'f', float)
 WRAPPER(logistic_f32, 'f', float)
+WRAPPER(erf_f64, 'd', double)
+WRAPPER(erf_f32, 'f', float)
 
 #define METHOD(fn) {#fn, py_##fn, METH_VARARGS, "dst[i] = mathlib." #fn "(src[i]), bit for bit"}
 static PyMethodDef methods[] = {
     METHOD(exp_f64), METHOD(expm1_f64), METHOD(log_f64), METHOD(tanh_f64), METHOD(logistic_f64),
     METHOD(exp_f32), METHOD(expm1_f32), METHOD(log_f32), METHOD(tanh_f32), METHOD(logistic_f32),
+    METHOD(erf_f64), METHOD(erf_f32),
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_mathlib_twin",
-    "mathlib.py's exp, expm1, log, tanh, logistic (float32, float64) in C, bit for bit.", -1, methods,
+    "mathlib.py's exp, expm1, log, tanh, logistic, erf (float32, float64) in C, bit for bit.", -1, methods,
     NULL, NULL, NULL, NULL,
 };
 

@@ -26,7 +26,7 @@ from arraystack.backends.numba.intrinsics import (
 )
 from arraystack.backends.numba.mathlib import (
     exp_f32, exp_f64, expm1_f32, expm1_f64, log_f32, log_f64, tanh_f32, tanh_f64,
-    logistic_f32, logistic_f64, maximum, minimum,
+    logistic_f32, logistic_f64, erf_f32, erf_f64, maximum, minimum,
 )
 from arraystack.backends.numba.lanes import lanes_fill, lanes_flush, lanes_fold
 

@@ -94,8 +94,9 @@ numba_rules[p.expm1_p] = _vector_math("expm1")
 numba_rules[p.log_p] = _vector_math("log")
 numba_rules[p.tanh_p] = _vector_math("tanh")
 numba_rules[p.logistic_p] = _vector_math("logistic")
+numba_rules[p.erf_p] = _vector_math("erf")  # float32: polynomial in float64; float64: libm
 # the primitives lowered to mathlib's polynomials: compute-bound loops, where 512-bit vectors pay off
-VECTOR_MATH = frozenset({p.exp_p, p.expm1_p, p.log_p, p.tanh_p, p.logistic_p})
+VECTOR_MATH = frozenset({p.exp_p, p.expm1_p, p.log_p, p.tanh_p, p.logistic_p, p.erf_p})
 for _prim, _fn in [
     (p.sqrt_p, "np.sqrt"),
     (p.floor_p, "np.floor"),
@@ -230,7 +231,6 @@ reference_only: dict = {
     "conj": "complex dtypes run on the reference path",
     "real": "complex dtypes run on the reference path",
     "imag": "complex dtypes run on the reference path",
-    "erf": _LATER,
     "floordiv": "NumPy's floor_divide special cases (x // 0, signed zeros) stay on the reference path",
     "rem": "NumPy's remainder special cases (sign of the divisor, x % 0) stay on the reference path",
     "fmod": _LATER,

@@ -1,4 +1,4 @@
-"""Vectorizable float32/float64 math for generated numba kernels: exp, expm1, log, tanh, logistic.
+"""Vectorizable float32/float64 math for generated numba kernels: exp, expm1, log, tanh, logistic, erf.
 
 numba lowers np.exp/np.tanh in a loop to scalar libm calls, which blocks SIMD. These branch-free versions
 (argument reduction + polynomial, selects instead of branches, bit-level scaling) let LLVM vectorize the loop.
@@ -11,10 +11,17 @@ Every result is specified bit for bit (IEEE operations and explicit fmas only), 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from arraystack.backends.numba.mathlib_constants import (
     ATANH_C,
     ATANH_CF,
+    ERF_CENTER_F,
+    ERF_CLAMP_F,
+    ERF_LARGE_F,
+    ERF_SMALL_F,
+    ERF_SPLIT_F,
     EXP_C,
     EXP_CF,
     EXP_QF,
@@ -347,6 +354,49 @@ def logistic_f32(x):
     e = exp_f32(-abs(x))
     y = ONE_F / (ONE_F + e) if x >= ZERO_F else e / (ONE_F + e)
     return x if x != x else y
+
+
+@njit(**_jit_options)
+def erf_f32(x):
+    """a + a A(a**2) below 1, 1 - E(a - 2.5) from 1 on, a = min(|x|, 4), sign restored
+    (mathlib_constants.py has A, E and the bound)."""
+    a = min(abs(x), ERF_CLAMP_F)
+    u = a * a
+    c = ERF_SMALL_F
+    p = fma(c[0], u, c[1])
+    p = fma(p, u, c[2])
+    p = fma(p, u, c[3])
+    p = fma(p, u, c[4])
+    p = fma(p, u, c[5])
+    p = fma(p, u, c[6])
+    small = fma(a, p, a)
+    w = a - ERF_CENTER_F  # exact
+    c = ERF_LARGE_F
+    e = fma(c[0], w, c[1])
+    e = fma(e, w, c[2])
+    e = fma(e, w, c[3])
+    e = fma(e, w, c[4])
+    e = fma(e, w, c[5])
+    e = fma(e, w, c[6])
+    e = fma(e, w, c[7])
+    e = fma(e, w, c[8])
+    e = fma(e, w, c[9])
+    e = fma(e, w, c[10])
+    e = fma(e, w, c[11])
+    e = fma(e, w, c[12])
+    e = fma(e, w, c[13])
+    e = fma(e, w, c[14])
+    e = fma(e, w, c[15])
+    e = fma(e, w, c[16])
+    y = small if a < ERF_SPLIT_F else ONE_F - e
+    y = np.copysign(y, x)
+    return x if x != x else y
+
+
+@njit(**_jit_options)
+def erf_f64(x):
+    """libm's erf: a scalar call (math.erf computes the same bits)."""
+    return math.erf(x)
 
 
 @njit(**_jit_options)

@@ -66,3 +66,40 @@ TWO_LOG2E_F = F(2.0 / math.log(2.0))
 LN2_HALF_F = F(math.log(2.0) / 2.0)
 # H's coefficients, r**4's first
 TANH_HF = tuple(F(c) for c in (0.044610076, 0.13386254, 0.33333123, 0.6666618, 1.0))
+
+# erf(x) for float32 x, all in float32 (16 lanes on AVX-512), a = min(|x|, 4), sign restored:
+# - a < 1: erf = a + a A(a**2) as one fma, A(u) ~ erf(sqrt u) / sqrt u - 1, degree 6 in u, |A| <= 0.157, so
+#   A's own rounding errors reach the result scaled down and the fma rounds once;
+# - 1 <= a <= 4: erf = 1 - E(a - 2.5), E(w) ~ erfc(2.5 + w), degree 16 in w (a - 2.5 is exact), absolute
+#   error 6e-10 where erf's ulp is 6e-8; 1 - E rounds to 1 from a = 3.9205 on (libm's erf, rounded, from
+#   3.9192 on; in between the two alternate: float32 coefficients leave E ~4e-9 off there).
+# Both interpolated at 800 Chebyshev nodes against mpmath (numpy.polynomial.chebyshev.chebfit, converted to
+# powers of u and w, then rounded to float32); approximation errors 1.2e-9 (A) and 6.1e-10 (E), absolute
+# (degree 14 for E, 1.0e-8, spread the alternation over 3.888 - 3.977 and put 8x more results 1 ulp off
+# on [2, 4]).
+# Both branches run for every element (a select picks one: no branch in the loop). Bound: <= 1 ulp from
+# float32(math.erf(float64(x))) (libm's erf rounded once) on every float32, checked over all 2**32 bit
+# patterns (tools/mathlib_exhaustive.py); 1.2 ns per element in a vectorized loop against 3.0 for the
+# same polynomial approach in float64 (8 lanes). float64 erf is libm's erf itself (mathlib.erf_f64).
+ERF_SPLIT_F = F(1.0)
+ERF_CLAMP_F = F(4.0)
+ERF_CENTER_F = F(2.5)
+# A's coefficients, u**6's first
+ERF_SMALL_F = tuple(
+    F(c)
+    for c in (
+        7.882497448008507e-05, -0.0008018855005502701, 0.005189312156289816, -0.02685432881116867,
+        0.11283597350120544, -0.3761262595653534, 0.12837916612625122,
+    )
+)  # fmt: skip
+# E's coefficients, w**16's first
+ERF_LARGE_F = tuple(
+    F(c)
+    for c in (
+        -1.1272015321139861e-08, 3.5129914977005683e-07, -7.886890216468601e-07, -3.462653694441542e-06,
+        1.5348350643762387e-05, -7.756445484119467e-06, -8.039429667405784e-05, 0.0002534241648390889,
+        -0.00025947490939870477, -0.0005445338319987059, 0.002797981258481741, -0.006116587668657303,
+        0.008622484281659126, -0.008350212126970291, 0.005445701535791159, -0.0021782785188406706,
+        0.00040695213829167187,
+    )
+)  # fmt: skip

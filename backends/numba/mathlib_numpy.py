@@ -14,6 +14,7 @@ not built or is stale.
 
 from __future__ import annotations
 
+import math
 import os
 import warnings
 
@@ -220,6 +221,31 @@ def _logistic_f32(x):
     return np.where(np.isnan(x), x, y)
 
 
+def _erf_f32(x):
+    a = np.minimum(np.abs(x), ml.ERF_CLAMP_F)
+    u = a * a
+    c = ml.ERF_SMALL_F
+    p = fma_f32(c[0], u, c[1])
+    for i in range(2, len(c)):
+        p = fma_f32(p, u, c[i])
+    small = fma_f32(a, p, a)
+    w = a - ml.ERF_CENTER_F
+    c = ml.ERF_LARGE_F
+    e = fma_f32(c[0], w, c[1])
+    for i in range(2, len(c)):
+        e = fma_f32(e, w, c[i])
+    y = np.where(a < ml.ERF_SPLIT_F, small, ml.ONE_F - e)
+    y = np.copysign(y, x)
+    return np.where(np.isnan(x), x, y)
+
+
+_libm_erf = np.frompyfunc(math.erf, 1, 1)  # math.erf is libm's erf, as the kernels' float64 erf
+
+
+def _erf_f64(x):
+    return _libm_erf(x).astype(np.float64)
+
+
 # -- entry points -------------------------------------------------------------------------------------------
 _TWINS = {
     ("exp", np.dtype(np.float64)): _exp_f64,
@@ -232,6 +258,8 @@ _TWINS = {
     ("log", np.dtype(np.float32)): _log_f32,
     ("tanh", np.dtype(np.float32)): _tanh_f32,
     ("logistic", np.dtype(np.float32)): _logistic_f32,
+    ("erf", np.dtype(np.float64)): _erf_f64,
+    ("erf", np.dtype(np.float32)): _erf_f32,
 }
 
 
@@ -303,7 +331,7 @@ _C_ENTRY_POINTS = {key: _c_elementwise(*key) for key in _TWINS} if C_TWIN is not
 
 def numpy_twin(name: str, dtype, implementation: str | None = None):
     """The function computing on NumPy arrays exactly what the kernels' mathlib `<name>_<f32|f64>`
-    computes (name: "exp", "expm1", "log", "tanh" or "logistic"), or None for other names and dtypes.
+    computes (name: "exp", "expm1", "log", "tanh", "logistic" or "erf"), or None for other names and dtypes.
     It takes an ndarray of that dtype (any shape and strides) and returns a new ndarray of the same shape.
     implementation: "c" (the extension; ValueError when it is not available), "numpy", or None for the C
     one when available, else the NumPy one."""

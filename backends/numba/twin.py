@@ -3,7 +3,8 @@
 It runs the same plan as `compile_numba` (the same regions, the same reference steps outside them), but
 each region's equations run as NumPy calls instead of a generated loop. Where a kernel computes differently
 from NumPy's own function, the twin computes what the kernel computes, bit for bit:
-- exp, expm1, log, tanh, logistic on float32/float64: mathlib's polynomials with the kernel's exact FMAs
+- exp, expm1, log, tanh, logistic, erf on float32/float64: mathlib's polynomials with the kernel's exact FMAs
+  (float64 erf: libm's own, as the kernel calls it)
   (mathlib_numpy.py: a C loop, the optional extension _mathlib_twin, about as fast as NumPy's own exp;
   without it an exact NumPy emulation, 20-500x slower);
 - float sums and products: the kernel's fixed summation order (summation_order.py), not NumPy's pairwise one.

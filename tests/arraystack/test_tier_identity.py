@@ -55,6 +55,7 @@ FUNCTIONS = {
     "log": lambda x: ast.log(ast.abs(x)) + ast.log(x),
     "tanh": lambda x: ast.tanh(x * 0.75) + x,
     "logistic": lambda x: ast.nn.sigmoid(x) * 2.0,
+    "erf": lambda x: ast.nn.gelu(x) + x,  # x * 0.5 * (1 + erf(x / sqrt(2)))
     "chain": lambda x: ast.tanh(x * x + 0.5) * 0.5 + ast.exp(-x * x),
 }
 

@@ -98,12 +98,21 @@ def _logistic_oracle(x):
     return np.where(x64 >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype)
 
 
+_libm_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def _erf_oracle(x):
+    """NumPy has no erf: libm's float64 erf (math.erf), rounded once to x's dtype."""
+    return _libm_erf(x.astype(np.float64)).astype(np.float64).astype(x.dtype)
+
+
 ORACLES = {
     "exp": np.exp,
     "expm1": np.expm1,
     "log": np.log,
     "tanh": np.tanh,
     "logistic": _logistic_oracle,
+    "erf": _erf_oracle,
 }
 
 
@@ -297,6 +306,26 @@ def test_signed_zeros_and_the_range_of_tanh_match_numpy(name, dtype):
             mathlib.tanh_f32 if dtype == np.float32 else mathlib.tanh_f64,
             np.array([np.inf, -np.inf], dtype),
         ).tolist() == [1, -1]
+
+
+def test_erf_f32_edges_within_1_ulp():
+    """Every float32 around erf_f32's edges, both signs: tiny |x| (+-0.0, the denormals, erf(x) ~ 1.128 x),
+    the switch between its two polynomials at 1, the center of the second at 2.5, where erf rounds to 1
+    (3.9192) and the clamp at 4; plus every 4096th float32 below 4.5. Within 1 ulp of libm's erf rounded
+    (the exhaustive check's bound), odd bit for bit, and +-1 from 3.9205 on (mathlib_constants.py)."""
+    windows = [_consecutive_f32(c, 1 << 13) for c in (0.0, 1.0, 2.5, 3.9192059, 4.0)]
+    sweep = np.arange(0, int(np.array(4.5, np.float32).view(np.int32)), 4096, dtype=np.int32)
+    x = np.concatenate(windows + [sweep.view(np.float32), np.array([1e30, np.inf], np.float32)])
+    both = np.concatenate([x, -x])
+    got = _run(mathlib.erf_f32, both)
+    half = both.size // 2
+    np.testing.assert_array_equal(got[half:].view(np.uint32), (-got[:half]).view(np.uint32))  # odd
+    want = _erf_oracle(both)
+    d = ulp_distance(got, want)
+    worst = int(np.argmax(d))
+    assert d.max() <= 1, f"erf({both[worst]!r}) = {got[worst]!r}, libm {want[worst]!r}: {d.max()} ulp"
+    assert (got[:half][x >= np.float32(3.9205)] == 1).all()
+    assert np.signbit(got[half:][x == 0]).all() and not np.signbit(got[:half][x == 0]).any()
 
 
 def _compiled_with_scale_path(fn, scalef, monkeypatch):

@@ -19,7 +19,7 @@ mathlib = pytest.importorskip("arraystack.backends.numba.mathlib")
 from arraystack.backends.numba import fma_emulation, mathlib_numpy
 from arraystack.backends.numba.mathlib_numpy import numpy_twin
 
-NAMES = ("exp", "expm1", "log", "tanh", "logistic")
+NAMES = ("exp", "expm1", "log", "tanh", "logistic", "erf")
 C_TWIN = mathlib_numpy.C_TWIN
 # the twin's implementations: the NumPy code, and each loop variant of the C extension this CPU runs
 IMPLEMENTATIONS = ["numpy"] + [
@@ -229,6 +229,14 @@ def test_float32_exp_edges_match_kernel(implementation):
     centers += [0.0, -(2.0**-126), -87.3365, -103.972, 88.7228, -105.0, 90.0]
     x = np.concatenate([dense_f32(c, 1 << 12) for c in centers])
     assert_bitwise_equal("exp", x, implementation)
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_float32_erf_edges_match_kernel(implementation):
+    """Every float32 around float32 erf's edges, both signs: 0 through the denormals, the switch between its
+    polynomials at 1, where it rounds to 1 (3.92) and the clamp at 4."""
+    x = np.concatenate([dense_f32(c, 1 << 12) for c in (0.0, 1.0, 3.9192059, 4.0)])
+    assert_bitwise_equal("erf", np.concatenate([x, -x]), implementation)
 
 
 def test_float64_fma_operands_stay_in_the_exact_range(f64_sample, monkeypatch):
@@ -501,14 +509,16 @@ def test_kernels_compile_without_fast_math_and_with_explicit_fma():
 def test_jitted_kernels_match_the_twins_bitwise(dtype, f32_sample, f64_sample):
     """Through arraystack.jit: the generated (fused, vectorized) kernels compute the twins' bits."""
     import arraystack as ast
-    from arraystack.nn.activations import sigmoid
+    from arraystack.nn.activations import _erf, sigmoid
 
-    def five(a):  # * 2 is exact (or overflows in both): the calls sit inside one generated loop
-        return ast.exp(a) * 2, ast.expm1(a) * 2, ast.log(a) * 2, ast.tanh(a) * 2, sigmoid(a) * 2
+    def six(a):  # * 2 is exact (or overflows in both): the calls sit inside one generated loop
+        return (
+            ast.exp(a) * 2, ast.expm1(a) * 2, ast.log(a) * 2, ast.tanh(a) * 2, sigmoid(a) * 2, _erf(a) * 2
+        )  # fmt: skip
 
     sample = f32_sample if dtype == np.float32 else f64_sample
     x = np.random.default_rng(6).choice(sample, 300_000)  # a parallel kernel
-    jitted = ast.jit(five)
+    jitted = ast.jit(six)
     source = jitted.lower(ast.asarray(x)).compile().source
     suffix = "f32" if dtype == np.float32 else "f64"
     assert all(f"{name}_{suffix}(" in source for name in NAMES)
