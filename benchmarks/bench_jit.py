@@ -7,9 +7,10 @@ Workloads (issue 4): (a) fused chain tanh(a*b+c)*0.5+exp(-a*a) on 1e7 float32; (
 (e) first-call latency in a fresh process, cold and with a warm disk cache; (f) a STREAM triad as the
 bandwidth roofline, timed again within each bandwidth row's rounds (its % of triad compares the two
 in the same rounds; with jax present, a bandwidth row also prints the largest jax/ours ratio a kernel
-moving the row's bytes at the triad's bandwidth would reach); and beyond the issue's list, (g) GELU in
-its exact form, through erf, on (4096, 1024) float32 (NumPy's row uses scipy.special.erf). Systems are
-timed interleaved round-robin; tables report medians.
+moving the row's bytes at the triad's bandwidth would reach). A row reading one input and writing one
+output of its size also times a plain copy of the input in its rounds: no such kernel beats it by much.
+Beyond the issue's list, (g) GELU in its exact form, through erf, on (4096, 1024) float32 (NumPy's row
+uses scipy.special.erf). Systems are timed interleaved round-robin; tables report medians.
 """
 
 from __future__ import annotations
@@ -139,6 +140,17 @@ def systems_for(make, args, ast):
     return out, batch
 
 
+def _copy_of(x):
+    """np.copyto of x into a buffer of its own, or None: the time any kernel that reads a row's input once
+    and writes its output once needs at least (the triad's bytes count no write-allocate; this does)."""
+    import numpy as np
+
+    if not isinstance(x, np.ndarray) or x.size < 1 << 20:
+        return None
+    out = np.empty_like(x)
+    return lambda: np.copyto(out, x)
+
+
 def triad(quick: bool):
     """(call, bytes moved per call) of a STREAM triad a = b + s * c on float64 (24 bytes per element, as
     STREAM counts: the write-allocate read of `a` is not counted)."""
@@ -239,8 +251,12 @@ def main(argv=None):
         systems, batch = systems_for(make, data, ast)
         if nbytes:  # the triad joins the round-robin: on a shared machine the bandwidth varies by the minute
             systems["triad"] = run_triad
+        copy = _copy_of(data[0]) if nbytes == 2 * data[0].nbytes else None
+        if copy is not None:  # one read and one write of the row's bytes, as the kernel's least
+            systems["copy"] = copy
         t = interleaved(systems, rounds if batch == 1 else rounds * 5)
         t = {k: v / batch for k, v in t.items()}
+        copied = t.pop("copy", None)
         if nbytes:
             bandwidth = triad_bytes / t.pop("triad") / 1e9
         row = {"workload": name, **{k: v for k, v in t.items()}}
@@ -262,6 +278,12 @@ def main(argv=None):
                 ceiling = bandwidth / (nbytes / t["jax.jit"] / 1e9)
                 ratios.append(f"the roofline allows jax/ours <= {ceiling:4.2f}x")
                 row["jax_ratio_at_triad"] = ceiling
+        if copied is not None:  # a kernel that reads its input once and writes its output once
+            floor = f"a copy of the input {copied * 1e3:.3f} ms"
+            if "jax.jit" in t:
+                floor += f" (jax/copy {t['jax.jit'] / copied:4.2f}x)"
+            ratios.append(floor)
+            row["copy"] = copied
         print(f"{name:28s} " + " | ".join(parts) + " || " + ", ".join(ratios))
         results["rows"].append(row)
     for name in () if args.no_first_call else DEFINES:
