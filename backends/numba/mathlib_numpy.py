@@ -329,6 +329,34 @@ def _c_elementwise(name, dtype):
 _C_ENTRY_POINTS = {key: _c_elementwise(*key) for key in _TWINS} if C_TWIN is not None else {}
 
 
+def _install_reference_erf():
+    """erf's reference rule (jit/reference.py: libm's erf through np.frompyfunc, ~150 ns an element, which
+    eager calls run) becomes the C twin's loop over the same libm erf for float32 and float64 host arrays:
+    the same bits, ~10x faster. Other inputs keep the rule it replaces."""
+    from arraystack.ir import primitives as prims
+    from arraystack.ir.reference import reference_rules
+
+    general = reference_rules[prims.erf_p]
+    loop = C_TWIN.erf_f64
+
+    def erf(xp, x):
+        dtype = getattr(x, "dtype", None)
+        if xp is not np or dtype not in _ERF_DTYPES:
+            return general(xp, x)
+        wide = np.array(x, np.float64, order="C")  # a copy: the loop writes in place
+        flat = wide.reshape(-1)
+        loop(flat, flat)
+        return wide.astype(dtype, copy=False)
+
+    erf.general = general  # the rule replaced (tests compare the two)
+    reference_rules[prims.erf_p] = erf
+
+
+_ERF_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+if C_TWIN is not None:
+    _install_reference_erf()
+
+
 def numpy_twin(name: str, dtype, implementation: str | None = None):
     """The function computing on NumPy arrays exactly what the kernels' mathlib `<name>_<f32|f64>`
     computes (name: "exp", "expm1", "log", "tanh", "logistic" or "erf"), or None for other names and dtypes.

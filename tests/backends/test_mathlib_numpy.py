@@ -531,3 +531,28 @@ def test_jitted_kernels_match_the_twins_bitwise(dtype, f32_sample, f64_sample):
                 want = numpy_twin(name, dtype, implementation)(x) * dtype(2)
             bad = np.flatnonzero(got.view(uint) != want.view(uint))
             assert bad.size == 0, (name, implementation, x[bad[:3]], got[bad[:3]], want[bad[:3]])
+
+
+@pytest.mark.skipif(C_TWIN is None, reason="the C twin is not built (or stale)")
+def test_reference_erf_in_c_gives_the_general_rules_bits():
+    """erf's reference rule (eager calls) runs the C twin's libm loop on float32/float64 host arrays: the
+    bits of the rule it replaces (libm's erf through np.frompyfunc), on any shape and layout, 0-d too,
+    without touching its operand; other dtypes go to that rule."""
+    from arraystack.ir import primitives as prims
+    from arraystack.ir.reference import reference_rules
+
+    rule = reference_rules[prims.erf_p]
+    general = rule.general
+    rng = np.random.default_rng(11)
+    for dtype in (np.float32, np.float64):
+        x = np.concatenate([(rng.standard_normal(5000) * 3).astype(dtype), specials(dtype)])
+        cases = [x, x.reshape(-1, 1)[::3], np.asarray(x[7]), x[:24].reshape(4, 6).T]
+        for case in cases:
+            before = case.copy()
+            with np.errstate(invalid="ignore"):  # np.frompyfunc's NaN
+                got, want = rule(np, case), general(np, case)
+            assert got.dtype == want.dtype == dtype and got.shape == want.shape
+            np.testing.assert_array_equal(got.view(f"u{got.itemsize}"), want.view(f"u{want.itemsize}"))
+            np.testing.assert_array_equal(case, before)
+    half = np.array([0.5, -2.0], np.float16)
+    np.testing.assert_array_equal(rule(np, half), general(np, half))
