@@ -357,38 +357,22 @@ def logistic_f32(x):
 
 
 @njit(**_jit_options)
+def _horner_f32(c, x):
+    """fma(...fma(fma(c[0], x, c[1]), x, c[2])..., x, c[-1]): Horner's rule, highest coefficient first."""
+    p = fma(c[0], x, c[1])
+    for i in range(2, len(c)):
+        p = fma(p, x, c[i])
+    return p
+
+
+@njit(**_jit_options)
 def erf_f32(x):
     """a + a A(a**2) below 1, 1 - E(a - 2.5) from 1 on, a = min(|x|, 4), sign restored
     (mathlib_constants.py has A, E and the bound)."""
     a = min(abs(x), ERF_CLAMP_F)
-    u = a * a
-    c = ERF_SMALL_F
-    p = fma(c[0], u, c[1])
-    p = fma(p, u, c[2])
-    p = fma(p, u, c[3])
-    p = fma(p, u, c[4])
-    p = fma(p, u, c[5])
-    p = fma(p, u, c[6])
-    small = fma(a, p, a)
-    w = a - ERF_CENTER_F  # exact
-    c = ERF_LARGE_F
-    e = fma(c[0], w, c[1])
-    e = fma(e, w, c[2])
-    e = fma(e, w, c[3])
-    e = fma(e, w, c[4])
-    e = fma(e, w, c[5])
-    e = fma(e, w, c[6])
-    e = fma(e, w, c[7])
-    e = fma(e, w, c[8])
-    e = fma(e, w, c[9])
-    e = fma(e, w, c[10])
-    e = fma(e, w, c[11])
-    e = fma(e, w, c[12])
-    e = fma(e, w, c[13])
-    e = fma(e, w, c[14])
-    e = fma(e, w, c[15])
-    e = fma(e, w, c[16])
-    y = small if a < ERF_SPLIT_F else ONE_F - e
+    small = fma(a, _horner_f32(ERF_SMALL_F, a * a), a)
+    large = ONE_F - _horner_f32(ERF_LARGE_F, a - ERF_CENTER_F)  # a - 2.5 is exact
+    y = small if a < ERF_SPLIT_F else large
     y = np.copysign(y, x)
     return x if x != x else y
 
