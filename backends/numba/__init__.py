@@ -26,6 +26,7 @@ from arraystack.backends.numba.layouts import (
     kernel_arguments,
     reversed_region,
 )
+from arraystack.backends.numba.one_step import direct_runner, staged_runner
 from arraystack.backends.reference import reference_step
 from arraystack.ir.control import fusion_p
 from arraystack.ir.ir import Literal
@@ -205,6 +206,9 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
         return [o.reshape(final) if o.shape != final else o for o, final in zip(outs, finals)]
 
     step.donated_outputs = ()  # nested and staged loops allocate every output
+    runner = direct and staged_runner(step, kernel, sizes, kinds, full, fortran, allocs, finals)
+    if runner and full_shape is None:  # (a merged region's kernel reads its operands reshaped)
+        step.runner = runner
     return step, spec.source, fresh
 
 
@@ -284,7 +288,7 @@ def _reference_region_step(eqn):
     sub = eqn.params["graph"]
     steps = [reference_step(e) for e in sub.eqns]
     checked = interpret(sub, steps)
-    runner = _direct_runner(sub, steps, checked) or checked  # one equation: no interpreter
+    runner = direct_runner(sub, steps, checked) or checked  # one equation: no interpreter
     return lambda *inputs: runner(list(inputs))
 
 
@@ -346,55 +350,8 @@ def compile_numba(graph, cache_dir=None, donate=frozenset(), blas=None) -> Execu
         plan.append((eqn.prim.name, how))
         steps.append(reference_step(eqn))
     checked = interpret(graph, steps, [how for _, how in plan], reused, donate)
-    runner = alias_safe(graph, _direct_runner(graph, steps, checked) or checked)
+    runner = alias_safe(graph, direct_runner(graph, steps, checked) or checked)
     executable = Executable(graph, plan, runner, "\n".join(sources))
     executable.new_kernels = new_kernels
     executable.kernel_sources = tuple(sources)  # tiering asks the disk cache about these
     return executable
-
-
-def _direct_runner(graph, steps, checked):
-    """For a graph that is one equation over graph inputs: call its step without the interpreter (or
-    through `checked`, the interpreter, while a memory limit is set)."""
-    if len(graph.eqns) != 1:
-        return None
-    eqn = graph.eqns[0]
-    position = {v: k for k, v in enumerate(graph.inputs)}
-    if any(x not in position for x in eqn.inputs):
-        return None
-    out_position = {v: k for k, v in enumerate(eqn.outputs)}
-    if any(x not in out_position for x in graph.outputs):
-        return None
-    take = tuple(position[x] for x in eqn.inputs)
-    give = tuple(out_position[x] for x in graph.outputs)
-    step = steps[0]
-    if not eqn.prim.multiple_results:  # a reference rule's one result (a product, a sort, ...)
-        if take == tuple(range(len(graph.inputs))) and give == (0,):
-
-            def run_one(buffers):
-                if limits.host is not None:
-                    return checked(buffers)
-                return [step(*buffers)]
-
-            return run_one
-        plain = step
-        step = lambda *inputs: [plain(*inputs)]  # noqa: E731
-    elif take == tuple(range(len(graph.inputs))) and give == tuple(range(len(eqn.outputs))):
-        if hasattr(step, "runner"):
-            step.checked = checked
-            return step.runner
-
-        def run_all(buffers):
-            if limits.host is not None:
-                return checked(buffers)
-            return step(*buffers)
-
-        return run_all
-
-    def run(buffers):
-        if limits.host is not None:
-            return checked(buffers)
-        outs = step(*[buffers[k] for k in take])
-        return [outs[k] for k in give]
-
-    return run

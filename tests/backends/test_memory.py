@@ -179,14 +179,18 @@ def test_memory_limit_checks_single_kernel_plans_and_loop_bodies(memory_limit):
     x = np.ones(1000)
     f = jitted(lambda v: ast.exp(v) + 1.0)
     g = jitted(lambda v: ast.fori_loop(0, 3, lambda i, c: c * 2.0 + v, v))
-    f(x), g(x)
+    h = jitted(lambda v: v.reshape(10, 100).sum(axis=0))  # one staged (column) kernel: 800 bytes out
+    f(x), g(x), h(x)
     memory_limit(x.nbytes + 100)
     with pytest.raises(ast.OutOfMemory, match="fusion"):
         f(x)
     with pytest.raises(ast.OutOfMemory):
         g(x)
+    with pytest.raises(ast.OutOfMemory, match="fusion"):
+        h(x)
     memory_limit(None)
     np.testing.assert_allclose(np.asarray(f(x)), np.exp(x) + 1.0)
+    np.testing.assert_allclose(np.asarray(h(x)), x.reshape(10, 100).sum(axis=0))
     assert limits.host is None
 
 

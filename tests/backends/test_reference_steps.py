@@ -100,3 +100,30 @@ def test_kernel_steps_written_into_the_plan_keep_their_layout_cases():
             np.testing.assert_array_equal(got, want)
             assert got.flags.f_contiguous == want.flags.f_contiguous
             assert got.flags.c_contiguous == want.flags.c_contiguous
+
+
+def test_one_step_reduction_plans_call_their_kernel_directly_and_keep_every_other_case():
+    """A plan of one staged or column kernel (a small reduction) calls the kernel itself for C-ordered
+    NumPy operands, and goes through the step otherwise: Fortran-ordered operands (their own kernel),
+    strided ones, a merged region's (reshaped operands), big outputs (pooled); tests/backends/test_memory.py
+    checks a memory limit. Results equal NumPy's in every case; the lean runner serves only the plain one."""
+    from arraystack.backends.numba import compile_numba
+
+    x = rng.standard_normal((6, 40))
+    cases = [
+        (lambda a: a.sum(axis=0), lambda a: a.sum(axis=0), x),
+        (lambda a: a.max(axis=1), lambda a: a.max(axis=1), x),
+        (lambda a: (a * a).sum(axis=1) - 1.0, lambda a: (a * a).sum(axis=1) - 1.0, x),
+        (lambda a: a.sum(axis=0), lambda a: a.sum(axis=0), rng.standard_normal((5, 4, 3))),  # merged
+        (lambda a: a.sum(axis=1), lambda a: a.sum(axis=1), rng.standard_normal((200_000, 3))),  # pooled output
+    ]
+    for f, g, a in cases:
+        runner = compile_numba(ast.jit(f).lower(a).optimized).runner
+        plain = runner.__qualname__.startswith("staged_runner")
+        assert plain == (a.shape in ((6, 40),)), (a.shape, runner.__qualname__)
+        wide = np.zeros(a.shape[:-1] + (2 * a.shape[-1],))
+        wide[..., ::2] = a
+        for operand in (a, np.asfortranarray(a), wide[..., ::2], a[::-1]):  # same shape, other layouts
+            got = runner([operand])[0]
+            np.testing.assert_allclose(got, g(operand), rtol=1e-12, atol=1e-12)
+            assert got.shape == g(operand).shape
