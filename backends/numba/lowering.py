@@ -94,8 +94,9 @@ numba_rules[p.expm1_p] = _vector_math("expm1")
 numba_rules[p.log_p] = _vector_math("log")
 numba_rules[p.tanh_p] = _vector_math("tanh")
 numba_rules[p.logistic_p] = _vector_math("logistic")
-numba_rules[p.erf_p] = _vector_math("erf")  # float32: polynomial in float64; float64: libm
-# the primitives lowered to mathlib's polynomials: compute-bound loops, where 512-bit vectors pay off
+numba_rules[p.erf_p] = _vector_math("erf")  # float32: polynomials in float32; float64: libm's call
+# the primitives lowered to mathlib's functions: compute-bound loops, where 512-bit vectors pay off (float64
+# erf, a scalar libm call, only asks for them)
 VECTOR_MATH = frozenset({p.exp_p, p.expm1_p, p.log_p, p.tanh_p, p.logistic_p, p.erf_p})
 for _prim, _fn in [
     (p.sqrt_p, "np.sqrt"),

@@ -221,20 +221,18 @@ def _logistic_f32(x):
     return np.where(np.isnan(x), x, y)
 
 
+def _horner_f32(c, x):
+    p = fma_f32(c[0], x, c[1])
+    for i in range(2, len(c)):
+        p = fma_f32(p, x, c[i])
+    return p
+
+
 def _erf_f32(x):
     a = np.minimum(np.abs(x), ml.ERF_CLAMP_F)
-    u = a * a
-    c = ml.ERF_SMALL_F
-    p = fma_f32(c[0], u, c[1])
-    for i in range(2, len(c)):
-        p = fma_f32(p, u, c[i])
-    small = fma_f32(a, p, a)
-    w = a - ml.ERF_CENTER_F
-    c = ml.ERF_LARGE_F
-    e = fma_f32(c[0], w, c[1])
-    for i in range(2, len(c)):
-        e = fma_f32(e, w, c[i])
-    y = np.where(a < ml.ERF_SPLIT_F, small, ml.ONE_F - e)
+    small = fma_f32(a, _horner_f32(ml.ERF_SMALL_F, a * a), a)
+    large = ml.ONE_F - _horner_f32(ml.ERF_LARGE_F, a - ml.ERF_CENTER_F)
+    y = np.where(a < ml.ERF_SPLIT_F, small, large)
     y = np.copysign(y, x)
     return np.where(np.isnan(x), x, y)
 
