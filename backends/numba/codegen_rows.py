@@ -4,8 +4,9 @@
   passes prefetch the next row meanwhile (inputs for reading in the first, outputs for writing in
   the first after pass 0), so the next row's passes find it in the caches.
 - exact_divisions: a division by a per-row value (softmax's e / sum, layernorm's d / std) runs as
-  exact_quotient (a reciprocal and two FMAs, the bits of the division) where an earlier pass has checked
-  every dividend's range; the dividing pass is emitted twice, the division kept for other rows.
+  exact_quotient (a reciprocal and two FMAs, the bits of the division) where a check of the row's
+  dividends just before the dividing pass finds them all in range; the dividing pass is emitted twice,
+  the division kept for other rows.
 """
 
 from __future__ import annotations
@@ -71,10 +72,15 @@ def prefetched_rows(region, plans, total):
 def exact_divisions(region, plans, total):
     """Divisions by a per-row value (softmax's e / sum, layernorm's d / std) that may run as
     exact_quotient (a reciprocal and two FMAs, the bits of the division): {pass: [(eqn, flag, divisor)]}
-    and the checks earlier passes make, {pass: [(flag, dividend)]}: the earlier pass that computes the
-    dividend (or stashes it) checks its range (quotient_in_range) into the flag, and the dividing pass
-    runs in two versions. The dividing pass recomputes or reloads the very value checked: same inputs,
-    same operations, no fast-math, so the same bits."""
+    and the dividends to check before each such pass, {pass: [(flag, dividend)]}. The dividend is made
+    by an earlier pass (stashed in an output, or recomputed from the inputs), so just before the
+    dividing pass a loop over the row reads or recomputes each dividend, folds its magnitude into two
+    unsigned reductions (magnitude_max, nonzero_magnitude_min: no compares, one vector instruction
+    each) and sets the flag (dividends_in_range); the dividing pass runs in two versions. Checked inside
+    the producing pass instead, the flag cost softmax's exp pass a third of its time. The check reads or
+    recomputes the very value the dividing pass divides: same inputs, same operations, no fast-math, so
+    the same bits; it runs before the dividing pass writes anything, so outputs that share a buffer
+    with an input (or hold a stash) are still as the earlier passes left them."""
     divisions, checks = {}, {}
     if total:
         return divisions, checks
@@ -94,10 +100,40 @@ def exact_divisions(region, plans, total):
                 continue
             flag = f"ok_{region.names[x]}"
             divisions.setdefault(p, []).append((eqn, flag, divisor))
-            entry = (flag, region.names[x])
-            if entry not in checks.setdefault(made_in[x], []):
-                checks[made_in[x]].append(entry)
+            if (flag, x) not in checks.setdefault(p, []):
+                checks[p].append((flag, x))
     return divisions, checks
+
+
+def emit_dividend_checks(code, region, checks, loads, inner):
+    """The loop that sets each flag of `checks` ([(flag, dividend)]) for this row: the dividends made
+    again from the pass's stash loads and the region's inputs, their magnitudes folded, then tested."""
+    dividends = [x for _, x in checks]
+    stop = {u for _, u in loads}
+    closure = _full_closure(region, dividends, stop)
+    used = set(dividends) | {x for e in closure for x in e.inputs}
+    bits = {np.dtype(np.float32): "np.uint32", np.dtype(np.float64): "np.uint64"}
+    for flag, x in checks:
+        kind = bits[x.aval.dtype]
+        code.line(f"hi_{flag} = {kind}(0)")
+        code.line(f"lo_{flag} = {kind}({(1 << (8 * x.aval.dtype.itemsize)) - 1})")
+    index = ", ".join(f"i{d}" for d in range(region.rank))
+    outer_index = ", ".join(f"i{d}" for d in region.kept)
+    for d in inner:
+        code.line(f"for i{d} in range(n{d}):")
+        code.depth += 1
+    for k, u in loads:
+        if u in used:
+            code.line(f"{region.names[u]} = o{k}[{index}]")
+    for eqn in closure:
+        _emit_eqn(code, region, eqn, index, outer_index)
+    for flag, x in checks:
+        name = region.names[x]
+        code.line(f"hi_{flag} = magnitude_max(hi_{flag}, {name})")
+        code.line(f"lo_{flag} = nonzero_magnitude_min(lo_{flag}, {name})")
+    code.depth -= len(inner)
+    for flag, _ in checks:
+        code.line(f"{flag} = dividends_in_range(hi_{flag}, lo_{flag})")
 
 
 def _row_value(region, var):
@@ -111,3 +147,7 @@ def _row_value(region, var):
     if isinstance(x, Literal) or x in region.inputs or region.level(x) != "outer":
         return None
     return region.names[x]
+
+
+from arraystack.backends.numba.codegen import _emit_eqn  # noqa: E402
+from arraystack.backends.numba.codegen_staged import _full_closure  # noqa: E402

@@ -127,11 +127,11 @@ def _emit_staged(code, region, parallel):
         for e in outer_eqns:
             if avail[e.outputs[0]] == p:
                 _emit_eqn(code, region, e, index, outer_index)
-        for flag, _ in checks.get(p, ()):
-            code.line(f"{flag} = True")
         args = (code, region, reds, outs, body, index, outer_index, total, loop, loads)
-        extra = {"checks": checks.get(p, ()), "prefetch": prefetch.get(p, ())}
+        extra = {"prefetch": prefetch.get(p, ())}
         if p in divisions:  # the pass twice: dividing by reciprocals where the flags allow, else dividing
+            inner = [d for d in range(region.rank) if d in region.axes]
+            emit_dividend_checks(code, region, checks[p], loads, inner)
             cond = " and ".join(
                 sorted({f"{flag} and divisor_in_range({d})" for _, flag, d in divisions[p]})
             )
@@ -178,8 +178,7 @@ def _stash(region, plans):
 
 
 def _emit_pass(
-    code, region, reds, outs, body, index, outer_index, total, loop, loads=(), *, checks=(),
-    prefetch=(), exact=(),
+    code, region, reds, outs, body, index, outer_index, total, loop, loads=(), *, prefetch=(), exact=(),
 ):
     accs = []
     for e in reds:
@@ -224,8 +223,6 @@ def _emit_pass(
                 code.line(f"{region.names[eqn.outputs[0]]} = exact_quotient({x}, {y})")
             else:
                 _emit_eqn(code, region, eqn, index, outer_index)
-        for flag, value in checks:
-            code.line(f"{flag} &= quotient_in_range({value})")
         for e, kind, dtype, acc_dtype, acc in accs:
             value = _value(region, e.inputs[0], index, outer_index)
             if lane is not None and (e, kind, dtype, acc_dtype, acc) in laned:
@@ -382,4 +379,8 @@ def _emit_laned_loops(code, region, laned, inner, total, emit_body, prefetch=())
 from arraystack.backends.numba.codegen import REDUCTIONS as REDUCTION_KINDS  # noqa: E402
 from arraystack.backends.numba.codegen import _emit_eqn, _value  # noqa: E402
 from arraystack.backends.numba.codegen_columns import columns_apply, emit_columns  # noqa: E402
-from arraystack.backends.numba.codegen_rows import exact_divisions, prefetched_rows  # noqa: E402
+from arraystack.backends.numba.codegen_rows import (  # noqa: E402
+    emit_dividend_checks,
+    exact_divisions,
+    prefetched_rows,
+)

@@ -239,7 +239,8 @@ def divisor_in_range(typingctx, b):
 def quotient_in_range(typingctx, a):
     """Whether exact_quotient(a, b) is exact for this dividend (given divisor_in_range(b)): a is zero or
     |a| in [2**-100, 2**100] (float32; float64: [2**-800, 2**800]). False for NaN and infinities.
-    Branch-free, so a loop accumulating `ok &= quotient_in_range(v)` vectorizes."""
+    The predicate for one value; a loop over many folds magnitude_max and nonzero_magnitude_min instead
+    and asks dividends_in_range once (the same answer, at a third of the cost)."""
     if not (isinstance(a, types.Float) and a in _QUOTIENT_RANGES):
         return None
     lo, hi = _QUOTIENT_RANGES[a][2:]
@@ -250,3 +251,84 @@ def quotient_in_range(typingctx, a):
         return builder.or_(zero, _magnitude_between(builder, x, lo, hi))
 
     return types.boolean(a), codegen
+
+
+# A row's dividends checked at once. `ok &= quotient_in_range(v)` in a loop costs three float compares
+# and two mask operations per vector, and LLVM folds the flag into a scalar after each group of a laned
+# pass: softmax's exp pass ran 1.35x slower with it (0.083 ns per element of 0.32, (64, 1024) float32,
+# one thread). The same predicate holds for all values at once when the largest magnitude is at most the
+# top of the range and the smallest nonzero one at least its bottom; on the magnitudes' bits (IEEE
+# order is integer order for non-negative floats, NaNs above infinity above every finite value) these
+# are two unsigned integer max/min reductions, which vectorize into one vector instruction each.
+_BITS = {types.float32: types.uint32, types.float64: types.uint64}
+
+
+def _magnitude_bits(builder, value):
+    from llvmlite import ir
+
+    width = 32 if str(value.type) == "float" else 64
+    bits = builder.bitcast(value, ir.IntType(width))
+    return builder.and_(bits, ir.Constant(ir.IntType(width), (1 << (width - 1)) - 1))
+
+
+def _unsigned_pick(builder, name, acc, value):
+    from numba.core import cgutils
+
+    fn = cgutils.get_or_insert_function(
+        builder.module, _function_type(acc.type, [acc.type] * 2), f"llvm.{name}.{acc.type}"
+    )
+    return builder.call(fn, [acc, value])
+
+
+@intrinsic
+def magnitude_max(typingctx, acc, x):
+    """max(acc, bits(|x|)) as unsigned integers: acc uint32 for a float32 x, uint64 for float64. Start
+    at 0; a NaN or infinite x leaves the result above every finite magnitude's bits."""
+    if not (x in _BITS and acc == _BITS[x]):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return _unsigned_pick(builder, "umax", args[0], _magnitude_bits(builder, args[1]))
+
+    return acc(acc, x), codegen
+
+
+@intrinsic
+def nonzero_magnitude_min(typingctx, acc, x):
+    """min(acc, bits(|x|) - 1) as unsigned integers (acc as in magnitude_max): a zero x wraps to the
+    largest value and so never wins. Start at the largest value (all bits set)."""
+    if not (x in _BITS and acc == _BITS[x]):
+        return None
+
+    def codegen(context, builder, signature, args):
+        bits = _magnitude_bits(builder, args[1])
+        return _unsigned_pick(builder, "umin", args[0], builder.sub(bits, bits.type(1)))
+
+    return acc(acc, x), codegen
+
+
+@intrinsic
+def dividends_in_range(typingctx, hi, lo):
+    """Whether quotient_in_range holds for every value folded into hi (magnitude_max) and lo
+    (nonzero_magnitude_min); True for no values at all."""
+    floats = [f for f, bits in _BITS.items() if bits == hi]
+    if not floats or lo != hi:
+        return None
+    fty = floats[0]
+    bottom, top = _QUOTIENT_RANGES[fty][2:]
+
+    def codegen(context, builder, signature, args):
+        import numpy as np
+
+        from llvmlite import ir
+
+        kind = np.float32 if fty == types.float32 else np.float64
+        width = 32 if fty == types.float32 else 64
+        ity = ir.IntType(width)
+        top_bits = int(np.array(top, kind).view(f"u{width // 8}"))
+        bottom_bits = int(np.array(bottom, kind).view(f"u{width // 8}"))
+        below_top = builder.icmp_unsigned("<=", args[0], ir.Constant(ity, top_bits))
+        above_bottom = builder.icmp_unsigned(">=", args[1], ir.Constant(ity, bottom_bits - 1))
+        return builder.and_(below_top, above_bottom)
+
+    return types.boolean(hi, lo), codegen

@@ -22,7 +22,7 @@ import numpy as np
 import numba
 from arraystack.backends.numba.intrinsics import (
     prefer_wide_vectors, reduce_max, reduce_min, stack_lanes, prefetch, prefetch_for_write,
-    exact_quotient, divisor_in_range, quotient_in_range,
+    exact_quotient, divisor_in_range, magnitude_max, nonzero_magnitude_min, dividends_in_range,
 )
 from arraystack.backends.numba.mathlib import (
     exp_f32, exp_f64, expm1_f32, expm1_f64, log_f32, log_f64, tanh_f32, tanh_f64,

@@ -6,8 +6,11 @@ import numba
 import numpy as np
 import pytest
 from arraystack.backends.numba.intrinsics import (
+    dividends_in_range,
     divisor_in_range,
     exact_quotient,
+    magnitude_max,
+    nonzero_magnitude_min,
     quotient_in_range,
 )
 
@@ -93,3 +96,38 @@ def test_outside_the_range_it_would_be_wrong():
     a = _float32_significands()
     assert _mismatches(a * np.float32(2.0**-120), np.float32(0.7)) > 0
     assert _mismatches(a * np.float32(2.0**127), np.float32(0.7)) > 0
+
+
+@numba.njit(error_model="numpy")
+def _folded(values, hi, lo):
+    for v in values:
+        hi = magnitude_max(hi, v)
+        lo = nonzero_magnitude_min(lo, v)
+    return dividends_in_range(hi, lo)
+
+
+def _edge_values(dtype):
+    """Each range edge and its neighbours, zeros, specials and subnormals, of both signs."""
+    bottom, top = (2.0**-100, 2.0**100) if dtype == np.float32 else (2.0**-800, 2.0**800)
+    edges = []
+    for edge in (bottom, top):
+        e = dtype(edge)
+        edges += [np.nextafter(e, dtype(0)), e, np.nextafter(e, dtype(np.inf))]
+    tiny = np.finfo(dtype).smallest_subnormal
+    values = np.array(edges + [0.0, 1.0, tiny, np.finfo(dtype).max, np.inf, np.nan], dtype)
+    return np.concatenate([values, -values])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_folded_check_of_many_dividends_is_the_predicate_of_each(dtype):
+    # the loop form codegen emits (magnitude_max, nonzero_magnitude_min, dividends_in_range) answers
+    # as quotient_in_range does for every value, alone and in every pair
+    bits = np.uint32 if dtype == np.float32 else np.uint64
+    start = (bits(0), bits(np.iinfo(bits).max))
+    values = _edge_values(dtype)
+    assert _folded(values[:0], *start)  # no dividends: nothing out of range
+    for a in values:
+        assert _folded(np.array([a]), *start) == _checks(a, dtype(1.0))[1], a
+        for b in values:
+            want = _checks(a, dtype(1.0))[1] and _checks(b, dtype(1.0))[1]
+            assert _folded(np.array([a, b, dtype(1.0)]), *start) == want, (a, b)
