@@ -122,13 +122,14 @@ def _emit_staged(code, region, parallel):
         if depth == 0 and region.wide:  # inside the loop: a parallel loop's body is its own function
             code.line("prefer_wide_vectors()")
     prefetch = prefetched_rows(region, plans, total)
+    streamed = streamed_inputs(region, plans, total)
     divisions, checks = exact_divisions(region, plans, total)
     for p, (reds, outs, body, loads) in enumerate(plans):
         for e in outer_eqns:
             if avail[e.outputs[0]] == p:
                 _emit_eqn(code, region, e, index, outer_index)
         args = (code, region, reds, outs, body, index, outer_index, total, loop, loads)
-        extra = {"prefetch": prefetch.get(p, ())}
+        extra = {"prefetch": prefetch.get(p, ()), "streamed": streamed}
         if p in divisions:  # the pass twice: dividing by reciprocals where the flags allow, else dividing
             inner = [d for d in range(region.rank) if d in region.axes]
             emit_dividend_checks(code, region, checks[p], loads, inner)
@@ -179,6 +180,7 @@ def _stash(region, plans):
 
 def _emit_pass(
     code, region, reds, outs, body, index, outer_index, total, loop, loads=(), *, prefetch=(), exact=(),
+    streamed=(),
 ):
     accs = []
     for e in reds:
@@ -244,7 +246,7 @@ def _emit_pass(
             code.line(f"o{k}[{index}] = {_value(region, v, index, outer_index)}")
 
     if laned:
-        _emit_laned_loops(code, region, laned, inner, total, emit_body, prefetch)
+        _emit_laned_loops(code, region, laned, inner, total, emit_body, prefetch, streamed)
     elif prefetch:  # rows kept (rank 2): groups of LANES elements, each prefetching under it
         lanes = f"np.uint64({LANES})"
         code.line(f"gend = np.uint64(n1) - np.uint64(n1) % {lanes}")
@@ -297,7 +299,7 @@ def _emit_prefetch(code, prefetch, lanes):
                     code.line(f"{call}({name}, (i0 + {ahead}, pf))")
 
 
-def _emit_laned_loops(code, region, laned, inner, total, emit_body, prefetch=()):
+def _emit_laned_loops(code, region, laned, inner, total, emit_body, prefetch=(), streamed=()):
     """The reduced loops of a pass with float sums/products, in summation_order.py's order: lanes on the
     stack (float64, plus float32 ones for float32 sums), groups of LANES along the last reduced axis (a
     constant-count loop LLVM vectorizes without reassociating anything), a short tail group per row,
@@ -333,6 +335,11 @@ def _emit_laned_loops(code, region, laned, inner, total, emit_body, prefetch=())
         with code.block(f"for g in range({start}, {stop}, {lanes}):"):
             if prefetch:  # the next row's lines under this group (codegen_rows.py)
                 _emit_prefetch(code, prefetch, lanes)
+            for name, step, ahead in streamed:  # lines further along the stream (codegen_rows.py)
+                start = f"g + np.uint64({ahead})"
+                with code.block(f"for pf in range({start}, {start} + {lanes}, np.uint64({step})):"):
+                    index = ", ".join([f"i{d}" for d in range(region.rank - 1)] + ["pf"])
+                    code.line(f"prefetch({name}, ({index},))")
             with code.block(f"for j in range({lanes}):"):
                 code.line(f"i{last} = g + j")
                 emit_body("j")
@@ -383,4 +390,5 @@ from arraystack.backends.numba.codegen_rows import (  # noqa: E402
     emit_dividend_checks,
     exact_divisions,
     prefetched_rows,
+    streamed_inputs,
 )

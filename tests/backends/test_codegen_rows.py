@@ -163,3 +163,15 @@ def test_row_kernels_match_the_division_bit_for_bit_on_both_paths(dtype, n1, par
                 dividend, divisor = _kernel_step(parts, y, parallel)(y)
                 want = dividend / divisor.reshape(-1, 1)
             _assert_bits_equal(_kernel_step(fn, y, parallel)(y)[0], want)
+
+
+@pytest.mark.parametrize("dtype, ahead", [(np.float32, 4096), (np.float64, 2048)])
+def test_full_reductions_prefetch_their_stream_ahead_of_each_group(dtype, ahead):
+    # STREAM_AHEAD_BYTES (16 KB) ahead of each group of a full reduction's laned pass, in elements
+    src = _source(lambda a: ast.sum(a * a), np.ones(100_000, dtype))
+    assert f"range(g + np.uint64({ahead}), g + np.uint64({ahead}) + np.uint64(64)" in src
+    assert "prefetch(a0, (pf,))" in src
+    src = _source(lambda a: ast.sum(a * a), np.ones((300, 500), dtype))  # C order: on into the next rows
+    assert "prefetch(a0, (i0, pf,))" in src
+    assert "pf" not in _source(lambda a: ast.max(a), np.ones(100_000, dtype))  # not laned: no groups
+    assert f"g + np.uint64({ahead})" not in _source(_softmax, np.ones((8, 300), dtype))  # rows: next row
