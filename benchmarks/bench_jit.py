@@ -11,7 +11,8 @@ moving the row's bytes at the triad's bandwidth would reach). A row reading one 
 output of its size also times a plain copy of the input in its rounds, on the same threads: the same
 bytes moved by the simplest loop (at one thread the kernels came within 10% of it, at two they beat it).
 Beyond the issue's list, (g) GELU in its exact form, through erf, on (4096, 1024) float32 (NumPy's row
-uses scipy.special.erf). Systems are timed interleaved round-robin; tables report medians.
+uses scipy.special.erf). Systems are timed interleaved round-robin, each round in a shuffled order;
+tables report medians.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -38,14 +40,22 @@ def _set_threads(n):
 
 
 def interleaved(systems: dict, rounds: int, warmup: int = 2) -> dict:
-    """Median seconds per call of each system, timed round-robin with a rotating order."""
+    """Median seconds per call of each system, timed round-robin, each round in a new order.
+
+    The order is shuffled (seeded), so each system follows every other one in some rounds: what a call
+    inherits from the one before it (caches emptied by a large NumPy temporary, another library's worker
+    threads still spinning) is spread over all systems. A rotation of one order, used before, keeps
+    every system behind the same predecessor in every round: arraystack always ran right after NumPy's
+    call and jax always right after arraystack's."""
     names = list(systems)
     times = {n: [] for n in names}
     for n in names:
         for _ in range(warmup):
             systems[n]()
+    shuffle = random.Random(0).shuffle
     for r in range(rounds):
-        order = names[r % len(names) :] + names[: r % len(names)]
+        order = list(names)
+        shuffle(order)
         for n in order:
             start = time.perf_counter()
             systems[n]()
