@@ -31,6 +31,7 @@ from arraystack.backends.numba.summation_order import BLOCK_GROUPS, LANES
 from arraystack.ir.ir import Literal
 
 BLOCK = 128  # columns per block, at least
+FUSED_LEVELS = 3  # fold levels a one-group column sum makes with its lanes (_folded_group)
 WIDEST = (
     1024  # at most: the float32 and float64 lanes of one float32 sum then take 768 KB, within L2
 )
@@ -283,11 +284,60 @@ class _Columns:
         elements, as the laned loop would make it (a float32 lane from 0, then the float64 lane from 0),
         without zeroing and flushing lane matrices ((64, 256, 256) float32 over axis 0: 3.0 -> 1.4 ms)."""
         code, n = self.code, f"np.uint64(n{self.region.axes[-1]})"
+        if not (self.plans[p][1] or self.plans[p][3]):  # no full outputs, no stash: a plain reduction
+            self._folded_group(p, n)
+            return
         with code.block(f"for j in range({n} - np.uint64({LANES})):"):
             self._lane_of(p, ("j", f"j + np.uint64({LANES})"))
         with code.block(f"for j in range({n} - np.uint64({LANES}), np.uint64({LANES})):"):
             self._lane_of(p, ("j",))
         self._fold(self.accs[p])
+
+    def _folded_group(self, p, n):
+        """_one_group's lanes with the fold's first FUSED_LEVELS levels made at once: lane j (j below
+        LANES >> FUSED_LEVELS) becomes its fold with the lanes j + 8m, in the fold's own order
+        (lane j + h joins lane j for h = 32, 16, 8), from their elements. The (LANES, width) lane
+        matrix was written whole and read back by six fold passes; now an eighth of it is. A lane
+        without a second element adds the identity instead (its first element's row is read again),
+        which leaves its bits as they were: 0 + x is never -0, and (0 + x) + 0 is 0 + x. Only for
+        passes that write nothing of their own (rows are read twice)."""
+        code = self.code
+        kept = LANES >> FUSED_LEVELS
+        parts = LANES // kept
+        with code.block(f"for j in range(np.uint64({kept})):"):
+            for m in range(parts):
+                code.line(f"k{m} = j + np.uint64({kept * m})")
+                code.line(f"two{m} = k{m} + np.uint64({LANES}) < {n}")
+                code.line(f"second{m} = k{m} + np.uint64({LANES}) if two{m} else k{m}")
+            with code.block("for c in range(cw):"):
+                code.line(f"{self.col} = c0 + c")
+                self._load(self.pass_reads[p])
+                for m in range(parts):
+                    for r, row in enumerate((f"k{m}", f"second{m}")):
+                        code.line(f"{self.row} = {row}")
+                        self._element(p)
+                        for a in self.accs[p]:
+                            t, op = f"{a.name}_t{m}", a.op
+                            if a.narrow:
+                                x, start = f"np.float32({a.value})", "np.float32(0.0)"
+                            else:
+                                x = f"np.float64({a.value})"
+                                start = "1.0" if a.kind == "prod" else "0.0"
+                            if r == 0:
+                                code.line(f"{t} = {start} {op} {x}")
+                            else:  # read either way: the select then has nothing to guard
+                                code.line(f"{a.name}_x = {x}")
+                                code.line(f"{t} = {t} {op} ({a.name}_x if two{m} else {start})")
+                    for a in self.accs[p]:
+                        if a.narrow:
+                            code.line(f"{a.name}_t{m} = 0.0 + np.float64({a.name}_t{m})")
+                for a in self.accs[p]:
+                    level = [f"{a.name}_t{m}" for m in range(parts)]
+                    while len(level) > 1:  # lane j + h joins lane j: part m + len/2 joins part m
+                        half = len(level) // 2
+                        level = [f"({level[m]} {a.op} {level[m + half]})" for m in range(half)]
+                    code.line(f"{a.name}_w[j, c] = {level[0]}")
+        self._fold(self.accs[p], LANES >> (FUSED_LEVELS + 1))
 
     def _lane_of(self, p, rows):
         code = self.code
@@ -309,10 +359,9 @@ class _Columns:
                 joined = f"0.0 + np.float64({a.name}_t)" if a.narrow else f"{a.name}_t"
                 code.line(f"{a.name}_w[j, c] = {joined}")
 
-    def _fold(self, laned):
-        """Lanes fold in halves; each column's result is lane 0."""
+    def _fold(self, laned, h=LANES // 2):
+        """Lanes fold in halves from h down; each column's result is lane 0."""
         code = self.code
-        h = LANES // 2
         while h:
             for a in laned:
                 w = f"{a.name}_w"
