@@ -131,3 +131,17 @@ def test_row_reductions_keep_the_staged_loops():
     x = np.ones((70, 9), np.float32)
     assert "for cb in" not in _source(lambda a: ast.sum(a, axis=1), x)
     assert "for cb in" not in _source(lambda a: a - ast.mean(a, axis=1, keepdims=True), x)
+
+
+def test_one_group_sums_make_three_fold_levels_with_their_lanes():
+    # 64-127 rows: the lanes of j, j + 8, ..., j + 56 fold as they are made (8 lanes kept, not 64)
+    x = np.ones((96, 17), np.float32)
+    src = _source(lambda a: ast.sum(a, axis=0), x)
+    assert "two7 = k7 + np.uint64(64) < np.uint64(n0)" in src
+    assert "acc_v1_w[j, c] = (((acc_v1_t0 + acc_v1_t4) + (acc_v1_t2 + acc_v1_t6))" in src
+
+    def column_softmax(a):  # its sum's pass also stashes the exps: rows are read once, as before
+        e = ast.exp(a - ast.max(a, axis=0))
+        return e / ast.sum(e, axis=0)
+
+    assert "two0" not in _source(column_softmax, x)
