@@ -299,8 +299,9 @@ class _Columns:
         (lane j + h joins lane j for h = 32, 16, 8), from their elements. The (LANES, width) lane
         matrix was written whole and read back by six fold passes; now an eighth of it is. A lane
         without a second element adds the identity instead (its first element's row is read again),
-        which leaves its bits as they were: 0 + x is never -0, and (0 + x) + 0 is 0 + x. Only for
-        passes that write nothing of their own (rows are read twice)."""
+        which leaves its bits as they were: 0 + x is never -0, so (0 + x) + 0 is 0 + x, and
+        (1 * x) * 1 is 1 * x. Only for passes that write nothing of their own (a row may be read
+        twice)."""
         code = self.code
         kept = LANES >> FUSED_LEVELS
         parts = LANES // kept

@@ -336,8 +336,8 @@ def _emit_laned_loops(code, region, laned, inner, total, emit_body, prefetch=(),
             if prefetch:  # the next row's lines under this group (codegen_rows.py)
                 _emit_prefetch(code, prefetch, lanes)
             for name, step, ahead in streamed:  # lines further along the stream (codegen_rows.py)
-                start = f"g + np.uint64({ahead})"
-                with code.block(f"for pf in range({start}, {start} + {lanes}, np.uint64({step})):"):
+                line = f"g + np.uint64({ahead})"
+                with code.block(f"for pf in range({line}, {line} + {lanes}, np.uint64({step})):"):
                     index = ", ".join([f"i{d}" for d in range(region.rank - 1)] + ["pf"])
                     code.line(f"prefetch({name}, ({index},))")
             with code.block(f"for j in range({lanes}):"):
