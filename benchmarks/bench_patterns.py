@@ -25,6 +25,7 @@ def patterns(np):
     rng = np.random.default_rng(0)
     m = rng.standard_normal((4096, 1024)).astype(np.float32)
     v = rng.standard_normal(4_000_000).astype(np.float32)
+    v64 = v.astype(np.float64) * 10
     t3 = rng.standard_normal((64, 256, 256)).astype(np.float32)
     btc = rng.standard_normal((32, 128, 512)).astype(np.float32)
     ints = rng.integers(-100, 100, (4096, 1024)).astype(np.int32)
@@ -35,6 +36,10 @@ def patterns(np):
         ("clip", lambda xp: lambda x: xp.clip(x, -1, 1), m),
         ("sqrt abs", lambda xp: lambda x: xp.sqrt(xp.abs(x)), v),
         ("sin", lambda xp: lambda x: xp.sin(x), v),
+        ("sin * 2 + 1", lambda xp: lambda x: xp.sin(x) * 2 + 1, v),
+        ("sum cos", lambda xp: lambda x: xp.cos(x).sum(), v),
+        ("sin float64", lambda xp: lambda x: xp.sin(x), v64),
+        ("cos * sin float64", lambda xp: lambda x: xp.cos(x) * xp.sin(0.5 * x), v64),
         ("log1p abs", lambda xp: lambda x: xp.log1p(xp.abs(x)), v),
         ("abs ** 2.5", lambda xp: lambda x: xp.abs(x) ** 2.5, v),
         ("sum abs", lambda xp: lambda x: xp.abs(x).sum(), v),

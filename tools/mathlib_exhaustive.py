@@ -1,4 +1,5 @@
-"""Exhaustive check of mathlib's float32 functions (backends/numba/mathlib.py), outside the test suite.
+"""Exhaustive check of mathlib's float32 functions (backends/numba/mathlib.py and mathlib_trig.py), outside
+the test suite.
 
 For each function, over all 2**32 float32 bit patterns: the ulp distance of the compiled kernel from its
 oracle (NumPy's function; logistic: computed in float64 and rounded; erf: libm's float64 erf, rounded), where NaN matches NaN and a
@@ -6,7 +7,7 @@ zero's sign must match; tanh and logistic results stay in range; and the twins t
 extension in every loop variant, and with --numpy-twin the NumPy emulation, ~10 min per function) equal the
 kernel bit for bit. The suite checks samples of the same properties (tests/backends/test_mathlib*.py).
 
-    python tools/mathlib_exhaustive.py [exp expm1 log tanh logistic erf] [--numpy-twin]
+    python tools/mathlib_exhaustive.py [exp expm1 log tanh logistic erf sin cos] [--numpy-twin]
 
 Prints a histogram of ulp distances per function and PASS (every distance <= 4, no twin mismatch) or FAIL.
 Takes 2-3 minutes per function on a 2-core machine without --numpy-twin.
@@ -20,10 +21,10 @@ import time
 
 import numba
 import numpy as np
-from arraystack.backends.numba import mathlib, mathlib_numpy
+from arraystack.backends.numba import mathlib, mathlib_numpy, mathlib_trig
 from arraystack.backends.numba.intrinsics import prefer_wide_vectors
 
-FUNCTIONS = ("exp", "expm1", "log", "tanh", "logistic", "erf")
+FUNCTIONS = ("exp", "expm1", "log", "tanh", "logistic", "erf", "sin", "cos")
 BOUND = 4  # ulp, the bound mathlib promises
 BINS = 8  # the last bin: BINS - 1 ulp or more, a NaN or zero-sign mismatch, or a result out of range
 
@@ -53,8 +54,16 @@ ORACLES = {
     "tanh": np.tanh,
     "logistic": _logistic,
     "erf": _erf,
+    "sin": np.sin,
+    "cos": np.cos,
 }
-RANGES = {"tanh": (-1.0, 1.0), "logistic": (0.0, 1.0), "erf": (-1.0, 1.0)}
+RANGES = {
+    "tanh": (-1.0, 1.0),
+    "logistic": (0.0, 1.0),
+    "erf": (-1.0, 1.0),
+    "sin": (-1.0, 1.0),
+    "cos": (-1.0, 1.0),
+}
 
 
 def _kernel(fn):
@@ -89,7 +98,8 @@ def _tally(got, want, lo, hi, hist, worst, x):
 
 
 def check(name: str, numpy_twin: bool) -> bool:
-    kernel = _kernel(getattr(mathlib, f"{name}_f32"))
+    module = mathlib_trig if name in ("sin", "cos") else mathlib
+    kernel = _kernel(getattr(module, f"{name}_f32"))
     oracle = ORACLES[name]
     lo, hi = RANGES.get(name, (-np.inf, np.inf))
     c_twin = mathlib_numpy.C_TWIN

@@ -1,6 +1,7 @@
 /* The fast twin of the numba kernels' mathlib for tier 0: mathlib.py's exp, expm1, log, tanh, logistic, erf
- * (float32, float64) over contiguous arrays, bit for bit (_mathlib_twin.h has the functions and says how).
- * mathlib_numpy.py loads it, and falls back to its NumPy code when this module is missing or stale.
+ * and mathlib_trig.py's sin, cos (float32, float64) over contiguous arrays, bit for bit (_mathlib_twin.h
+ * and _mathlib_trig_twin.h have the functions and say how). mathlib_numpy.py loads it (and hands it the
+ * trig reduction tables), and falls back to its NumPy code when this module is missing or stale.
  *
  * Each function has three loops: a portable one (fma() may be a libm call) and, on x86 with GCC or clang,
  * one compiled for AVX2 + FMA and one for AVX-512 (the best the CPU runs is chosen at import): there fma()
@@ -11,11 +12,15 @@
  * Python API, per function `<name>_<f32|f64>(src, dst[, variant])`: src and dst C-contiguous buffers of
  * float32 ("f") or float64 ("d") with the same length; dst[i] = <name>(src[i]) (src may be dst).
  * `variant` (default: the best the CPU runs) indexes VARIANTS. SOURCE_CRC is set by setup.py.
+ * `set_trig_tables(table, table_f)` copies mathlib_trig_constants' TRIG_TABLE and TRIG_TABLE_F (float64,
+ * C-contiguous) in; sin and cos raise RuntimeError until it has. TRIG_CONSTANTS: the scalar constants of
+ * _mathlib_trig_twin.h as compiled (name -> float or tuple), for the test against Python's.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include "_mathlib_twin.h"
+#include "_mathlib_trig_twin.h"
 
 #ifndef SOURCE_CRC
 #define SOURCE_CRC "unknown"
@@ -79,6 +84,10 @@ LOOPS(tanh_f32, float)
 LOOPS(logistic_f32, float)
 LOOPS(erf_f64, double)
 LOOPS(erf_f32, float)
+LOOPS(sin_f64, double)
+LOOPS(cos_f64, double)
+LOOPS(sin_f32, float)
+LOOPS(cos_f32, float)
 
 #define N_VARIANTS 3 /* 0: portable, 1: AVX2 + FMA, 2: AVX-512 */
 static const char *const VARIANT_NAMES[N_VARIANTS] = {"portable", "avx2+fma", "avx512"};
@@ -151,17 +160,135 @@ WRAPPER(logistic_f32, 'f', float)
 WRAPPER(erf_f64, 'd', double)
 WRAPPER(erf_f32, 'f', float)
 
+/* -- sin and cos: their reduction tables come from Python (_mathlib_trig_twin.h says why) ------------- */
+static int trig_tables_set = 0;
+
+/* fills `view` with obj's buffer if that is `size` bytes of C-contiguous float64, else -1 (ValueError) */
+static int
+get_table(PyObject *obj, Py_buffer *view, Py_ssize_t size, const char *name)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    if (view->itemsize == (Py_ssize_t)sizeof(double) && view->format && strcmp(view->format, "d") == 0 &&
+        view->len == size)
+        return 0;
+    PyErr_Format(PyExc_ValueError, "%s must be C-contiguous float64 with %zd values", name,
+                 size / (Py_ssize_t)sizeof(double));
+    PyBuffer_Release(view);
+    return -1;
+}
+
+/* checks both tables before copying either: a failed call leaves the module as it was */
+static PyObject *
+py_set_trig_tables(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *table_obj, *table_f_obj;
+    if (!PyArg_ParseTuple(args, "OO", &table_obj, &table_f_obj))
+        return NULL;
+    Py_buffer table, table_f;
+    if (get_table(table_obj, &table, sizeof TRIG_TABLE, "table (TRIG_TABLE)") < 0)
+        return NULL;
+    if (get_table(table_f_obj, &table_f, sizeof TRIG_TABLE_F, "table_f (TRIG_TABLE_F)") < 0) {
+        PyBuffer_Release(&table);
+        return NULL;
+    }
+    /* transposed, as bits (_mathlib_trig_twin.h says why) */
+    const double *rows = table.buf, *rows_f = table_f.buf;
+    for (int e = 0; e < TRIG_ROWS; e++)
+        for (int j = 0; j < TRIG_PIECES; j++)
+            TRIG_TABLE[j][e] = f64_bits(rows[TRIG_PIECES * e + j]);
+    for (int e = 0; e < TRIG_ROWS_F; e++)
+        for (int j = 0; j < TRIG_PIECES_F; j++)
+            TRIG_TABLE_F[j][e] = f64_bits(rows_f[TRIG_PIECES_F * e + j]);
+    trig_tables_set = 1;
+    PyBuffer_Release(&table_f);
+    PyBuffer_Release(&table);
+    Py_RETURN_NONE;
+}
+
+#define TRIG_WRAPPER(fn, format, T)                                                                 \
+    static const loop_fn fn##_loops[N_VARIANTS] = {fn##_portable, AVX2_ENTRY(fn), AVX512_ENTRY(fn)}; \
+    static PyObject *py_##fn(PyObject *self, PyObject *args)                                      \
+    {                                                                                               \
+        (void)self;                                                                                 \
+        if (!trig_tables_set) {                                                                     \
+            PyErr_SetString(PyExc_RuntimeError, #fn ": set_trig_tables() has not run (mathlib_numpy" \
+                                                ".py runs it when it loads this module)");          \
+            return NULL;                                                                            \
+        }                                                                                           \
+        return run(args, format, (Py_ssize_t)sizeof(T), fn##_loops);                                \
+    }
+
+TRIG_WRAPPER(sin_f64, 'd', double)
+TRIG_WRAPPER(cos_f64, 'd', double)
+TRIG_WRAPPER(sin_f32, 'f', float)
+TRIG_WRAPPER(cos_f32, 'f', float)
+
+/* a float (n == 0) or a tuple of n floats */
+static PyObject *
+floats(const double *values, int n)
+{
+    if (n == 0)
+        return PyFloat_FromDouble(values[0]);
+    PyObject *tuple = PyTuple_New(n);
+    for (int i = 0; tuple && i < n; i++) {
+        PyObject *value = PyFloat_FromDouble(values[i]);
+        if (!value)
+            Py_CLEAR(tuple);
+        else
+            PyTuple_SET_ITEM(tuple, i, value);
+    }
+    return tuple;
+}
+
+/* TRIG_CONSTANTS: name -> the value compiled from _mathlib_trig_twin.h's literal */
+static PyObject *
+trig_constants(void)
+{
+    const double fast_f = TRIG_FAST_F, tiny_f = TRIG_TINY_F; /* floats: exact as doubles */
+    const struct {
+        const char *name;
+        const double *values;
+        int n;
+    } constants[] = {
+        {"PIO2_HI", &PIO2_HI, 0},
+        {"PIO2_LO", &PIO2_LO, 0},
+        {"TRIG_TINY", &TRIG_TINY, 0},
+        {"TWO_OVER_PI", &TWO_OVER_PI, 0},
+        {"PIO2_A", &PIO2_A, 0},
+        {"PIO2_B", &PIO2_B, 0},
+        {"TRIG_FAST_F", &fast_f, 0},
+        {"TRIG_TINY_F", &tiny_f, 0},
+        {"SIN_C", SIN_C, SIN_C_N},
+        {"COS_C", COS_C, COS_C_N},
+        {"SIN_CF", SIN_CF, SIN_CF_N},
+        {"COS_CF", COS_CF, COS_CF_N},
+    };
+    PyObject *dict = PyDict_New();
+    for (size_t i = 0; dict && i < sizeof constants / sizeof constants[0]; i++) {
+        PyObject *value = floats(constants[i].values, constants[i].n);
+        if (!value || PyDict_SetItemString(dict, constants[i].name, value) < 0)
+            Py_CLEAR(dict);
+        Py_XDECREF(value);
+    }
+    return dict;
+}
+
 #define METHOD(fn) {#fn, py_##fn, METH_VARARGS, "dst[i] = mathlib." #fn "(src[i]), bit for bit"}
 static PyMethodDef methods[] = {
     METHOD(exp_f64), METHOD(expm1_f64), METHOD(log_f64), METHOD(tanh_f64), METHOD(logistic_f64),
     METHOD(exp_f32), METHOD(expm1_f32), METHOD(log_f32), METHOD(tanh_f32), METHOD(logistic_f32),
-    METHOD(erf_f64), METHOD(erf_f32),
+    METHOD(erf_f64), METHOD(erf_f32), METHOD(sin_f64), METHOD(cos_f64), METHOD(sin_f32), METHOD(cos_f32),
+    {"set_trig_tables", py_set_trig_tables, METH_VARARGS,
+     "set_trig_tables(table, table_f): copies mathlib_trig_constants' TRIG_TABLE, TRIG_TABLE_F in"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_mathlib_twin",
-    "mathlib.py's exp, expm1, log, tanh, logistic, erf (float32, float64) in C, bit for bit.", -1, methods,
+    "mathlib.py's exp, expm1, log, tanh, logistic, erf and mathlib_trig.py's sin, cos (float32, float64) "
+    "in C, bit for bit.", -1, methods,
     NULL, NULL, NULL, NULL,
 };
 
@@ -195,10 +322,13 @@ PyInit__mathlib_twin(void)
         else
             PyTuple_SET_ITEM(variants, i, name);
     }
-    int failed = !variants || PyModule_AddObjectRef(m, "VARIANTS", variants) < 0 ||
+    PyObject *constants = trig_constants();
+    int failed = !variants || !constants || PyModule_AddObjectRef(m, "VARIANTS", variants) < 0 ||
+                 PyModule_AddObjectRef(m, "TRIG_CONSTANTS", constants) < 0 ||
                  PyModule_AddStringConstant(m, "SOURCE_CRC", SOURCE_CRC) < 0 ||
                  PyModule_AddIntConstant(m, "BEST_VARIANT", best_variant) < 0;
     Py_XDECREF(variants);
+    Py_XDECREF(constants);
     if (failed) {
         Py_DECREF(m);
         return NULL;

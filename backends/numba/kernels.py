@@ -28,6 +28,9 @@ from arraystack.backends.numba.mathlib import (
     exp_f32, exp_f64, expm1_f32, expm1_f64, log_f32, log_f64, tanh_f32, tanh_f64,
     logistic_f32, logistic_f64, erf_f32, erf_f64, maximum, minimum,
 )
+from arraystack.backends.numba.mathlib_trig import (
+    sin_f32, sin_f64, cos_f32, cos_f64, sin_f32_fast, cos_f32_fast,
+)
 from arraystack.backends.numba.lanes import lanes_fill, lanes_flush, lanes_fold
 
 """
@@ -61,7 +64,15 @@ def _library_digest() -> str:
     outlive an edit to them."""
     here = os.path.dirname(os.path.abspath(__file__))
     digest = hashlib.sha256()
-    for name in ("mathlib.py", "mathlib_scale.py", "mathlib_constants.py", "intrinsics.py", "lanes.py"):
+    for name in (
+        "mathlib.py",
+        "mathlib_scale.py",
+        "mathlib_constants.py",
+        "mathlib_trig.py",
+        "mathlib_trig_constants.py",
+        "intrinsics.py",
+        "lanes.py",
+    ):
         try:
             with open(os.path.join(here, name), "rb") as f:
                 digest.update(f.read())

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from arraystack.ir import primitives as p
-from arraystack.ir.passes.fuse import FUSED_FLOAT64, WHOLE_ARRAY_FLOAT
+from arraystack.ir.passes.fuse import WHOLE_ARRAY_FLOAT
 
 numba_rules: dict = {}
 
@@ -95,9 +95,11 @@ numba_rules[p.log_p] = _vector_math("log")
 numba_rules[p.tanh_p] = _vector_math("tanh")
 numba_rules[p.logistic_p] = _vector_math("logistic")
 numba_rules[p.erf_p] = _vector_math("erf")  # float32: polynomials in float32; float64: libm's call
+numba_rules[p.sin_p] = _vector_math("sin")  # mathlib_trig.py; codegen.py may call sin_f32_fast
+numba_rules[p.cos_p] = _vector_math("cos")
 # the primitives lowered to mathlib's functions: compute-bound loops, where 512-bit vectors pay off (float64
 # erf, a scalar libm call, only asks for them)
-VECTOR_MATH = frozenset({p.exp_p, p.expm1_p, p.log_p, p.tanh_p, p.logistic_p, p.erf_p})
+VECTOR_MATH = frozenset({p.exp_p, p.expm1_p, p.log_p, p.tanh_p, p.logistic_p, p.erf_p, p.sin_p, p.cos_p})
 for _prim, _fn in [
     (p.sqrt_p, "np.sqrt"),
     (p.floor_p, "np.floor"),
@@ -106,8 +108,6 @@ for _prim, _fn in [
     (p.isnan_p, "np.isnan"),
     (p.isinf_p, "np.isinf"),
     (p.isfinite_p, "np.isfinite"),
-    (p.sin_p, "np.sin"),
-    (p.cos_p, "np.cos"),
     (p.tan_p, "np.tan"),
     (p.asin_p, "np.arcsin"),
     (p.acos_p, "np.arccos"),
@@ -169,8 +169,7 @@ def unsupported_reason(eqn) -> str | None:
     if any(d.kind == "c" or d == np.float16 for d in dtypes):
         return f"{eqn.prim.name} on {', '.join(sorted({d.name for d in dtypes}))} runs on the reference path"
     if eqn.prim in WHOLE_ARRAY_FLOAT and _out(eqn).kind == "f":
-        if not (_out(eqn).itemsize == 8 and eqn.prim in FUSED_FLOAT64):
-            return f"{eqn.prim.name}: NumPy's own loop is faster than a scalar libm call in a kernel"
+        return f"{eqn.prim.name}: NumPy's own loop is faster than a scalar libm call in a kernel"
     if eqn.prim is p.convert_p and eqn.inputs[0].aval.dtype.kind == "f" and _out(eqn).kind in "iu":
         return "float -> int conversion keeps NumPy's out-of-range behaviour on the reference path"
     if eqn.prim is p.pow_p and _out(eqn).kind in "iub":

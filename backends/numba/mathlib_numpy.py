@@ -1,7 +1,7 @@
 """mathlib.py's functions as NumPy array code, bit for bit: the same IEEE operations in the same order,
 so tier 0 (NumPy) computes exactly what tier 1's kernels compute. Each `_<fn>_<f32|f64>` mirrors the
 numba function of that name line by line; keep the two in step (tests/backends/test_mathlib_numpy.py
-compares every result bitwise). The kernel's `fma` is emulated exactly (fma_emulation.py), except where
+compares every result bitwise). mathlib_trig.py's sin and cos have theirs in mathlib_trig_numpy.py. The kernel's `fma` is emulated exactly (fma_emulation.py), except where
 mathlib.py notes the product is exact: there the fma is the unfused expression. Constants come from
 mathlib_constants.py (no numba import: tier 0 must not wait for it).
 Selects evaluate both sides, as the branch-free kernels do; NaN inputs come back as themselves.
@@ -22,6 +22,8 @@ import numpy as np
 from arraystack.backends.native_build import built_from_sources
 from arraystack.backends.numba import mathlib_constants as ml
 from arraystack.backends.numba.fma_emulation import fma_f32, fma_f64, split
+from arraystack.backends.numba.mathlib_trig_constants import TRIG_TABLE, TRIG_TABLE_F
+from arraystack.backends.numba.mathlib_trig_numpy import _cos_f32, _cos_f64, _sin_f32, _sin_f64
 
 F = np.float32
 CHUNK = 16384  # elements per pass: a function makes 100-600 passes, over arrays that stay in cache
@@ -258,6 +260,10 @@ _TWINS = {
     ("logistic", np.dtype(np.float32)): _logistic_f32,
     ("erf", np.dtype(np.float64)): _erf_f64,
     ("erf", np.dtype(np.float32)): _erf_f32,
+    ("sin", np.dtype(np.float64)): _sin_f64,
+    ("cos", np.dtype(np.float64)): _cos_f64,
+    ("sin", np.dtype(np.float32)): _sin_f32,
+    ("cos", np.dtype(np.float32)): _cos_f32,
 }
 
 
@@ -280,7 +286,8 @@ def _elementwise(fn, dtype):
 _ENTRY_POINTS = {key: _elementwise(fn, key[1]) for key, fn in _TWINS.items()}
 
 
-C_TWIN_SOURCES = ("_mathlib_twin.c", "_mathlib_twin.h")  # in the order setup.py hashes them
+# in the order setup.py hashes them
+C_TWIN_SOURCES = ("_mathlib_twin.c", "_mathlib_twin.h", "_mathlib_trig_twin.h")
 
 
 def _is_current(module) -> bool:
@@ -302,7 +309,10 @@ def _load_c_twin():
         from arraystack.backends.numba import _mathlib_twin
     except ImportError:  # built without a C compiler
         return None
-    return _mathlib_twin if _is_current(_mathlib_twin) else None
+    if not _is_current(_mathlib_twin):
+        return None
+    _mathlib_twin.set_trig_tables(TRIG_TABLE, TRIG_TABLE_F)  # before sin or cos can run
+    return _mathlib_twin
 
 
 C_TWIN = _load_c_twin()  # the extension module, or None
@@ -357,7 +367,8 @@ if C_TWIN is not None:
 
 def numpy_twin(name: str, dtype, implementation: str | None = None):
     """The function computing on NumPy arrays exactly what the kernels' mathlib `<name>_<f32|f64>`
-    computes (name: "exp", "expm1", "log", "tanh", "logistic" or "erf"), or None for other names and dtypes.
+    computes (name: "exp", "expm1", "log", "tanh", "logistic", "erf", "sin" or "cos"; sin and cos are
+    mathlib_trig.py's), or None for other names and dtypes.
     It takes an ndarray of that dtype (any shape and strides) and returns a new ndarray of the same shape.
     implementation: "c" (the extension; ValueError when it is not available), "numpy", or None for the C
     one when available, else the NumPy one."""

@@ -6,11 +6,11 @@ error-free transformations, and both polynomials run for every element, a select
 Bound (tests/backends/test_mathlib_trig.py): within 1 ulp of the correctly rounded result, so within 4 ulp
 of NumPy's sin and cos wherever NumPy is within 3 (it is not at the worst cases of the reduction, which it
 misses by up to 8 ulp; these functions get them right).
-float32 has a cheaper variant, `<fn>_f32_fast`, for |x| <= TRIG_FAST_F: a two-constant reduction without
+float32 has a cheaper variant, `<fn>_f32_fast`, for |x| <= TRIG_FAST_F (2**20): a two-constant reduction without
 the gathers (0.4 against 1.4 ns an element). The full function selects exactly that result there, so a
 kernel may call the fast one for a block it has checked (codegen.py does) and compute the same bits.
-Every result is specified bit for bit (IEEE operations and explicit fmas): mathlib_numpy.py and
-_mathlib_twin.h compute the same bits. Edit the three together.
+Every result is specified bit for bit (IEEE operations and explicit fmas): mathlib_trig_numpy.py and
+_mathlib_trig_twin.h compute the same bits. Edit the three together.
 """
 
 from __future__ import annotations
@@ -223,7 +223,7 @@ def _reduce_f32(ax):
     always_inline()
     k_fast, z_fast = _reduce_fast_f32(ax)
     k_table, z_table = _reduce_table_f32(ax)
-    large = ax > np.float32(TRIG_FAST_F)
+    large = not (ax <= np.float32(TRIG_FAST_F))  # inf and NaN too: their k from the fast path is no integer
     return (k_table if large else k_fast), (z_table if large else z_fast)
 
 
@@ -243,7 +243,8 @@ def cos_f32(x):
 
 @njit(**_jit_options)
 def sin_f32_fast(x):
-    """sin_f32(x) for |x| <= TRIG_FAST_F (and NaN), the same bits; anything for larger |x|."""
+    """sin_f32(x) for |x| <= TRIG_FAST_F, the same bits; undefined for larger |x|, inf and NaN (k would not
+    be an integer): callers check first."""
     always_inline()
     k, z = _reduce_fast_f32(abs(x))
     return _sin_f32(x, k, z)
@@ -251,7 +252,7 @@ def sin_f32_fast(x):
 
 @njit(**_jit_options)
 def cos_f32_fast(x):
-    """cos_f32(x) for |x| <= TRIG_FAST_F (and NaN), the same bits; anything for larger |x|."""
+    """cos_f32(x) for |x| <= TRIG_FAST_F, the same bits; undefined beyond (see sin_f32_fast)."""
     always_inline()
     k, z = _reduce_fast_f32(abs(x))
     return _cos_f32(x, k, z)

@@ -36,18 +36,25 @@ REDUCTIONS = frozenset(
 # Float functions a generated CPU loop can only compute by calling scalar libm routines, which do not
 # vectorize: NumPy's own whole-array loops are 2-7x faster (float32 sin(x)*2+1 on 1e6 elements: 9.6 ms
 # fused, 1.9 ms as a NumPy step then a fused *2+1) and their bits are the reference tier's. They stay out of
-# regions, so the rest of a chain still fuses. float64 sin and cos are the exception: NumPy calls the same
-# scalar libm for them, and the fused loop is faster (13.7 vs 26.3 ms).
+# regions, so the rest of a chain still fuses. (sin and cos have vectorized versions: numba's mathlib_trig.)
 WHOLE_ARRAY_FLOAT = frozenset(
     prim
     for prim in p.abstract_eval_rules
     if prim.name
     in {
-        "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "log1p",
-        "log2", "log10", "exp2", "atan2", "hypot", "pow",
+        "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "log1p", "log2",
+        "log10", "exp2", "atan2", "hypot", "pow",
     }
 )  # fmt: skip
-FUSED_FLOAT64 = frozenset(prim for prim in WHOLE_ARRAY_FLOAT if prim.name in {"sin", "cos"})
+# float32 sin and cos join elementwise regions only, never one that reduces: a backend's fast float32
+# version holds below 2**20, and an elementwise loop can check each block's arguments and take it (the
+# numba backend: 0.6 ns an element, NumPy's loop 0.4 plus a memory pass), where a reducing loop's passes
+# would run the full range's version (1.4 ns, with table gathers)
+CHECKED_FLOAT32 = frozenset(prim for prim in p.abstract_eval_rules if prim.name in {"sin", "cos"})
+
+
+def _checked_float32(eqn) -> bool:
+    return eqn.prim in CHECKED_FLOAT32 and eqn.outputs[0].aval.dtype == "float32"
 
 
 class _Region:
@@ -57,6 +64,7 @@ class _Region:
         self.members: list = []  # (position in the input graph, eqn), in the order they joined
         self.outer_shape = None  # the shape without the reduced axes
         self._squeezed_outer = None  # the same without unit axes
+        self.checked_float32 = False  # holds a float32 sin or cos (CHECKED_FLOAT32): never reduces
 
     def set_axes(self, axes):
         if axes == self.axes:
@@ -104,9 +112,11 @@ def _can_join(region, eqn, inputs_from, producer, deps):
     for node in inputs_from:
         if node is not region and _depends_on(node, region, deps):
             return False
+    if _checked_float32(eqn) and region.axes is not None:
+        return False
     if eqn.prim in REDUCTIONS:
         axes = tuple(eqn.params["axes"])
-        if eqn.inputs[0].aval.shape != region.shape or not axes:
+        if region.checked_float32 or eqn.inputs[0].aval.shape != region.shape or not axes:
             return False
         return region.axes is None or region.axes == axes
     if eqn.prim is s.reshape_p:  # only between outer values of a reducing region (keepdims)
@@ -145,12 +155,17 @@ def _try_merge(target, other, producer, deps):
         return False
     if other.axes is not None and target.axes is not None and other.axes != target.axes:
         return False
+    if (other.checked_float32 and target.axes is not None) or (
+        target.checked_float32 and other.axes is not None
+    ):
+        return False
     for a, b in ((target, other), (other, target)):
         for d in deps[a]:
             if d is not b and _depends_on(d, b, deps):
                 return False
     if target.axes is None and other.axes is not None:
         target.set_axes(other.axes)
+    target.checked_float32 = target.checked_float32 or other.checked_float32
     target.members.extend(other.members)
     for _, eqn in other.members:
         for v in eqn.outputs:
@@ -178,10 +193,8 @@ def _iteration_shape(eqn):
         return out.shape
     if prim not in ELEMENTWISE:
         return None
-    if prim in WHOLE_ARRAY_FLOAT:
-        dtype = out.dtype
-        if dtype.kind == "f" and not (dtype.itemsize == 8 and prim in FUSED_FLOAT64):
-            return None
+    if prim in WHOLE_ARRAY_FLOAT and out.dtype.kind == "f":
+        return None
     for x in eqn.inputs:
         if x.aval.dtype.kind == "c":
             return None
@@ -227,6 +240,7 @@ def fuse_elementwise(graph: Graph) -> Graph:
             if target is not None:
                 if eqn.prim in REDUCTIONS:
                     target.set_axes(tuple(eqn.params["axes"]))
+                target.checked_float32 = target.checked_float32 or _checked_float32(eqn)
                 target_deps = deps[target]  # never holds target itself
                 target_deps.update(inputs_from)
                 target_deps.discard(target)

@@ -398,8 +398,8 @@ def float_arithmetic(a, b):
 
 
 def libm_functions(a, b):
-    """Functions numba would call as scalar libm routines: plan steps running NumPy's own loops (float64
-    sin and cos: fused, on the same libm NumPy calls), so the tiers agree bit for bit."""
+    """Functions numba would call as scalar libm routines: plan steps running NumPy's own loops, so the
+    tiers agree bit for bit (sin and cos are fused, mathlib_trig's: its twins give tier 0 the same bits)."""
     return (
         ast.sin(a) * 2.0 + ast.cos(b),
         ast.arctan(a) - ast.arctan2(a, b),

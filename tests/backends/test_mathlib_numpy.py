@@ -263,7 +263,7 @@ def test_twin_shapes_strides_and_lookup(implementation):
     if implementation == "c" and C_TWIN is None:
         pytest.skip("the C twin is not built (or stale)")
     x = np.linspace(-3, 3, 60, dtype=np.float32).reshape(6, 10)[:, ::3]  # non-contiguous
-    for name in NAMES:
+    for name in NAMES + ("sin", "cos"):
         twin = numpy_twin(name, np.float32, implementation)
         y = twin(x)
         assert y.shape == x.shape and y.dtype == np.float32
@@ -274,7 +274,7 @@ def test_twin_shapes_strides_and_lookup(implementation):
     x64 = np.array([1.0, 2.0])
     out = numpy_twin("exp", "float64", implementation)(x64)
     assert out is not x64 and np.shares_memory(out, x64) is False
-    assert numpy_twin("sin", np.float32, implementation) is None
+    assert numpy_twin("tan", np.float32, implementation) is None
     assert numpy_twin("exp", np.float16, implementation) is None
     assert numpy_twin("exp", np.int32, implementation) is None
     with pytest.raises(TypeError, match="float64"):
@@ -342,7 +342,7 @@ def test_loading_the_twin_imports_no_numba():
     out = run_python(
         "import sys, numpy as np\n"
         "from arraystack.backends.numba.mathlib_numpy import numpy_twin\n"
-        "for name in ('exp', 'expm1', 'log', 'tanh', 'logistic'):\n"
+        "for name in ('exp', 'expm1', 'log', 'tanh', 'logistic', 'sin', 'cos'):\n"
         "    for dtype in (np.float32, np.float64):\n"
         "        numpy_twin(name, dtype)(np.ones(3, dtype))\n"
         "print('numba' in sys.modules)\n"
