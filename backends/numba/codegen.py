@@ -120,7 +120,8 @@ def generate(graph, parallel: bool, name: str = "kernel", flat_ok: bool = True) 
     if inner:
         code.depth = 0
         _emit_header(code, region, parallel, name, flat, ravel=True)
-        arrays = [region.names[v] for v in graph.inputs] + [f"o{k}" for k in range(len(graph.outputs))]
+        arrays = [region.names[v] for v in graph.inputs]
+        arrays += [f"o{k}" for k in range(len(graph.outputs))]
         code.line(f"{name}_flat(n0, {', '.join(arrays)})")
     outputs = []
     for v in graph.outputs:
@@ -148,7 +149,7 @@ def _emit_header(code, region, parallel, name, flat, ravel=True):
     outs = [f"o{k}" for k in range(len(region.graph.outputs))]
     code.line(f"def {name}({', '.join(sizes + ins + outs)}):")
     code.depth += 1
-    if flat and ravel:  # any rank in, one flat loop inside: ravel is a view for the contiguous common case
+    if flat and ravel:  # any rank in, one flat loop: ravel is a view for the contiguous common case
         for a in ins + outs:
             code.line(f"{a} = {a}.ravel()")
 

@@ -99,7 +99,9 @@ numba_rules[p.sin_p] = _vector_math("sin")  # mathlib_trig.py; codegen.py may ca
 numba_rules[p.cos_p] = _vector_math("cos")
 # the primitives lowered to mathlib's functions: compute-bound loops, where 512-bit vectors pay off (float64
 # erf, a scalar libm call, only asks for them)
-VECTOR_MATH = frozenset({p.exp_p, p.expm1_p, p.log_p, p.tanh_p, p.logistic_p, p.erf_p, p.sin_p, p.cos_p})
+VECTOR_MATH = frozenset(
+    {p.exp_p, p.expm1_p, p.log_p, p.tanh_p, p.logistic_p, p.erf_p, p.sin_p, p.cos_p}
+)
 for _prim, _fn in [
     (p.sqrt_p, "np.sqrt"),
     (p.floor_p, "np.floor"),

@@ -1,8 +1,9 @@
 """mathlib.py's functions as NumPy array code, bit for bit: the same IEEE operations in the same order,
 so tier 0 (NumPy) computes exactly what tier 1's kernels compute. Each `_<fn>_<f32|f64>` mirrors the
 numba function of that name line by line; keep the two in step (tests/backends/test_mathlib_numpy.py
-compares every result bitwise). mathlib_trig.py's sin and cos have theirs in mathlib_trig_numpy.py. The kernel's `fma` is emulated exactly (fma_emulation.py), except where
-mathlib.py notes the product is exact: there the fma is the unfused expression. Constants come from
+compares every result bitwise); mathlib_trig.py's sin and cos have theirs in mathlib_trig_numpy.py. The
+kernel's `fma` is emulated exactly (fma_emulation.py), except where mathlib.py notes the product is exact:
+there the fma is the unfused expression. Constants come from
 mathlib_constants.py (no numba import: tier 0 must not wait for it).
 Selects evaluate both sides, as the branch-free kernels do; NaN inputs come back as themselves.
 Cost (1e6 elements, 2-core host): float32 40-150 ms, float64 0.4-0.8 s (each emulated float64 fma is ~35

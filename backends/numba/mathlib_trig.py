@@ -94,7 +94,8 @@ def _reduce_f64(ax):
     always_inline()
     bits = f64_bits(ax)
     e = bits >> 52
-    m = bits_f64((bits & 0x000FFFFFFFFFFFFF) | 0x4330000000000000)  # 2**52 + the mantissa: the integer m
+    # 2**52 + the mantissa: the integer m
+    m = bits_f64((bits & 0x000FFFFFFFFFFFFF) | 0x4330000000000000)
     t = TRIG_TABLE
     h0, l0 = _two_product(m, t[e, 0])
     a = _mod4(_mod4(h0) + _mod4(l0))
@@ -223,7 +224,7 @@ def _reduce_f32(ax):
     always_inline()
     k_fast, z_fast = _reduce_fast_f32(ax)
     k_table, z_table = _reduce_table_f32(ax)
-    large = not (ax <= np.float32(TRIG_FAST_F))  # inf and NaN too: their k from the fast path is no integer
+    large = not (ax <= np.float32(TRIG_FAST_F))  # inf and NaN too: the fast k would be no integer
     return (k_table if large else k_fast), (z_table if large else z_fast)
 
 

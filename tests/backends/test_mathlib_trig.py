@@ -75,7 +75,9 @@ def test_within_4_ulp_of_numpy(name, np_fn, dtype):
         want = np_fn(x)
     d = ulp_distance(got, want)
     worst = int(np.argmax(d))
-    assert d.max() <= 4, f"{name}({x[worst]!r}) = {got[worst]!r}, NumPy {want[worst]!r}: {d.max()} ulp"
+    assert d.max() <= 4, (
+        f"{name}({x[worst]!r}) = {got[worst]!r}, NumPy {want[worst]!r}: {d.max()} ulp"
+    )
     assert np.isnan(got[np.isinf(x)]).all()
     assert np.isnan(got[np.isnan(x)]).all()
 
