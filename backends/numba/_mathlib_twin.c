@@ -1,7 +1,8 @@
 /* The fast twin of the numba kernels' mathlib for tier 0: mathlib.py's exp, expm1, log, tanh, logistic, erf
- * and mathlib_trig.py's sin, cos (float32, float64) over contiguous arrays, bit for bit (_mathlib_twin.h
- * and _mathlib_trig_twin.h have the functions and say how). mathlib_numpy.py loads it (and hands it the
- * trig reduction tables), and falls back to its NumPy code when this module is missing or stale.
+ * (float64: mathlib_erf.py's) and mathlib_trig.py's sin, cos (float32, float64) over contiguous arrays, bit
+ * for bit (_mathlib_twin.h and _mathlib_trig_twin.h have the functions and say how). mathlib_numpy.py loads
+ * it (and hands it the trig reduction tables), and falls back to its NumPy code when this module is missing
+ * or stale.
  *
  * Each function has three loops: a portable one (fma() may be a libm call) and, on x86 with GCC or clang,
  * one compiled for AVX2 + FMA and one for AVX-512 (the best the CPU runs is chosen at import): there fma()
@@ -14,13 +15,15 @@
  * `variant` (default: the best the CPU runs) indexes VARIANTS. SOURCE_CRC is set by setup.py.
  * `set_trig_tables(table, table_f)` copies mathlib_trig_constants' TRIG_TABLE and TRIG_TABLE_F (float64,
  * C-contiguous) in; sin and cos raise RuntimeError until it has. TRIG_CONSTANTS: the scalar constants of
- * _mathlib_trig_twin.h as compiled (name -> float or tuple), for the test against Python's.
+ * _mathlib_trig_twin.h as compiled (name -> float or tuple), for the test against Python's; ERF_CONSTANTS:
+ * erf_f64's. `libm_erf_f64(src, dst[, variant])`: libm's erf (eager erf's reference rule computes it).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include "_mathlib_twin.h"
 #include "_mathlib_trig_twin.h"
+#include "_mathlib_erf_twin.h"
 
 #ifndef SOURCE_CRC
 #define SOURCE_CRC "unknown"
@@ -84,6 +87,7 @@ LOOPS(tanh_f32, float)
 LOOPS(logistic_f32, float)
 LOOPS(erf_f64, double)
 LOOPS(erf_f32, float)
+PORTABLE_LOOP(libm_erf_f64, double)
 LOOPS(sin_f64, double)
 LOOPS(cos_f64, double)
 LOOPS(sin_f32, float)
@@ -159,6 +163,17 @@ WRAPPER(tanh_f32, 'f', float)
 WRAPPER(logistic_f32, 'f', float)
 WRAPPER(erf_f64, 'd', double)
 WRAPPER(erf_f32, 'f', float)
+
+/* libm_erf_f64: one scalar libm call an element, which no instruction set speeds up: every variant runs
+ * the portable loop */
+static const loop_fn libm_erf_f64_loops[N_VARIANTS] = {
+    libm_erf_f64_portable, libm_erf_f64_portable, libm_erf_f64_portable,
+};
+static PyObject *py_libm_erf_f64(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return run(args, 'd', (Py_ssize_t)sizeof(double), libm_erf_f64_loops);
+}
 
 /* -- sin and cos: their reduction tables come from Python (_mathlib_trig_twin.h says why) ------------- */
 static int trig_tables_set = 0;
@@ -242,16 +257,33 @@ floats(const double *values, int n)
     return tuple;
 }
 
-/* TRIG_CONSTANTS: name -> the value compiled from _mathlib_trig_twin.h's literal */
+/* a constant compiled from a hex literal: a float (n == 0) or n of them */
+struct constant {
+    const char *name;
+    const double *values;
+    int n;
+};
+
+/* name -> value, for the tests against Python's */
+static PyObject *
+constants_dict(const struct constant *constants, size_t count)
+{
+    PyObject *dict = PyDict_New();
+    for (size_t i = 0; dict && i < count; i++) {
+        PyObject *value = floats(constants[i].values, constants[i].n);
+        if (!value || PyDict_SetItemString(dict, constants[i].name, value) < 0)
+            Py_CLEAR(dict);
+        Py_XDECREF(value);
+    }
+    return dict;
+}
+
+/* TRIG_CONSTANTS: _mathlib_trig_twin.h's scalar constants */
 static PyObject *
 trig_constants(void)
 {
     const double fast_f = TRIG_FAST_F, tiny_f = TRIG_TINY_F; /* floats: exact as doubles */
-    const struct {
-        const char *name;
-        const double *values;
-        int n;
-    } constants[] = {
+    const struct constant constants[] = {
         {"PIO2_HI", &PIO2_HI, 0},
         {"PIO2_LO", &PIO2_LO, 0},
         {"TRIG_TINY", &TRIG_TINY, 0},
@@ -265,14 +297,22 @@ trig_constants(void)
         {"SIN_CF", SIN_CF, SIN_CF_N},
         {"COS_CF", COS_CF, COS_CF_N},
     };
-    PyObject *dict = PyDict_New();
-    for (size_t i = 0; dict && i < sizeof constants / sizeof constants[0]; i++) {
-        PyObject *value = floats(constants[i].values, constants[i].n);
-        if (!value || PyDict_SetItemString(dict, constants[i].name, value) < 0)
-            Py_CLEAR(dict);
-        Py_XDECREF(value);
-    }
-    return dict;
+    return constants_dict(constants, sizeof constants / sizeof constants[0]);
+}
+
+/* ERF_CONSTANTS: _mathlib_twin.h's constants of erf_f64 */
+static PyObject *
+erf_constants(void)
+{
+    const struct constant constants[] = {
+        {"ERF_Q", ERF_Q, ERF_Q_N},
+        {"ERF_R", ERF_R, ERF_R_N},
+        {"ERF_SPLIT", &ERF_SPLIT, 0},
+        {"ERF_ONE", &ERF_ONE, 0},
+        {"ERF_CENTER", &ERF_CENTER, 0},
+        {"ERF_SCALE", &ERF_SCALE, 0},
+    };
+    return constants_dict(constants, sizeof constants / sizeof constants[0]);
 }
 
 #define METHOD(fn) {#fn, py_##fn, METH_VARARGS, "dst[i] = mathlib." #fn "(src[i]), bit for bit"}
@@ -280,6 +320,8 @@ static PyMethodDef methods[] = {
     METHOD(exp_f64), METHOD(expm1_f64), METHOD(log_f64), METHOD(tanh_f64), METHOD(logistic_f64),
     METHOD(exp_f32), METHOD(expm1_f32), METHOD(log_f32), METHOD(tanh_f32), METHOD(logistic_f32),
     METHOD(erf_f64), METHOD(erf_f32), METHOD(sin_f64), METHOD(cos_f64), METHOD(sin_f32), METHOD(cos_f32),
+    {"libm_erf_f64", py_libm_erf_f64, METH_VARARGS,
+     "dst[i] = libm's erf(src[i]) (eager erf's reference rule; erf_f64 is the kernels' mathlib_erf)"},
     {"set_trig_tables", py_set_trig_tables, METH_VARARGS,
      "set_trig_tables(table, table_f): copies mathlib_trig_constants' TRIG_TABLE, TRIG_TABLE_F in"},
     {NULL, NULL, 0, NULL},
@@ -322,13 +364,15 @@ PyInit__mathlib_twin(void)
         else
             PyTuple_SET_ITEM(variants, i, name);
     }
-    PyObject *constants = trig_constants();
-    int failed = !variants || !constants || PyModule_AddObjectRef(m, "VARIANTS", variants) < 0 ||
+    PyObject *constants = trig_constants(), *erf = erf_constants();
+    int failed = !variants || !constants || !erf || PyModule_AddObjectRef(m, "VARIANTS", variants) < 0 ||
                  PyModule_AddObjectRef(m, "TRIG_CONSTANTS", constants) < 0 ||
+                 PyModule_AddObjectRef(m, "ERF_CONSTANTS", erf) < 0 ||
                  PyModule_AddStringConstant(m, "SOURCE_CRC", SOURCE_CRC) < 0 ||
                  PyModule_AddIntConstant(m, "BEST_VARIANT", best_variant) < 0;
     Py_XDECREF(variants);
     Py_XDECREF(constants);
+    Py_XDECREF(erf);
     if (failed) {
         Py_DECREF(m);
         return NULL;

@@ -1,13 +1,14 @@
 /* mathlib.py's functions in C, bit for bit (the math of _mathlib_twin.c, which loops over arrays).
  *
  * Each function below performs exactly the IEEE operations of the numba function of the same name in
- * mathlib.py, in the same order: every `fma` there is C99 fma()/fmaf() here (correctly rounded, as
- * llvm.fma), every other operator is one rounded operation. That holds only without contraction or
- * reassociation: setup.py compiles with -ffp-contract=off and without -ffast-math (checked below), and
- * FLT_EVAL_METHOD must be 0 (no x87 excess precision). Selects are ternaries on values computed either way,
- * as in the branch-free kernels; NaN inputs come back as themselves. The constants are mathlib_constants.py's
- * values as exact hex literals. tests/backends/test_mathlib_numpy.py compares every result with the compiled
- * kernels bitwise; edit mathlib.py, mathlib_numpy.py and this file together.
+ * mathlib.py (float64 erf: _mathlib_erf_twin.h), in the same order: every `fma` there is C99 fma()/fmaf() here
+ * (correctly rounded, as llvm.fma), every other operator is one rounded operation. That holds only without
+ * contraction or reassociation: setup.py compiles with -ffp-contract=off and without -ffast-math (checked
+ * below), and FLT_EVAL_METHOD must be 0 (no x87 excess precision). Selects are ternaries on values computed
+ * either way, as in the branch-free kernels; NaN inputs come back as themselves. The constants are
+ * mathlib_constants.py's values as exact hex literals. tests/backends/test_mathlib_numpy.py compares every
+ * result with the compiled kernels bitwise; edit mathlib.py (mathlib_erf.py), mathlib_numpy.py
+ * (mathlib_erf_numpy.py) and this file together.
  */
 #ifndef ARRAYSTACK_MATHLIB_TWIN_H
 #define ARRAYSTACK_MATHLIB_TWIN_H
@@ -338,7 +339,7 @@ INLINE float logistic_f32(float x)
     return x != x ? x : y;
 }
 
-/* erf: float32 from two polynomials in float32 (mathlib_constants.py), float64 is libm's erf */
+/* erf: float32 from two polynomials in float32 (mathlib_constants.py) */
 static const float ERF_SMALL_F[7] = {
     0x1.4a9dacp-14f, -0x1.a46b4p-11f, 0x1.541636p-8f, -0x1.b7fb38p-6f, 0x1.ce2d18p-4f, -0x1.81273ep-2f, 0x1.06eba8p-3f,
 };
@@ -372,7 +373,5 @@ INLINE float erf_f32(float x)
     y = copysignf(y, x);
     return x != x ? x : y;
 }
-
-INLINE double erf_f64(double x) { return erf(x); } /* libm's, as the kernels' math.erf */
 
 #endif /* ARRAYSTACK_MATHLIB_TWIN_H */

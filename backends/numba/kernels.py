@@ -26,8 +26,9 @@ from arraystack.backends.numba.intrinsics import (
 )
 from arraystack.backends.numba.mathlib import (
     exp_f32, exp_f64, expm1_f32, expm1_f64, log_f32, log_f64, tanh_f32, tanh_f64,
-    logistic_f32, logistic_f64, erf_f32, erf_f64, maximum, minimum,
+    logistic_f32, logistic_f64, erf_f32, maximum, minimum,
 )
+from arraystack.backends.numba.mathlib_erf import erf_f64
 from arraystack.backends.numba.mathlib_trig import (
     sin_f32, sin_f64, cos_f32, cos_f64, sin_f32_fast, cos_f32_fast,
 )
@@ -68,6 +69,7 @@ def _library_digest() -> str:
         "mathlib.py",
         "mathlib_scale.py",
         "mathlib_constants.py",
+        "mathlib_erf.py",
         "mathlib_trig.py",
         "mathlib_trig_constants.py",
         "intrinsics.py",

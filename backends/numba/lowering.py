@@ -94,11 +94,10 @@ numba_rules[p.expm1_p] = _vector_math("expm1")
 numba_rules[p.log_p] = _vector_math("log")
 numba_rules[p.tanh_p] = _vector_math("tanh")
 numba_rules[p.logistic_p] = _vector_math("logistic")
-numba_rules[p.erf_p] = _vector_math("erf")  # float32: polynomials in float32; float64: libm's call
+numba_rules[p.erf_p] = _vector_math("erf")  # float32: mathlib's, in float32; float64: mathlib_erf's
 numba_rules[p.sin_p] = _vector_math("sin")  # mathlib_trig.py; codegen.py may call sin_f32_fast
 numba_rules[p.cos_p] = _vector_math("cos")
-# the primitives lowered to mathlib's functions: compute-bound loops, where 512-bit vectors pay off (float64
-# erf, a scalar libm call, only asks for them)
+# the primitives lowered to mathlib's functions: compute-bound loops, where 512-bit vectors pay off
 VECTOR_MATH = frozenset(
     {p.exp_p, p.expm1_p, p.log_p, p.tanh_p, p.logistic_p, p.erf_p, p.sin_p, p.cos_p}
 )

@@ -1,4 +1,5 @@
-"""Vectorizable float32/float64 math for generated numba kernels: exp, expm1, log, tanh, logistic, erf.
+"""Vectorizable float32/float64 math for generated numba kernels: exp, expm1, log, tanh, logistic, erf
+(float32; float64 erf is mathlib_erf.py's, sin and cos mathlib_trig.py's).
 
 numba lowers np.exp/np.tanh in a loop to scalar libm calls, which blocks SIMD. These branch-free versions
 (argument reduction + polynomial, selects instead of branches, bit-level scaling) let LLVM vectorize the loop.
@@ -375,12 +376,6 @@ def erf_f32(x):
     y = small if a < ERF_SPLIT_F else large
     y = np.copysign(y, x)
     return x if x != x else y
-
-
-@njit(**_jit_options)
-def erf_f64(x):
-    """libm's erf: a scalar call (math.erf computes the same bits)."""
-    return math.erf(x)
 
 
 @njit(**_jit_options)

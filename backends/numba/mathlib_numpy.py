@@ -1,10 +1,10 @@
 """mathlib.py's functions as NumPy array code, bit for bit: the same IEEE operations in the same order,
 so tier 0 (NumPy) computes exactly what tier 1's kernels compute. Each `_<fn>_<f32|f64>` mirrors the
 numba function of that name line by line; keep the two in step (tests/backends/test_mathlib_numpy.py
-compares every result bitwise); mathlib_trig.py's sin and cos have theirs in mathlib_trig_numpy.py. The
-kernel's `fma` is emulated exactly (fma_emulation.py), except where mathlib.py notes the product is exact:
-there the fma is the unfused expression. Constants come from
-mathlib_constants.py (no numba import: tier 0 must not wait for it).
+compares every result bitwise); mathlib_trig.py's sin and cos have theirs in mathlib_trig_numpy.py,
+mathlib_erf.py's float64 erf in mathlib_erf_numpy.py. The kernel's `fma` is emulated exactly
+(fma_emulation.py), except where mathlib.py notes the product is exact: there the fma is the unfused
+expression. Constants come from mathlib_constants.py (no numba import: tier 0 must not wait for it).
 Selects evaluate both sides, as the branch-free kernels do; NaN inputs come back as themselves.
 Cost (1e6 elements, 2-core host): float32 40-150 ms, float64 0.4-0.8 s (each emulated float64 fma is ~35
 NumPy passes), against 1-6 ms for NumPy's own exp/log/tanh. So `numpy_twin` prefers the same functions in
@@ -15,7 +15,6 @@ not built or is stale.
 
 from __future__ import annotations
 
-import math
 import os
 import warnings
 
@@ -23,6 +22,7 @@ import numpy as np
 from arraystack.backends.native_build import built_from_sources
 from arraystack.backends.numba import mathlib_constants as ml
 from arraystack.backends.numba.fma_emulation import fma_f32, fma_f64, split
+from arraystack.backends.numba.mathlib_erf_numpy import _erf_f64
 from arraystack.backends.numba.mathlib_trig_constants import TRIG_TABLE, TRIG_TABLE_F
 from arraystack.backends.numba.mathlib_trig_numpy import _cos_f32, _cos_f64, _sin_f32, _sin_f64
 
@@ -240,13 +240,6 @@ def _erf_f32(x):
     return np.where(np.isnan(x), x, y)
 
 
-_libm_erf = np.frompyfunc(math.erf, 1, 1)  # math.erf is libm's erf, as the kernels' float64 erf
-
-
-def _erf_f64(x):
-    return _libm_erf(x).astype(np.float64)
-
-
 # -- entry points -------------------------------------------------------------------------------------------
 _TWINS = {
     ("exp", np.dtype(np.float64)): _exp_f64,
@@ -288,7 +281,12 @@ _ENTRY_POINTS = {key: _elementwise(fn, key[1]) for key, fn in _TWINS.items()}
 
 
 # in the order setup.py hashes them
-C_TWIN_SOURCES = ("_mathlib_twin.c", "_mathlib_twin.h", "_mathlib_trig_twin.h")
+C_TWIN_SOURCES = (
+    "_mathlib_twin.c",
+    "_mathlib_twin.h",
+    "_mathlib_trig_twin.h",
+    "_mathlib_erf_twin.h",
+)
 
 
 def _is_current(module) -> bool:
@@ -340,13 +338,14 @@ _C_ENTRY_POINTS = {key: _c_elementwise(*key) for key in _TWINS} if C_TWIN is not
 
 def _install_reference_erf():
     """erf's reference rule (jit/reference.py: libm's erf through np.frompyfunc, ~150 ns an element, which
-    eager calls run) becomes the C twin's loop over the same libm erf for float32 and float64 host arrays:
-    the same bits, ~10x faster. Other inputs keep the rule it replaces."""
+    eager calls run) becomes the C twin's loop over the same libm erf (libm_erf_f64; its erf_f64 is the
+    kernels' mathlib_erf one) for float32 and float64 host arrays: the same bits, ~10x faster. Other inputs
+    keep the rule it replaces."""
     from arraystack.ir import primitives as prims
     from arraystack.ir.reference import reference_rules
 
     general = reference_rules[prims.erf_p]
-    loop = C_TWIN.erf_f64
+    loop = C_TWIN.libm_erf_f64
 
     def erf(xp, x):
         dtype = getattr(x, "dtype", None)
@@ -369,7 +368,7 @@ if C_TWIN is not None:
 def numpy_twin(name: str, dtype, implementation: str | None = None):
     """The function computing on NumPy arrays exactly what the kernels' mathlib `<name>_<f32|f64>`
     computes (name: "exp", "expm1", "log", "tanh", "logistic", "erf", "sin" or "cos"; sin and cos are
-    mathlib_trig.py's), or None for other names and dtypes.
+    mathlib_trig.py's, float64 erf mathlib_erf.py's), or None for other names and dtypes.
     It takes an ndarray of that dtype (any shape and strides) and returns a new ndarray of the same shape.
     implementation: "c" (the extension; ValueError when it is not available), "numpy", or None for the C
     one when available, else the NumPy one."""

@@ -3,13 +3,12 @@
 It runs the same plan as `compile_numba` (the same regions, the same reference steps outside them), but
 each region's equations run as NumPy calls instead of a generated loop. Where a kernel computes differently
 from NumPy's own function, the twin computes what the kernel computes, bit for bit:
-- exp, expm1, log, tanh, logistic, erf on float32/float64: mathlib's polynomials with the kernel's exact FMAs
-  (float64 erf: libm's own, as the kernel calls it)
-  (mathlib_numpy.py: a C loop, the optional extension _mathlib_twin, about as fast as NumPy's own exp;
+- exp, expm1, log, tanh, logistic, erf, sin, cos on float32/float64: mathlib's (mathlib_erf's,
+  mathlib_trig's) polynomials with the kernel's exact FMAs (mathlib_numpy.py: a C loop, the optional extension _mathlib_twin, about as fast as NumPy's own exp;
   without it an exact NumPy emulation, 20-500x slower);
 - float sums and products: the kernel's fixed summation order (summation_order.py), not NumPy's pairwise one.
-Everything else a kernel computes (arithmetic, comparisons, selects, casts, min/max, sqrt, float64 sin/cos
-through the same libm) already rounds as NumPy does. So both tiers give identical results
+Everything else a kernel computes (arithmetic, comparisons, selects, casts, min/max, sqrt) already rounds
+as NumPy does. So both tiers give identical results
 (tests/arraystack/test_tier_identity.py).
 
 A first call runs this plan once, so its costs are a first call's: selects run branch-free on the values'

@@ -9,6 +9,7 @@ pytestmark = pytest.mark.numba
 
 mathlib = pytest.importorskip("arraystack.backends.numba.mathlib")
 mathlib_scale = pytest.importorskip("arraystack.backends.numba.mathlib_scale")
+mathlib_erf = pytest.importorskip("arraystack.backends.numba.mathlib_erf")
 numba = pytest.importorskip("numba")
 
 
@@ -81,6 +82,12 @@ def sample(dtype):
         return np.concatenate(parts).astype(dtype)
 
 
+def kernel_function(name, dtype):
+    """The kernels' function for `name` on dtype (float64 erf lives in mathlib_erf.py)."""
+    module = mathlib_erf if (name, np.dtype(dtype)) == ("erf", np.float64) else mathlib
+    return getattr(module, f"{name}_{'f32' if dtype == np.float32 else 'f64'}")
+
+
 def _run(fn, x):
     @numba.njit(error_model="numpy")  # the flags of generated elementwise kernels
     def loop(x, out):
@@ -120,7 +127,7 @@ ORACLES = {
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_max_error_within_4_ulp(name, dtype):
     x = sample(dtype)
-    fn = getattr(mathlib, f"{name}_{'f32' if dtype == np.float32 else 'f64'}")
+    fn = kernel_function(name, dtype)
     with np.errstate(all="ignore"):
         got = _run(fn, x)
         want = ORACLES[name](x)
@@ -294,7 +301,7 @@ def test_signed_zeros_and_the_range_of_tanh_match_numpy(name, dtype):
     x = np.array([0.0, -0.0, fi.smallest_subnormal, -fi.smallest_subnormal, -1e-30, 1e-30], dtype)
     with np.errstate(all="ignore"):
         out, want = (
-            _run(getattr(mathlib, f"{name}_{'f32' if dtype == np.float32 else 'f64'}"), x),
+            _run(kernel_function(name, dtype), x),
             ORACLES[name](x),
         )
     zero = want == 0
@@ -378,3 +385,27 @@ def test_both_ways_of_scaling_by_2_to_the_k_give_the_same_bits(dtype, monkeypatc
     with np.errstate(over="ignore", invalid="ignore"):  # signaling NaNs among the bit patterns
         want = np.exp(x)
     assert ulp_distance(outs[0], want).max() <= 4
+
+
+def test_erf_f64_within_1_ulp_of_libm_and_mpmath():
+    """float64 erf (mathlib_erf.py) around its edges (the switch at 1, the center 3.5 of the second
+    polynomial, 5.92 where erf rounds to 1, the clamp at 6, tiny and denormal |x|) and over a sweep of
+    [0, 7]: within 1 ulp of libm's erf everywhere, within 1 ulp of the correctly rounded value (mpmath)
+    on a sample, odd bit for bit."""
+    rng = np.random.default_rng(5)
+    centers = np.array([1.0, 3.5, 5.921587, 6.0, 1e-300, 5e-324, 2.0**-27])
+    bits = centers.view(np.int64)[:, None] + np.arange(-300, 301, dtype=np.int64)[None, :]
+    x = np.concatenate([bits.ravel().view(np.float64), np.linspace(0, 7, 200_001), [0.0, np.inf]])
+    x = x[x >= 0]
+    both = np.concatenate([x, -x])
+    got = _run(mathlib_erf.erf_f64, both)
+    half = both.size // 2
+    np.testing.assert_array_equal(got[half:].view(np.uint64), (-got[:half]).view(np.uint64))
+    d = ulp_distance(got, _erf_oracle(both))
+    worst = int(np.argmax(d))
+    assert d.max() <= 1, f"erf({both[worst]!r}) = {got[worst]!r}, libm {_erf_oracle(both)[worst]!r}"
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.dps = 40
+    pick = rng.choice(x.size, 2000, replace=False)
+    exact = np.array([float(mpmath.erf(mpmath.mpf(float(v)))) for v in x[pick]])
+    assert ulp_distance(got[pick], exact).max() <= 1

@@ -16,7 +16,13 @@ pytestmark = pytest.mark.numba
 
 numba = pytest.importorskip("numba")
 mathlib = pytest.importorskip("arraystack.backends.numba.mathlib")
-from arraystack.backends.numba import fma_emulation, mathlib_numpy
+mathlib_erf = pytest.importorskip("arraystack.backends.numba.mathlib_erf")
+from arraystack.backends.numba import (
+    fma_emulation,
+    mathlib_erf_numpy,
+    mathlib_numpy,
+    mathlib_trig_numpy,
+)
 from arraystack.backends.numba.mathlib_numpy import numpy_twin
 
 NAMES = ("exp", "expm1", "log", "tanh", "logistic", "erf")
@@ -33,11 +39,17 @@ _loops = {}
 _kernel_results = {}
 
 
+def kernel_function(name, dtype):
+    """The kernels' function for `name` on dtype (float64 erf lives in mathlib_erf.py)."""
+    module = mathlib_erf if (name, np.dtype(dtype)) == ("erf", np.float64) else mathlib
+    return getattr(module, f"{name}_{'f32' if dtype == np.float32 else 'f64'}")
+
+
 def compiled(name, dtype):
     """mathlib's function in a loop compiled like a generated kernel (error_model numpy, no fast-math)."""
     key = (name, np.dtype(dtype))
     if key not in _loops:
-        fn = getattr(mathlib, f"{name}_{'f32' if dtype == np.float32 else 'f64'}")
+        fn = kernel_function(name, dtype)
 
         @numba.njit(error_model="numpy")
         def loop(x, out):
@@ -240,8 +252,9 @@ def test_float32_erf_edges_match_kernel(implementation):
 
 
 def test_float64_fma_operands_stay_in_the_exact_range(f64_sample, monkeypatch):
-    """Every fma_f64 the twins make (their float64 polynomials) meets the conditions under which fma_f64
-    is exact (its docstring), on the bitwise tests' inputs."""
+    """Every fma_f64 the twins make (their float64 polynomials; erf's in mathlib_erf_numpy.py and the
+    Horner steps it takes from mathlib_trig_numpy.py) meets the conditions under which fma_f64 is exact
+    (its docstring), on the bitwise tests' inputs."""
     calls = []
 
     def checked(a, b, c, b_parts=None):
@@ -250,7 +263,8 @@ def test_float64_fma_operands_stay_in_the_exact_range(f64_sample, monkeypatch):
         calls.append(1)
         return fma_emulation.fma_f64(a, b, c, b_parts)
 
-    monkeypatch.setattr(mathlib_numpy, "fma_f64", checked)
+    for module in (mathlib_numpy, mathlib_erf_numpy, mathlib_trig_numpy):
+        monkeypatch.setattr(module, "fma_f64", checked)
     rng = np.random.default_rng(3)
     x64 = np.concatenate([rng.choice(f64_sample, 200_000), specials(np.float64)])
     for name in NAMES:
@@ -342,7 +356,7 @@ def test_loading_the_twin_imports_no_numba():
     out = run_python(
         "import sys, numpy as np\n"
         "from arraystack.backends.numba.mathlib_numpy import numpy_twin\n"
-        "for name in ('exp', 'expm1', 'log', 'tanh', 'logistic', 'sin', 'cos'):\n"
+        "for name in ('exp', 'expm1', 'log', 'tanh', 'logistic', 'erf', 'sin', 'cos'):\n"
         "    for dtype in (np.float32, np.float64):\n"
         "        numpy_twin(name, dtype)(np.ones(3, dtype))\n"
         "print('numba' in sys.modules)\n"
@@ -483,17 +497,20 @@ FAST_MATH_FLAG = re.compile(
 def test_kernels_compile_without_fast_math_and_with_explicit_fma():
     """The bitwise match rests on this: LLVM sees no fast-math flag (so it may not contract, reassociate
     or approximate), and every fusion is llvm.fma (single rounding), never llvm.fmuladd (LLVM's choice).
-    Each of mathlib's numba functions is recompiled uncached (cached code cannot be inspected) with
-    mathlib's own options, for the signatures the kernels use."""
+    Each of mathlib's and mathlib_erf's numba functions is recompiled uncached (cached code cannot be
+    inspected) with mathlib's own options, for the signatures the kernels use."""
     for name in NAMES:
         for dtype in (np.float32, np.float64):
             compiled(name, dtype)(np.ones(2, dtype))
     options = {k: v for k, v in mathlib._jit_options.items() if k != "cache"}
     fma_seen = set()
-    dispatchers = [
-        v for v in vars(mathlib).values() if isinstance(v, numba.core.registry.CPUDispatcher)
-    ]
-    assert len(dispatchers) >= 16
+    dispatchers = {
+        v
+        for module in (mathlib, mathlib_erf)
+        for v in vars(module).values()
+        if isinstance(v, numba.core.registry.CPUDispatcher)
+    }
+    assert len(dispatchers) >= 16 and mathlib_erf.erf_f64 in dispatchers
     for dispatcher in dispatchers:
         for signature in dispatcher.signatures:
             fresh = numba.njit(signature, **options)(dispatcher.py_func)
