@@ -17,6 +17,7 @@ from arraystack.backends.numba import fma_emulation, mathlib_erf_numpy, mathlib_
 from arraystack.backends.numba import mathlib_constants as constants
 
 from tests.backends.test_mathlib_numpy import IMPLEMENTATIONS, specials, twin
+from tests.backends.test_mathlib_trig_numpy import assert_bitwise_equal
 
 C_TWIN = mathlib_numpy.C_TWIN
 needs_c_twin = pytest.mark.skipif(C_TWIN is None, reason="the C twin is not built (or stale)")
@@ -63,17 +64,6 @@ def sample():
         *(neighbours(c, 5000) for c in CENTERS),
     ]
     return np.concatenate(parts)
-
-
-def assert_bitwise_equal(got, want, x, what):
-    bad = np.flatnonzero(got.view(np.uint64) != want.view(np.uint64))
-    if bad.size:
-        i = bad[0]
-        bits = [f"{a[i : i + 1].view(np.uint64)[0]:#x}" for a in (x, got, want)]
-        pytest.fail(
-            f"{what}({x[i]!r}) [{bits[0]}]: {got[i]!r} [{bits[1]}], wanted {want[i]!r} [{bits[2]}]; "
-            f"{bad.size} of {x.size} differ"
-        )
 
 
 @pytest.mark.parametrize("implementation", IMPLEMENTATIONS)

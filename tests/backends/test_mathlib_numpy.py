@@ -45,11 +45,10 @@ def kernel_function(name, dtype):
     return getattr(module, f"{name}_{'f32' if dtype == np.float32 else 'f64'}")
 
 
-def compiled(name, dtype):
-    """mathlib's function in a loop compiled like a generated kernel (error_model numpy, no fast-math)."""
-    key = (name, np.dtype(dtype))
+def loop_of(fn, key):
+    """fn in a loop compiled like a generated kernel (error_model numpy, no fast-math), as a function of
+    an array; compiled once per key."""
     if key not in _loops:
-        fn = kernel_function(name, dtype)
 
         @numba.njit(error_model="numpy")
         def loop(x, out):
@@ -64,6 +63,11 @@ def compiled(name, dtype):
         return out
 
     return run
+
+
+def compiled(name, dtype):
+    """mathlib's function for name and dtype in a kernel-like loop (loop_of)."""
+    return loop_of(kernel_function(name, dtype), (name, np.dtype(dtype)))
 
 
 def twin(name, dtype, implementation):

@@ -22,6 +22,7 @@ from tests.backends.test_mathlib_numpy import (
     FAST_MATH_FLAG,
     IMPLEMENTATIONS,
     dense_f32,
+    loop_of,
     run_python,
     specials,
     twin,
@@ -30,28 +31,12 @@ from tests.backends.test_mathlib_numpy import (
 NAMES = ("sin", "cos")
 C_TWIN = mathlib_numpy.C_TWIN
 needs_c_twin = pytest.mark.skipif(C_TWIN is None, reason="the C twin is not built (or stale)")
-_loops = {}
 _kernel_results = {}
 
 
 def kernel(function):
     """mathlib_trig's `function` (e.g. "sin_f32_fast") in a loop compiled like a generated kernel."""
-    if function not in _loops:
-        fn = getattr(mathlib_trig, function)
-
-        @numba.njit(error_model="numpy")
-        def loop(x, out):
-            for i in range(x.size):
-                out[i] = fn(x[i])
-
-        _loops[function] = loop
-
-    def run(x):
-        out = np.empty_like(x)
-        _loops[function](x, out)
-        return out
-
-    return run
+    return loop_of(getattr(mathlib_trig, function), function)
 
 
 def suffix(dtype):
