@@ -246,11 +246,12 @@ FAST_BITS_F32 = int(np.float32(TRIG_FAST_F).view(np.uint32))
 
 
 def _checked_arguments(region):
-    return [
-        e.inputs[0]
-        for e in region.graph.eqns
-        if e.prim in (p.sin_p, p.cos_p) and e.outputs[0].aval.dtype == np.float32
-    ]
+    """The arguments of the region's float32 sin and cos, each once (sin(x) and cos(x) share x)."""
+    arguments = {}
+    for e in region.graph.eqns:
+        if e.prim in (p.sin_p, p.cos_p) and e.outputs[0].aval.dtype == np.float32:
+            arguments.setdefault(id(e.inputs[0]), e.inputs[0])
+    return list(arguments.values())
 
 
 def _emit_body(code, region, index, dims, fast):

@@ -156,3 +156,51 @@ def test_loops_vectorize(name):
     loop(x, np.empty_like(x))
     ir = loop.inspect_llvm(loop.signatures[0])
     assert "llvm.fma.v" in ir, f"{name}: the loop calling it did not vectorize"
+
+
+def _fusions(f, *args):
+    return f.lower(*args).compile().as_text().split("# optimized graph")[0].count("fusion")
+
+
+def test_jitted_loops_check_blocks_in_flat_nested_and_donated_kernels():
+    """float32 sin and cos in generated loops: the fast variants on blocks whose arguments are all <=
+    2**20, the full functions on the others, in a serial flat kernel (its loop a function of its own),
+    a nested one (the arguments broadcast, checked along the last axis) and one writing over its donated
+    input; each gives the full functions' bits (NumPy twin), which eager-NumPy float32 arithmetic then
+    rounds as NumPy does."""
+    import arraystack as ast
+    from arraystack.backends.numba.mathlib_numpy import numpy_twin
+
+    sin, cos = numpy_twin("sin", np.float32), numpy_twin("cos", np.float32)
+    rng = np.random.default_rng(11)
+    x = (rng.standard_normal(10_000) * 10).astype(np.float32)
+    x[5000] = 3e30  # the second of three blocks (the fast reduction is wrong there)
+    got = np.asarray(ast.jit(lambda x: ast.sin(x) * 2 + ast.cos(x))(x))
+    np.testing.assert_array_equal(got, sin(x) * np.float32(2) + cos(x))
+    m = (rng.standard_normal((37, 5000)) * 4).astype(np.float32)
+    b = rng.standard_normal(5000).astype(np.float32)
+    b[123] = 1e30
+    nested = ast.jit(lambda m, b: ast.sin(m * b[None, :]))
+    assert "sin_f32_fast(" in nested.lower(m, b).compile().source
+    np.testing.assert_array_equal(np.asarray(nested(m, b)), sin(m * b[None, :]))
+    donated = ast.jit(lambda x: ast.cos(x) + x, donate_argnums=0)
+    y = (rng.standard_normal(100_000) * 1e3).astype(np.float32)
+    y[::7919] = 5e30
+    want = cos(y) + y
+    np.testing.assert_array_equal(np.asarray(donated(ast.asarray(y.copy()))), want)
+
+
+def test_float32_sin_stays_out_of_reducing_regions():
+    """A float32 sin or cos never joins a region that reduces (its block check is the elementwise loop's);
+    a float64 one does, and both results are the twins' bits."""
+    import arraystack as ast
+    from arraystack.backends.numba.mathlib_numpy import numpy_twin
+
+    f = ast.jit(lambda x: ast.sum(ast.sin(x), axis=1))
+    x32 = np.random.default_rng(3).standard_normal((64, 300)).astype(np.float32)
+    x64 = x32.astype(np.float64)
+    assert _fusions(f, x32) == 2 and _fusions(f, x64) == 1
+    for x in (x32, x64):
+        got = np.asarray(f(x))
+        want = numpy_twin("sin", x.dtype)(x).sum(axis=1, dtype=np.float64)
+        np.testing.assert_allclose(got, want, rtol=1e-5 if x is x32 else 1e-12)
