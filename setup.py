@@ -30,7 +30,11 @@ FASTPATH = ["_fastpath.c", "_fastpath.h", "_fastpath_array.c", "_fastpath_functi
 # The C twin of the numba backend's mathlib (tier 0 of tiered jit); backends/numba/mathlib_numpy.py checks
 # its CRC the same way.
 MATHLIB_TWIN = [
-    "_mathlib_twin.c", "_mathlib_twin.h", "_mathlib_trig_twin.h", "_mathlib_erf_twin.h"
+    "_mathlib_twin.c",
+    "_mathlib_twin.h",
+    "_mathlib_trig_twin.h",
+    "_mathlib_erf_twin.h",
+    "_mathlib_log1p_twin.h",
 ]
 
 

@@ -41,6 +41,8 @@ def patterns(np):
         ("sin float64", lambda xp: lambda x: xp.sin(x), v64),
         ("cos * sin float64", lambda xp: lambda x: xp.cos(x) * xp.sin(0.5 * x), v64),
         ("log1p abs", lambda xp: lambda x: xp.log1p(xp.abs(x)), v),
+        ("softplus", lambda xp: lambda x: xp.maximum(x, 0) + xp.log1p(xp.exp(-xp.abs(x))), m),
+        ("logaddexp", lambda xp: lambda x: xp.logaddexp(x, 0.5 * x), m),
         ("abs ** 2.5", lambda xp: lambda x: xp.abs(x) ** 2.5, v),
         ("sum abs", lambda xp: lambda x: xp.abs(x).sum(), v),
         ("mean", lambda xp: lambda x: xp.mean(x), m),

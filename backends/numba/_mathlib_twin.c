@@ -1,5 +1,6 @@
 /* The fast twin of the numba kernels' mathlib for tier 0: mathlib.py's exp, expm1, log, tanh, logistic, erf
- * (float64: mathlib_erf.py's) and mathlib_trig.py's sin, cos (float32, float64) over contiguous arrays, bit
+ * (float64: mathlib_erf.py's), mathlib_log1p.py's log1p and mathlib_trig.py's sin, cos (float32, float64)
+ * over contiguous arrays, bit
  * for bit (_mathlib_twin.h and _mathlib_trig_twin.h have the functions and say how). mathlib_numpy.py loads
  * it (and hands it the trig reduction tables), and falls back to its NumPy code when this module is missing
  * or stale.
@@ -24,6 +25,7 @@
 #include "_mathlib_twin.h"
 #include "_mathlib_trig_twin.h"
 #include "_mathlib_erf_twin.h"
+#include "_mathlib_log1p_twin.h"
 
 #ifndef SOURCE_CRC
 #define SOURCE_CRC "unknown"
@@ -87,6 +89,8 @@ LOOPS(tanh_f32, float)
 LOOPS(logistic_f32, float)
 LOOPS(erf_f64, double)
 LOOPS(erf_f32, float)
+LOOPS(log1p_f64, double)
+LOOPS(log1p_f32, float)
 PORTABLE_LOOP(libm_erf_f64, double)
 LOOPS(sin_f64, double)
 LOOPS(cos_f64, double)
@@ -163,6 +167,8 @@ WRAPPER(tanh_f32, 'f', float)
 WRAPPER(logistic_f32, 'f', float)
 WRAPPER(erf_f64, 'd', double)
 WRAPPER(erf_f32, 'f', float)
+WRAPPER(log1p_f64, 'd', double)
+WRAPPER(log1p_f32, 'f', float)
 
 /* libm_erf_f64: one scalar libm call an element, which no instruction set speeds up: every variant runs
  * the portable loop */
@@ -319,7 +325,7 @@ erf_constants(void)
 static PyMethodDef methods[] = {
     METHOD(exp_f64), METHOD(expm1_f64), METHOD(log_f64), METHOD(tanh_f64), METHOD(logistic_f64),
     METHOD(exp_f32), METHOD(expm1_f32), METHOD(log_f32), METHOD(tanh_f32), METHOD(logistic_f32),
-    METHOD(erf_f64), METHOD(erf_f32), METHOD(sin_f64), METHOD(cos_f64), METHOD(sin_f32), METHOD(cos_f32),
+    METHOD(erf_f64), METHOD(erf_f32), METHOD(log1p_f64), METHOD(log1p_f32), METHOD(sin_f64), METHOD(cos_f64), METHOD(sin_f32), METHOD(cos_f32),
     {"libm_erf_f64", py_libm_erf_f64, METH_VARARGS,
      "dst[i] = libm's erf(src[i]) (eager erf's reference rule; erf_f64 is the kernels' mathlib_erf)"},
     {"set_trig_tables", py_set_trig_tables, METH_VARARGS,

@@ -29,6 +29,7 @@ from arraystack.backends.numba.mathlib import (
     logistic_f32, logistic_f64, erf_f32, maximum, minimum,
 )
 from arraystack.backends.numba.mathlib_erf import erf_f64
+from arraystack.backends.numba.mathlib_log1p import log1p_f32, log1p_f64
 from arraystack.backends.numba.mathlib_trig import (
     sin_f32, sin_f64, cos_f32, cos_f64, sin_f32_fast, cos_f32_fast,
 )
@@ -70,6 +71,7 @@ def _library_digest() -> str:
         "mathlib_scale.py",
         "mathlib_constants.py",
         "mathlib_erf.py",
+        "mathlib_log1p.py",
         "mathlib_trig.py",
         "mathlib_trig_constants.py",
         "intrinsics.py",

@@ -95,11 +95,12 @@ numba_rules[p.log_p] = _vector_math("log")
 numba_rules[p.tanh_p] = _vector_math("tanh")
 numba_rules[p.logistic_p] = _vector_math("logistic")
 numba_rules[p.erf_p] = _vector_math("erf")  # float32: mathlib's, in float32; float64: mathlib_erf's
+numba_rules[p.log1p_p] = _vector_math("log1p")  # mathlib_log1p.py
 numba_rules[p.sin_p] = _vector_math("sin")  # mathlib_trig.py; codegen.py may call sin_f32_fast
 numba_rules[p.cos_p] = _vector_math("cos")
 # the primitives lowered to mathlib's functions: compute-bound loops, where 512-bit vectors pay off
 VECTOR_MATH = frozenset(
-    {p.exp_p, p.expm1_p, p.log_p, p.tanh_p, p.logistic_p, p.erf_p, p.sin_p, p.cos_p}
+    {p.exp_p, p.expm1_p, p.log_p, p.log1p_p, p.tanh_p, p.logistic_p, p.erf_p, p.sin_p, p.cos_p}
 )
 for _prim, _fn in [
     (p.sqrt_p, "np.sqrt"),
@@ -118,7 +119,6 @@ for _prim, _fn in [
     (p.asinh_p, "np.arcsinh"),
     (p.acosh_p, "np.arccosh"),
     (p.atanh_p, "np.arctanh"),
-    (p.log1p_p, "np.log1p"),
     (p.log2_p, "np.log2"),
     (p.log10_p, "np.log10"),
     (p.exp2_p, "np.exp2"),

@@ -23,6 +23,7 @@ from arraystack.backends.native_build import built_from_sources
 from arraystack.backends.numba import mathlib_constants as ml
 from arraystack.backends.numba.fma_emulation import fma_f32, fma_f64, split
 from arraystack.backends.numba.mathlib_erf_numpy import _erf_f64
+from arraystack.backends.numba.mathlib_log1p_numpy import _log1p_f32, _log1p_f64
 from arraystack.backends.numba.mathlib_trig_constants import TRIG_TABLE, TRIG_TABLE_F
 from arraystack.backends.numba.mathlib_trig_numpy import _cos_f32, _cos_f64, _sin_f32, _sin_f64
 
@@ -253,6 +254,8 @@ _TWINS = {
     ("tanh", np.dtype(np.float32)): _tanh_f32,
     ("logistic", np.dtype(np.float32)): _logistic_f32,
     ("erf", np.dtype(np.float64)): _erf_f64,
+    ("log1p", np.dtype(np.float64)): _log1p_f64,
+    ("log1p", np.dtype(np.float32)): _log1p_f32,
     ("erf", np.dtype(np.float32)): _erf_f32,
     ("sin", np.dtype(np.float64)): _sin_f64,
     ("cos", np.dtype(np.float64)): _cos_f64,
@@ -286,6 +289,7 @@ C_TWIN_SOURCES = (
     "_mathlib_twin.h",
     "_mathlib_trig_twin.h",
     "_mathlib_erf_twin.h",
+    "_mathlib_log1p_twin.h",
 )
 
 

@@ -36,14 +36,15 @@ REDUCTIONS = frozenset(
 # Float functions a generated CPU loop can only compute by calling scalar libm routines, which do not
 # vectorize: NumPy's own whole-array loops are 2-7x faster (float32 sin(x)*2+1 on 1e6 elements: 9.6 ms
 # fused, 1.9 ms as a NumPy step then a fused *2+1) and their bits are the reference tier's. They stay out of
-# regions, so the rest of a chain still fuses. (sin and cos have vectorized versions: numba's mathlib_trig.)
+# regions, so the rest of a chain still fuses. (sin, cos and log1p have vectorized versions: numba's
+# mathlib_trig and mathlib_log1p.)
 WHOLE_ARRAY_FLOAT = frozenset(
     prim
     for prim in p.abstract_eval_rules
     if prim.name
     in {
-        "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "log1p", "log2",
-        "log10", "exp2", "atan2", "hypot", "pow",
+        "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "log2", "log10",
+        "exp2", "atan2", "hypot", "pow",
     }
 )  # fmt: skip
 # float32 sin and cos join elementwise regions only, never one that reduces: a backend's fast float32

@@ -10,6 +10,7 @@ pytestmark = pytest.mark.numba
 mathlib = pytest.importorskip("arraystack.backends.numba.mathlib")
 mathlib_scale = pytest.importorskip("arraystack.backends.numba.mathlib_scale")
 mathlib_erf = pytest.importorskip("arraystack.backends.numba.mathlib_erf")
+mathlib_log1p = pytest.importorskip("arraystack.backends.numba.mathlib_log1p")
 numba = pytest.importorskip("numba")
 
 
@@ -85,6 +86,7 @@ def sample(dtype):
 def kernel_function(name, dtype):
     """The kernels' function for `name` on dtype (float64 erf lives in mathlib_erf.py)."""
     module = mathlib_erf if (name, np.dtype(dtype)) == ("erf", np.float64) else mathlib
+    module = mathlib_log1p if name == "log1p" else module
     return getattr(module, f"{name}_{'f32' if dtype == np.float32 else 'f64'}")
 
 
@@ -120,6 +122,7 @@ ORACLES = {
     "tanh": np.tanh,
     "logistic": _logistic_oracle,
     "erf": _erf_oracle,
+    "log1p": np.log1p,
 }
 
 

@@ -17,6 +17,7 @@ pytestmark = pytest.mark.numba
 numba = pytest.importorskip("numba")
 mathlib = pytest.importorskip("arraystack.backends.numba.mathlib")
 mathlib_erf = pytest.importorskip("arraystack.backends.numba.mathlib_erf")
+mathlib_log1p = pytest.importorskip("arraystack.backends.numba.mathlib_log1p")
 from arraystack.backends.numba import (
     fma_emulation,
     mathlib_erf_numpy,
@@ -25,7 +26,7 @@ from arraystack.backends.numba import (
 )
 from arraystack.backends.numba.mathlib_numpy import numpy_twin
 
-NAMES = ("exp", "expm1", "log", "tanh", "logistic", "erf")
+NAMES = ("exp", "expm1", "log", "tanh", "logistic", "erf", "log1p")
 C_TWIN = mathlib_numpy.C_TWIN
 # the twin's implementations: the NumPy code, and each loop variant of the C extension this CPU runs
 IMPLEMENTATIONS = ["numpy"] + [
@@ -40,8 +41,10 @@ _kernel_results = {}
 
 
 def kernel_function(name, dtype):
-    """The kernels' function for `name` on dtype (float64 erf lives in mathlib_erf.py)."""
+    """The kernels' function for `name` on dtype (float64 erf lives in mathlib_erf.py, log1p in
+    mathlib_log1p.py)."""
     module = mathlib_erf if (name, np.dtype(dtype)) == ("erf", np.float64) else mathlib
+    module = mathlib_log1p if name == "log1p" else module
     return getattr(module, f"{name}_{'f32' if dtype == np.float32 else 'f64'}")
 
 
@@ -510,11 +513,11 @@ def test_kernels_compile_without_fast_math_and_with_explicit_fma():
     fma_seen = set()
     dispatchers = {
         v
-        for module in (mathlib, mathlib_erf)
+        for module in (mathlib, mathlib_erf, mathlib_log1p)
         for v in vars(module).values()
         if isinstance(v, numba.core.registry.CPUDispatcher)
     }
-    assert len(dispatchers) >= 16 and mathlib_erf.erf_f64 in dispatchers
+    assert len(dispatchers) >= 18 and mathlib_erf.erf_f64 in dispatchers
     for dispatcher in dispatchers:
         for signature in dispatcher.signatures:
             fresh = numba.njit(signature, **options)(dispatcher.py_func)
@@ -532,14 +535,15 @@ def test_jitted_kernels_match_the_twins_bitwise(dtype, f32_sample, f64_sample):
     import arraystack as ast
     from arraystack.nn.activations import _erf, sigmoid
 
-    def six(a):  # * 2 is exact (or overflows in both): the calls sit inside one generated loop
+    def each(a):  # * 2 is exact (or overflows in both): the calls sit inside one generated loop
         return (
-            ast.exp(a) * 2, ast.expm1(a) * 2, ast.log(a) * 2, ast.tanh(a) * 2, sigmoid(a) * 2, _erf(a) * 2
+            ast.exp(a) * 2, ast.expm1(a) * 2, ast.log(a) * 2, ast.tanh(a) * 2, sigmoid(a) * 2, _erf(a) * 2,
+            ast.log1p(a) * 2,
         )  # fmt: skip
 
     sample = f32_sample if dtype == np.float32 else f64_sample
     x = np.random.default_rng(6).choice(sample, 300_000)  # a parallel kernel
-    jitted = ast.jit(six)
+    jitted = ast.jit(each)
     source = jitted.lower(ast.asarray(x)).compile().source
     suffix = "f32" if dtype == np.float32 else "f64"
     assert all(f"{name}_{suffix}(" in source for name in NAMES)

@@ -1,0 +1,28 @@
+"""mathlib_log1p.py's log1p as NumPy array code, bit for bit, for tier 0 (mathlib_numpy.py's _TWINS holds
+it): log(u) * (x / (u - 1)), u = 1 + x, with the NumPy twin of mathlib's log. No numba import."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _log1p(x, log, one):
+    u = x + one
+    y = log(u) * (x / (u - one))
+    y = np.where(u == one, x, y)
+    y = np.where(u == np.inf, u, y)
+    y = np.where(x < -one, np.array(np.nan, x.dtype), y)
+    return np.where(x != x, x, y)
+
+
+def _log1p_f64(x):
+    # imported here: mathlib_numpy imports this module
+    from arraystack.backends.numba.mathlib_numpy import _log_f64
+
+    return _log1p(x, _log_f64, 1.0)
+
+
+def _log1p_f32(x):
+    from arraystack.backends.numba.mathlib_numpy import _log_f32
+
+    return _log1p(x, _log_f32, np.float32(1.0))
