@@ -38,6 +38,7 @@ def patterns(np):
         ("sin", lambda xp: lambda x: xp.sin(x), v),
         ("sin * 2 + 1", lambda xp: lambda x: xp.sin(x) * 2 + 1, v),
         ("sum cos", lambda xp: lambda x: xp.cos(x).sum(), v),
+        ("tan", lambda xp: lambda x: xp.tan(x), v),
         ("sin float64", lambda xp: lambda x: xp.sin(x), v64),
         ("cos * sin float64", lambda xp: lambda x: xp.cos(x) * xp.sin(0.5 * x), v64),
         ("log1p abs", lambda xp: lambda x: xp.log1p(xp.abs(x)), v),

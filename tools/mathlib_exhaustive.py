@@ -7,7 +7,7 @@ zero's sign must match; tanh and logistic results stay in range; and the twins t
 extension in every loop variant, and with --numpy-twin the NumPy emulation, ~10 min per function) equal the
 kernel bit for bit. The suite checks samples of the same properties (tests/backends/test_mathlib*.py).
 
-    python tools/mathlib_exhaustive.py [exp expm1 log tanh logistic erf sin cos log1p] [--numpy-twin]
+    python tools/mathlib_exhaustive.py [exp expm1 log tanh logistic erf sin cos tan log1p] [--numpy-twin]
 
 Prints a histogram of ulp distances per function and PASS (every distance <= 4, no twin mismatch) or FAIL.
 Takes 2-3 minutes per function on a 2-core machine without --numpy-twin.
@@ -24,7 +24,7 @@ import numpy as np
 from arraystack.backends.numba import mathlib, mathlib_log1p, mathlib_numpy, mathlib_trig
 from arraystack.backends.numba.intrinsics import prefer_wide_vectors
 
-FUNCTIONS = ("exp", "expm1", "log", "tanh", "logistic", "erf", "sin", "cos", "log1p")
+FUNCTIONS = ("exp", "expm1", "log", "tanh", "logistic", "erf", "sin", "cos", "tan", "log1p")
 BOUND = 4  # ulp, the bound mathlib promises
 BINS = 8  # the last bin: BINS - 1 ulp or more, a NaN or zero-sign mismatch, or a result out of range
 
@@ -56,6 +56,7 @@ ORACLES = {
     "erf": _erf,
     "sin": np.sin,
     "cos": np.cos,
+    "tan": np.tan,
     "log1p": np.log1p,
 }
 RANGES = {
@@ -99,7 +100,7 @@ def _tally(got, want, lo, hi, hist, worst, x):
 
 
 def check(name: str, numpy_twin: bool) -> bool:
-    module = mathlib_trig if name in ("sin", "cos") else mathlib
+    module = mathlib_trig if name in ("sin", "cos", "tan") else mathlib
     module = mathlib_log1p if name == "log1p" else module
     kernel = _kernel(getattr(module, f"{name}_f32"))
     oracle = ORACLES[name]

@@ -1,4 +1,4 @@
-/* mathlib_trig.py's sin and cos in C, bit for bit (_mathlib_twin.c loops over arrays).
+/* mathlib_trig.py's sin, cos and tan in C, bit for bit (_mathlib_twin.c loops over arrays).
  *
  * The rules of _mathlib_twin.h hold here: each function performs exactly the IEEE operations of the
  * numba function of the same name, in the same order; every `fma` there is C99 fma() here and every
@@ -155,6 +155,19 @@ INLINE double cos_f64(double x)
     return x != x ? x : y;
 }
 
+/* mathlib_trig.tan_f64 */
+INLINE double tan_f64(double x)
+{
+    double ax = fabs(x), hi, lo, s, c;
+    double k = trig_reduce_f64(ax, &hi, &lo);
+    sincos_f64(hi, lo, &s, &c);
+    double y = (int32_t)k & 1 ? -c / s : s / c;
+    y = x < 0.0 ? -y : y;
+    y = ax < TRIG_TINY ? x : y;
+    y = ax == INFINITY ? NAN_F64 : y;
+    return x != x ? x : y;
+}
+
 /* -- float32 (computed in double, rounded once at the end) -------------------------------------------- */
 /* mathlib_trig._reduce_fast_f32: returns k, sets *z */
 INLINE double trig_reduce_fast_f32(float ax, double *z)
@@ -229,6 +242,26 @@ INLINE float cos_f32_reduced(float x, double k, double z)
     r = fabsf(x) < TRIG_TINY_F ? 1.0f : r;
     r = fabsf(x) == INFINITY ? NAN_F32 : r;
     return x != x ? x : r;
+}
+
+/* mathlib_trig._tan_f32 */
+INLINE float tan_f32_reduced(float x, double k, double z)
+{
+    double s, c;
+    sincos_f32(z, &s, &c);
+    double y = quadrant_f32(k) & 1 ? -c / s : s / c;
+    y = x < 0.0f ? -y : y;
+    float r = (float)y;
+    r = fabsf(x) < TRIG_TINY_F ? x : r;
+    r = fabsf(x) == INFINITY ? NAN_F32 : r;
+    return x != x ? x : r;
+}
+
+INLINE float tan_f32(float x)
+{
+    double z;
+    double k = trig_reduce_f32(fabsf(x), &z);
+    return tan_f32_reduced(x, k, z);
 }
 
 INLINE float sin_f32(float x)

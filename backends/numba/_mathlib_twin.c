@@ -1,5 +1,5 @@
 /* The fast twin of the numba kernels' mathlib for tier 0: mathlib.py's exp, expm1, log, tanh, logistic, erf
- * (float64: mathlib_erf.py's), mathlib_log1p.py's log1p and mathlib_trig.py's sin, cos (float32, float64)
+ * (float64: mathlib_erf.py's), mathlib_log1p.py's log1p and mathlib_trig.py's sin, cos, tan (float32, float64)
  * over contiguous arrays, bit
  * for bit (_mathlib_twin.h and _mathlib_trig_twin.h have the functions and say how). mathlib_numpy.py loads
  * it (and hands it the trig reduction tables), and falls back to its NumPy code when this module is missing
@@ -96,6 +96,8 @@ LOOPS(sin_f64, double)
 LOOPS(cos_f64, double)
 LOOPS(sin_f32, float)
 LOOPS(cos_f32, float)
+LOOPS(tan_f64, double)
+LOOPS(tan_f32, float)
 
 #define N_VARIANTS 3 /* 0: portable, 1: AVX2 + FMA, 2: AVX-512 */
 static const char *const VARIANT_NAMES[N_VARIANTS] = {"portable", "avx2+fma", "avx512"};
@@ -245,6 +247,8 @@ TRIG_WRAPPER(sin_f64, 'd', double)
 TRIG_WRAPPER(cos_f64, 'd', double)
 TRIG_WRAPPER(sin_f32, 'f', float)
 TRIG_WRAPPER(cos_f32, 'f', float)
+TRIG_WRAPPER(tan_f64, 'd', double)
+TRIG_WRAPPER(tan_f32, 'f', float)
 
 /* a float (n == 0) or a tuple of n floats */
 static PyObject *
@@ -326,6 +330,7 @@ static PyMethodDef methods[] = {
     METHOD(exp_f64), METHOD(expm1_f64), METHOD(log_f64), METHOD(tanh_f64), METHOD(logistic_f64),
     METHOD(exp_f32), METHOD(expm1_f32), METHOD(log_f32), METHOD(tanh_f32), METHOD(logistic_f32),
     METHOD(erf_f64), METHOD(erf_f32), METHOD(log1p_f64), METHOD(log1p_f32), METHOD(sin_f64), METHOD(cos_f64), METHOD(sin_f32), METHOD(cos_f32),
+    METHOD(tan_f64), METHOD(tan_f32),
     {"libm_erf_f64", py_libm_erf_f64, METH_VARARGS,
      "dst[i] = libm's erf(src[i]) (eager erf's reference rule; erf_f64 is the kernels' mathlib_erf)"},
     {"set_trig_tables", py_set_trig_tables, METH_VARARGS,

@@ -111,7 +111,7 @@ def generate(graph, parallel: bool, name: str = "kernel", flat_ok: bool = True) 
     # (LLVM vectorizes it over the arrays of a function's arguments, and in parallel bodies): the loop
     # becomes a function of its own that the kernel calls with the raveled arrays (sin_f64 over 1e6
     # elements: 18.5 -> 2.8 ms)
-    inner = flat and not parallel and any(e.prim in (p.sin_p, p.cos_p) for e in graph.eqns)
+    inner = flat and not parallel and any(e.prim in CHECKED for e in graph.eqns)
     _emit_header(code, region, parallel, f"{name}_flat" if inner else name, flat, ravel=not inner)
     if flat or not region.axes:
         _emit_elementwise(code, region, parallel, flat)
@@ -237,26 +237,27 @@ def _emit_elementwise(code, region, parallel, flat):
     code.depth -= len(dims)
 
 
-# Elementwise loops with float32 sin or cos run blocks of the innermost axis: a first loop folds the
+# Elementwise loops with float32 sin, cos or tan run blocks of the innermost axis: a first loop folds the
 # magnitudes of their arguments (recomputed from the inputs: it writes nothing, so outputs may alias
 # inputs), then the block runs mathlib_trig's fast variants if all are <= 2**20 (the same bits as the full
 # functions there), else the full ones. 4096 elements: 16 KB of float32 arguments, read again from L1.
 CHECK_BLOCK = 4096
 FAST_BITS_F32 = int(np.float32(TRIG_FAST_F).view(np.uint32))
+CHECKED = (p.sin_p, p.cos_p, p.tan_p)  # each has mathlib_trig's <name>_f32_fast
 
 
 def _checked_arguments(region):
-    """The arguments of the region's float32 sin and cos, each once (sin(x) and cos(x) share x)."""
+    """The arguments of the region's float32 sin, cos and tan, each once (sin(x) and cos(x) share x)."""
     arguments = {}
     for e in region.graph.eqns:
-        if e.prim in (p.sin_p, p.cos_p) and e.outputs[0].aval.dtype == np.float32:
+        if e.prim in CHECKED and e.outputs[0].aval.dtype == np.float32:
             arguments.setdefault(id(e.inputs[0]), e.inputs[0])
     return list(arguments.values())
 
 
 def _emit_body(code, region, index, dims, fast):
     for eqn in region.graph.eqns:
-        if fast and eqn.prim in (p.sin_p, p.cos_p) and eqn.outputs[0].aval.dtype == np.float32:
+        if fast and eqn.prim in CHECKED and eqn.outputs[0].aval.dtype == np.float32:
             x = _value(region, eqn.inputs[0], index, "")
             code.line(f"{region.names[eqn.outputs[0]]} = {eqn.prim.name}_f32_fast({x})")
         else:

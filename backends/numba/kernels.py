@@ -31,7 +31,8 @@ from arraystack.backends.numba.mathlib import (
 from arraystack.backends.numba.mathlib_erf import erf_f64
 from arraystack.backends.numba.mathlib_log1p import log1p_f32, log1p_f64
 from arraystack.backends.numba.mathlib_trig import (
-    sin_f32, sin_f64, cos_f32, cos_f64, sin_f32_fast, cos_f32_fast,
+    sin_f32, sin_f64, cos_f32, cos_f64, tan_f32, tan_f64,
+    sin_f32_fast, cos_f32_fast, tan_f32_fast,
 )
 from arraystack.backends.numba.lanes import lanes_fill, lanes_flush, lanes_fold
 

@@ -98,9 +98,11 @@ numba_rules[p.erf_p] = _vector_math("erf")  # float32: mathlib's, in float32; fl
 numba_rules[p.log1p_p] = _vector_math("log1p")  # mathlib_log1p.py
 numba_rules[p.sin_p] = _vector_math("sin")  # mathlib_trig.py; codegen.py may call sin_f32_fast
 numba_rules[p.cos_p] = _vector_math("cos")
+numba_rules[p.tan_p] = _vector_math("tan")
 # the primitives lowered to mathlib's functions: compute-bound loops, where 512-bit vectors pay off
 VECTOR_MATH = frozenset(
-    {p.exp_p, p.expm1_p, p.log_p, p.log1p_p, p.tanh_p, p.logistic_p, p.erf_p, p.sin_p, p.cos_p}
+    {p.exp_p, p.expm1_p, p.log_p, p.log1p_p, p.tanh_p, p.logistic_p, p.erf_p}
+    | {p.sin_p, p.cos_p, p.tan_p}
 )
 for _prim, _fn in [
     (p.sqrt_p, "np.sqrt"),
@@ -110,7 +112,6 @@ for _prim, _fn in [
     (p.isnan_p, "np.isnan"),
     (p.isinf_p, "np.isinf"),
     (p.isfinite_p, "np.isfinite"),
-    (p.tan_p, "np.tan"),
     (p.asin_p, "np.arcsin"),
     (p.acos_p, "np.arccos"),
     (p.atan_p, "np.arctan"),

@@ -21,11 +21,11 @@ import warnings
 import numpy as np
 from arraystack.backends.native_build import built_from_sources
 from arraystack.backends.numba import mathlib_constants as ml
+from arraystack.backends.numba import mathlib_trig_numpy as trig
 from arraystack.backends.numba.fma_emulation import fma_f32, fma_f64, split
 from arraystack.backends.numba.mathlib_erf_numpy import _erf_f64
 from arraystack.backends.numba.mathlib_log1p_numpy import _log1p_f32, _log1p_f64
 from arraystack.backends.numba.mathlib_trig_constants import TRIG_TABLE, TRIG_TABLE_F
-from arraystack.backends.numba.mathlib_trig_numpy import _cos_f32, _cos_f64, _sin_f32, _sin_f64
 
 F = np.float32
 CHUNK = 16384  # elements per pass: a function makes 100-600 passes, over arrays that stay in cache
@@ -257,10 +257,12 @@ _TWINS = {
     ("log1p", np.dtype(np.float64)): _log1p_f64,
     ("log1p", np.dtype(np.float32)): _log1p_f32,
     ("erf", np.dtype(np.float32)): _erf_f32,
-    ("sin", np.dtype(np.float64)): _sin_f64,
-    ("cos", np.dtype(np.float64)): _cos_f64,
-    ("sin", np.dtype(np.float32)): _sin_f32,
-    ("cos", np.dtype(np.float32)): _cos_f32,
+    ("sin", np.dtype(np.float64)): trig._sin_f64,
+    ("cos", np.dtype(np.float64)): trig._cos_f64,
+    ("sin", np.dtype(np.float32)): trig._sin_f32,
+    ("cos", np.dtype(np.float32)): trig._cos_f32,
+    ("tan", np.dtype(np.float64)): trig._tan_f64,
+    ("tan", np.dtype(np.float32)): trig._tan_f32,
 }
 
 

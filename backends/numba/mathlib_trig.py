@@ -1,4 +1,4 @@
-"""Vectorizable sin and cos for generated numba kernels (float64, and float32 computed in float64).
+"""Vectorizable sin, cos and tan for generated numba kernels (float64, and float32 computed in float64).
 
 Branch-free over the whole input range: the argument reduction reads its bits of 2/pi from a table row per
 exponent (a gather per piece; mathlib_trig_constants.py builds the tables), adds the products with
@@ -157,6 +157,21 @@ def cos_f64(x):
     return x if x != x else y
 
 
+@njit(**_jit_options)
+def tan_f64(x):
+    """s / c, or -c / s in odd quadrants (c >= 0.707 and s >= 0.707 there: neither divides by a small
+    value); each within ~0.6 ulp, the quotient within 2 ulp."""
+    always_inline()
+    ax = abs(x)
+    k, hi, lo = _reduce_f64(ax)
+    s, c = _sincos_f64(hi, lo)
+    y = -c / s if np.int64(k) & 1 else s / c
+    y = -y if x < 0.0 else y
+    y = x if ax < TRIG_TINY else y  # tan(x) = x + x**3/3: x rounded, as sin
+    y = np.nan if ax == np.inf else y
+    return x if x != x else y
+
+
 # -- float32 ------------------------------------------------------------------------------------------------
 
 
@@ -220,6 +235,18 @@ def _cos_f32(x, k, z):
 
 
 @njit(**_jit_options)
+def _tan_f32(x, k, z):
+    always_inline()
+    s, c = _sincos_f32(z)
+    y = -c / s if np.int64(k) & 1 else s / c
+    y = -y if x < np.float32(0.0) else y
+    r = np.float32(y)
+    r = x if abs(x) < np.float32(TRIG_TINY_F) else r
+    r = np.float32(np.nan) if abs(x) == np.float32(np.inf) else r
+    return x if x != x else r
+
+
+@njit(**_jit_options)
 def _reduce_f32(ax):
     always_inline()
     k_fast, z_fast = _reduce_fast_f32(ax)
@@ -257,3 +284,18 @@ def cos_f32_fast(x):
     always_inline()
     k, z = _reduce_fast_f32(abs(x))
     return _cos_f32(x, k, z)
+
+
+@njit(**_jit_options)
+def tan_f32(x):
+    always_inline()
+    k, z = _reduce_f32(abs(x))
+    return _tan_f32(x, k, z)
+
+
+@njit(**_jit_options)
+def tan_f32_fast(x):
+    """tan_f32(x) for |x| <= TRIG_FAST_F, the same bits; undefined beyond (see sin_f32_fast)."""
+    always_inline()
+    k, z = _reduce_fast_f32(abs(x))
+    return _tan_f32(x, k, z)

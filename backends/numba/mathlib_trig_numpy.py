@@ -1,4 +1,4 @@
-"""mathlib_trig.py's sin and cos as NumPy array code, bit for bit, for tier 0 (mathlib_numpy.py's _TWINS
+"""mathlib_trig.py's sin, cos and tan as NumPy array code, bit for bit, for tier 0 (mathlib_numpy.py's _TWINS
 holds them). Each function mirrors the numba function of its name line by line, on 1-D chunks: a table
 gather is fancy indexing of the row per exponent, fma_emulation.two_sum is _two_sum operation for
 operation, and each `fma` is fma_emulation's exact one, except in _mod4, whose result mathlib_trig.py
@@ -108,6 +108,19 @@ def _cos_f64(x):
     return np.where(np.isnan(x), x, y)
 
 
+def _tan_f64(x):
+    ax = np.abs(x)
+    k, hi, lo = _reduce_f64(ax)
+    s, c = _sincos_f64(hi, lo)
+    # the quotient a lane's select drops may be 0/0 (tiny x: s and c of its garbage reduction)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        y = np.where(k.astype(np.int64) & 1, -c / s, s / c)
+    y = np.where(x < 0.0, -y, y)
+    y = np.where(ax < TRIG_TINY, x, y)
+    y = np.where(ax == np.inf, np.nan, y)
+    return np.where(np.isnan(x), x, y)
+
+
 # -- float32 ------------------------------------------------------------------------------------------------
 def _reduce_fast_f32(ax):
     xd = ax.astype(np.float64)
@@ -135,7 +148,7 @@ def _sincos_f32(z):
 def _finish_sin_f32(x, k, z):
     """mathlib_trig._sin_f32 (whose name here is the twin's)."""
     s, c = _sincos_f32(z)
-    q = k.astype(np.int64) & 3  # NaN k (NaN x only) converts to garbage the last select drops
+    q = k.astype(np.int64) & 3  # k is finite: inf and NaN take the table's reduction
     y = np.where(q & 1, c, s)
     y = np.where(q & 2, -y, y)
     y = np.where(x < F(0.0), -y, y)
@@ -157,6 +170,18 @@ def _finish_cos_f32(x, k, z):
     return np.where(np.isnan(x), x, r)
 
 
+def _finish_tan_f32(x, k, z):
+    """mathlib_trig._tan_f32."""
+    s, c = _sincos_f32(z)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        y = np.where(k.astype(np.int64) & 1, -c / s, s / c)
+    y = np.where(x < F(0.0), -y, y)
+    r = y.astype(F)
+    r = np.where(np.abs(x) < F(TRIG_TINY_F), x, r)
+    r = np.where(np.abs(x) == F(np.inf), F(np.nan), r)
+    return np.where(np.isnan(x), x, r)
+
+
 def _reduce_f32(ax):
     k_fast, z_fast = _reduce_fast_f32(ax)
     k_table, z_table = _reduce_table_f32(ax)
@@ -172,3 +197,8 @@ def _sin_f32(x):
 def _cos_f32(x):
     k, z = _reduce_f32(np.abs(x))
     return _finish_cos_f32(x, k, z)
+
+
+def _tan_f32(x):
+    k, z = _reduce_f32(np.abs(x))
+    return _finish_tan_f32(x, k, z)

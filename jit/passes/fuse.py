@@ -36,22 +36,24 @@ REDUCTIONS = frozenset(
 # Float functions a generated CPU loop can only compute by calling scalar libm routines, which do not
 # vectorize: NumPy's own whole-array loops are 2-7x faster (float32 sin(x)*2+1 on 1e6 elements: 9.6 ms
 # fused, 1.9 ms as a NumPy step then a fused *2+1) and their bits are the reference tier's. They stay out of
-# regions, so the rest of a chain still fuses. (sin, cos and log1p have vectorized versions: numba's
+# regions, so the rest of a chain still fuses. (sin, cos, tan and log1p have vectorized versions: numba's
 # mathlib_trig and mathlib_log1p.)
 WHOLE_ARRAY_FLOAT = frozenset(
     prim
     for prim in p.abstract_eval_rules
     if prim.name
     in {
-        "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "log2", "log10",
-        "exp2", "atan2", "hypot", "pow",
+        "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "log2", "log10", "exp2",
+        "atan2", "hypot", "pow",
     }
 )  # fmt: skip
-# float32 sin and cos join elementwise regions only, never one that reduces: a backend's fast float32
+# float32 sin, cos and tan join elementwise regions only, never one that reduces: a backend's fast float32
 # version holds below 2**20, and an elementwise loop can check each block's arguments and take it (the
 # numba backend: 0.6 ns an element, NumPy's loop 0.4 plus a memory pass), where a reducing loop's passes
 # would run the full range's version (1.4 ns, with table gathers)
-CHECKED_FLOAT32 = frozenset(prim for prim in p.abstract_eval_rules if prim.name in {"sin", "cos"})
+CHECKED_FLOAT32 = frozenset(
+    prim for prim in p.abstract_eval_rules if prim.name in {"sin", "cos", "tan"}
+)
 
 
 def _checked_float32(eqn) -> bool:

@@ -1,4 +1,4 @@
-"""mathlib_trig's sin and cos: <= 4 ulp from NumPy over the whole input range, within 1 ulp of the correctly
+"""mathlib_trig's sin, cos and tan: <= 4 ulp from NumPy over the whole input range, within 1 ulp of the correctly
 rounded result (mpmath) at the reduction's hardest arguments, the fast float32 variant bit for bit equal
 to the full one where it holds, and loops calling them vectorized."""
 
@@ -66,7 +66,7 @@ def sample(dtype):
         return np.concatenate([np.asarray(part).astype(dtype) for part in parts])
 
 
-@pytest.mark.parametrize("name,np_fn", [("sin", np.sin), ("cos", np.cos)])
+@pytest.mark.parametrize("name,np_fn", [("sin", np.sin), ("cos", np.cos), ("tan", np.tan)])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_within_4_ulp_of_numpy(name, np_fn, dtype):
     x = sample(dtype)
@@ -91,6 +91,8 @@ def test_odd_and_even_bit_for_bit(dtype):
     np.testing.assert_array_equal((-sin_minus).view(itype), sin_x.view(itype))  # incl. sin(-0.0)
     cos_x, cos_minus = run(f"cos_{SUFFIX[dtype]}", x), run(f"cos_{SUFFIX[dtype]}", -x)
     np.testing.assert_array_equal(cos_minus.view(itype), cos_x.view(itype))
+    tan_x, tan_minus = run(f"tan_{SUFFIX[dtype]}", x), run(f"tan_{SUFFIX[dtype]}", -x)
+    np.testing.assert_array_equal((-tan_minus).view(itype), tan_x.view(itype))
 
 
 def test_float64_hardest_reductions_against_mpmath():
@@ -103,12 +105,12 @@ def test_float64_hardest_reductions_against_mpmath():
     rng = np.random.default_rng(7)
     hard += list(np.exp(rng.uniform(0, 709, 60)))
     x = neighbours(hard, np.float64, 1)
-    for name in ("sin", "cos"):
+    for name, bound in (("sin", 1), ("cos", 1), ("tan", 2)):  # tan: a quotient of the two
         got = run(f"{name}_f64", x)
         want = np.array([float(getattr(mpmath, name)(mpmath.mpf(float(v)))) for v in x])
         d = ulp_distance(got, want)
         worst = int(np.argmax(d))
-        assert d.max() <= 1, f"{name}({x[worst]!r}) = {got[worst]!r}, exact {want[worst]!r}"
+        assert d.max() <= bound, f"{name}({x[worst]!r}) = {got[worst]!r}, exact {want[worst]!r}"
 
 
 def test_float32_strided_over_all_bit_patterns():
@@ -116,7 +118,7 @@ def test_float32_strided_over_all_bit_patterns():
     result rounded once (tools/mathlib_exhaustive.py runs all 2**32)."""
     x = np.arange(0, 1 << 32, 4099, dtype=np.uint64).astype(np.uint32).view(np.float32)
     with np.errstate(invalid="ignore"):
-        for name, np_fn in (("sin", np.sin), ("cos", np.cos)):
+        for name, np_fn in (("sin", np.sin), ("cos", np.cos), ("tan", np.tan)):
             got = run(f"{name}_f32", x)
             want = np_fn(x.astype(np.float64)).astype(np.float32)
             d = ulp_distance(got, want)
@@ -128,7 +130,7 @@ def test_float32_fast_variant_equals_the_full_one_below_its_bound():
     x = sample(np.float32)
     x = np.concatenate([x, neighbours([constants.TRIG_FAST_F], np.float32, 64)])
     inside = np.abs(x) <= constants.TRIG_FAST_F  # the fast variants' domain
-    for name in ("sin", "cos"):
+    for name in ("sin", "cos", "tan"):
         full = run(f"{name}_f32", x)[inside]
         fast = run(f"{name}_f32_fast", x)[inside]
         np.testing.assert_array_equal(fast.view(np.uint32), full.view(np.uint32))
@@ -148,7 +150,7 @@ def test_reduction_tables_hold_2_over_pi():
     assert constants.PIO2_A + constants.PIO2_B - mpmath.pi / 2 < mpmath.mpf(2) ** -82
 
 
-@pytest.mark.parametrize("name", ["sin_f64", "sin_f32", "cos_f32_fast"])
+@pytest.mark.parametrize("name", ["sin_f64", "sin_f32", "cos_f32_fast", "tan_f64", "tan_f32"])
 def test_loops_vectorize(name):
     dtype = np.float64 if name.endswith("f64") else np.float32
     loop = _loop(getattr(trig, name))

@@ -28,7 +28,7 @@ from tests.backends.test_mathlib_numpy import (
     twin,
 )
 
-NAMES = ("sin", "cos")
+NAMES = ("sin", "cos", "tan")
 C_TWIN = mathlib_numpy.C_TWIN
 needs_c_twin = pytest.mark.skipif(C_TWIN is None, reason="the C twin is not built (or stale)")
 _kernel_results = {}
@@ -262,17 +262,17 @@ def test_jitted_kernels_match_the_twins_bitwise(dtype, f32_sample, f64_sample):
     2**20, the full functions elsewhere) compute the twins' bits."""
     import arraystack as ast
 
-    def both(a):  # * 2 is exact (or overflows in both): the calls sit inside one generated loop
-        return ast.sin(a) * 2, ast.cos(a) * 2
+    def each(a):  # * 2 is exact (or overflows in both): the calls sit inside one generated loop
+        return ast.sin(a) * 2, ast.cos(a) * 2, ast.tan(a) * 2
 
     sample = f32_sample if dtype == np.float32 else f64_sample
     rng = np.random.default_rng(6)
     mixed = rng.choice(sample, 300_000)  # a parallel kernel
     below = rng.choice(sample[np.abs(sample) <= constants.TRIG_FAST_F], 300_000)  # fast blocks
-    jitted = ast.jit(both)
+    jitted = ast.jit(each)
     source = jitted.lower(ast.asarray(mixed)).compile().source
     assert all(f"{name}_{suffix(dtype)}(" in source for name in NAMES)
-    assert ("sin_f32_fast(" in source) == (dtype == np.float32)
+    assert ("sin_f32_fast(" in source) == ("tan_f32_fast(" in source) == (dtype == np.float32)
     for x in (mixed, below):
         for name, got in zip(NAMES, jitted(ast.asarray(x))):
             got = np.asarray(got)
