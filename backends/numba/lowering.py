@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from arraystack.ir import primitives as p
-from arraystack.ir.passes.fuse import WHOLE_ARRAY_FLOAT
+from arraystack.ir.passes.fuse import WHOLE_ARRAY_FLOAT, float32_integer_power
 
 numba_rules: dict = {}
 
@@ -128,7 +128,17 @@ for _prim, _fn in [
 numba_rules[p.atan2_p] = lambda args, eqn: f"np.arctan2({args[0]}, {args[1]})"
 numba_rules[p.hypot_p] = lambda args, eqn: f"np.hypot({args[0]}, {args[1]})"
 numba_rules[p.copysign_p] = lambda args, eqn: f"np.copysign({args[0]}, {args[1]})"
-numba_rules[p.pow_p] = lambda args, eqn: f"({args[0]} ** {args[1]})"
+def _pow(args, eqn):
+    n = float32_integer_power(eqn)
+    if n is None:
+        return f"({args[0]} ** {args[1]})"
+    # in float64: x * x is exact, the next product rounds once, then float32 once more (a double
+    # rounding only where the float64 result lies within 2**-29 ulp of a float32 midpoint)
+    w = f"np.float64({args[0]})"
+    return f"np.float32({w} * {w} * {w})" if n == 3 else f"np.float32(({w} * {w}) * ({w} * {w}))"
+
+
+numba_rules[p.pow_p] = _pow
 
 
 def _sign(args, eqn):
@@ -170,7 +180,8 @@ def unsupported_reason(eqn) -> str | None:
     dtypes = [x.aval.dtype for x in eqn.inputs] + [v.aval.dtype for v in eqn.outputs]
     if any(d.kind == "c" or d == np.float16 for d in dtypes):
         return f"{eqn.prim.name} on {', '.join(sorted({d.name for d in dtypes}))} runs on the reference path"
-    if eqn.prim in WHOLE_ARRAY_FLOAT and _out(eqn).kind == "f":
+    whole_array = eqn.prim in WHOLE_ARRAY_FLOAT and float32_integer_power(eqn) is None
+    if whole_array and _out(eqn).kind == "f":
         return f"{eqn.prim.name}: NumPy's own loop is faster than a scalar libm call in a kernel"
     if eqn.prim is p.convert_p and eqn.inputs[0].aval.dtype.kind == "f" and _out(eqn).kind in "iu":
         return "float -> int conversion keeps NumPy's out-of-range behaviour on the reference path"

@@ -6,6 +6,7 @@ from NumPy's own function, the twin computes what the kernel computes, bit for b
 - exp, expm1, log, tanh, logistic, erf, sin, cos on float32/float64: mathlib's (mathlib_erf's,
   mathlib_trig's) polynomials with the kernel's exact FMAs (mathlib_numpy.py: a C loop, the optional extension _mathlib_twin, about as fast as NumPy's own exp;
   without it an exact NumPy emulation, 20-500x slower);
+- float32 x ** 3 and x ** 4: computed in float64 and rounded once, as lowering.py does;
 - float sums and products: the kernel's fixed summation order (summation_order.py), not NumPy's pairwise one.
 Everything else a kernel computes (arithmetic, comparisons, selects, casts, min/max, sqrt) already rounds
 as NumPy does. So both tiers give identical results
@@ -40,7 +41,7 @@ from arraystack.backends.numba.summation_order import kernel_reduce
 from arraystack.backends.reference import reference_step
 from arraystack.ir.control import fusion_p
 from arraystack.ir.ir import Literal
-from arraystack.ir.passes.fuse import ELEMENTWISE
+from arraystack.ir.passes.fuse import ELEMENTWISE, float32_integer_power
 
 # Region primitives whose twin is this NumPy ufunc applied to operands of the output's dtype (the
 # reference rule): they can write into a dying operand's buffer (`out=`) instead of a new one.
@@ -172,10 +173,20 @@ def _twin_step(eqn):
         return functools.partial(kernel_reduce, kind, axes=tuple(eqn.params["axes"]))
     if name == "select" and dtype.kind in "fiu" and dtype.itemsize in _BITS:
         return functools.partial(select_bits, dtype)
+    power = float32_integer_power(eqn)
+    if power is not None:
+        return functools.partial(_float32_power, power)
     twin = numpy_twin(name, dtype) if dtype.kind == "f" else None
     if twin is not None:
         return lambda x: twin(np.asarray(x, dtype))
     return reference_step(eqn)
+
+
+def _float32_power(n, x, _exponent):
+    """lowering.py's float32 x ** 3 and x ** 4: in float64 (x * x exact), rounded to float32 once."""
+    w = np.asarray(x, np.float64)
+    with np.errstate(over="ignore"):
+        return (w * w * w if n == 3 else (w * w) * (w * w)).astype(np.float32)
 
 
 _BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}

@@ -14,7 +14,7 @@ import heapq
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
 from arraystack.ir.control import fusion_p
-from arraystack.ir.ir import Eqn, Graph, Var
+from arraystack.ir.ir import Eqn, Graph, Literal, Var
 from arraystack.ir.passes.pipeline import visit
 
 ELEMENTWISE = frozenset(
@@ -54,6 +54,19 @@ WHOLE_ARRAY_FLOAT = frozenset(
 CHECKED_FLOAT32 = frozenset(
     prim for prim in p.abstract_eval_rules if prim.name in {"sin", "cos", "tan"}
 )
+
+
+def float32_integer_power(eqn):
+    """n for a float32 x ** n with a literal n of 3 or 4, else None. Those fuse: a backend computes them in
+    float64 and rounds once (NumPy's float32 power is a scalar powf loop, ~50 ns an element here, which
+    split GELU's tanh approximation around it). x ** 2 is x * x already (passes/algebra.py)."""
+    if eqn.prim is not p.pow_p or eqn.outputs[0].aval.dtype != "float32":
+        return None
+    x, e = eqn.inputs
+    if x.aval.dtype != "float32" or not isinstance(e, Literal):
+        return None
+    value = float(e.value)
+    return int(value) if value in (3.0, 4.0) else None
 
 
 def _checked_float32(eqn) -> bool:
@@ -196,7 +209,7 @@ def _iteration_shape(eqn):
         return out.shape
     if prim not in ELEMENTWISE:
         return None
-    if prim in WHOLE_ARRAY_FLOAT and out.dtype.kind == "f":
+    if prim in WHOLE_ARRAY_FLOAT and out.dtype.kind == "f" and float32_integer_power(eqn) is None:
         return None
     for x in eqn.inputs:
         if x.aval.dtype.kind == "c":
