@@ -43,6 +43,11 @@ def patterns(np):
         ("cos * sin float64", lambda xp: lambda x: xp.cos(x) * xp.sin(0.5 * x), v64),
         ("log1p abs", lambda xp: lambda x: xp.log1p(xp.abs(x)), v),
         ("softplus", lambda xp: lambda x: xp.maximum(x, 0) + xp.log1p(xp.exp(-xp.abs(x))), m),
+        (
+            "gelu tanh (x**3)",
+            lambda xp: lambda x: 0.5 * x * (1 + xp.tanh(0.7978845608 * (x + 0.044715 * x**3))),
+            m,
+        ),
         ("logaddexp", lambda xp: lambda x: xp.logaddexp(x, 0.5 * x), m),
         ("abs ** 2.5", lambda xp: lambda x: xp.abs(x) ** 2.5, v),
         ("sum abs", lambda xp: lambda x: xp.abs(x).sum(), v),
