@@ -1,6 +1,7 @@
 """float32 x ** 3 and x ** 4 in generated kernels: computed in float64 (x * x exact), rounded to float32 once,
 so within 1 ulp of NumPy's float32 power (itself no correctly rounded powf), and fused: NumPy's float32
-power is a scalar loop (~50 ns an element) that split GELU's tanh approximation around it."""
+power runs a scalar loop for negative bases (45-86 ns an element; 0.95 for positive ones), which split
+GELU's tanh approximation around it."""
 
 import numpy as np
 import pytest
