@@ -246,18 +246,22 @@ FAST_BITS_F32 = int(np.float32(TRIG_FAST_F).view(np.uint32))
 CHECKED = (p.sin_p, p.cos_p, p.tan_p)  # each has mathlib_trig's <name>_f32_fast
 
 
+def _has_fast_variant(eqn) -> bool:
+    return eqn.prim in CHECKED and eqn.outputs[0].aval.dtype == np.float32
+
+
 def _checked_arguments(region):
     """The arguments of the region's float32 sin, cos and tan, each once (sin(x) and cos(x) share x)."""
     arguments = {}
     for e in region.graph.eqns:
-        if e.prim in CHECKED and e.outputs[0].aval.dtype == np.float32:
+        if _has_fast_variant(e):
             arguments.setdefault(id(e.inputs[0]), e.inputs[0])
     return list(arguments.values())
 
 
 def _emit_body(code, region, index, dims, fast):
     for eqn in region.graph.eqns:
-        if fast and eqn.prim in CHECKED and eqn.outputs[0].aval.dtype == np.float32:
+        if fast and _has_fast_variant(eqn):
             x = _value(region, eqn.inputs[0], index, "")
             code.line(f"{region.names[eqn.outputs[0]]} = {eqn.prim.name}_f32_fast({x})")
         else:
