@@ -166,9 +166,9 @@ def _can_join(region, eqn, inputs_from, producer, deps):
     return True
 
 
-def _try_merge(target, other, producer, deps):
+def _try_merge(target, other, producer, deps, joining=None):
     """Merge region `other` into `target` when they iterate alike and no outside node lies between them.
-    The live nodes are the keys of `deps`."""
+    The live nodes are the keys of `deps`; `joining` is an equation about to join `target`."""
     if other.shape != target.shape or other not in deps:
         return False
     if other.axes is not None and target.axes is not None and other.axes != target.axes:
@@ -181,6 +181,8 @@ def _try_merge(target, other, producer, deps):
         for d in deps[a]:
             if d is not b and _depends_on(d, b, deps):
                 return False
+    if not _merged_levels_hold(target, other, producer, joining):
+        return False
     if target.axes is None and other.axes is not None:
         target.set_axes(other.axes)
     target.checked_float32 = target.checked_float32 or other.checked_float32
@@ -195,6 +197,39 @@ def _try_merge(target, other, producer, deps):
             node_deps.discard(other)
             node_deps.add(target)
     target_deps.discard(target)
+    return True
+
+
+def _merged_levels_hold(target, other, producer, joining):
+    """Whether every equation of the two regions still reads the merged region's own values at their
+    level. An equation joined its region seeing some inputs as outside values, which any layout can
+    broadcast or reshape; once the regions merge, such an input may become an outer value of the merged
+    region, which the kernel indexes by the kept axes only. a + a.sum(axis=-1) on a (3, 3) array: the
+    broadcast of the row sums along axis 0 joined a region of its own (it cannot join the sum's region,
+    whose kept axis is 0), and merging the two regions would have read the sums along the kept axis,
+    as a + a.sum(axis=-1)[:, None], when the reduced and the broadcast axes had equal sizes. `joining`,
+    an equation about to join `target`, is checked too."""
+    axes = target.axes if target.axes is not None else other.axes
+    if axes is None:
+        return True  # no outer values: every value is full
+    merged = _Region(target.shape)
+    merged.set_axes(axes)
+    owners = (target, other)
+    kept = tuple(i for i in range(len(merged.shape)) if i not in axes)
+    eqns = [eqn for region in owners for _, eqn in region.members]
+    for eqn in eqns + ([joining] if joining is not None else []):
+        own = [x for x in eqn.inputs if isinstance(x, Var) and producer.get(x) in owners]
+        if not own:
+            continue
+        if eqn.prim is s.broadcast_in_dim_p:
+            x = eqn.inputs[0]
+            if not (
+                tuple(eqn.params["broadcast_dimensions"]) == kept
+                and x.aval.shape == merged.outer_shape
+            ):
+                return False
+        elif any(merged.level(x.aval.shape) is None for x in own):
+            return False
     return True
 
 
@@ -265,7 +300,7 @@ def fuse_elementwise(graph: Graph) -> Graph:
                 merged = False
                 for other in inputs_from:
                     if isinstance(other, _Region) and other is not target:
-                        merged = _try_merge(target, other, producer, deps) or merged
+                        merged = _try_merge(target, other, producer, deps, eqn) or merged
                 if merged:  # the inputs' producers changed
                     target_deps.update(producer[x] for x in eqn.inputs if x in producer)
                     target_deps.discard(target)
