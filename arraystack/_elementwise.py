@@ -229,13 +229,17 @@ _INPLACE = {
 
 def _fast_power(base, exponent):
     """NumPy's fast_scalar_power: on a float or complex array, `**` with an exact Python int 2 or -1
-    or float 0.5 is square, reciprocal or sqrt (which differ from power in rounding, -0.0, -inf)."""
-    if type(base) is ndarray and base.dtype.kind in "fc":
+    or float 0.5 is square, reciprocal or sqrt (which differ from power in rounding, -0.0, -inf); on a
+    bool array, `** 2` is square too (int8, where power would promote to int64)."""
+    if type(base) is ndarray:
         kind = type(exponent)
-        if kind is int:
-            return square if exponent == 2 else reciprocal if exponent == -1 else None
-        if kind is float and exponent == 0.5:
-            return sqrt
+        if base.dtype.kind == "b":
+            return square if kind is int and exponent == 2 else None
+        if base.dtype.kind in "fc":
+            if kind is int:
+                return square if exponent == 2 else reciprocal if exponent == -1 else None
+            if kind is float and exponent == 0.5:
+                return sqrt
     return None
 
 

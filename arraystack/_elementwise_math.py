@@ -153,20 +153,23 @@ def _spacing(dtypes, x):
 
 
 def _lcm(dtypes, x, y):
-    """npy_lcm: 0 if gcd is 0, else |x / gcd * y| (no abs for unsigned). C promotes int8/int16 to
-    int before the product and abs, and only the result wraps back."""
+    """npy_lcm: on the magnitudes as unsigned integers (|INT_MIN| is 2**(bits-1)), 0 if their gcd is
+    0, else |x| / gcd * |y|, wrapping, read back as the signed type (so an overflowing lcm of signed
+    operands may be negative, as NumPy's is). C promotes int8/int16 to int, whose product wraps to the
+    same low bits."""
     dtype = dtypes[0]
-    zero = _const(0, dtype)
+    if dtype.kind == "i":
+        unsigned = np.dtype(f"u{dtype.itemsize}")
+        x = convert_raw(bind(p.abs_p, x), unsigned)
+        y = convert_raw(bind(p.abs_p, y), unsigned)
+    else:
+        unsigned = dtype
+    zero = _const(0, unsigned)
     g = bind(p.gcd_p, x, y)
     is_zero = bind(p.eq_p, g, zero)
-    quotient = bind(p.floordiv_p, x, _select(is_zero, _const(1, dtype), g))
-    if dtype.kind == "i":
-        wide = np.dtype(np.int32) if dtype.itemsize < 4 else dtype
-        product = bind(p.mul_p, convert_raw(quotient, wide), convert_raw(y, wide))
-        value = convert_raw(bind(p.abs_p, product), dtype)
-    else:
-        value = bind(p.mul_p, quotient, y)
-    return _select(is_zero, zero, value)
+    quotient = bind(p.floordiv_p, x, _select(is_zero, _const(1, unsigned), g))
+    value = _select(is_zero, zero, bind(p.mul_p, quotient, y))
+    return convert_raw(value, dtype) if unsigned != dtype else value
 
 
 def _truth(dtype, x):
