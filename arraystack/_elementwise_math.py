@@ -117,13 +117,19 @@ def _modf(dtypes, x):
     return bind(p.copysign_p, fraction, x), whole
 
 
-def _fmax_like(prim):
-    """fmax/fmin: NaN only when both are NaN; otherwise maximum/minimum."""
+def _fmax_like(prim, keeps_first):
+    """fmax/fmin: NaN only when both are NaN; otherwise NumPy's documented definition, np.where(x >=
+    y, x, y) (fmin: <=), so that of two equal values (-0.0 and 0.0) the first is returned.
+    # Note: NumPy's own loops return the first of two zeros in their scalar code but the second in
+    # their SIMD blocks (np.fmax(-0.0, 0.0) is -0.0, element 40 of a 64-element array +0.0);
+    # arraystack returns the first in every tier."""
 
     def impl(dtypes, x, y):
-        both = bind(prim, x, y)
-        if dtypes[0].kind not in "fc":
-            return both
+        kind = dtypes[0].kind
+        if kind not in "fc":
+            return bind(prim, x, y)
+        # complex maximum/minimum already return the first of equal values (NumPy's CGE/CLE)
+        both = bind(prim, x, y) if kind == "c" else _select(bind(keeps_first, x, y), x, y)
         return _select(bind(p.isnan_p, y), x, _select(bind(p.isnan_p, x), y, both))
 
     return impl
@@ -215,8 +221,8 @@ float_power = composite(np.float_power, bind_impl(p.pow_p))
 divmod = composite(np.divmod, _divmod)
 modf = composite(np.modf, _modf)
 frexp = composite(np.frexp, bind_impl(p.frexp_p))
-fmax = composite(np.fmax, _fmax_like(p.max_p))
-fmin = composite(np.fmin, _fmax_like(p.min_p))
+fmax = composite(np.fmax, _fmax_like(p.max_p, p.ge_p))
+fmin = composite(np.fmin, _fmax_like(p.min_p, p.le_p))
 heaviside = composite(np.heaviside, _heaviside)
 spacing = composite(np.spacing, _spacing)
 lcm = composite(np.lcm, _lcm)
