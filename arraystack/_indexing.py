@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack._aliasing import layout_of, link, rebind
 from arraystack._array import ndarray, wrap
 from arraystack._creation import asarray
 from arraystack._indexing_key import (
@@ -35,10 +36,13 @@ _BASIC_KEYS = frozenset({int, slice, type(None), type(Ellipsis)})
 _host_array = np.ndarray
 
 
-def getitem(x: ndarray, key):
-    """x[key] as in NumPy: basic indexing gives views (eager); advanced and boolean ones copy."""
+def getitem(x: ndarray, key, mode="raise"):
+    """x[key] as in NumPy: basic indexing gives views (eager); advanced and boolean ones copy.
+
+    A traced index array is checked when the gather runs: out of bounds raises NumPy's IndexError
+    (`mode` "raise"), or numpy.choose's ValueError (`mode` "choose", for choose's own index)."""
     value = x._value
-    if not active.n and type(value) is _host_array:
+    if not active.n and type(value) is _host_array and mode == "raise":
         # Eager fast path: for keys of ints/slices/None/Ellipsis, or one index/mask array, the
         # composition below (slice, rev, reshape, gather on their reference rules) is exactly NumPy's
         # own indexing of the buffer, so let NumPy do it in one call (views alias, errors are NumPy's).
@@ -52,18 +56,28 @@ def getitem(x: ndarray, key):
     traced = is_tracing()
     y = apply_basic(value, shape, plan)
     if plan.groups:
-        axes, arrays, broadcast = index_arrays(plan, shape, traced)
-        sizes = [plan.shape[a] for a in axes]
-        indices, mode = gather_operands(arrays, sizes, broadcast, traced)
+        axes, x_axes, arrays, broadcast = index_arrays(plan, shape, traced)
+        indices, params = gather_operands(arrays, x_axes, broadcast, traced, mode)
         perm, back = advanced_layout(plan, axes, broadcast)
-        y = bind(gather_p, transpose_raw(y, perm), *indices, mode=mode)
+        y = bind(gather_p, transpose_raw(y, perm), *indices, **params)
         y = transpose_raw(y, back)
     elif plan.copy and not traced:
         # NumPy returns a scalar (a copy), never a view, for x[i, j] naming every axis
         y = bind(copy_p, y)
     elif y is value and not traced:
         y = bind(reshape_p, y, new_sizes=tuple(shape))  # x[...] is a new view of x, as in NumPy
-    return wrap(y)
+    out = wrap(y)
+    if traced and not plan.groups and not plan.copy:  # a view of x, as NumPy's basic indexing gives
+        _link_basic(out, x, key, plan, shape)
+    return out
+
+
+def _link_basic(view, x, key, plan, shape):
+    try:
+        layout = layout_of(x)[_numpy_key(key)]
+    except (IndexError, TypeError):  # a traced integer in the key: no layout to index (no view)
+        return
+    link(view, x, lambda b: apply_basic(b, shape, plan), lambda b, v: updated(b, key, v), layout)
 
 
 def _numpy_key(key):
@@ -78,7 +92,7 @@ def setitem(x: ndarray, key, value):
     if not is_tracing() and type(x._value) is not Tracer:
         x._value[_numpy_key(key)] = value._value if isinstance(value, ndarray) else value
         return
-    x._value = updated(x._value, key, value)
+    rebind(x, updated(x._value, key, value), "x[...] = value")
 
 
 def set_part(x: ndarray, part: str, value):
@@ -86,7 +100,7 @@ def set_part(x: ndarray, part: str, value):
     if not is_tracing() and type(x._value) is not Tracer:
         setattr(x._value, part, value._value if isinstance(value, ndarray) else value)
         return
-    x._value = updated_part(x._value, part, value)
+    rebind(x, updated_part(x._value, part, value), f"setting .{part}")
 
 
 # -- nonzero and friends ---------------------------------------------------------------------------

@@ -272,16 +272,20 @@ def _mask_indices(mask, traced):
 def index_arrays(plan, shape, traced):
     """The advanced items as index arrays, one per indexed axis of the basic stage's result.
 
-    Returns (axes, arrays, broadcast shape). Booleans become nonzero() arrays; concrete indices are
-    bounds-checked here (NumPy's IndexError, naming x's axis), so nothing is written on error."""
-    axes, arrays, checks = [], [], []
+    Returns (axes, x_axes, arrays, broadcast shape): the axes of the basic stage's result and of x
+    that each array indexes. Booleans become nonzero() arrays; concrete indices are bounds-checked
+    here (NumPy's IndexError, naming x's axis), so nothing is written on error; traced ones are
+    checked when the gather or scatter runs."""
+    axes, x_axes, arrays, checks = [], [], [], []
     for kind, y_axis, x_axis, value in plan.groups:
         if kind == "mask":
             for j, part in enumerate(_mask_indices(value, traced)):
                 axes.append(y_axis + j)
+                x_axes.append(x_axis + j)
                 arrays.append(part)
         else:
             axes.append(y_axis)
+            x_axes.append(x_axis)
             arrays.append(value)
             if kind == "array" and type(value) is not Tracer:
                 checks.append((value, x_axis))
@@ -296,7 +300,7 @@ def index_arrays(plan, shape, traced):
     if 0 not in broadcast:
         for value, x_axis in checks:
             _check_bounds(np.asarray(value), x_axis, shape[x_axis])
-    return axes, arrays, broadcast
+    return axes, x_axes, arrays, broadcast
 
 
 def _check_bounds(index, axis, n):
@@ -307,27 +311,28 @@ def _check_bounds(index, axis, n):
     raise IndexError(f"index {first} is out of bounds for axis {axis} with size {n}")
 
 
-def gather_operands(arrays, sizes, broadcast, traced):
-    """Index operands of one shape for gather/scatter, and the mode.
+def gather_operands(arrays, x_axes, broadcast, traced, mode="raise"):
+    """Index operands of one shape for gather/scatter, and its params.
 
-    Eager: NumPy's own indexing (mode "raise"). Traced: int64 indices, mode "clip". Both wrap
-    negatives."""
+    Mode "raise" (NumPy's: negatives wrap once, an index outside [-n, n) is an IndexError), eager
+    and traced: a traced index is checked when the gather or scatter runs, and the error names x's
+    axis (`axes`, given when it differs from the operand's own after the transpose)."""
     if not traced:
         return [
             a if shape_of(a) == broadcast else np.broadcast_to(a, broadcast) for a in arrays
-        ], "raise"
+        ], {"mode": mode}
     out = []
-    for a, n in zip(arrays, sizes):
+    for a in arrays:
         if type(a) is Tracer:
-            a = convert_raw(a, np.int64)  # gather's "clip" mode wraps negatives once, then clamps
+            a = convert_raw(a, np.int64)
         else:
             a = np.asarray(a, dtype=np.int64)
-            a = np.where(a < 0, a + n, a)
             a = a[()] if a.ndim == 0 else a
         out.append(broadcast_raw(a, broadcast))
-    # Note: an out-of-bounds traced index cannot raise inside a trace; mode "clip" clamps it into
-    # range (concrete indices were checked above and raise IndexError as in NumPy).
-    return out, "clip"
+    params = {"mode": mode}
+    if list(x_axes) != list(range(len(x_axes))):
+        params["axes"] = tuple(x_axes)
+    return out, params
 
 
 def advanced_layout(plan, axes, broadcast):

@@ -200,8 +200,8 @@ def _inverse(perm):
 
 def _update_advanced(xv, shape, plan, v, sequence):
     y = apply_basic(xv, shape, plan)
-    axes, arrays, broadcast = index_arrays(plan, shape, True)
-    indices, mode = gather_operands(arrays, [plan.shape[a] for a in axes], broadcast, True)
+    axes, x_axes, arrays, broadcast = index_arrays(plan, shape, True)
+    indices, params = gather_operands(arrays, x_axes, broadcast, True)
     perm, back = advanced_layout(plan, axes, broadcast)
     layout = tuple(broadcast) + tuple(plan.shape[a] for a in perm[len(axes) :])
     v = broadcast_value(v, tuple(layout[i] for i in back) if back else layout, sequence)
@@ -211,7 +211,7 @@ def _update_advanced(xv, shape, plan, v, sequence):
         v = transpose_raw(v, _inverse(back))
     # Note: with repeated indices the last update wins, as in NumPy (and the reference rule);
     # a backend that scatters in parallel must keep that order to match.
-    y = bind(scatter_p, transpose_raw(y, perm), v, *indices, mode=mode, update="set")
+    y = bind(scatter_p, transpose_raw(y, perm), v, *indices, update="set", **params)
     return _update_basic(xv, shape, plan, transpose_raw(y, _inverse(perm)))
 
 

@@ -19,7 +19,8 @@ from arraystack._creation_ranges import arange
 from arraystack._dtypes import result_type
 from arraystack._elementwise_functions import clip, where
 from arraystack._index_tricks import diagonal, trace  # noqa: F401  (arraystack.linalg imports them here)
-from arraystack._manipulation import broadcast_arrays, moveaxis, ravel, reshape, stack
+from arraystack._indexing import getitem
+from arraystack._manipulation import broadcast_arrays, ravel, reshape, stack
 from arraystack._shapes import normalize_axis
 from arraystack.ir.core import Tracer, is_tracing
 
@@ -100,10 +101,9 @@ def take(
     if n == 0 and indices.size and mode != "raise":
         raise IndexError("cannot do a non-empty take from an empty axes.")
     indices = _apply_mode(indices, n, mode, axis)
-    picked = moveaxis(a, axis, 0)[indices]  # indices.shape + the other axes
-    k = indices.ndim
-    result = moveaxis(picked, tuple(range(k)), tuple(range(axis, axis + k))) if k else picked
-    return _store(out, result)
+    # a[:, ..., :, indices]: the index axes replace `axis`, and a traced index out of bounds raises
+    # NumPy's IndexError naming `axis` when the gather runs
+    return _store(out, a[(slice(None),) * axis + (indices,)])
 
 
 def _along_axis_key(arr_shape, indices, axis):
@@ -133,17 +133,25 @@ def _along_axis_args(arr, indices, axis):
     return arr, indices, axis
 
 
-def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: int | None = -1) -> NDArray:
+def take_along_axis(
+    arr: ArrayLike, indices: ArrayLike, axis: int | None = -1, *, mode: str = "raise"
+) -> NDArray:
     """Take values from the input array by matching 1d index and data slices."""
     arr, indices, axis = _along_axis_args(arr, indices, axis)
+    # Note: `mode` is an arraystack extension (NumPy's take_along_axis always raises)
+    indices = _apply_mode(indices, arr.shape[axis], _mode(mode), axis)
     return arr[_along_axis_key(arr.shape, indices, axis)]
 
 
-def put_along_axis(arr: NDArray, indices: ArrayLike, values: ArrayLike, axis: int | None) -> None:
+def put_along_axis(
+    arr: NDArray, indices: ArrayLike, values: ArrayLike, axis: int | None, *, mode: str = "raise"
+) -> None:
     """Put values into the destination array by matching 1d index and data slices (in place)."""
     if not isinstance(arr, ndarray):
         raise TypeError("put_along_axis needs an arraystack.ndarray to write into")
     target, indices, axis = _along_axis_args(arr, indices, axis)
+    # Note: `mode` is an arraystack extension (NumPy's put_along_axis always raises)
+    indices = _apply_mode(indices, target.shape[axis], _mode(mode), axis)
     if target is arr:
         arr[_along_axis_key(arr.shape, indices, axis)] = values
     else:  # axis=None: write through the flattened array
@@ -240,7 +248,9 @@ def choose(
     else:
         index = _apply_mode(index, n, mode)
     stacked = stack(options)
-    picked = take_along_axis(stacked, reshape(index, (1,) + index.shape), axis=0)
+    key = _along_axis_key(stacked.shape, reshape(index, (1,) + index.shape), 0)
+    # a traced index is checked as numpy.choose checks it (ValueError outside [0, n)) by the gather
+    picked = getitem(stacked, key, "choose" if mode == "raise" else "raise")
     return _store(out, reshape(picked, index.shape))
 
 

@@ -218,19 +218,57 @@ reference_rules[s.pad_p] = _pad
 # -- indexing -------------------------------------------------------------------------------------------------
 
 
-def _normalized(xp, x, indices, mode):
-    if mode == "raise":
-        return tuple(indices)
-    out = []
-    for axis, i in enumerate(indices):
-        n = x.shape[axis]
-        i = xp.where(i < 0, i + n, i)
-        out.append(xp.clip(i, 0, max(n - 1, 0)))
-    return tuple(out)
+def _out_of_bounds(xp, x, indices, mode, axes):
+    """The error for the first index outside its axis (axis by axis, then in C order, as NumPy reports),
+    or None when every index lies inside."""
+    for k, i in enumerate(indices):
+        n = x.shape[k]
+        i = xp.asarray(i)
+        bad = (i < (0 if mode == "choose" else -n)) | (i >= n)
+        if bool(bad.any()):
+            if mode == "choose":
+                return ValueError("invalid entry in choice array")
+            first = int(i.ravel()[int(bad.ravel().argmax())])
+            axis = k if axes is None else axes[k]
+            return IndexError(f"index {first} is out of bounds for axis {axis} with size {n}")
+    return None
 
 
-def _gather(xp, x, *indices, mode):
-    return x[_normalized(xp, x, indices, mode)]
+def _checked(xp, x, indices, mode, axes):
+    """The index tuple for NumPy's indexing of `x` under `mode` (see structural.py). A bounds check that
+    NumPy's indexing does not do itself (choose's range, or any on a device array module) is one min/max
+    per index array."""
+    if mode == "clip":
+        out = []
+        for axis, i in enumerate(indices):
+            n = x.shape[axis]
+            i = xp.where(i < 0, i + n, i)
+            out.append(xp.clip(i, 0, max(n - 1, 0)))
+        return tuple(out)
+    if mode == "choose" or xp is not np:
+        for axis, i in enumerate(indices):
+            n = x.shape[axis]
+            low = 0 if mode == "choose" else -n
+            if i.size and (int(i.min()) < low or int(i.max()) >= n):
+                raise _out_of_bounds(xp, x, indices, mode, axes)
+    return tuple(indices)
+
+
+def _indexed(xp, x, indices, mode, axes, action):
+    """`action(index)` on NumPy's index tuple. With mode "raise" on the host NumPy checks the bounds as it
+    indexes; its IndexError is re-raised naming the user's axis (`axes`) instead of the operand's."""
+    index = _checked(xp, x, indices, mode, axes)
+    try:
+        return action(index)
+    except IndexError as e:
+        error = _out_of_bounds(xp, x, indices, mode, axes)
+        if error is None:
+            raise
+        raise error from None
+
+
+def _gather(xp, x, *indices, mode, axes=None):
+    return _indexed(xp, x, indices, mode, axes, lambda index: x[index])
 
 
 reference_rules[s.gather_p] = _gather
@@ -238,13 +276,16 @@ reference_rules[s.gather_p] = _gather
 _SCATTER_UFUNCS = {"add": "add", "mul": "multiply", "min": "minimum", "max": "maximum"}
 
 
-def _scatter(xp, x, updates, *indices, mode, update):
-    out = xp.array(x, copy=True)
-    index = _normalized(xp, x, indices, mode)
-    if update == "set":
-        out[index] = updates
-    else:
-        getattr(xp, _SCATTER_UFUNCS[update]).at(out, index, updates)
+def _scatter(xp, x, updates, *indices, mode, update, axes=None):
+    out = xp.array(x, copy=True)  # an error leaves x as it was
+
+    def write(index):
+        if update == "set":
+            out[index] = updates
+        else:
+            getattr(xp, _SCATTER_UFUNCS[update]).at(out, index, updates)
+
+    _indexed(xp, x, indices, mode, axes, write)
     return out
 
 

@@ -154,12 +154,25 @@ abstract_eval_rules[pad_p] = _pad_rule
 # -- indexing -------------------------------------------------------------------------------------------------
 # NumPy advanced indexing on the leading axes: `gather(x, i0, ..., ik-1)` is x[i0, ..., ik-1] with index arrays
 # of one shape B, so the result is B + x.shape[k:]. The frontend moves indexed axes to the front.
-# mode: "raise" (an index outside [-n, n) is an IndexError, eager only) or "clip" (clamped, as in jit).
+# mode (what an index outside its axis does; no mode is silent unless asked for):
+#   "raise"   NumPy's indexing: negatives wrap once, an index outside [-n, n) raises IndexError("index 7 is out
+#             of bounds for axis 1 with size 5") when the equation runs, eager or compiled (the default);
+#   "choose"  numpy.choose's check: an index outside [0, n) raises ValueError("invalid entry in choice array");
+#   "clip"    negatives wrap once, then the index is clamped into [0, n): for indices in range by construction,
+#             or a caller that asked for clamping (take(..., mode="clip") clips in the frontend first).
+# axes (optional): for each index array, the axis of the user's array it indexes, which the error names (the
+# frontend transposes indexed axes to the front); None for an index that cannot fail (vmap's batch iota).
+# Without it the error names the operand's own axis.
+GATHER_MODES = ("raise", "choose", "clip")
 
 
-def _index_shape(name, x, indices):
+def _index_shape(name, x, indices, mode, axes):
     if not indices or len(indices) > x.ndim:
         raise IndexError(f"{name}: {len(indices)} index arrays for operand {x.str_short()}")
+    if mode not in GATHER_MODES:
+        raise ValueError(f"{name} mode must be one of {GATHER_MODES}, got {mode!r}")
+    if axes is not None and len(axes) != len(indices):
+        raise ValueError(f"{name}: axes {axes} name {len(axes)} axes for {len(indices)} index arrays")
     shapes = {i.shape for i in indices}
     for i in indices:
         if i.dtype.kind not in "iu":
@@ -169,23 +182,23 @@ def _index_shape(name, x, indices):
     return shapes.pop() + x.shape[len(indices) :]
 
 
-gather_p = Primitive("gather")
+gather_p = Primitive("gather")  # gather[mode, axes?] x *indices
 
 
-def _gather_rule(x, *indices, mode):
-    return x.update(shape=_index_shape("gather", x, indices))
+def _gather_rule(x, *indices, mode, axes=None):
+    return x.update(shape=_index_shape("gather", x, indices, mode, axes))
 
 
 abstract_eval_rules[gather_p] = _gather_rule
 
-scatter_p = Primitive("scatter")  # scatter[update, mode] x updates *indices: update in set/add/mul/min/max
+scatter_p = Primitive("scatter")  # scatter[update, mode, axes?] x updates *indices; update: SCATTER_UPDATES
 SCATTER_UPDATES = ("set", "add", "mul", "min", "max")
 
 
-def _scatter_rule(x, updates, *indices, mode, update):
+def _scatter_rule(x, updates, *indices, mode, update, axes=None):
     if update not in SCATTER_UPDATES:
         raise ValueError(f"scatter update must be one of {SCATTER_UPDATES}, got {update!r}")
-    shape = _index_shape("scatter", x, indices)
+    shape = _index_shape("scatter", x, indices, mode, axes)
     if updates.shape != shape or updates.dtype != x.dtype:
         raise ValueError(f"scatter updates {updates.str_short()} do not match {shape} of {x.dtype.name}")
     return x

@@ -92,14 +92,20 @@ batch_rules[s.pad_p] = _pad
 # -- indexing -------------------------------------------------------------------------------------------------
 # gather/scatter index the leading axes of x. With only x batched, the batch axis moves behind the indexed
 # axes (a free axis of the gather); otherwise every index array gets the batch axis, and an iota indexes the
-# batch axis of x, so one gather/scatter does the whole batch. The iota is always in range, so modes "raise"
-# and "clip" keep their meaning for the other indices.
+# batch axis of x, so one gather/scatter does the whole batch. The mode stays: a batched "raise" checks every
+# example's indices. The iota is always in range; `axes` gets None for it, and the per-example axis numbers
+# (the operand's own when `axes` was not given) for the others, so an error names the axis an example sees.
 
 
 def _batched_indices(size, indices, batched):
     """(iota over the batch, *indices), each of shape (size,) + the per-example index shape."""
     moved = [move_to_front(i, b, size) for i, b in zip(indices, batched)]
     return [ops.iota(np.int64, ops.shape(moved[0]), 0)] + moved
+
+
+def _with_batch_index(params, k):
+    axes = params.get("axes") or tuple(range(k))
+    return {**params, "axes": (None,) + tuple(axes)}
 
 
 def _to_front(axis, ndim):
@@ -111,24 +117,25 @@ def _behind_indexed(k, ndim):
     return tuple(range(1, k + 1)) + (0,) + tuple(range(k + 1, ndim))
 
 
-def _gather(size, args, batched, *, mode):
+def _gather(size, args, batched, **params):
     x, indices = args[0], args[1:]
     k = len(indices)
     if not any(batched[1:]):
         x = ops.transpose(x, _behind_indexed(k, len(ops.shape(x))))
-        out = s.gather_p.bind(x, *indices, mode=mode)
+        out = s.gather_p.bind(x, *indices, **params)
         batch_axis = len(ops.shape(indices[0]))  # result: index shape, batch, rest
         return ops.transpose(out, _to_front(batch_axis, len(ops.shape(out))))
     if not batched[0]:
         moved = [move_to_front(i, b, size) for i, b in zip(indices, batched[1:])]
-        return s.gather_p.bind(x, *moved, mode=mode)
-    return s.gather_p.bind(x, *_batched_indices(size, indices, batched[1:]), mode=mode)
+        return s.gather_p.bind(x, *moved, **params)
+    all_indices = _batched_indices(size, indices, batched[1:])
+    return s.gather_p.bind(x, *all_indices, **_with_batch_index(params, k))
 
 
 batch_rules[s.gather_p] = _gather
 
 
-def _scatter(size, args, batched, *, mode, update):
+def _scatter(size, args, batched, *, update, **params):
     x, updates, indices = args[0], args[1], args[2:]
     k = len(indices)
     if not any(batched[1:]):
@@ -140,12 +147,14 @@ def _scatter(size, args, batched, *, mode, update):
         target = ushape[:nidx] + (size,) + ushape[nidx:]
         dims = tuple(range(nidx)) + tuple(range(nidx + 1, len(target)))
         updates = ops.broadcast_in_dim(updates, target, dims)
-        out = s.scatter_p.bind(moved, updates, *indices, mode=mode, update=update)
+        out = s.scatter_p.bind(moved, updates, *indices, update=update, **params)
         return ops.transpose(out, _to_front(k, ndim))
     x = move_to_front(x, batched[0], size)
     updates = move_to_front(updates, batched[1], size)
     all_indices = _batched_indices(size, indices, batched[2:])
-    return s.scatter_p.bind(x, updates, *all_indices, mode=mode, update=update)
+    return s.scatter_p.bind(
+        x, updates, *all_indices, update=update, **_with_batch_index(params, k)
+    )
 
 
 batch_rules[s.scatter_p] = _scatter

@@ -106,18 +106,22 @@ vjp_rules[s.concatenate_p] = _concatenate_vjp
 # -- gather --------------------------------------------------------------------------------------------------------
 
 
-def _gather(x, indices, mode):
-    return s.gather_p.bind(x, *indices, mode=mode)
+# `params` are the primal's index params (mode, and axes when given): every gather and scatter a rule emits
+# reads the same indices as its primal, so it keeps them, and with them the bounds check the primal asked for.
 
 
-def _scatter(x, updates, indices, mode, update):
-    return s.scatter_p.bind(x, updates, *indices, mode=mode, update=update)
+def _gather(x, indices, params):
+    return s.gather_p.bind(x, *indices, **params)
 
 
-def _gather_vjp(ct, out, needs, x, *indices, mode):
+def _scatter(x, updates, indices, params, update):
+    return s.scatter_p.bind(x, updates, *indices, update=update, **params)
+
+
+def _gather_vjp(ct, out, needs, x, *indices, **params):
     if not needs[0]:
         return [None] * (1 + len(indices))
-    return [_scatter(ops.zeros_like(x), ct, indices, mode, "add")] + [None] * len(indices)
+    return [_scatter(ops.zeros_like(x), ct, indices, params, "add")] + [None] * len(indices)
 
 
 jvp_rules[s.gather_p] = linear_jvp(s.gather_p)
@@ -132,39 +136,39 @@ def _over_updates(pred, updates):
     return ops.broadcast_in_dim(pred, ops.shape(updates), tuple(range(b)))
 
 
-def _set_winners(x, indices, mode):
+def _set_winners(x, indices, params):
     """Which index tuples (shape B) wrote the value that stays under NumPy's last-write-wins "set"."""
     batch = ops.shape(indices[0])
     k = len(indices)
     n = math.prod(batch)
     pos = ops.reshape(ops.iota(np.int64, (n,), 0), batch)
     target = ops.full(ops.shape(x)[:k], np.int64, -1)
-    stuck = _scatter(target, pos, indices, mode, "set")
-    return ops.eq(_gather(stuck, indices, mode), pos)
+    stuck = _scatter(target, pos, indices, params, "set")
+    return ops.eq(_gather(stuck, indices, params), pos)
 
 
-def _extreme_parts(x, updates, out, indices, mode):
+def _extreme_parts(x, updates, out, indices, params):
     """For scatter min/max: where x and where each update equal the result, and 1 / (number of ties)."""
     hit_x = ops.eq(x, out)
-    hit_u = ops.eq(updates, _gather(out, indices, mode))
+    hit_u = ops.eq(updates, _gather(out, indices, params))
     count = ops.add(
         as_float(hit_x, x),
-        _scatter(ops.zeros_like(x), as_float(hit_u, updates), indices, mode, "add"),
+        _scatter(ops.zeros_like(x), as_float(hit_u, updates), indices, params, "add"),
     )
     return hit_x, hit_u, ops.div(ops.const(count, 1), count)
 
 
-def _mul_parts(x, updates, out, indices, mode):
+def _mul_parts(x, updates, out, indices, params):
     """For scatter mul: d out / d x and d out / d updates (the product of the other factors per target)."""
     zx, zu = ops.eq(x, ops.const(x, 0)), ops.eq(updates, ops.const(updates, 0))
     zeros = ops.add(
-        as_float(zx, x), _scatter(ops.zeros_like(x), as_float(zu, updates), indices, mode, "add")
+        as_float(zx, x), _scatter(ops.zeros_like(x), as_float(zu, updates), indices, params, "add")
     )
     nonzero = _scatter(
         ops.select(zx, ops.ones_like(x), x),
         ops.select(zu, ops.ones_like(updates), updates),
         indices,
-        mode,
+        params,
         "mul",
     )
     at_zero = where_else(
@@ -173,49 +177,49 @@ def _mul_parts(x, updates, out, indices, mode):
     dx = ops.select(zx, at_zero, ops.mul(out, safe_recip(x, zx)))
     du = ops.select(
         zu,
-        _gather(at_zero, indices, mode),
-        ops.mul(_gather(out, indices, mode), safe_recip(updates, zu)),
+        _gather(at_zero, indices, params),
+        ops.mul(_gather(out, indices, params), safe_recip(updates, zu)),
     )
     return dx, du
 
 
-def _scatter_jvp(primals, tangents, out, *, mode, update):
+def _scatter_jvp(primals, tangents, out, *, update, **params):
     x, updates, *indices = primals
     tx, tu = tangents[0], tangents[1]
     if update in ("set", "add"):
-        return _scatter(_zero_or(tx, x), _zero_or(tu, updates), indices, mode, update)
+        return _scatter(_zero_or(tx, x), _zero_or(tu, updates), indices, params, update)
     if update == "mul":
-        dx, du = _mul_parts(x, updates, out, indices, mode)
+        dx, du = _mul_parts(x, updates, out, indices, params)
         tx = _zero_or(tx, x) if tx is None else ops.mul(tx, dx)
-        return tx if tu is None else _scatter(tx, ops.mul(tu, du), indices, mode, "add")
-    hit_x, hit_u, scale = _extreme_parts(x, updates, out, indices, mode)
+        return tx if tu is None else _scatter(tx, ops.mul(tu, du), indices, params, "add")
+    hit_x, hit_u, scale = _extreme_parts(x, updates, out, indices, params)
     total = where_else(hit_x, _zero_or(tx, x))
     if tu is not None:
-        total = _scatter(total, where_else(hit_u, tu), indices, mode, "add")
+        total = _scatter(total, where_else(hit_u, tu), indices, params, "add")
     return ops.mul(total, scale)
 
 
-def _scatter_vjp(ct, out, needs, x, updates, *indices, mode, update):
+def _scatter_vjp(ct, out, needs, x, updates, *indices, update, **params):
     need_x, need_u = needs[0], needs[1]
     ct_x = ct_u = None
     if update == "set":
         if need_x:
-            ct_x = _scatter(ct, ops.zeros_like(updates), indices, mode, "set")
+            ct_x = _scatter(ct, ops.zeros_like(updates), indices, params, "set")
         if need_u:
-            won = _over_updates(_set_winners(x, indices, mode), updates)
-            ct_u = where_else(won, _gather(ct, indices, mode))
+            won = _over_updates(_set_winners(x, indices, params), updates)
+            ct_u = where_else(won, _gather(ct, indices, params))
     elif update == "add":
         ct_x = ct if need_x else None
-        ct_u = _gather(ct, indices, mode) if need_u else None
+        ct_u = _gather(ct, indices, params) if need_u else None
     elif update == "mul":
-        dx, du = _mul_parts(x, updates, out, indices, mode)
+        dx, du = _mul_parts(x, updates, out, indices, params)
         ct_x = ops.mul(ct, dx) if need_x else None
-        ct_u = ops.mul(_gather(ct, indices, mode), du) if need_u else None
+        ct_u = ops.mul(_gather(ct, indices, params), du) if need_u else None
     else:
-        hit_x, hit_u, scale = _extreme_parts(x, updates, out, indices, mode)
+        hit_x, hit_u, scale = _extreme_parts(x, updates, out, indices, params)
         scaled = ops.mul(ct, scale)
         ct_x = where_else(hit_x, scaled) if need_x else None
-        ct_u = where_else(hit_u, _gather(scaled, indices, mode)) if need_u else None
+        ct_u = where_else(hit_u, _gather(scaled, indices, params)) if need_u else None
     return [ct_x, ct_u] + [None] * len(indices)
 
 

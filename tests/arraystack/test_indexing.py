@@ -162,7 +162,7 @@ def test_getitem_boolean(parity, array):
     "index", [numpy.array([2, -1, 0]), numpy.array([[1], [-2]]), numpy.array(1)]
 )
 def test_getitem_traced_index_arrays(parity, key, index):
-    """Index arrays that are graph inputs: gather with negatives normalised and mode="clip"."""
+    """Index arrays that are graph inputs: gather with mode="raise" (negatives wrap once)."""
     parity(lambda xp, x, i: x[key(i)], ARRAYS["i32_3d"], index)
 
 
@@ -175,11 +175,13 @@ def test_getitem_arraystack_index_arrays(parity):
     parity(lambda xp, x: x[1 : xp.asarray(3)], a)
 
 
-def test_getitem_traced_out_of_bounds_clips():
-    # Note: a documented divergence; inside a trace an out-of-bounds index cannot raise, it clamps
+def test_getitem_traced_out_of_bounds_raises():
+    # a traced index is checked when the graph runs (tests/arraystack/test_indexing_bounds.py has more)
     a = numpy.arange(5.0)
-    out = run_traced(lambda xp, x, i: x[i], a, numpy.array([7, -9, -1]))
-    numpy.testing.assert_array_equal(numpy.asarray(out), [4.0, 0.0, 4.0])
+    with pytest.raises(IndexError, match="index 7 is out of bounds for axis 0 with size 5"):
+        run_traced(lambda xp, x, i: x[i], a, numpy.array([7, -9, -1]))
+    with pytest.raises(IndexError, match="index -9 is out of bounds for axis 0 with size 5"):
+        run_traced(lambda xp, x, i: x[i], a, numpy.array([2, -9, -1]))
 
 
 def test_getitem_traced_mask_needs_static_shape():
