@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
-from arraystack.ir.ad import ops
+from arraystack.ir.ad import batching, ops
 from arraystack.ir.ad.batching import batch_rules, move_to_front
 
 
@@ -103,6 +103,24 @@ def _batched_indices(size, indices, batched):
     return [ops.iota(np.int64, ops.shape(moved[0]), 0)] + moved
 
 
+def _checked_lanes(size, indices, batched, params):
+    """`indices` with those of the examples whose results are dropped (batching.live_lanes) replaced by
+    0, so that a checking mode raises for a kept example only; indices shared by the batch are kept
+    when any example is. (An axis of size 0 has no index to put there: every gather from it fails.)"""
+    live = batching.live_lanes()
+    if live is None or params["mode"] == "clip":
+        return indices
+    out = []
+    for i, b in zip(indices, batched):
+        shape = ops.shape(i)
+        if b:
+            keep = ops.broadcast_in_dim(live, shape, (0,))
+        else:
+            keep = ops.broadcast_in_dim(s.reduce_or_p.bind(live, axes=(0,)), shape, ())
+        out.append(ops.select(keep, i, ops.zeros_like(i)))
+    return out
+
+
 def _with_batch_index(params, k):
     axes = params.get("axes") or tuple(range(k))
     return {**params, "axes": (None,) + tuple(axes)}
@@ -118,8 +136,10 @@ def _behind_indexed(k, ndim):
 
 
 def _gather(size, args, batched, **params):
-    x, indices = args[0], args[1:]
+    x, indices = args[0], _checked_lanes(size, args[1:], batched[1:], params)
     k = len(indices)
+    if not any(batched):  # only while examples are dropped (batching.lane_checked)
+        return move_to_front(s.gather_p.bind(x, *indices, **params), False, size)
     if not any(batched[1:]):
         x = ops.transpose(x, _behind_indexed(k, len(ops.shape(x))))
         out = s.gather_p.bind(x, *indices, **params)
@@ -136,8 +156,11 @@ batch_rules[s.gather_p] = _gather
 
 
 def _scatter(size, args, batched, *, update, **params):
-    x, updates, indices = args[0], args[1], args[2:]
+    x, updates, indices = args[0], args[1], _checked_lanes(size, args[2:], batched[2:], params)
     k = len(indices)
+    if not any(batched):  # only while examples are dropped (batching.lane_checked)
+        out = s.scatter_p.bind(x, updates, *indices, update=update, **params)
+        return move_to_front(out, False, size)
     if not any(batched[1:]):
         # updates shared by the batch: scatter into x with its batch axis behind the indexed ones
         ndim = len(ops.shape(x))
@@ -158,6 +181,7 @@ def _scatter(size, args, batched, *, update, **params):
 
 
 batch_rules[s.scatter_p] = _scatter
+batching.lane_checked.update((s.gather_p, s.scatter_p))
 
 
 def _nonzero_batched(batch, args, batched, *, size=None, fill_value=0):

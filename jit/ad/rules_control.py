@@ -123,10 +123,11 @@ def _with_batch(aval, batched, size):
     return aval.update(shape=(size,) + tuple(aval.shape)) if batched else aval
 
 
-def _batched_eval(graph, args, batched, size, force=()):
+def _batched_eval(graph, args, batched, size, force=(), live=None):
     """eval_graph(graph, *args) under vmap: (outputs with the batch axis first where batched, which outputs
-    are batched). Outputs at positions `force` are broadcast to batched when they are not."""
-    trace = batching.BatchTrace(size)
+    are batched). Outputs at positions `force` are broadcast to batched when they are not. `live`: the
+    examples whose outputs are kept (batching.live_lanes)."""
+    trace = batching.BatchTrace(size, live)
     trace.parent = trace_state.top
     operands = [trace.new_input(a) if b else a for a, b in zip(args, batched)]
     push_trace(trace)
@@ -246,12 +247,24 @@ def _switch_batch(size, args, batched, *, branches):
         return bind(switch_p, index, *consts, *xs, branches=graphs)
     # a per-example index: every branch runs on the whole batch and each example picks its own result;
     # comparing with >= k clamps out-of-range indices as switch does
-    outs = [batching.vmap(_run(g), xs, xb, size) for g in branches]
+    last = len(branches) - 1
+    outs = [batching.vmap(_run(g), xs, xb, size, _picks(index, k, last)) for k, g in enumerate(branches)]
     result = outs[0]
     for k in range(1, len(branches)):
         pick = ops.binop(p.ge_p, index, ops.const(index, k))
         result = [ops.select(_per_example(pick, r), o, r) for o, r in zip(outs[k], result)]
     return result
+
+
+def _picks(index, k, last):
+    """Which examples take branch k (of 0..last) of a switch, out-of-range indices clamped."""
+    if last == 0:
+        return None
+    if k == 0:
+        return ops.binop(p.lt_p, index, ops.const(index, 1))
+    if k == last:
+        return ops.binop(p.ge_p, index, ops.const(index, last))
+    return ops.eq(index, ops.const(index, k))
 
 
 def _per_example(pred, like):
@@ -337,8 +350,8 @@ def _while_batch(size, args, batched, *, cond, body, cond_nconsts, body_nconsts)
     ]
     force = [k for k, b in enumerate(kb) if b]
 
-    def step(b, k):
-        return _batched_eval(body, list(b) + list(k), bb + kb, size, force)[0]
+    def step(b, k, live=None):
+        return _batched_eval(body, list(b) + list(k), bb + kb, size, force, live)[0]
 
     def pred(c, k):
         return _batched_eval(cond, list(c) + list(k), cb + kb, size)[0][0]
@@ -356,7 +369,7 @@ def _while_batch(size, args, batched, *, cond, body, cond_nconsts, body_nconsts)
         def body_fn(*a):
             c, b, k = _split(a, cn, bn)
             keep = pred(c, k)
-            return [ops.select(_per_example(keep, v), nv, v) for nv, v in zip(step(b, k), k)]
+            return [ops.select(_per_example(keep, v), nv, v) for nv, v in zip(step(b, k, keep), k)]
 
         cg, ccs = _subgraph(any_fn, _avals(cc) + _avals(carry))
         bg, bcs = _subgraph(body_fn, _avals(cc) + _avals(bc) + _avals(carry))
