@@ -3,6 +3,12 @@ nonzero, argwhere, flatnonzero.
 
 Keys are normalised in _indexing_key.py. Eager assignment writes the NumPy buffer (views alias as
 in NumPy); traced assignment is functionalized in _indexing_update.py: the ndarray is rebound.
+
+Out-of-bounds indices are never silent: concrete ones raise NumPy's IndexError while the key is
+normalised; a traced one (under jit, grad, vmap, in every tier) is checked by its gather or scatter
+(mode "raise") when the computation runs, and raises the same IndexError, naming the index, the axis
+and its size; a write leaves the array unchanged. Clamping or dropping is asked for explicitly:
+take/take_along_axis(mode="clip" or "wrap"), put/put_along_axis(mode="clip", "wrap" or "drop").
 """
 
 from __future__ import annotations

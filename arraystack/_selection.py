@@ -15,11 +15,13 @@ import numpy as np
 
 from arraystack._array import ndarray
 from arraystack._creation import asarray, astype, copy
+from arraystack._creation_filled import zeros
 from arraystack._creation_ranges import arange
 from arraystack._dtypes import result_type
 from arraystack._elementwise_functions import clip, where
 from arraystack._index_tricks import diagonal, trace  # noqa: F401  (arraystack.linalg imports them here)
 from arraystack._indexing import getitem
+from arraystack._joining import concatenate
 from arraystack._manipulation import broadcast_arrays, ravel, reshape, stack
 from arraystack._shapes import normalize_axis
 from arraystack.ir.core import Tracer, is_tracing
@@ -32,9 +34,11 @@ if TYPE_CHECKING:
 _MODES = ("raise", "wrap", "clip")
 
 
-def _mode(mode):
-    if mode not in _MODES:
-        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+def _mode(mode, drop=False):
+    """A NumPy clipmode; with `drop`, also 'drop' (an extension for put and put_along_axis)."""
+    if mode not in _MODES and not (drop and mode == "drop"):
+        names = "'clip', 'raise', 'wrap', or 'drop'" if drop else "'clip', 'raise', or 'wrap'"
+        raise ValueError(f"clipmode must be one of {names} (got {mode!r})")
     return mode
 
 
@@ -59,7 +63,8 @@ def _concrete(x):
 
 
 def _apply_mode(indices, n, mode, axis=0):
-    """Indices of an axis of size n under NumPy's take/put/choose modes ('raise' checks eagerly)."""
+    """Indices of an axis of size n under NumPy's take/put/choose modes. 'raise' checks concrete
+    indices here; a traced one is checked when its gather or scatter runs."""
     if mode == "wrap":
         return indices % n if n else indices
     if mode == "clip":
@@ -70,6 +75,18 @@ def _apply_mode(indices, n, mode, axis=0):
         if bad.size:
             raise IndexError(f"index {int(bad[0])} is out of bounds for axis {axis} with size {n}")
     return indices
+
+
+def _dropping(target, indices, axis):
+    """The 'drop' mode of put and put_along_axis: `target` widened by one slot at the end of `axis`,
+    and `indices` (negatives wrapped once) with those outside [-n, n) sent to that slot, which the
+    caller cuts off after writing."""
+    n = target.shape[axis]
+    inside = (indices >= -n) & (indices < n)
+    indices = where(inside, where(indices < 0, indices + n, indices), n)
+    shape = list(target.shape)
+    shape[axis] = 1
+    return concatenate([target, zeros(tuple(shape), target.dtype)], axis=axis), indices
 
 
 def _store(out, result):
@@ -151,7 +168,13 @@ def put_along_axis(
         raise TypeError("put_along_axis needs an arraystack.ndarray to write into")
     target, indices, axis = _along_axis_args(arr, indices, axis)
     # Note: `mode` is an arraystack extension (NumPy's put_along_axis always raises)
-    indices = _apply_mode(indices, target.shape[axis], _mode(mode), axis)
+    if _mode(mode, drop=True) == "drop":
+        n = target.shape[axis]
+        widened, indices = _dropping(target, indices, axis)
+        widened[_along_axis_key(widened.shape, indices, axis)] = values
+        arr[...] = reshape(widened[(slice(None),) * axis + (slice(0, n),)], arr.shape)
+        return
+    indices = _apply_mode(indices, target.shape[axis], mode, axis)
     if target is arr:
         arr[_along_axis_key(arr.shape, indices, axis)] = values
     else:  # axis=None: write through the flattened array
@@ -175,15 +198,19 @@ def put(a: NDArray, ind: ArrayLike, v: ArrayLike, mode: str = "raise") -> None:
     """Replaces specified elements of an array with given values (in place)."""
     if not isinstance(a, ndarray):
         raise TypeError(f"argument a of put must be an arraystack.ndarray, got {type(a).__name__}")
-    mode = _mode(mode)
+    # Note: mode 'drop' is an arraystack extension (out-of-bounds updates are skipped)
+    mode = _mode(mode, drop=True)
     ind = ravel(_index_array(ind))
     values = _cycled(v, ind.size, a.dtype)
     if ind.size == 0 or values.size == 0:
         return
-    ind = _apply_mode(ind, a.size, mode)
-    flat = copy(ravel(a))
+    if mode == "drop":
+        flat, ind = _dropping(ravel(a), ind, 0)
+    else:
+        ind = _apply_mode(ind, a.size, mode)
+        flat = copy(ravel(a))
     flat[ind] = values
-    a[...] = reshape(flat, a.shape)
+    a[...] = reshape(flat[: a.size], a.shape)
 
 
 def _same_size_mask(name, a, mask):

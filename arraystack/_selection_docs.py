@@ -15,7 +15,10 @@ out : ndarray, optional
     Alternative output array in which to place the result; it must have the expected shape. Eagerly
     it is written in place; traced, the update is functionalized.
 mode : {'raise', 'wrap', 'clip'}, optional
-    How out-of-bounds indices behave: raise an error, wrap around, or clip to the range.
+    How out-of-bounds indices behave. 'raise' (the default): an entry outside [0, n) raises
+    ValueError, also under `jit`, `grad` and `vmap`, where a traced index is checked when the
+    computation runs. 'wrap': entries wrap around (modulo n). 'clip': entries are clamped to
+    [0, n - 1].
 
 Returns
 -------
@@ -150,8 +153,13 @@ ind : array_like
     Target indices, interpreted as integers into the flattened array.
 v : array_like
     Values to place in `a` at the target indices.
-mode : {'raise', 'wrap', 'clip'}, optional
-    How out-of-bounds indices behave: raise an error, wrap around, or clip to the range.
+mode : {'raise', 'wrap', 'clip', 'drop'}, optional
+    How out-of-bounds indices behave. 'raise' (the default): an index outside [-n, n) raises
+    IndexError, naming the index, the axis and its size, and nothing is written; negative indices
+    count from the end. Under `jit`, `grad` and `vmap` a traced index is checked when the
+    computation runs and raises the same error. 'wrap': indices wrap around (modulo n). 'clip':
+    indices are clamped to [0, n - 1]. 'drop' (an arraystack extension, JAX's scatter mode): values
+    at indices outside [-n, n) are skipped.
 
 Returns
 -------
@@ -176,6 +184,12 @@ values : array_like
     Values to insert at the indices, broadcast against `indices`.
 axis : int
     The axis to take 1d slices along.
+mode : {'raise', 'wrap', 'clip', 'drop'}, optional
+    An arraystack extension (NumPy's put_along_axis always raises): how out-of-bounds indices
+    behave. 'raise' (the default): an index outside [-n, n) raises IndexError, naming the index,
+    the axis and its size, and `arr` is left unchanged; under `jit`, `grad` and `vmap` a traced
+    index is checked when the computation runs. 'wrap': modulo n. 'clip': clamped to [0, n - 1].
+    'drop' (JAX's scatter mode): values at indices outside [-n, n) are skipped.
 
 Returns
 -------
@@ -248,7 +262,11 @@ out : ndarray, optional
     Alternative output array in which to place the result; it must have the expected shape. Eagerly
     it is written in place; traced, the update is functionalized.
 mode : {'raise', 'wrap', 'clip'}, optional
-    How out-of-bounds indices behave: raise an error, wrap around, or clip to the range.
+    How out-of-bounds indices behave. 'raise' (the default): an index outside [-n, n) raises
+    IndexError, naming the index, the axis and its size; negative indices count from the end. Under
+    `jit`, `grad` and `vmap` a traced index is checked when the computation runs and raises the same
+    error. 'wrap': indices wrap around (modulo n). 'clip': indices are clamped to [0, n - 1]
+    (a negative index becomes 0), the explicit way to ask for clamping.
 
 Returns
 -------
@@ -271,6 +289,11 @@ indices : ndarray
     Indices to take along each 1d slice of `arr`, as returned by argsort or argpartition.
 axis : int or None, optional
     The axis to take 1d slices along; None means the flattened array.
+mode : {'raise', 'wrap', 'clip'}, optional
+    An arraystack extension (NumPy's take_along_axis always raises): how out-of-bounds indices
+    behave. 'raise' (the default): an index outside [-n, n) raises IndexError, naming the index,
+    the axis and its size; under `jit`, `grad` and `vmap` a traced index is checked when the
+    computation runs. 'wrap': modulo n. 'clip': clamped to [0, n - 1].
 
 Returns
 -------
@@ -297,7 +320,11 @@ out : ndarray, optional
     Alternative output array in which to place the result; it must have the expected shape. Eagerly
     it is written in place; traced, the update is functionalized.
 mode : {'raise', 'wrap', 'clip'}, optional
-    How out-of-bounds indices behave: raise an error, wrap around, or clip to the range.
+    How out-of-bounds indices behave. 'raise' (the default): an index outside [-n, n) raises
+    IndexError, naming the index, the axis and its size; negative indices count from the end. Under
+    `jit`, `grad` and `vmap` a traced index is checked when the computation runs and raises the same
+    error. 'wrap': indices wrap around (modulo n). 'clip': indices are clamped to [0, n - 1]
+    (a negative index becomes 0), the explicit way to ask for clamping.
 
 Returns
 -------
@@ -320,8 +347,13 @@ indices : array_like
     Target indices into the flattened array.
 values : array_like
     Values to place.
-mode : {'raise', 'wrap', 'clip'}, optional
-    How out-of-bounds indices behave: raise an error, wrap around, or clip to the range.
+mode : {'raise', 'wrap', 'clip', 'drop'}, optional
+    How out-of-bounds indices behave. 'raise' (the default): an index outside [-n, n) raises
+    IndexError, naming the index, the axis and its size, and nothing is written; negative indices
+    count from the end. Under `jit`, `grad` and `vmap` a traced index is checked when the
+    computation runs and raises the same error. 'wrap': indices wrap around (modulo n). 'clip':
+    indices are clamped to [0, n - 1]. 'drop' (an arraystack extension, JAX's scatter mode): values
+    at indices outside [-n, n) are skipped.
 
 Returns
 -------
@@ -371,7 +403,10 @@ out : ndarray, optional
     Alternative output array in which to place the result; it must have the expected shape. Eagerly
     it is written in place; traced, the update is functionalized.
 mode : {'raise', 'wrap', 'clip'}, optional
-    How out-of-bounds indices behave: raise an error, wrap around, or clip to the range.
+    How out-of-bounds indices behave. 'raise' (the default): an entry outside [0, n) raises
+    ValueError, also under `jit`, `grad` and `vmap`, where a traced index is checked when the
+    computation runs. 'wrap': entries wrap around (modulo n). 'clip': entries are clamped to
+    [0, n - 1].
 
 Returns
 -------
