@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack import _accelerator
+from arraystack import _accelerator, _aliasing
 from arraystack._array_methods import ArrayMethods
 from arraystack.ir.core import active as _active
 from arraystack.ir.core import (
@@ -20,6 +20,7 @@ from arraystack.ir.core import (
     concretization_message,
     current_trace,
     device_namespaces,
+    trace_state,
 )
 
 if TYPE_CHECKING:
@@ -104,6 +105,9 @@ class ndarray(_ArrayBase, ArrayMethods):
     def shape(self, value):
         current = self._value
         if type(current) is Tracer:
+            if _aliasing.has_aliases(self):
+                _aliasing.reshape_in_place(self, value, _reshape_raw)
+                return
             self._value = _manipulation.reshape(self, value)._value
             return
         view = current.view()
@@ -310,6 +314,13 @@ class ndarray(_ArrayBase, ArrayMethods):
     # operators (arithmetic, comparisons, equality, in-place forms): the C accelerator's slots serve them,
     # or _array_operators.py binds them; _array_operator_types.py declares them for type checkers
 
+def _reshape_raw(value, shape):
+    from arraystack.ir.core import bind
+    from arraystack.ir.structural import reshape_p
+
+    return bind(reshape_p, value, new_sizes=tuple(shape))
+
+
 def _python_make(value):
     out = object.__new__(ndarray)
     out._value = value
@@ -326,7 +337,10 @@ def wrap(value) -> ndarray:
     t = type(value)
     if t is not _ndarray_np and t is not Tracer and t not in device_namespaces:
         value = np.asarray(value)
-    return _make(value)
+    out = _make(value)
+    if _active.n and (t is not Tracer or value.trace is not trace_state.top):
+        _aliasing.note_made(out)  # a constant made while tracing: the traced function may write it
+    return out
 
 
 def raw(x):

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy._core import umath as _umath
 
+from arraystack._aliasing import view_of
 from arraystack._array import raw, wrap
 from arraystack._creation import asarray, astype, zeros
 from arraystack._dtypes import result_type
@@ -249,13 +250,15 @@ def real(val: ArrayLike) -> NDArray:
     val = asarray(val)
     if val.dtype.kind != "c":
         return val
-    return wrap(bind(p.real_p, val._value))
+    return view_of(val, p.real_p)
 
 
 def imag(val: ArrayLike) -> NDArray:
     """Return the imaginary part of the complex argument."""
     val = asarray(val)
-    if val.dtype.kind == "c" or not _tracing():
+    if val.dtype.kind == "c":
+        return view_of(val, p.imag_p)
+    if not _tracing():
         return wrap(bind(p.imag_p, val._value))
     return zeros(val.shape, val.dtype)
 

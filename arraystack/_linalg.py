@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack._aliasing import rebind
 from arraystack._array import ndarray, raw, wrap
 from arraystack._operands import broadcast_raw, convert_raw, resolution_operand
 from arraystack.ir.core import Tracer, active, bind, trace_state
@@ -305,7 +306,7 @@ def _dot_out(result, out):
             "a C-Array)"
         )
     if type(value) is Tracer or type(result._value) is Tracer:
-        out._value = result._value
+        rebind(out, result._value, "matmul(..., out=...)")
     else:
         np.copyto(value, result._value)
     return out

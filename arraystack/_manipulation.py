@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack._aliasing import view_of
 from arraystack._array import ndarray, wrap
 from arraystack._creation import asarray, copy
 from arraystack._shapes import (  # normalize_axes is imported from here by other families
@@ -70,7 +71,7 @@ def reshape(
     if order == "F":
         out = transpose(reshape(transpose(a), new[::-1]))
     else:
-        out = wrap(bind(reshape_p, value, new_sizes=new))
+        out = view_of(a, reshape_p, new_sizes=new)
     if copy is None:
         return out
     if copy:
@@ -89,7 +90,7 @@ def ravel(a: ArrayLike, order: str = "C") -> NDArray:
         a = asarray(a)
     value = a._value
     if order == "C":
-        return wrap(bind(reshape_p, value, new_sizes=(value.size,)))
+        return view_of(a, reshape_p, new_sizes=(value.size,))
     if order not in ("F", "A", "K"):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
     if order != "F":
@@ -102,7 +103,7 @@ def ravel(a: ArrayLike, order: str = "C") -> NDArray:
         a = transpose(a, perm)
     elif order == "F":
         a = transpose(a)
-    return wrap(bind(reshape_p, a._value, new_sizes=(value.size,)))
+    return view_of(a, reshape_p, new_sizes=(value.size,))
 
 
 _REVERSED = [tuple(range(n - 1, -1, -1)) for n in range(32)]
@@ -125,7 +126,7 @@ def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> NDArray:
         perm = tuple(normalize_axis(ax, ndim) for ax in axes)
         if len(set(perm)) != ndim:
             raise ValueError("repeated axis in transpose")
-    return wrap(bind(transpose_p, a._value, permutation=perm))
+    return view_of(a, transpose_p, permutation=perm)
 
 
 permute_dims = transpose  # numpy.permute_dims is numpy.transpose
@@ -146,7 +147,7 @@ def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> NDArray:
     j = normalize_axis(axis2, a.ndim, "axis2")
     perm = list(range(a.ndim))
     perm[i], perm[j] = j, i
-    return wrap(bind(transpose_p, a._value, permutation=tuple(perm)))
+    return view_of(a, transpose_p, permutation=tuple(perm))
 
 
 def moveaxis(
@@ -165,7 +166,7 @@ def moveaxis(
     order = [n for n in range(a.ndim) if n not in source]
     for dest, src in sorted(zip(destination, source)):
         order.insert(dest, src)
-    return wrap(bind(transpose_p, a._value, permutation=tuple(order)))
+    return view_of(a, transpose_p, permutation=tuple(order))
 
 
 def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> NDArray:
@@ -177,7 +178,7 @@ def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> NDArray:
     axes = normalize_axis_tuple(axis, ndim)
     dims = iter(a.shape)
     shape = tuple(1 if i in axes else next(dims) for i in range(ndim))
-    return wrap(bind(reshape_p, a._value, new_sizes=shape))
+    return view_of(a, reshape_p, new_sizes=shape)
 
 
 def squeeze(a: ArrayLike, axis: AxisLike = None) -> NDArray:
@@ -194,7 +195,7 @@ def squeeze(a: ArrayLike, axis: AxisLike = None) -> NDArray:
         if any(shape[ax] != 1 for ax in axes):
             raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
     new = tuple(d for i, d in enumerate(shape) if i not in axes)
-    return wrap(bind(reshape_p, a._value, new_sizes=new))
+    return view_of(a, reshape_p, new_sizes=new)
 
 
 # -- broadcasting ---------------------------------------------------------------------------------------------
@@ -221,7 +222,7 @@ def broadcast_to(array: ArrayLike, shape: ShapeLike, subok: bool = False) -> NDA
                 f"{format_shape(array.shape)}  and requested shape {format_shape(shape)}"
             )
     dims = tuple(range(lead, len(shape)))
-    return wrap(bind(broadcast_in_dim_p, array._value, shape=shape, broadcast_dimensions=dims))
+    return view_of(array, broadcast_in_dim_p, shape=shape, broadcast_dimensions=dims)
 
 
 def broadcast_arrays(*args: ArrayLike, subok: bool = False) -> tuple[NDArray, ...]:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack._aliasing import view_of
 from arraystack._array import ndarray, wrap
 from arraystack._creation import asarray, copy
 from arraystack._manipulation import (
@@ -60,7 +61,7 @@ def flip(m: ArrayLike, axis: AxisLike = None) -> NDArray:
     """
     m = asarray(m)
     axes = tuple(range(m.ndim)) if axis is None else normalize_axis_tuple(axis, m.ndim)
-    return wrap(bind(rev_p, m._value, dimensions=axes))
+    return view_of(m, rev_p, dimensions=axes)
 
 
 def fliplr(m: ArrayLike) -> NDArray:

@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 
+from arraystack._aliasing import rebind
 from arraystack._array import ndarray, raw, wrap
 from arraystack._creation import asarray
 from arraystack._dtypes import check_supported
@@ -271,7 +272,7 @@ def write(out, r):
     if type(target) is not Tracer and type(r) is not Tracer:
         np.copyto(target, r, casting="unsafe")
     else:
-        out._value = as_dtype(r, out.dtype)
+        rebind(out, as_dtype(r, out.dtype), "a reduction's out=")
     return out
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack._aliasing import view_of
 from arraystack._array import ndarray, wrap
 from arraystack._creation import asarray
 from arraystack._manipulation import moveaxis, normalize_axis
@@ -27,11 +28,7 @@ def _slice_axis(ary, axis, start, stop):
     stop = max(stop, start)
     starts = tuple(start if i == axis else 0 for i in range(ary.ndim))
     limits = tuple(stop if i == axis else d for i, d in enumerate(ary.shape))
-    return wrap(
-        bind(
-            slice_p, ary._value, start_indices=starts, limit_indices=limits, strides=(1,) * ary.ndim
-        )
-    )
+    return view_of(ary, slice_p, start_indices=starts, limit_indices=limits, strides=(1,) * ary.ndim)
 
 
 def array_split(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from arraystack._aliasing import rebind
 from arraystack._array import ndarray, raw, wrap
 from arraystack._operands import broadcast_raw, convert_raw, shape_of
 from arraystack.ir.core import Tracer, bind
@@ -167,5 +168,5 @@ def assign(target: ndarray, value, casting="same_kind", mask=None, name="ufunc")
     value = broadcast_raw(convert_raw(value, target.dtype), shape)
     if mask is not None:
         value = bind(select_p, broadcast_raw(mask, shape), value, current)
-    target._value = value
+    rebind(target, value, f"{name}(..., out=...)")
     return target
