@@ -285,3 +285,14 @@ def view_of(base, prim, **params):
         if layout is not None:
             link(out, base, lambda b: bind(prim, b, **params), _VIEW_WRITES[prim](params), layout)
     return out
+
+
+def read_only_view(out, base, read):
+    """`out`, computed from `base`, as the read-only view NumPy returns (diagonal): eager, its buffer
+    refuses writes; while tracing, a write through it raises NumPy's ValueError."""
+    value = out._value
+    if type(value) is np.ndarray:
+        value.flags.writeable = False
+    elif active.n and current_trace() is not None:
+        link(out, base, read, None, layout_of(out))
+    return out

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import ndarray
+from arraystack._aliasing import read_only_view
+from arraystack._array import ndarray, wrap
 from arraystack._creation import array, asarray, astype
 from arraystack._creation_ranges import arange, linspace
 from arraystack._dtypes import result_type
@@ -201,7 +202,8 @@ class _Concatenator:
         self.axis, self.ndmin, self.trans1d = axis, ndmin, trans1d
 
     def __getitem__(self, key):
-        if isinstance(key, str) or (isinstance(key, tuple) and key and key[0] in ("r", "c")):
+        first = key[0] if isinstance(key, tuple) and key else None
+        if isinstance(key, str) or (isinstance(first, str) and first in ("r", "c")):
             raise TypeError(
                 "arraystack has no matrix class: the 'r'/'c' matrix directives of r_ are absent"
             )
@@ -291,7 +293,8 @@ def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> N
     n = max(0, min(rows - r0, cols - c0))
     moved = moveaxis(a, (axis1, axis2), (-2, -1))
     i = arange(r0, r0 + n)
-    return moved[..., i, i + (c0 - r0)]
+    out = moved[..., i, i + (c0 - r0)]
+    return read_only_view(out, a, lambda b: diagonal(wrap(b), offset, axis1, axis2)._value)
 
 
 def trace(

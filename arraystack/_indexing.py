@@ -73,17 +73,33 @@ def getitem(x: ndarray, key, mode="raise"):
     elif y is value and not traced:
         y = bind(reshape_p, y, new_sizes=tuple(shape))  # x[...] is a new view of x, as in NumPy
     out = wrap(y)
-    if traced and not plan.groups and not plan.copy:  # a view of x, as NumPy's basic indexing gives
-        _link_basic(out, x, key, plan, shape)
+    if traced and not plan.copy:  # a view of x where NumPy's basic indexing gives one
+        _link_view(out, x, key, plan, shape)
     return out
 
 
-def _link_basic(view, x, key, plan, shape):
-    try:
-        layout = layout_of(x)[_numpy_key(key)]
-    except (IndexError, TypeError):  # a traced integer in the key: no layout to index (no view)
-        return
-    link(view, x, lambda b: apply_basic(b, shape, plan), lambda b, v: updated(b, key, v), layout)
+def _link_view(view, x, key, plan, shape):
+    """Record x[key] as a view of x: keys of ints, slices, None and Ellipsis, where a traced integer
+    stands for the Python int it was traced from (x[i][j] = v writes x, as NumPy's x[i] is a view)."""
+    items = key if type(key) is tuple else (key,)
+    concrete = []
+    for item in items:
+        value = item._value if isinstance(item, ndarray) else item
+        if type(value) is Tracer:
+            if value.ndim or value.dtype.kind not in "iu":
+                return  # an index array: NumPy copies
+            value = 0  # the layout's strides do not depend on which element
+        elif isinstance(value, np.ndarray) or type(value) in (list, bool, np.bool_):
+            return
+        concrete.append(value)
+    if plan.groups and (Ellipsis not in concrete and len(concrete) >= len(shape)):
+        return  # an integer for every axis: NumPy gives a scalar
+    layout = layout_of(x)[tuple(concrete)]
+    if plan.groups:
+        read = lambda b: getitem(wrap(b), key)._value  # noqa: E731
+    else:
+        read = lambda b: apply_basic(b, shape, plan)  # noqa: E731
+    link(view, x, read, lambda b, v: updated(b, key, v), layout)
 
 
 def _numpy_key(key):

@@ -242,3 +242,42 @@ def test_setting_an_incompatible_shape_on_a_traced_view_raises_numpys_attribute_
         f(ast.asarray(X))
     with pytest.raises(AttributeError, match="Incompatible shape"):
         ast.jit(f)(X)
+
+
+def _traced_row(x, i):
+    y = x * 1.0
+    y[i][1] = 42.0  # x[i] with an int i is a view in NumPy: the write reaches y
+    r = y[i]
+    r += 1.0
+    y[..., i] *= -1.0
+    return y
+
+
+def test_an_index_traced_from_a_python_int_gives_a_view():
+    x = numpy.arange(12.0).reshape(3, 4)
+    expected = _traced_row(x, 1)
+    for fn in (ast.jit(_traced_row), ast.jit(_traced_row, backend="reference")):
+        numpy.testing.assert_array_equal(numpy.asarray(fn(x, 1)), expected)
+
+    def diagonal_of_sevens(y):
+        def body(i, y):
+            y[i][i] = 7.0
+            return y
+
+        return ast.fori_loop(0, 3, body, y * 1.0)
+
+    got = ast.jit(diagonal_of_sevens)(x)
+    expected = x.copy()
+    expected[[0, 1, 2], [0, 1, 2]] = 7.0
+    numpy.testing.assert_array_equal(numpy.asarray(got), expected)
+
+
+@pytest.mark.parametrize("how", ["eager", "jit"])
+def test_a_write_into_a_diagonal_raises_as_numpy_does(how):
+    def f(x):
+        d = x.diagonal()
+        d[0] = 1.0
+        return d
+
+    with pytest.raises(ValueError, match="read-only"):
+        f(ast.ones((3, 3))) if how == "eager" else ast.jit(f)(numpy.ones((3, 3)))
