@@ -11,6 +11,11 @@ tier_compile (ARRAYSTACK_TIER_COMPILE): where that background compile runs: "pro
 memory_limit (ARRAYSTACK_MEMORY_LIMIT, bytes; suffixes K, M, G as powers of 1024): compiled plans raise
     arraystack.OutOfMemory before a step would hold more than this on the host; None (default): no limit.
     A dict {"cpu": ..., "cuda:0": ...} sets a limit per device, which plan.run() checks per device.
+jit_cache_size (ARRAYSTACK_JIT_CACHE_SIZE, default 256): the compiled specializations (argument shapes,
+    dtypes, static values) each jitted function keeps in memory; the least recently used is evicted first
+    and traced again when called again (f.stats()["evictions"] counts them).
+kernel_cache_size (ARRAYSTACK_KERNEL_CACHE_SIZE, default 1024): the compiled kernels the process keeps
+    loaded in memory, least recently used evicted first (an evicted kernel reloads from the disk cache).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import os
 from dataclasses import dataclass, field
 
 from arraystack.backends.buffers import OutOfMemory, limits
+from arraystack.backends.numba import kernels as kernel_cache
 
 __all__ = ["OutOfMemory", "config"]
 
@@ -67,6 +73,15 @@ def _memory_limit(value):
     return int(value)
 
 
+def _cache_size(name, value):
+    if isinstance(value, str):
+        value = value.strip()
+        value = int(value) if value.isdigit() else value
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"arraystack.config.{name} must be an integer >= 1, got {value!r}")
+    return value
+
+
 def _default_cache_dir():
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "arraystack")
@@ -89,6 +104,12 @@ class Config:
     tier_compile: str = field(
         default_factory=lambda: os.environ.get("ARRAYSTACK_TIER_COMPILE", "process").strip().lower()
     )
+    jit_cache_size: int = field(
+        default_factory=lambda: os.environ.get("ARRAYSTACK_JIT_CACHE_SIZE", "256")
+    )
+    kernel_cache_size: int = field(
+        default_factory=lambda: os.environ.get("ARRAYSTACK_KERNEL_CACHE_SIZE", "1024")
+    )
 
     def __setattr__(self, name, value):
         if name == "memory_limit":
@@ -96,6 +117,10 @@ class Config:
             # compiled plans read the limit from the backend, which cannot import this module
             if self is config:
                 limits.set(value)
+        elif name in ("jit_cache_size", "kernel_cache_size"):
+            value = _cache_size(name, value)
+            if name == "kernel_cache_size" and self is config:
+                kernel_cache.set_size(value)
         object.__setattr__(self, name, value)
 
     def update(self, **settings):
@@ -109,3 +134,4 @@ class Config:
 config = None
 config = Config()
 limits.set(config.memory_limit)
+kernel_cache.set_size(config.kernel_cache_size)

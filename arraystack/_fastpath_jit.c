@@ -2,26 +2,35 @@
 
    arraystack.JitFunction subclasses JitBase. A call with positional NumPy (or arraystack) array arguments,
    in eager mode, whose key is in the function's table of compiled entries (filled by the Python side, which
-   defines what a key is) runs the entry here: build the key, look it up, call the entry's runner, wrap the
-   result. Everything else (keywords, other arguments, a miss, captured globals to re-read, tracing,
-   disable_jit, the accelerator turned off) calls the Python method `_call`, the definition. The key is
-   the one `_call` builds: (pipeline generation, default backend, then type, shape, dtype per argument).
+   defines what a key is) runs the entry here: build the key, look it up, check the entry's guards, call
+   its runner, wrap the result, and move the entry to the end of the function's use order (its LRU).
+   Everything else (keywords, other arguments, a miss, a guard that sees another object than the one it
+   expects, tracing, disable_jit, the accelerator turned off) calls the Python method `_call`, the
+   definition. The key is the one `_call` builds: (pipeline generation, default backend, then type,
+   shape, dtype per argument). The guards are those of arraystack/_jit_captures.py: (kind, source, key,
+   expected, buffer); this file checks identity only, for the kinds below, and leaves the rest to Python.
 */
 #include "_fastpath.h"
 
 #define MAX_ARGS 16
 
+/* guard kinds, as in arraystack/_jit_captures.py */
+enum { G_ITEM, G_CELL, G_INDEX, G_CLASS, G_LENGTH };
+
 typedef struct {
     PyObject_HEAD
     PyObject *table;       /* dict: key -> entry (JitFunction._fast); NULL until bind() */
+    PyObject *used;        /* dict: entry -> None, least recently used first */
     PyObject *generation;  /* list whose item 0 is the pass pipeline's generation */
     PyObject *config;      /* arraystack.config */
     PyObject *finish;      /* finish(entry, outs): the pytree of several outputs */
+    PyObject *last;        /* the entry served last (compared only, never dereferenced) */
     Py_ssize_t hits;       /* calls served here (the Python side adds them to cache_hits) */
 } JitBase;
 
-static PyObject *s_call, *s_default_backend, *s_disable_jit, *s_shape, *s_dtype, *s_fixed_consts,
-    *s_consts, *s_run, *s_single_output;
+static PyObject *s_call, *s_default_backend, *s_disable_jit, *s_shape, *s_dtype, *s_bound, *s_run,
+    *s_single_output;
+static PyObject *missing;  /* _jit_captures.MISSING: what a guard expects where a name was absent */
 
 /* The entry for these arguments, a new reference; NULL with no error set when the fast path does not apply.
    values[i]: the NumPy array of argument i (borrowed from args). */
@@ -87,15 +96,83 @@ static int is_true_attr(PyObject *obj, PyObject *name)
     return r;
 }
 
-/* The entry's outputs as the call's result: one array, or finish(entry, outs) for several. */
-static PyObject *run_entry(JitBase *f, PyObject *entry, PyObject **values, Py_ssize_t n)
+/* 1 when every guard sees the object it expects (for an arraystack array, also the same buffer), 0 when
+   one does not or is of a kind left to Python, -1 with an error set. */
+static int guards_hold(PyObject *guards)
 {
-    PyObject *consts = PyObject_GetAttr(entry, s_consts);
-    if (consts == NULL) {
-        return NULL;
+    if (!PyTuple_Check(guards)) {
+        return 0;
     }
-    PyObject *seq = PySequence_Fast(consts, "entry.consts must be a sequence");
-    Py_DECREF(consts);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(guards); i++) {
+        PyObject *g = PyTuple_GET_ITEM(guards, i);
+        if (!PyTuple_Check(g) || PyTuple_GET_SIZE(g) != 5) {
+            return 0;
+        }
+        long kind = PyLong_AsLong(PyTuple_GET_ITEM(g, 0));
+        PyObject *source = PyTuple_GET_ITEM(g, 1), *key = PyTuple_GET_ITEM(g, 2);
+        PyObject *expected = PyTuple_GET_ITEM(g, 3), *buffer = PyTuple_GET_ITEM(g, 4);
+        PyObject *now = NULL; /* borrowed */
+        if (kind == G_ITEM || kind == G_CLASS) {
+            PyObject *dict = source;
+            if (kind == G_CLASS) {
+                dict = PyType_Check(source) ? ((PyTypeObject *)source)->tp_dict : NULL;
+            }
+            if (dict == NULL || !PyDict_Check(dict)) {
+                return 0;
+            }
+            now = PyDict_GetItemWithError(dict, key);
+            if (now == NULL && PyErr_Occurred()) {
+                return -1;
+            }
+        }
+        else if (kind == G_CELL && PyCell_Check(source)) {
+            now = PyCell_GET(source);
+        }
+        else if (kind == G_INDEX && PyList_Check(source) && PyLong_Check(key)) {
+            Py_ssize_t k = PyLong_AsSsize_t(key);
+            now = k >= 0 && k < PyList_GET_SIZE(source) ? PyList_GET_ITEM(source, k) : NULL;
+        }
+        else if (kind == G_LENGTH && PyList_Check(source) && PyLong_Check(expected)) {
+            if (PyList_GET_SIZE(source) != PyLong_AsSsize_t(expected)) {
+                return 0;
+            }
+            continue;
+        }
+        else {
+            return PyErr_Occurred() ? -1 : 0;
+        }
+        if ((now == NULL ? missing : now) != expected) {
+            return 0;
+        }
+        if (buffer != Py_None && now != NULL && Py_TYPE(now) == array_type &&
+            ((ArrayBase *)now)->value != buffer) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The entry now goes last in the use order (the Python side evicts from the front). */
+static int mark_used(JitBase *f, PyObject *entry)
+{
+    if (entry == f->last || f->used == NULL) {
+        return 0;
+    }
+    f->last = entry;
+    int present = PyDict_Contains(f->used, entry);
+    if (present <= 0) {
+        return present; /* evicted meanwhile: nothing to move */
+    }
+    if (PyDict_DelItem(f->used, entry) < 0) {
+        return -1;
+    }
+    return PyDict_SetItem(f->used, entry, Py_None);
+}
+
+/* The entry's outputs as the call's result: one array, or finish(entry, outs) for several. */
+static PyObject *run_entry(JitBase *f, PyObject *entry, PyObject *consts, PyObject **values, Py_ssize_t n)
+{
+    PyObject *seq = PySequence_Fast(consts, "entry.bound[1] must be a sequence");
     if (seq == NULL) {
         return NULL;
     }
@@ -154,12 +231,24 @@ static PyObject *jit_call(PyObject *self, PyObject *args, PyObject *kwargs)
             return NULL;
         }
         if (entry != NULL) {
-            /* disable_jit, or captured arrays `_call` must re-read: the Python path */
+            /* disable_jit, or a guard `_call` must look at: the Python path */
             int off = is_true_attr(f->config, s_disable_jit);
-            int fixed = off == 0 ? is_true_attr(entry, s_fixed_consts) : 0;
-            PyObject *result = off == 0 && fixed > 0 ? run_entry(f, entry, values, n) : NULL;
+            PyObject *bound = off == 0 ? PyObject_GetAttr(entry, s_bound) : NULL;
+            int hold = off;
+            if (off == 0) {
+                hold = bound == NULL ? -1
+                       : PyTuple_Check(bound) && PyTuple_GET_SIZE(bound) == 2
+                           ? guards_hold(PyTuple_GET_ITEM(bound, 0))
+                           : 0;
+            }
+            PyObject *result = NULL;
+            if (off == 0 && hold > 0) {
+                result = mark_used(f, entry) < 0 ? NULL
+                                                 : run_entry(f, entry, PyTuple_GET_ITEM(bound, 1), values, n);
+            }
+            Py_XDECREF(bound);
             Py_DECREF(entry);
-            if ((off == 0 && fixed > 0) || off < 0 || fixed < 0) {
+            if ((off == 0 && hold > 0) || off < 0 || hold < 0) {
                 return result;  /* NULL with the error set when an attribute could not be read */
             }
         }
@@ -176,9 +265,9 @@ static PyObject *jit_call(PyObject *self, PyObject *args, PyObject *kwargs)
 static PyObject *jit_bind(PyObject *self, PyObject *args)
 {
     JitBase *f = (JitBase *)self;
-    PyObject *table, *generation, *config, *finish;
-    if (!PyArg_ParseTuple(args, "O!O!OO:_bind_fast_path", &PyDict_Type, &table, &PyList_Type, &generation,
-                          &config, &finish)) {
+    PyObject *table, *used, *generation, *config, *finish, *absent;
+    if (!PyArg_ParseTuple(args, "O!O!O!OOO:_bind_fast_path", &PyDict_Type, &table, &PyDict_Type, &used,
+                          &PyList_Type, &generation, &config, &finish, &absent)) {
         return NULL;
     }
     if (PyList_GET_SIZE(generation) < 1) {
@@ -188,11 +277,17 @@ static PyObject *jit_bind(PyObject *self, PyObject *args)
     if (array_type == NULL) {
         Py_RETURN_NONE;  /* install() has not run: every call takes the Python path */
     }
+    if (missing == NULL) {
+        Py_INCREF(absent);
+        missing = absent;  /* one sentinel for all functions, kept for the process */
+    }
     Py_INCREF(table);
+    Py_INCREF(used);
     Py_INCREF(generation);
     Py_INCREF(config);
     Py_INCREF(finish);
     Py_XSETREF(f->table, table);
+    Py_XSETREF(f->used, used);
     Py_XSETREF(f->generation, generation);
     Py_XSETREF(f->config, config);
     Py_XSETREF(f->finish, finish);
@@ -202,6 +297,7 @@ static PyObject *jit_bind(PyObject *self, PyObject *args)
 static int jit_traverse(JitBase *f, visitproc visit, void *arg)
 {
     Py_VISIT(f->table);
+    Py_VISIT(f->used);
     Py_VISIT(f->generation);
     Py_VISIT(f->config);
     Py_VISIT(f->finish);
@@ -211,6 +307,7 @@ static int jit_traverse(JitBase *f, visitproc visit, void *arg)
 static int jit_clear(JitBase *f)
 {
     Py_CLEAR(f->table);
+    Py_CLEAR(f->used);
     Py_CLEAR(f->generation);
     Py_CLEAR(f->config);
     Py_CLEAR(f->finish);
@@ -226,7 +323,8 @@ static void jit_dealloc(JitBase *f)
 
 static PyMethodDef jit_methods[] = {
     {"_bind_fast_path", jit_bind, METH_VARARGS,
-     "_bind_fast_path(table, generation, config, finish): serve cached calls from `table` in C."},
+     "_bind_fast_path(table, used, generation, config, finish, missing): serve cached calls from "
+     "`table` in C."},
     {NULL},
 };
 
@@ -257,8 +355,7 @@ int jit_strings_ready(void)
                    (s_disable_jit = PyUnicode_InternFromString("disable_jit")) != NULL &&
                    (s_shape = PyUnicode_InternFromString("shape")) != NULL &&
                    (s_dtype = PyUnicode_InternFromString("dtype")) != NULL &&
-                   (s_fixed_consts = PyUnicode_InternFromString("fixed_consts")) != NULL &&
-                   (s_consts = PyUnicode_InternFromString("consts")) != NULL &&
+                   (s_bound = PyUnicode_InternFromString("bound")) != NULL &&
                    (s_run = PyUnicode_InternFromString("run")) != NULL &&
                    (s_single_output = PyUnicode_InternFromString("single_output")) != NULL
                ? 0

@@ -2,9 +2,9 @@
 
 The cache key holds everything that changes the program: the function's code, the pytree structure
 of the arguments, each array's shape/dtype/weak type, the values of static arguments and the
-backend. Arrays the function captures from globals or closures are inputs of the compiled graph,
-never frozen constants: they are re-read on every call, and a rebound global with a new shape
-triggers a retrace.
+backend. What the trace read besides the arguments is guarded (arraystack/_jit_captures.py): arrays
+captured from globals, closures, objects and dicts are inputs of the compiled graph, re-read on every
+call; a rebound array with a new shape, a changed Python scalar or a rebound helper retraces.
 """
 
 from __future__ import annotations
@@ -21,12 +21,17 @@ from arraystack._accelerator import fastpath as _fastpath
 from arraystack._array import _make, ndarray, wrap
 from arraystack._config import config
 from arraystack._jit_arguments import (
+    IntegerChecks,
     _describe_change,
     _leaf_aval,
     _leaf_buffer,
-    _static_key,
+    donated_leaves,
+    is_static_position,
+    split_arguments,
 )
-from arraystack._jit_entry import _Entry, _match_captures
+from arraystack._jit_cache import Specializations
+from arraystack._jit_captures import MISSING, find_captures
+from arraystack._jit_entry import _Entry
 from arraystack._jit_entry import finish_outputs as _finish
 from arraystack._jit_lowered import Lowered, Stats
 from arraystack._jit_placement import PlacedExecutable, resolve_placement
@@ -71,14 +76,18 @@ class JitFunction(_JitBase):
             (donate_argnums,) if isinstance(donate_argnums, int) else tuple(donate_argnums)
         )
         self.backend = backend
-        self._cache: dict = {}
-        self._fast: dict = {}  # (shape, dtype) per positional array argument -> entry
+        self._stats = Stats()
+        self._specs = Specializations(self._stats)  # at most config.jit_cache_size, LRU
+        self._cache = self._specs.entries  # key -> entry
+        self._fast = self._specs.fast  # (type, shape, dtype) per positional array argument -> entry
         self._plain = not self.static_argnums and not self.static_argnames
         self._lock = threading.Lock()
-        self._stats = Stats()
         self._last_key = None
         if _fastpath is not None and self._plain:
-            self._bind_fast_path(self._fast, _pipeline_generation, config, _finish)
+            specs = self._specs
+            self._bind_fast_path(
+                specs.fast, specs.used, _pipeline_generation, config, _finish, MISSING
+            )
 
     def __get__(self, obj, objtype=None):  # jit on methods
         if obj is None:
@@ -86,7 +95,9 @@ class JitFunction(_JitBase):
         return functools.partial(self, obj)
 
     def stats(self) -> dict:
-        """Counters of this function: ``{'calls', 'traces', 'compiles', 'cache_hits'}``."""
+        """Counters of this function: ``{'calls', 'traces', 'compiles', 'cache_hits', 'evictions'}``,
+        and ``'retrace_reasons'``: why each of the latest traces happened (a new shape, a changed
+        captured value, ...)."""
         return self._stats.as_dict(served=getattr(self, "_fast_hits", 0))  # + the C path's calls
 
     def last_run(self):
@@ -106,25 +117,8 @@ class JitFunction(_JitBase):
         tiered = config.tiered if self.tiered is None else self.tiered
         return bool(tiered) and backend == "numba"
 
-    def _split(self, args, kwargs):
-        static = []
-        dynamic_args = []
-        for i, a in enumerate(args):
-            if i in self.static_argnums or (i - len(args)) in self.static_argnums:
-                static.append(("pos", i, _static_key(a, f"#{i}")))
-                dynamic_args.append(None)
-            else:
-                dynamic_args.append(a)
-        dynamic_kwargs = {}
-        for name, value in kwargs.items():
-            if name in self.static_argnames:
-                static.append(("kw", name, _static_key(value, repr(name))))
-            else:
-                dynamic_kwargs[name] = value
-        return tuple(static), dynamic_args, dynamic_kwargs
-
     def _key(self, args, kwargs):
-        static, dyn_args, dyn_kwargs = self._split(args, kwargs)
+        static, dyn_args, dyn_kwargs = split_arguments(self, args, kwargs)
         leaves, treedef = tree.flatten((dyn_args, dyn_kwargs))
         avals = tuple(_leaf_aval(leaf, f"#{k}") for k, leaf in enumerate(leaves))
         backend = self.backend or config.default_backend
@@ -163,9 +157,12 @@ class JitFunction(_JitBase):
             else:
                 entry = self._fast.get(tuple(key))
                 if entry is not None and not active.n and not config.disable_jit:
-                    consts = entry.consts if entry.fixed_consts else entry.current_consts()
+                    guards, consts = entry.bound
+                    if guards:
+                        consts = entry.current_consts(args)
                     if consts is not None:
                         self._stats.cache_hits += 1
+                        self._specs.touch(entry)
                         outs = entry.run(values + consts if consts else values)
                         if entry.single_output:
                             value = outs[0]
@@ -175,8 +172,8 @@ class JitFunction(_JitBase):
         if config.disable_jit or is_tracing():
             return self.fun(*args, **kwargs)
         key, leaves = self._key(args, kwargs)
-        entry = self._cache.get(key)
-        consts = entry.current_consts() if entry is not None else None
+        entry = self._specs.get(key)
+        consts = entry.current_consts(args, kwargs) if entry is not None else None
         buffers = [_leaf_buffer(leaf, aval) for leaf, aval in zip(leaves, key[2])]
         copies = None
         if consts is None:
@@ -184,24 +181,27 @@ class JitFunction(_JitBase):
                 copies = ArgumentCopies(buffers)  # for the background compile, made while this call traces
             with self._lock:
                 entry = self._build(key, args, kwargs)
-            consts = entry.current_consts() or entry.consts
+            consts = entry.current_consts(args, kwargs)
+            consts = entry.consts if consts is None else consts  # rebound again by another thread
         else:
             self._stats.cache_hits += 1
+        if entry.checks is not None:  # NumPy's OverflowError for Python ints out of a dtype's range
+            entry.checks(leaves, buffers)
         if self._plain and not kwargs:
             host = [a._value if type(a) is ndarray else a for a in args]
             if all(type(v) is np.ndarray for v in host):
-                self._fast[
-                    (_pipeline_generation[0], config.default_backend)
-                    + tuple(p for a, v in zip(args, host) for p in (type(a), v.shape, v.dtype))
-                ] = entry
+                fast_key = (_pipeline_generation[0], config.default_backend) + tuple(
+                    p for a, v in zip(args, host) for p in (type(a), v.shape, v.dtype)
+                )
+                self._specs.put_fast(fast_key, entry)
         outs = entry.executable(*buffers, *consts)
         if entry.pending is not None and not entry.pending.started:
             entry.pending.start(buffers, consts, copies)  # tier 0 answered; now compile in the background
         return _finish(entry, outs)
 
-    def _trace(self, args, kwargs):
+    def _trace(self, args, kwargs, weak_int_casts=None):
         """Trace with the dynamic leaves abstract; returns (graph, consts, out_tree)."""
-        _static, dyn_args, dyn_kwargs = self._split(args, kwargs)
+        _static, dyn_args, dyn_kwargs = split_arguments(self, args, kwargs)
         leaves, treedef = tree.flatten((dyn_args, dyn_kwargs))
         avals = [_leaf_aval(leaf, f"#{k}") for k, leaf in enumerate(leaves)]
         out_tree = []
@@ -209,7 +209,7 @@ class JitFunction(_JitBase):
         def body(*tracers):
             rebuilt_args, rebuilt_kwargs = tree.unflatten(treedef, [wrap(t) for t in tracers])
             call_args = [
-                args[i] if a is None and _is_static_pos(self, i, len(args)) else a
+                args[i] if a is None and is_static_position(self, i, len(args)) else a
                 for i, a in enumerate(rebuilt_args)
             ]
             call_kwargs = dict(rebuilt_kwargs)
@@ -221,18 +221,16 @@ class JitFunction(_JitBase):
             out_tree.append(treedef_out)
             return [leaf._value if isinstance(leaf, ndarray) else leaf for leaf in out_leaves]
 
-        graph, consts = trace_graph(body, avals)
+        graph, consts = trace_graph(body, avals, weak_int_casts)
         return graph, consts, out_tree[0]
 
     def _build(self, key, args, kwargs):
         entry = self._cache.get(key)
-        if entry is not None and entry.current_consts() is not None:
+        if entry is not None and entry.current_consts(args, kwargs) is not None:
             return entry
         from arraystack.ir.passes import PassReport, run_pipeline
 
-        reason = (
-            _describe_change(self._last_key, key) if entry is None else "captured array changed"
-        )
+        reason = _describe_change(self._last_key, key) if entry is None else entry.changed
         self._last_key = key
         self._stats.traces += 1
         self._stats.retrace_reasons.append(reason)
@@ -242,11 +240,12 @@ class JitFunction(_JitBase):
                 getattr(self.fun, "__qualname__", self.fun),
                 reason,
             )
-        graph, consts, out_tree = self._trace(args, kwargs)
+        casts = []
+        graph, consts, out_tree = self._trace(args, kwargs, casts)
         report = PassReport()
         optimized = run_pipeline(graph, self.passes, report=report)
         backend = key[-1]
-        donate = self._donated_leaves(args)
+        donate = donated_leaves(self, args)
         tiered = self._tiered(backend) and self.placement is None
         if self.placement is not None:
             executable = PlacedExecutable(optimized, self.placement, config.cache_dir, self._stats)
@@ -255,30 +254,17 @@ class JitFunction(_JitBase):
                 optimized, backend, cache_dir=config.cache_dir, donate=donate, tier=0 if tiered else 1
             )
         self._stats.compiles += getattr(executable, "new_kernels", 0)
-        captures = _match_captures(self.fun, consts)
-        entry = _Entry(
-            executable, out_tree, consts, captures, Lowered(graph, optimized, report, backend)
-        )
+        statics = [((w, at), args[at] if w == "pos" else kwargs[at]) for w, at, _ in key[3]]
+        captures = find_captures(self.fun, statics)  # what the trace read besides the arguments
+        checks = IntegerChecks.of(graph, len(key[2]), casts)
+        lowered = Lowered(graph, optimized, report, backend)
+        entry = _Entry(executable, out_tree, consts, captures, lowered, checks)
         if tiered:
             name = getattr(self.fun, "__qualname__", "function")
             entry.tier = 0
             entry.pending = Tier(entry, optimized, backend, config.cache_dir, donate, self._stats, name)
-        self._cache[key] = entry
+        self._specs.put(key, entry)
         return entry
-
-    def _donated_leaves(self, args):
-        """Positions among the flattened dynamic leaves of the arguments in donate_argnums."""
-        if not self.donate_argnums:
-            return frozenset()
-        out, position = set(), 0
-        for i, a in enumerate(args):
-            if _is_static_pos(self, i, len(args)):
-                continue
-            n = len(tree.leaves(a))
-            if i in self.donate_argnums or (i - len(args)) in self.donate_argnums:
-                out.update(range(position, position + n))
-            position += n
-        return frozenset(out)
 
     def lower(self, *args: Any, **kwargs: Any) -> Lowered:
         """Trace and optimize for these arguments without running: a Lowered, whose ``as_text()``
@@ -299,10 +285,6 @@ class JitFunction(_JitBase):
 
 if _fastpath is None:
     JitFunction.__call__ = JitFunction._call
-
-
-def _is_static_pos(jf, i, n):
-    return i in jf.static_argnums or (i - n) in jf.static_argnums
 
 
 def jit(
@@ -363,8 +345,10 @@ def jit(
     Notes
     -----
     The cache key holds the function's code, the arguments' pytree structure, each array's shape,
-    dtype and weak type, the static values and the backend. Arrays captured from globals or closures
-    are inputs of the graph, re-read on every call. Python control flow on a traced value raises an
+    dtype and weak type, the static values and the backend; ``config.jit_cache_size`` bounds the
+    specializations kept. Arrays captured from globals, closures, objects and dicts are inputs of the
+    graph, re-read on every call; a changed Python scalar or rebound helper the trace read retraces
+    (``stats()["retrace_reasons"]`` says why). Python control flow on a traced value raises an
     error naming the line: use static_argnums or `cond`/`while_loop`/`fori_loop`/`scan`.
 
     Examples

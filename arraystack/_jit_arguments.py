@@ -1,5 +1,6 @@
-"""How jit arguments enter the cache key and the compiled call: each leaf's abstract value, its
-buffer, a static argument's hashable key part, and the retrace message naming what changed.
+"""How jit arguments enter the cache key and the compiled call: the static/dynamic split, each leaf's
+abstract value and buffer, a static argument's hashable key part, the retrace message naming what
+changed, and the range checks of Python integer arguments that NumPy would make.
 Used by _jit's JitFunction.
 """
 
@@ -8,10 +9,15 @@ from __future__ import annotations
 import numpy as np
 
 from arraystack._array import ndarray
+from arraystack.ir import tree
 from arraystack.ir.avals import ShapedArray, aval_of_concrete, is_supported_dtype
 from arraystack.ir.core import user_line
+from arraystack.ir.ir import Graph, Var
+from arraystack.ir.trace import eval_graph
 
 _PY_SCALARS = (bool, int, float, complex)
+_INT64 = np.iinfo(np.int64)
+_UINT64 = np.iinfo(np.uint64)
 
 
 def _leaf_aval(leaf, path):
@@ -26,6 +32,10 @@ def _leaf_aval(leaf, path):
                 "with static_argnums="
             )
         return ShapedArray(leaf.shape, leaf.dtype)
+    if type(leaf) is int and _INT64.max < leaf <= _UINT64.max:
+        # Note: a Python int above int64's range is a weak uint64, so `uint64_array * 2**63` works as in
+        # NumPy (and other dtypes raise NumPy's OverflowError when the value is cast)
+        return ShapedArray((), np.dtype(np.uint64), True)
     if isinstance(leaf, (_PY_SCALARS, np.generic)):
         return aval_of_concrete(leaf)
     raise TypeError(
@@ -53,6 +63,44 @@ def _static_key(value, where):
     return (type(value), value)
 
 
+def is_static_position(jf, i, n):
+    return i in jf.static_argnums or (i - n) in jf.static_argnums
+
+
+def split_arguments(jf, args, kwargs):
+    """(static key parts, dynamic positional args with None for static ones, dynamic kwargs)."""
+    static = []
+    dynamic_args = []
+    for i, a in enumerate(args):
+        if is_static_position(jf, i, len(args)):
+            static.append(("pos", i, _static_key(a, f"#{i}")))
+            dynamic_args.append(None)
+        else:
+            dynamic_args.append(a)
+    dynamic_kwargs = {}
+    for name, value in kwargs.items():
+        if name in jf.static_argnames:
+            static.append(("kw", name, _static_key(value, repr(name))))
+        else:
+            dynamic_kwargs[name] = value
+    return tuple(static), dynamic_args, dynamic_kwargs
+
+
+def donated_leaves(jf, args):
+    """Positions among the flattened dynamic leaves of the arguments in jf.donate_argnums."""
+    if not jf.donate_argnums:
+        return frozenset()
+    out, position = set(), 0
+    for i, a in enumerate(args):
+        if is_static_position(jf, i, len(args)):
+            continue
+        n = len(tree.leaves(a))
+        if i in jf.donate_argnums or (i - len(args)) in jf.donate_argnums:
+            out.update(range(position, position + n))
+        position += n
+    return frozenset(out)
+
+
 def _describe_change(old, new) -> str:
     if old is None:
         return "first call"
@@ -62,4 +110,79 @@ def _describe_change(old, new) -> str:
     if "argument shapes/dtypes" in changed:
         pairs = [f"{a.str_short()} -> {b.str_short()}" for a, b in zip(old[2], new[2]) if a != b]
         return "new argument types: " + ", ".join(pairs or ["(different number of arguments)"])
-    return "changed: " + ", ".join(changed) if changed else "captured array changed shape or dtype"
+    return "changed: " + ", ".join(changed) if changed else "a captured value changed"
+
+
+class IntegerChecks:
+    """NumPy's range check of Python integers cast to an integer dtype, for a jitted function's Python int
+    arguments: `int8_array * 300` raises OverflowError("Python integer 300 out of bounds for int8").
+
+    The trace notes each cast of a weak integer value to another integer dtype (jit/trace.py). A cast of an
+    argument itself checks that argument on every call; a cast of a value computed from Python int arguments
+    alone (`v * (s + 1)`) evaluates that computation (`derived`, a small graph of scalars) and checks its
+    results. The values are computed as the graph computes them (int64), not with Python's unbounded ints.
+    """
+
+    def __init__(self, direct, derived, derived_dtypes, derived_leaves):
+        self.direct = direct  # (leaf index, dtype, min, max)
+        self.derived = derived  # a Graph from some leaves to the cast values, or None
+        self.derived_dtypes = derived_dtypes
+        self.derived_leaves = derived_leaves  # the leaf index of each of derived's inputs
+
+    @classmethod
+    def of(cls, graph, n_leaves, casts):
+        """The checks of a traced graph whose first n_leaves inputs are the arguments' leaves; None when
+        no cast needs one."""
+        position = {v: k for k, v in enumerate(graph.inputs[:n_leaves])}
+        direct, derived = [], []
+        for var, dtype in casts:
+            info = np.iinfo(dtype)
+            if var in position:
+                check = (position[var], dtype, int(info.min), int(info.max))
+                if check not in direct:
+                    direct.append(check)
+            elif all(v is not var for v, _ in derived):
+                derived.append((var, dtype))
+        graph_of_derived, leaves = _slice(graph, [v for v, _ in derived], position)
+        if graph_of_derived is None:
+            derived = []
+        if not direct and not derived:
+            return None
+        return cls(tuple(direct), graph_of_derived, [d for _, d in derived], leaves)
+
+    def __call__(self, leaves, buffers):
+        for k, dtype, low, high in self.direct:
+            value = leaves[k]
+            if not low <= value <= high:
+                _raise_out_of_bounds(int(value), dtype)
+        if self.derived is not None:
+            values = eval_graph(self.derived, *[buffers[k] for k in self.derived_leaves])
+            for value, dtype in zip(values, self.derived_dtypes):
+                value = int(np.asarray(value))
+                info = np.iinfo(dtype)
+                if not info.min <= value <= info.max:
+                    _raise_out_of_bounds(value, dtype)
+
+
+def _slice(graph, wanted, position):
+    """A graph computing `wanted` from argument leaves (their indexes in `position`), or (None, ()) if they
+    depend on anything else (captured arrays)."""
+    if not wanted:
+        return None, ()
+    needed = set(wanted)
+    eqns = []
+    for eqn in reversed(graph.eqns):
+        if any(v in needed for v in eqn.outputs):
+            eqns.append(eqn)
+            needed.update(x for x in eqn.inputs if type(x) is Var)
+    for eqn in eqns:
+        needed.difference_update(eqn.outputs)
+    if any(v not in position for v in needed):
+        return None, ()
+    inputs = sorted(needed, key=position.__getitem__)
+    return Graph(tuple(inputs), tuple(reversed(eqns)), tuple(wanted)), [position[v] for v in inputs]
+
+
+def _raise_out_of_bounds(value, dtype):
+    np.asarray(value, dtype=dtype)  # NumPy's own OverflowError and message
+    raise OverflowError(f"Python integer {value} out of bounds for {dtype}")

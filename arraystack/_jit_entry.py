@@ -1,112 +1,101 @@
-"""One compiled specialization of a jitted function, and the captured arrays it re-reads on every call.
+"""One compiled specialization of a jitted function, and the guards on what its trace read besides the
+arguments (arraystack/_jit_captures.py says what is guarded and what is not).
 
-Arrays a function reaches through globals or closure cells are inputs of its graph, never constants: each
-call reads them again, and one that was rebound with a new shape or dtype asks for a retrace.
+Arrays a function reaches through globals, closure cells, objects and dicts are inputs of its graph, never
+constants: each call reads them again where they were found, and one rebound with a new shape or dtype
+asks for a retrace, as does a changed Python scalar or any other value on the way to them.
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
-
-import numpy as np
-
-from arraystack._array import ndarray, wrap
+from arraystack._array import wrap
+from arraystack._jit_captures import IDENTITY, VALUE, buffer_of, read, roles_of, same_value
 from arraystack.ir import tree
 
 
-class _Capture:
-    """Where a captured array came from (a global name or a closure cell), so each call re-reads it."""
-
-    __slots__ = ("read", "traced")
-
-    def __init__(self, read, traced):
-        self.read = read
-        self.traced = traced
-
-
-def _capture_sources(fun, depth=4, seen=None):
-    """name -> reader for the globals and closure cells `fun` can reach directly, and those of the functions
-    it wraps (transformations such as grad(f) keep f in a closure cell or `__wrapped__`)."""
-    readers = {}
-    seen = set() if seen is None else seen
-    if id(fun) in seen or depth < 0:
-        return readers
-    seen.add(id(fun))
-    code = getattr(fun, "__code__", None)
-    inner = [getattr(fun, "__wrapped__", None)]
-    inner += [getattr(fun, name, None) for name in ("fun", "fwd", "bwd", "jvp")]  # custom_vjp/custom_jvp
-    if code is not None:
-        names = set(code.co_names)
-        for const in code.co_consts:
-            if inspect.iscode(const):
-                names.update(const.co_names)
-        globs = getattr(fun, "__globals__", {})
-        for name in names:
-            if name in globs:
-                readers[(id(globs), "global", name)] = functools.partial(globs.get, name)
-        for name, cell in zip(code.co_freevars, fun.__closure__ or ()):
-            readers[(id(cell), "cell", name)] = lambda cell=cell: cell.cell_contents
-            try:
-                inner.append(cell.cell_contents)
-            except ValueError:  # an empty cell
-                pass
-    for f in inner:
-        if f is not None and callable(f) and not isinstance(f, type):
-            readers.update(_capture_sources(f, depth - 1, seen))
-    return readers
-
-
-def _buffer_of(value):
-    if isinstance(value, ndarray):
-        return value._value
-    if isinstance(value, np.ndarray):
-        return value
-    return None
-
-
 class _Entry:
-    """One compiled specialization: the executable, output structure and captured inputs."""
+    """One compiled specialization: the executable, output structure, captured inputs and their guards.
 
-    def __init__(self, executable, out_tree, consts, captures, lowered):
+    `bound` is (guards, consts), replaced as a whole: the C fast path of cached calls reads it, runs the
+    entry when every guard still sees its expected object, and leaves the other calls to
+    `current_consts`."""
+
+    def __init__(self, executable, out_tree, consts, captures, lowered, checks=None):
         self.executable = executable
         self.out_tree = out_tree
-        self.consts = consts
-        self.captures = captures  # per const: a _Capture or None
+        guards = tuple(captures.guards) if captures is not None else ()
+        self.bound = (guards, list(consts))
+        self.roles = roles_of(guards, consts)
+        self.paths = captures.paths if captures is not None else []
+        self.checks = checks  # IntegerChecks of Python int arguments, or None
         self.lowered = lowered
         self.single_output = out_tree.node is None
-        self.fixed_consts = all(c is None for c in captures)
         self.run = executable.runner
         self.tier = 1  # 0 while tiered compilation runs the reference path (arraystack/_tiering.py)
         self.pending = None  # the Tier compiling this entry in the background, if any
+        self.key = None  # its key in the function's cache
+        self.fast_keys: list = []  # and those of the C fast path it is stored under
+        self.changed = ""  # what made current_consts() ask for a retrace
 
-    def current_consts(self):
-        """Captured inputs as they are now, or None if one changed shape/dtype (a retrace is needed)."""
-        out = self.consts
-        for k, cap in enumerate(self.captures):
-            if cap is None:
+    @property
+    def consts(self):
+        return self.bound[1]
+
+    def current_consts(self, args=(), kwargs=None):
+        """The captured inputs for a call now, or None if a guarded value changed (a retrace is needed).
+
+        A captured array rebound to one of the same shape and dtype, or a scalar rebound to an equal
+        value, is taken in: the guards expect it from now on (so the C fast path serves the next call)."""
+        guards, consts = self.bound
+        if not guards:
+            return consts
+        updated = None
+        for i, guard in enumerate(guards):
+            kind, source, key, expected, buffer = guard
+            now = read(kind, source, key, args, kwargs)
+            if now is expected and (buffer is None or buffer is expected or now._value is buffer):
                 continue
-            now = _buffer_of(cap.read())
-            if now is cap.traced:
-                continue
-            if now is None or now.shape != cap.traced.shape or now.dtype != cap.traced.dtype:
+            role = self.roles[i]
+            if role == IDENTITY or (role == VALUE and not same_value(now, expected)):
+                self._explain(i, expected, now)
                 return None
-            if out is self.consts:
-                out = list(self.consts)
-            out[k] = now
-        return out
+            if role >= 0:
+                new = buffer_of(now)
+                old = consts[role]
+                if new is None or new.shape != old.shape or new.dtype != old.dtype:
+                    self._explain(i, expected, now)
+                    return None
+                if consts is self.bound[1]:
+                    consts = list(consts)
+                consts[role] = new
+            updated = list(guards) if updated is None else updated
+            updated[i] = (kind, source, key, now, buffer_of(now))
+        if updated is None:
+            return consts
+        if not self._aliases_agree(updated, consts, args, kwargs):
+            return None
+        self.bound = (tuple(updated), consts)
+        return consts
 
+    def _aliases_agree(self, guards, consts, args, kwargs):
+        """Whether every path to one captured array still reaches the same array (else the trace cannot
+        tell which one the code reads)."""
+        for i, (kind, source, key, _expected, _buffer) in enumerate(guards):
+            role = self.roles[i]
+            if role >= 0 and buffer_of(read(kind, source, key, args, kwargs)) is not consts[role]:
+                self.changed = f"{self.paths[i]} and another name for the same array now differ"
+                return False
+        return True
 
-def _match_captures(fun, consts):
-    by_id = {}
-    for reader in _capture_sources(fun).values():
-        try:
-            buffer = _buffer_of(reader())
-        except (NameError, ValueError):
-            continue
-        if buffer is not None:
-            by_id[id(buffer)] = reader
-    return [_Capture(by_id[id(c)], c) if id(c) in by_id else None for c in consts]
+    def _explain(self, i, expected, now):
+        if self.roles[i] == VALUE:
+            self.changed = f"{self.paths[i]} changed: {expected!r} -> {now!r}"
+        elif buffer_of(now) is not None and buffer_of(expected) is not None:
+            old, new = buffer_of(expected), buffer_of(now)
+            before, after = f"{old.dtype}{list(old.shape)}", f"{new.dtype}{list(new.shape)}"
+            self.changed = f"{self.paths[i]} changed: {before} -> {after}"
+        else:
+            self.changed = f"{self.paths[i]} was rebound"
 
 
 def finish_outputs(entry, outs):

@@ -1,7 +1,10 @@
 """The inspection side of arraystack.jit: Lowered (`f.lower(*args)`: the IR as traced and after the passes,
-its pass report, compiled plan, cost and placement) and Stats (`f.stats()`: calls, traces, compiles, hits)."""
+its pass report, compiled plan, cost and placement) and Stats (`f.stats()`: calls, traces, compiles, hits,
+evictions, and why it retraced)."""
 
 from __future__ import annotations
+
+from collections import deque
 
 from arraystack._config import config
 
@@ -12,16 +15,19 @@ class Stats:
         self.traces = 0
         self.compiles = 0
         self.cache_hits = 0
-        self.retrace_reasons: list[str] = []
+        self.evictions = 0  # specializations dropped from the cache (config.jit_cache_size)
+        self.retrace_reasons: deque[str] = deque(maxlen=32)  # why the latest traces happened
 
     def as_dict(self, served=0):
         """served: cached calls counted elsewhere (the C fast path of jitted calls)."""
-        return dict(
-            calls=self.cache_hits + served + self.traces,
-            traces=self.traces,
-            compiles=self.compiles,
-            cache_hits=self.cache_hits + served,
-        )
+        return {
+            "calls": self.cache_hits + served + self.traces,
+            "traces": self.traces,
+            "compiles": self.compiles,
+            "cache_hits": self.cache_hits + served,
+            "evictions": self.evictions,
+            "retrace_reasons": list(self.retrace_reasons),
+        }
 
     def __repr__(self):
         return f"Stats({self.as_dict()})"
@@ -93,7 +99,7 @@ class _PlanBinding:
         self.cache_dir = config.cache_dir  # where the plan's kernels persist, as for a call
 
     def buffers(self, args, kwargs):
-        from arraystack._jit import _leaf_buffer
+        from arraystack._jit_arguments import _leaf_buffer
 
         key, leaves = self.function._key(args, kwargs)
         avals = key[2]

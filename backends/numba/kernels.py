@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.util
+import itertools
 import os
 import sys
 import tempfile
@@ -41,6 +42,12 @@ FORMAT_VERSION = "1"
 
 _lock = threading.Lock()
 _dispatchers: dict[str, object] = {}
+# in-memory LRU of _dispatchers: key -> tick of its latest load_kernel; at most _size[0] kernels (set from
+# arraystack.config.kernel_cache_size); an evicted kernel's counts stay in compile_counts()
+_used: dict[str, int] = {}
+_clock = itertools.count()
+_size = [1024]
+_evicted = {"numba_compiles": 0, "disk_loads": 0, "evictions": 0}
 
 
 def default_cache_dir() -> str:
@@ -96,6 +103,7 @@ def load_kernel(source: str, name: str = "kernel", cache_dir: str | None = None)
     key = kernel_key(source)
     dispatcher = _dispatchers.get(key)
     if dispatcher is not None:
+        _used[key] = next(_clock)
         return dispatcher, False
     with _lock:
         dispatcher = _dispatchers.get(key)
@@ -119,7 +127,30 @@ def load_kernel(source: str, name: str = "kernel", cache_dir: str | None = None)
         spec.loader.exec_module(module)
         dispatcher = getattr(module, name)
         _dispatchers[key] = dispatcher
+        _used[key] = next(_clock)
+        _evict()
         return dispatcher, True
+
+
+def set_size(size: int) -> None:
+    """Keep at most `size` kernels in memory (arraystack.config.kernel_cache_size)."""
+    _size[0] = size
+    with _lock:
+        _evict()
+
+
+def _evict():
+    """Drop the least recently used kernels beyond the size (under _lock); an executable holding one
+    keeps it."""
+    while len(_dispatchers) > _size[0] and _used:
+        key = min(_used, key=_used.__getitem__)
+        del _used[key]
+        dispatcher = _dispatchers.pop(key, None)
+        sys.modules.pop(f"arraystack_kernels.k_{key}", None)
+        if dispatcher is not None:
+            _evicted["numba_compiles"] += sum(dispatcher.stats.cache_misses.values())
+            _evicted["disk_loads"] += sum(dispatcher.stats.cache_hits.values())
+            _evicted["evictions"] += 1
 
 
 def _file_has(path, text):
@@ -131,10 +162,16 @@ def _file_has(path, text):
 
 
 def compile_counts() -> dict:
-    """numba compilations and disk-cache loads over all kernels loaded in this process."""
-    compiled = loaded = 0
+    """numba compilations and disk-cache loads over all kernels loaded in this process (evicted ones
+    included); `kernels` are those in memory now, `evictions` those dropped from it."""
+    compiled, loaded = _evicted["numba_compiles"], _evicted["disk_loads"]
     for dispatcher in list(_dispatchers.values()):
         stats = dispatcher.stats
         loaded += sum(stats.cache_hits.values())
         compiled += sum(stats.cache_misses.values())
-    return {"kernels": len(_dispatchers), "numba_compiles": compiled, "disk_loads": loaded}
+    return {
+        "kernels": len(_dispatchers),
+        "numba_compiles": compiled,
+        "disk_loads": loaded,
+        "evictions": _evicted["evictions"],
+    }
