@@ -7,7 +7,8 @@ in NumPy); traced assignment is functionalized in _indexing_update.py: the ndarr
 Out-of-bounds indices are never silent: concrete ones raise NumPy's IndexError while the key is
 normalised; a traced one (under jit, grad, vmap, in every tier) is checked by its gather or scatter
 (mode "raise") when the computation runs, and raises the same IndexError, naming the index, the axis
-and its size; a write leaves the array unchanged. Clamping or dropping is asked for explicitly:
+and its size; a write leaves the array unchanged. (A read whose result is never used is removed
+with its check, as any dead code is.) Clamping or dropping is asked for explicitly:
 take/take_along_axis(mode="clip" or "wrap"), put/put_along_axis(mode="clip", "wrap" or "drop").
 """
 

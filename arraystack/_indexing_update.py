@@ -22,6 +22,7 @@ from arraystack._indexing_key import (
     transpose_raw,
 )
 from arraystack._operands import broadcast_raw, convert_raw, shape_of
+from arraystack.ir.control import barrier_p
 from arraystack.ir.core import (
     ShapeDependsOnDataError,
     Tracer,
@@ -205,13 +206,17 @@ def _update_advanced(xv, shape, plan, v, sequence):
     perm, back = advanced_layout(plan, axes, broadcast)
     layout = tuple(broadcast) + tuple(plan.shape[a] for a in perm[len(axes) :])
     v = broadcast_value(v, tuple(layout[i] for i in back) if back else layout, sequence)
-    if 0 in layout:
-        return xv
+    if 0 in broadcast:
+        return xv  # no index to write (nor to check, as in NumPy)
     if back:
         v = transpose_raw(v, _inverse(back))
     # Note: with repeated indices the last update wins, as in NumPy (and the reference rule);
     # a backend that scatters in parallel must keep that order to match.
     y = bind(scatter_p, transpose_raw(y, perm), v, *indices, update="set", **params)
+    if 0 in plan.sliced:
+        # nothing is written, but NumPy still checks the indices: the barrier keeps the scatter (and
+        # its check) alive, where a result that does not read it would let dead-code elimination drop it
+        return bind(barrier_p, xv, y)[0]
     return _update_basic(xv, shape, plan, transpose_raw(y, _inverse(perm)))
 
 

@@ -32,6 +32,12 @@ def _write_column(xp, a, i):
     return w
 
 
+def _write_no_rows(xp, a, i):
+    w = a.copy()
+    w[0:0, i] = -1.0  # writes nothing, but NumPy checks i
+    return w
+
+
 def _put(xp, v, i):
     w = v.copy()
     xp.put(w, i, -1.0)
@@ -53,6 +59,8 @@ CASES = {
     "newaxis_column": (lambda xp, a, i: a[None, :, i], A, [9, 0]),
     "two_arrays": (lambda xp, a, i: a[i, i], A, [numpy.array([0, 4]), numpy.array([2, -3])]),
     "write_column": (_write_column, A, [numpy.array([0, 5]), numpy.array([-5, 4])]),
+    "write_no_rows": (_write_no_rows, A, [numpy.array([7]), numpy.array([1])]),
+    "write_zero_size": (_write, numpy.zeros((5, 0)), [numpy.array([7]), numpy.array([2])]),
     "take": (lambda xp, v, i: xp.take(v, i), V, [7, numpy.array([1, -6]), -1]),
     "take_axis": (lambda xp, a, i: xp.take(a, i, axis=1), A, [numpy.array([5]), 4]),
     "take_along_axis": (
