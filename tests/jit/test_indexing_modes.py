@@ -130,3 +130,23 @@ def test_batching_keeps_mode_and_names_the_per_example_axis():
         _batched_gather(xs, bad, axes=(1,))
     with pytest.raises(IndexError, match="^index 5 is out of bounds for axis 0 with size 5$"):
         _batched_gather(xs, bad)
+
+
+class _Wrapping(np.ndarray):
+    """An array whose integer-array indexing wraps out-of-bounds indices, as CuPy's does."""
+
+    def __getitem__(self, key):
+        if isinstance(key, tuple) and all(isinstance(k, np.ndarray) for k in key):
+            key = tuple(k % n for k, n in zip(key, self.shape))
+        return np.asarray(self)[key]
+
+
+def test_a_device_array_module_checks_bounds_itself():
+    """Off the host, indexing may not check (CuPy wraps): the rule checks with a min/max per index."""
+    device = type("Device", (), {name: getattr(np, name) for name in ("asarray", "where", "clip")})
+    x = X.view(_Wrapping)
+    assert np.asarray(x[(np.array([7]),)])[0, 0] == X[2, 0]  # the module itself would wrap
+    with pytest.raises(IndexError, match="^index 7 is out of bounds for axis 3 with size 5$"):
+        reference_rules[s.gather_p](device, x, np.array([1, 7]), mode="raise", axes=(3,))
+    picked = reference_rules[s.gather_p](device, x, np.array([1, -5]), mode="raise")
+    np.testing.assert_array_equal(picked, X[[1, -5]])
