@@ -103,7 +103,7 @@ def _batched_indices(size, indices, batched):
     return [ops.iota(np.int64, ops.shape(moved[0]), 0)] + moved
 
 
-def _checked_lanes(size, indices, batched, params):
+def _checked_lanes(indices, batched, params):
     """`indices` with those of the examples whose results are dropped (batching.live_lanes) replaced by
     0, so that a checking mode raises for a kept example only; indices shared by the batch are kept
     when any example is. (An axis of size 0 has no index to put there: every gather from it fails.)"""
@@ -136,7 +136,7 @@ def _behind_indexed(k, ndim):
 
 
 def _gather(size, args, batched, **params):
-    x, indices = args[0], _checked_lanes(size, args[1:], batched[1:], params)
+    x, indices = args[0], _checked_lanes(args[1:], batched[1:], params)
     k = len(indices)
     if not any(batched):  # only while examples are dropped (batching.lane_checked)
         return move_to_front(s.gather_p.bind(x, *indices, **params), False, size)
@@ -156,7 +156,7 @@ batch_rules[s.gather_p] = _gather
 
 
 def _scatter(size, args, batched, *, update, **params):
-    x, updates, indices = args[0], args[1], _checked_lanes(size, args[2:], batched[2:], params)
+    x, updates, indices = args[0], args[1], _checked_lanes(args[2:], batched[2:], params)
     k = len(indices)
     if not any(batched):  # only while examples are dropped (batching.lane_checked)
         out = s.scatter_p.bind(x, updates, *indices, update=update, **params)
