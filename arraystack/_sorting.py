@@ -221,7 +221,10 @@ def searchsorted(
             raise ValueError("sorter.size must equal a.size")
         if sorter.dtype.kind not in "iu":
             raise TypeError("Cannot cast sorter to integer indices")
-        av = bind(gather_p, av, _as_raw(sorter, _INT64), mode="clip")
+        # Note: every entry of sorter is checked (NumPy's ValueError); NumPy checks only those its
+        # binary search visits, and none when v is empty, so it may search through a bad sorter
+        mode = "sorter" if v.size else "clip"
+        av = bind(gather_p, av, _as_raw(sorter, _INT64), mode=mode)
     return wrap(bind(searchsorted_p, av, _as_raw(v, dtype), side=side))
 
 

@@ -168,8 +168,10 @@ sort, digitize, histogram
 
 Notes
 -----
-NaNs sort last, as in NumPy. Under a trace, `sorter` indices are clamped to range (NumPy leaves
-out-of-range ones undefined).
+NaNs sort last, as in NumPy. Every entry of `sorter` is checked, eagerly and under a trace: one
+outside ``[0, len(a))`` raises NumPy's ValueError ("Sorter index out of range."). NumPy checks only
+the entries its binary search reads (none when `v` is empty), so it can return a result for a
+sorter with a bad entry that arraystack refuses.
 """,
     "sort": """\
 Return a sorted copy of an array.

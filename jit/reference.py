@@ -224,10 +224,10 @@ def _out_of_bounds(xp, x, indices, mode, axes):
     for k, i in enumerate(indices):
         n = x.shape[k]
         i = xp.asarray(i)
-        bad = (i < (0 if mode == "choose" else -n)) | (i >= n)
+        bad = (i < (0 if mode in s.RANGE_ERRORS else -n)) | (i >= n)
         if bool(bad.any()):
-            if mode == "choose":
-                return ValueError("invalid entry in choice array")
+            if mode in s.RANGE_ERRORS:
+                return ValueError(s.RANGE_ERRORS[mode])
             first = int(i.ravel()[int(bad.ravel().argmax())])
             axis = k if axes is None else axes[k]
             return IndexError(f"index {first} is out of bounds for axis {axis} with size {n}")
@@ -236,8 +236,8 @@ def _out_of_bounds(xp, x, indices, mode, axes):
 
 def _checked(xp, x, indices, mode, axes):
     """The index tuple for NumPy's indexing of `x` under `mode` (see structural.py). A bounds check that
-    NumPy's indexing does not do itself (choose's range, or any on a device array module) is one min/max
-    per index array."""
+    NumPy's indexing does not do itself (choose's and sorter's range, or any on a device array module)
+    is one min/max per index array."""
     if mode == "clip":
         out = []
         for axis, i in enumerate(indices):
@@ -245,10 +245,10 @@ def _checked(xp, x, indices, mode, axes):
             i = xp.where(i < 0, i + n, i)
             out.append(xp.clip(i, 0, max(n - 1, 0)))
         return tuple(out)
-    if mode == "choose" or xp is not np:
+    if mode in s.RANGE_ERRORS or xp is not np:
         for axis, i in enumerate(indices):
             n = x.shape[axis]
-            low = 0 if mode == "choose" else -n
+            low = 0 if mode in s.RANGE_ERRORS else -n
             if i.size and (int(i.min()) < low or int(i.max()) >= n):
                 raise _out_of_bounds(xp, x, indices, mode, axes)
     return tuple(indices)

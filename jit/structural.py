@@ -158,12 +158,17 @@ abstract_eval_rules[pad_p] = _pad_rule
 #   "raise"   NumPy's indexing: negatives wrap once, an index outside [-n, n) raises IndexError("index 7 is out
 #             of bounds for axis 1 with size 5") when the equation runs, eager or compiled (the default);
 #   "choose"  numpy.choose's check: an index outside [0, n) raises ValueError("invalid entry in choice array");
+#   "sorter"  numpy.searchsorted's check of sorter=: the same with ValueError("Sorter index out of range.");
 #   "clip"    negatives wrap once, then the index is clamped into [0, n): for indices in range by construction,
 #             or a caller that asked for clamping (take(..., mode="clip") clips in the frontend first).
 # axes (optional): for each index array, the axis of the user's array it indexes, which the error names (the
 # frontend transposes indexed axes to the front); None for an index that cannot fail (vmap's batch iota).
 # Without it the error names the operand's own axis.
-GATHER_MODES = ("raise", "choose", "clip")
+RANGE_ERRORS = {  # the modes that check [0, n), each with the ValueError message NumPy raises
+    "choose": "invalid entry in choice array",
+    "sorter": "Sorter index out of range.",
+}
+GATHER_MODES = ("raise", "choose", "sorter", "clip")
 
 
 def _index_shape(name, x, indices, mode, axes):
