@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._array import ndarray, raw, wrap
+from arraystack._dtypes import result_type
 from arraystack._operands import broadcast_raw, convert_raw
 from arraystack.ir import tree
-from arraystack.ir.avals import aval_of_concrete
+from arraystack.ir.avals import ShapedArray, aval_of_concrete
 from arraystack.ir.control import switch_p
 from arraystack.ir.core import Tracer, bind
 from arraystack.ir.ir import Graph, Var
@@ -66,6 +67,34 @@ def _trace(fn, in_tree, avals, out_avals=None, what="function", splat=True):
     return graph, consts, out_tree[0]
 
 
+def _promoted(leaves, avals, out_avals):
+    """The carry avals after JAX's promotion of weakly typed initial values: a Python scalar (or a
+    value traced from one) whose loop body returns another dtype of its shape starts as the promotion
+    of both (`0.0` with a float32 body is float32), no longer weak. None when no carry changes."""
+    new = list(avals)
+    for k, (leaf, a, out) in enumerate(zip(leaves, avals, out_avals)):
+        if a.weak_type and a.dtype != out.dtype and a.shape == out.shape:
+            new[k] = ShapedArray(a.shape, result_type(leaf, out.dtype))
+    return new if new != list(avals) else None
+
+
+def _joined(branch_avals):
+    """The branches' output avals when a weakly typed output (a Python scalar) adopts the promotion
+    with the other branches' dtypes, as NEP 50 promotes it (`1.0` against float32 is float32); None
+    when no output needs it. Strongly typed outputs of different dtypes stay an error."""
+    if len({len(avals) for avals in branch_avals}) != 1:
+        return None
+    joined = []
+    for avals in zip(*branch_avals):
+        first = avals[0]
+        if all(a == first for a in avals) or any(a.shape != first.shape for a in avals):
+            joined.append(first)
+            continue
+        dtype = result_type(*(a.dtype.type(0).item() if a.weak_type else a.dtype for a in avals))
+        joined.append(ShapedArray(first.shape, dtype, all(a.weak_type for a in avals)))
+    return joined if joined != [avals[0] for avals in zip(*branch_avals)] else None
+
+
 def _same_types(avals_a, avals_b, what):
     if len(avals_a) != len(avals_b) or any(
         a.shape != b.shape or a.dtype != b.dtype for a, b in zip(avals_a, avals_b)
@@ -108,7 +137,8 @@ def switch(
     -----
     Eagerly (concrete `index`) only the chosen branch runs. With a traced `index` every branch is
     traced into a sub-graph and one `switch` equation is recorded, so compiled code keeps the
-    branch.
+    branch; a Python-scalar output of one branch then takes the promotion with the other branches'
+    dtype (``1.0`` against float32 is float32), as NEP 50 promotes it.
 
     Examples
     --------
@@ -127,6 +157,11 @@ def switch(
     leaves, in_tree = tree.flatten(operands)
     avals = [_aval(leaf, "operand") for leaf in leaves]
     traced = [_trace(b, in_tree, avals, what="switch branch") for b in branches]
+    joined = _joined([g.out_avals for g, _, _ in traced])
+    if joined is not None:
+        traced = [
+            _trace(b, in_tree, avals, out_avals=joined, what="switch branch") for b in branches
+        ]
     first = traced[0]
     for g, _, t in traced[1:]:
         if t != first[2]:
@@ -183,8 +218,9 @@ def cond(
 
     Notes
     -----
-    A Python ``if`` on a traced value raises; `cond` records both branches in one graph instead.
-    Eagerly only the chosen branch runs.
+    A Python ``if`` on a traced value raises; `cond` records both branches in one graph instead
+    (a Python-scalar output joins the other branch's dtype, as in `switch`). Eagerly only the
+    chosen branch runs.
 
     Examples
     --------

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from arraystack._array import is_tracing, ndarray, raw, wrap
-from arraystack._control import _aval, _matched, _same_types, _trace
+from arraystack._control import _aval, _matched, _promoted, _same_types, _trace
 from arraystack._operands import convert_raw
 from arraystack.ir import tree
 from arraystack.ir.control import scan_p, while_p
@@ -53,6 +53,10 @@ def while_loop(
     `vjp`) through a while_loop raises NotDifferentiableError, as in JAX (the trip count is
     unknown): use `fori_loop` with static bounds or `scan`. Forward mode works.
 
+    A Python scalar in the carry is a weakly typed 0-d value, as in JAX: traced, when the body
+    returns another dtype for it the carry starts as the promotion of both (``0.0`` with a float32
+    body is float32, as NEP 50 promotes the scalar in the equivalent Python loop).
+
     Examples
     --------
     >>> import arraystack as np
@@ -66,6 +70,22 @@ def while_loop(
             val = body_fun(val)
         return val
     avals = [_aval(leaf, "carry") for leaf in leaves]
+
+    def trace_body(avals):
+        return _trace(
+            body_fun, in_tree, avals, out_avals=avals, what="while_loop body_fun", splat=False
+        )
+
+    body_graph, body_consts, body_tree = trace_body(avals)
+    if body_tree != in_tree:
+        raise TypeError(
+            f"while_loop body_fun must return the carry's structure {in_tree}, got {body_tree}"
+        )
+    promoted = _promoted(leaves, avals, body_graph.out_avals)
+    if promoted is not None:
+        avals = promoted
+        body_graph, body_consts, _ = trace_body(avals)
+    _same_types(body_graph.out_avals, avals, "while_loop body_fun (input and output carry)")
     cond_graph, cond_consts, _ = _trace(
         cond_fun, in_tree, avals, what="while_loop cond_fun", splat=False
     )
@@ -75,14 +95,6 @@ def while_loop(
         raise TypeError(
             f"while_loop cond_fun must return a bool, got {cond_graph.out_avals[0].str_short()}"
         )
-    body_graph, body_consts, body_tree = _trace(
-        body_fun, in_tree, avals, out_avals=avals, what="while_loop body_fun", splat=False
-    )
-    if body_tree != in_tree:
-        raise TypeError(
-            f"while_loop body_fun must return the carry's structure {in_tree}, got {body_tree}"
-        )
-    _same_types(body_graph.out_avals, avals, "while_loop body_fun (input and output carry)")
     n = len(avals)
     cond_graph = Graph(
         cond_graph.inputs[n:] + cond_graph.inputs[:n], cond_graph.eqns, cond_graph.outputs
@@ -207,7 +219,8 @@ def scan(
     Notes
     -----
     The body is traced once and recorded as one `scan` equation, eagerly too (run by the reference
-    rule); reverse mode differentiates it.
+    rule); reverse mode differentiates it. A Python scalar in `init` is weakly typed, as in
+    `while_loop`.
 
     Examples
     --------
@@ -249,9 +262,12 @@ def scan(
         ]
 
     flat_tree = tree.structure(tuple([0] * (nc + len(x_avals))))
-    graph, consts, _ = _trace(
-        lambda *a: body(*a), flat_tree, carry_avals + x_avals, what="scan body"
-    )
+    graph, consts, _ = _trace(body, flat_tree, carry_avals + x_avals, what="scan body")
+    promoted = _promoted(init_leaves, carry_avals, graph.out_avals[:nc])
+    if promoted is not None:
+        carry_avals = promoted
+        y_tree.clear()
+        graph, consts, _ = _trace(body, flat_tree, carry_avals + x_avals, what="scan body")
     _same_types(graph.out_avals[:nc], carry_avals, "scan body (input and output carry)")
     k = nc + len(x_avals)
     graph = Graph(graph.inputs[k:] + graph.inputs[:k], graph.eqns, graph.outputs)

@@ -67,9 +67,15 @@ def _resolve(ufunc, raws, operands, pinned, signature, casting):
         {"casting": casting} if signature is None else {"casting": casting, "signature": signature}
     )
     dtypes = ufunc.resolve_dtypes(operands + pinned, **options)
-    if any(d.kind == "O" for d in dtypes):  # only Python scalars: NumPy would loop over objects
+    if any(d.kind == "O" for d in dtypes):  # only weak operands: NumPy would loop over objects
+        # Python scalars and weak traced values (a Python scalar's trace) take their default dtypes
         operands = tuple(
-            np.asarray(r).dtype if isinstance(r, _PY_SCALARS) else d for r, d in zip(raws, operands)
+            np.asarray(r).dtype
+            if isinstance(r, _PY_SCALARS)
+            else r.var.aval.dtype
+            if type(r) is Tracer
+            else d
+            for r, d in zip(raws, operands)
         )
         dtypes = ufunc.resolve_dtypes(operands + pinned, **options)
     return dtypes
