@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from arraystack._array import ndarray, raw, wrap
+from arraystack._creation import asarray
 from arraystack.ir import tree
 from arraystack.ir.ad import batching, ops
 from arraystack.ir.core import user_line
@@ -27,6 +28,15 @@ def _axis_leaves(spec, value, what):
     if isinstance(spec, dict) and isinstance(value, dict) and set(spec) == set(value):
         return [a for k in sorted(value) for a in _axis_leaves(spec[k], value[k], what)]
     raise ValueError(f"vmap {what} {spec!r} does not match the structure of {type(value).__name__}")
+
+
+def _unmapped(leaf):
+    """An argument leaf with in_axes None as `fun` sees it: a numeric NumPy array or scalar as an
+    arraystack array (as jit passes it; asarray's errors for dtypes it does not support); a Python
+    scalar stays one (weakly typed, NEP 50); anything else as it is."""
+    if isinstance(leaf, (np.ndarray, np.generic)) and leaf.dtype.kind in "biufc":
+        return asarray(leaf)
+    return leaf
 
 
 def _move_axis_raw(v, src, dst):
@@ -72,6 +82,8 @@ def vmap(
     Notes
     -----
     `fun` is traced once and each primitive is batched by its rule (a matmul stays one matmul).
+    Unmapped arguments (in_axes None) that are NumPy arrays or scalars reach `fun` as arraystack
+    arrays, as jit's arguments do; Python scalars stay Python scalars (weakly typed).
     The batched function takes positional arguments only (bind keywords with functools.partial).
     Composes with `grad` and `jit`; JAX's `spmd_axis_name` and `axis_name` are not offered.
 
@@ -94,6 +106,7 @@ def vmap(
             raise ValueError(f"vmap in_axes has {len(in_axes)} entries but the function got {len(args)} arguments")
         leaves, treedef = tree.flatten(list(args))
         axes = _axis_leaves(list(in_axes) if isinstance(in_axes, tuple) else in_axes, list(args), "in_axes")
+        leaves = [x if ax is not None else _unmapped(x) for x, ax in zip(leaves, axes)]
         raws = [raw(x) if isinstance(x, ndarray) else (np.asarray(x) if ax is not None else x)
                 for x, ax in zip(leaves, axes)]
         size = _batch_size(raws, axes, axis_size)
