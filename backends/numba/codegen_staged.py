@@ -266,7 +266,8 @@ def _emit_pass(
         emit_body(None)
         code.depth -= len(inner)
     for e, kind, dtype, acc_dtype, acc in accs:
-        if acc in nan_tracked:
+        if acc in nan_tracked:  # the later of equal values, a canonical NaN (extrema.py)
+            emit_last_zero(code, region, e, acc, loads, inner, total)
             code.line(f"{acc} = {literal(np.nan, acc_dtype)} if {acc}_nan else {acc}")
     if total:
         for e, kind, dtype, acc_dtype, acc in accs:
@@ -386,6 +387,7 @@ def _emit_laned_loops(code, region, laned, inner, total, emit_body, prefetch=(),
 from arraystack.backends.numba.codegen import REDUCTIONS as REDUCTION_KINDS  # noqa: E402
 from arraystack.backends.numba.codegen import _emit_eqn, _value  # noqa: E402
 from arraystack.backends.numba.codegen_columns import columns_apply, emit_columns  # noqa: E402
+from arraystack.backends.numba.extrema import emit_last_zero  # noqa: E402
 from arraystack.backends.numba.codegen_rows import (  # noqa: E402
     emit_dividend_checks,
     exact_divisions,

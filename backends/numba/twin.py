@@ -7,7 +7,9 @@ from NumPy's own function, the twin computes what the kernel computes, bit for b
   mathlib_trig's) polynomials with the kernel's exact FMAs (mathlib_numpy.py: a C loop, the optional extension _mathlib_twin, about as fast as NumPy's own exp;
   without it an exact NumPy emulation, 20-500x slower);
 - float32 x ** 3 and x ** 4: computed in float64 and rounded once, as lowering.py does;
-- float sums and products: the kernel's fixed summation order (summation_order.py), not NumPy's pairwise one.
+- float sums and products: the kernel's fixed summation order (summation_order.py), not NumPy's pairwise one;
+- float max/min reductions: the later of equal values (0.0, -0.0) and a canonical NaN (extrema.py), where
+  NumPy's SIMD loop may keep another zero.
 Everything else a kernel computes (arithmetic, comparisons, selects, casts, min/max, sqrt) already rounds
 as NumPy does. So both tiers give identical results
 (tests/arraystack/test_tier_identity.py).
@@ -36,6 +38,7 @@ from arraystack.backends.executable import (
     last_uses,
 )
 from arraystack.backends.numba import _reference_region_step, _region_problem
+from arraystack.backends.numba.extrema import kernel_extremum
 from arraystack.backends.numba.mathlib_numpy import numpy_twin
 from arraystack.backends.numba.summation_order import kernel_reduce
 from arraystack.backends.reference import reference_step
@@ -171,6 +174,8 @@ def _twin_step(eqn):
     if dtype.kind == "f" and name in ("reduce_sum", "reduce_prod"):
         kind = "sum" if name == "reduce_sum" else "prod"
         return functools.partial(kernel_reduce, kind, axes=tuple(eqn.params["axes"]))
+    if dtype.kind == "f" and name in ("reduce_max", "reduce_min"):
+        return functools.partial(kernel_extremum, name[-3:], axes=tuple(eqn.params["axes"]))
     if name == "select" and dtype.kind in "fiu" and dtype.itemsize in _BITS:
         return functools.partial(select_bits, dtype)
     power = float32_integer_power(eqn)
