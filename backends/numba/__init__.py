@@ -187,7 +187,7 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
     if reversed_graph is not None:
         fortran = FortranKernel(reversed_graph, size >= threshold, cache_dir, _sizes)
 
-    full_shape = tuple(spec.shape) if collapsed is not None else None
+    shapes = None if collapsed is None else [tuple(v.aval.shape) for v in collapsed.inputs]
     finals = [tuple(v.aval.shape) for v in sub.outputs]
 
     def step(*inputs):
@@ -200,14 +200,14 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
             outs = fortran(arrays)  # operands in Fortran order: the loops over their transposes
             if outs is not None:  # (None while its kernel compiles: the loops below meanwhile)
                 return outs
-        args = kernel_arguments(arrays, kinds, outer_shape, full_shape)
+        args = kernel_arguments(arrays, kinds, outer_shape, shapes)
         outs = [empty(alloc, dtype, nbytes) for alloc, dtype, nbytes in allocs]
         kernel(*sizes, *args, *outs)
         return [o.reshape(final) if o.shape != final else o for o, final in zip(outs, finals)]
 
     step.donated_outputs = ()  # nested and staged loops allocate every output
     runner = direct and staged_runner(step, kernel, sizes, kinds, full, fortran, allocs, finals)
-    if runner and full_shape is None:  # (a merged region's kernel reads its operands reshaped)
+    if runner and shapes is None:  # (a merged region's kernel reads its operands reshaped)
         step.runner = runner
     return step, spec.source, fresh
 

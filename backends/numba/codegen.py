@@ -69,6 +69,14 @@ class _Region:
                 self.names.setdefault(v, f"v{len(self.names)}")
         self.producer = {v: e for e in graph.eqns for v in e.outputs}
         self.inputs = set(graph.inputs)
+        # inputs read only through broadcast_in_dim, which indexes them with their own axes: never
+        # "outer", even where their squeezed shape is the outer one (a (1, 1) or (4, 1) operand)
+        readers = {}
+        for e in graph.eqns:
+            for x in e.inputs:
+                if x in self.inputs:
+                    readers.setdefault(x, set()).add(e.prim)
+        self.broadcast_only = {x for x, prims in readers.items() if prims == {s.broadcast_in_dim_p}}
         # 512-bit vectors where mathlib's polynomials make the loop compute-bound (measured: 1.3x on
         # tanh/exp chains, 1.2x on softmax's exp pass in cache), and in kernels that reduce along rows
         # and keep them: their passes after the first run from L1 and are compute-bound too (layernorm
@@ -85,6 +93,8 @@ class _Region:
         shape = tuple(var.aval.shape)
         if shape == self.shape:
             return "full"
+        if self.axes and var in self.broadcast_only:
+            return "scalar" if shape == () else "other"
         if self.axes and _squeezed(shape) == _squeezed(self.outer_shape):
             return "outer"  # may carry unit axes (keepdims): the step reshapes inputs/outputs
         if shape == ():

@@ -125,18 +125,18 @@ def wait_layout_kernels(timeout=None) -> None:
 atexit.register(wait_layout_kernels, 60)  # no compile cut off by the interpreter's exit
 
 
-def kernel_arguments(arrays, kinds, outer_shape, full_shape=None):
+def kernel_arguments(arrays, kinds, outer_shape, shapes=None):
     """The operands as a staged or nested kernel takes them: scalars as 1-d arrays, per-row (outer)
-    values in the outer shape, full operands in full_shape when given (a merged region's: a view in C
-    order)."""
+    values in the outer shape, the others in `shapes` when given (the inputs of a merged region,
+    collapsed_region: views of C-order operands)."""
     args = []
-    for x, kind in zip(arrays, kinds):
+    for k, (x, kind) in enumerate(zip(arrays, kinds)):
         if kind == "scalar" or x.ndim == 0:
             x = x.reshape(-1)
         elif kind == "outer" and x.shape != outer_shape:
             x = x.reshape(outer_shape)
-        elif full_shape is not None and kind == "full":
-            x = x.reshape(full_shape)
+        elif shapes is not None and x.shape != shapes[k]:
+            x = x.reshape(shapes[k])
         args.append(x)
     return args
 

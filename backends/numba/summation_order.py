@@ -49,6 +49,9 @@ def kernel_reduce(kind: str, x: np.ndarray, axes: tuple) -> np.ndarray:
     axes = tuple(sorted({int(a) % x.ndim for a in axes})) if x.ndim else ()
     if not axes:
         return x.copy()
+    if x.size == 0:  # nothing to add: each result is what the kernel's accumulators start from
+        kept_shape = tuple(x.shape[d] for d in range(x.ndim) if d not in axes)
+        return np.full(kept_shape, _identity(kind), x.dtype)
     with np.errstate(all="ignore"):  # as the kernels: inf - inf or an overflow is silent
         if len(axes) == x.ndim:
             return np.asarray(_total(kind, x), dtype=x.dtype)
