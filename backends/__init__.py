@@ -22,16 +22,18 @@ def compile_graph(
     donate: positions of graph inputs whose buffers the executable may overwrite with outputs.
     tier=0: the executable tiered compilation runs while the kernels compile: it computes what the
     backend's kernels compute, with NumPy and without compiling anything (backends/numba/twin.py)."""
-    if tier == 0 and backend == "numba":
-        from arraystack.backends.numba.twin import compile_numba_twin
-
-        return compile_numba_twin(graph)
     if backend == "reference":
         from arraystack.backends.reference import compile_reference
 
         return compile_reference(graph)
-    if backend == "numba":
+    if backend == "numba":  # NumPy's error state asking to raise: the reference path (eager's errors)
+        from arraystack.backends.floating_point_errors import honour_error_state
+
+        if tier == 0:
+            from arraystack.backends.numba.twin import compile_numba_twin
+
+            return honour_error_state(compile_numba_twin(graph))
         from arraystack.backends.numba import compile_numba
 
-        return compile_numba(graph, cache_dir, frozenset(donate))
+        return honour_error_state(compile_numba(graph, cache_dir, frozenset(donate)))
     raise ValueError(f"unknown backend {backend!r}; available: {', '.join(BACKENDS)}")
