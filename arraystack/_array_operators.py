@@ -3,7 +3,7 @@ the families they call are imported (ndarray.__add__ is add: x + y runs the ufun
 
 from __future__ import annotations
 
-from arraystack import _elementwise, _linalg
+from arraystack import _comparison, _elementwise, _linalg
 import numpy as np
 
 from arraystack._array import _fastpath, _is_array_operand, ndarray
@@ -215,7 +215,7 @@ def __eq__(self, other):
     except TypeError:
         if _is_array_operand(other):
             raise
-        return NotImplemented  # e.g. x == None: Python falls back to identity, as for objects
+        return _comparison.compare_with_object(self, other, True)  # x == None: all False
 
 
 def __ne__(self, other):
@@ -224,7 +224,7 @@ def __ne__(self, other):
     except TypeError:
         if _is_array_operand(other):
             raise
-        return NotImplemented
+        return _comparison.compare_with_object(self, other, False)
 
 
 _NAMES = (

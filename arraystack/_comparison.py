@@ -4,6 +4,7 @@ them. isclose is elementwise and traces; the others return a Python bool, so the
 from __future__ import annotations
 
 import builtins
+import types
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -190,6 +191,37 @@ def array_equiv(a1: ArrayLike, a2: ArrayLike) -> bool:
     except ValueError:
         return False
     return builtins.bool(anp.all(a1 == a2))
+
+
+# Objects no number equals: NumPy 2 compares an array with them element by element as Python objects (or, for
+# str and bytes, finds no loop and fills its answer), so x == obj is all False and x != obj all True
+_NEVER_EQUAL = (
+    type(None), type(Ellipsis), dict, set, frozenset, slice, type, types.FunctionType,
+    types.BuiltinFunctionType, types.MethodType, types.ModuleType,
+)  # fmt: skip
+
+
+def compare_with_object(x, other, equal: bool):
+    """`x == other` (equal) or `x != other` for an `other` that is no array operand (None, a str, a dict,
+    an object), as NumPy 2's ndarray.__eq__/__ne__: an array of x's shape. Objects no number equals give
+    a constant, also under jit; any other object (one defining __eq__, a list holding objects) is
+    compared by NumPy in eager mode, and raises TypeError on traced values."""
+    kind = type(other)
+    if (
+        isinstance(other, (str, bytes))
+        or kind in _NEVER_EQUAL
+        or (kind.__eq__ is object.__eq__ and kind.__ne__ is object.__ne__)
+    ):
+        return anp.full(x.shape, not equal)
+    value = x._value
+    if isinstance(value, np.ndarray):
+        result = value.__eq__(other) if equal else value.__ne__(other)
+        return result if result is NotImplemented else anp.asarray(result)
+    op = "==" if equal else "!="
+    raise TypeError(
+        f"array {op} {kind.__name__}: NumPy compares each element with this object in Python, which a "
+        "traced array cannot do; compare outside jit, or with an array of numbers"
+    )
 
 
 __all__ = ["allclose", "array_equal", "array_equiv", "isclose"]
