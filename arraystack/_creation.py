@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._array import ndarray, wrap
-from arraystack._dtypes import check_supported
+from arraystack._dtypes import check_supported, native_order
 from arraystack.ir.core import Tracer, active, bind, is_tracing, user_line
 from arraystack.ir.primitives import convert_p, copy_p
 from arraystack.ir.structural import reshape_p
@@ -104,7 +104,7 @@ def asarray(
         return astype(out, dtype, copy=False) if dtype is not None else out
     if dtype is not None:
         dtype = check_supported(dtype)
-    value = np.asarray(a, dtype=dtype, order=order, copy=copy)
+    value = native_order(np.asarray(a, dtype=dtype, order=order, copy=copy))
     check_supported(value.dtype)
     return wrap(value)
 
@@ -160,7 +160,7 @@ def array(
     else:
         if dtype is not None:
             dtype = check_supported(dtype)
-        value = np.array(object, dtype=dtype, copy=copy, order=order, ndmin=ndmin)
+        value = native_order(np.array(object, dtype=dtype, copy=copy, order=order, ndmin=ndmin))
         check_supported(value.dtype)
         return wrap(value)
     if ndmin > out.ndim:

@@ -68,6 +68,15 @@ def check_supported(dt) -> np.dtype:
     return d
 
 
+def native_order(value):
+    """NumPy array `value` in the machine's byte order: a big-endian array (read from a file or a
+    network buffer) is converted once where it enters arraystack, whose arrays and kernels hold native
+    values only; NumPy itself accepts either order."""
+    if value.dtype.isnative:
+        return value
+    return value.astype(value.dtype.newbyteorder("="))
+
+
 def is_supported(dt) -> bool:
     """Whether arraystack arrays can have dtype `dt` (a dtype object)."""
     return dt in _SUPPORTED_SET

@@ -189,7 +189,7 @@ class JitFunction(_JitBase):
             entry.checks(leaves, buffers)
         if self._plain and not kwargs:
             host = [a._value if type(a) is ndarray else a for a in args]
-            if all(type(v) is np.ndarray for v in host):
+            if all(type(v) is np.ndarray and v.dtype.isnative for v in host):
                 fast_key = (_pipeline_generation[0], config.default_backend) + tuple(
                     p for a, v in zip(args, host) for p in (type(a), v.shape, v.dtype)
                 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from arraystack._array import ndarray
+from arraystack._dtypes import native_order
 from arraystack.ir import tree
 from arraystack.ir.avals import ShapedArray, aval_of_concrete, is_supported_dtype
 from arraystack.ir.core import user_line
@@ -25,13 +26,16 @@ def _leaf_aval(leaf, path):
         value = leaf._value
         return ShapedArray(value.shape, value.dtype)
     if isinstance(leaf, np.ndarray):
+        if type(leaf) is not np.ndarray:
+            _refuse_subclass(leaf, path)
         if not is_supported_dtype(leaf.dtype):
             raise TypeError(
                 f"jit argument {path} has unsupported dtype {leaf.dtype} (at {user_line()}): jit traces "
                 "bool, integer, float and complex arrays. Convert it (e.g. .astype(float)), or pass it "
                 "with static_argnums="
             )
-        return ShapedArray(leaf.shape, leaf.dtype)
+        # a big-endian array enters in native order (_leaf_buffer converts it, as asarray does)
+        return ShapedArray(leaf.shape, leaf.dtype.newbyteorder("="))
     if type(leaf) is int and _INT64.max < leaf <= _UINT64.max:
         # Note: a Python int above int64's range is a weak uint64, so `uint64_array * 2**63` works as in
         # NumPy (and other dtypes raise NumPy's OverflowError when the value is cast)
@@ -44,11 +48,29 @@ def _leaf_aval(leaf, path):
     )
 
 
+def _refuse_subclass(leaf, path):
+    """NumPy array subclasses whose meaning a traced ndarray would drop raise a TypeError saying what
+    to pass instead (others, such as np.memmap, are read as the plain arrays they are)."""
+    if isinstance(leaf, np.matrix):
+        raise TypeError(
+            f"jit argument {path} is a numpy.matrix (at {user_line()}): jit computes with ndarray "
+            "semantics (* is elementwise, results are not matrices). Pass np.asarray(m), and use @ for "
+            "matrix products"
+        )
+    if isinstance(leaf, np.ma.MaskedArray):
+        raise TypeError(
+            f"jit argument {path} is a numpy.ma.MaskedArray (at {user_line()}): jit would compute on "
+            "its data and drop the mask. Pass m.filled(value) (masked entries replaced by a value that "
+            "is neutral for your computation), or np.asarray(m) to use the data as it is, with the mask "
+            "(np.ma.getmaskarray(m)) as a separate argument if needed"
+        )
+
+
 def _leaf_buffer(leaf, aval):
     if isinstance(leaf, ndarray):
         return leaf._value
     if isinstance(leaf, np.ndarray):
-        return leaf
+        return leaf if leaf.dtype.isnative else native_order(leaf)
     return np.asarray(leaf, aval.dtype)  # scalars: 0-d arrays of their (weak) dtype
 
 

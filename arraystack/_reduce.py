@@ -7,6 +7,7 @@ primitives run through their NumPy reference rules, so both modes compute the sa
 
 from __future__ import annotations
 
+import operator
 import warnings
 
 import numpy as np
@@ -15,7 +16,7 @@ from arraystack._aliasing import rebind
 from arraystack._array import ndarray, raw, wrap
 from arraystack._creation import asarray
 from arraystack._dtypes import check_supported
-from arraystack._manipulation import normalize_axes, normalize_axis
+from arraystack._manipulation import normalize_axis
 from arraystack._operands import broadcast_raw, convert_raw
 from arraystack.ir.core import Tracer, active, bind, trace_state
 from arraystack.ir.primitives import convert_p, div_p, select_p
@@ -109,7 +110,20 @@ def scalar(value, dtype):
 
 
 def axes_of(axis, ndim) -> tuple:
-    return tuple(range(ndim)) if axis is None else normalize_axes(axis, ndim)
+    """`axis=` of a reduction as ufunc.reduce reads it (np.sum, np.max, np.mean, ...): None for all
+    axes, an integer or a tuple of integers, each in range and none twice. Anything else is NumPy's
+    TypeError: "'float' object cannot be interpreted as an integer" for 1.0, the same for a list,
+    "an integer is required" for a bool."""
+    if axis is None:
+        return tuple(range(ndim))
+    axes = []
+    for ax in axis if type(axis) is tuple else (axis,):
+        if isinstance(ax, (bool, np.bool_)):
+            raise TypeError("an integer is required")
+        axes.append(normalize_axis(operator.index(ax), ndim))  # operator.index: NumPy's TypeError
+    if len(set(axes)) != len(axes):
+        raise ValueError("duplicate value in 'axis'")
+    return tuple(axes)
 
 
 def arg_axis(axis, ndim) -> int:

@@ -37,7 +37,7 @@ def kernel_extremum(kind: str, x, axes: tuple) -> np.ndarray:
         last = values.shape[-1] - 1 - from_end
         picked = np.take_along_axis(values, last[..., None], axis=-1)[..., 0]
         result = np.where(zero, picked, result)
-    nan = result != result
+    nan = np.isnan(result)
     if nan.any():
         result = np.where(nan, np.array(np.nan, x.dtype), result)
     return np.asarray(result, x.dtype)

@@ -329,7 +329,9 @@ def _c_elementwise(name, dtype):
     def twin(x):
         if x.dtype != dtype:
             raise TypeError(f"mathlib's C {name} takes {dtype}, got {x.dtype}")
-        flat = np.ascontiguousarray(x).reshape(-1)
+        # the C loop reads whole aligned elements: a misaligned operand (np.frombuffer at an odd
+        # offset) is copied first, as a strided one is
+        flat = np.require(x, requirements=("C", "A")).reshape(-1)
         out = np.empty(flat.shape, dtype)
         kernel(flat, out)  # releases the GIL
         return out.reshape(x.shape)
