@@ -17,6 +17,7 @@ from arraystack._dtypes import check_supported, native_order
 from arraystack.ir.core import Tracer, active, bind, is_tracing, user_line
 from arraystack.ir.primitives import convert_p, copy_p
 from arraystack.ir.structural import reshape_p
+from arraystack.ir.trace import note_weak_int_cast
 
 if TYPE_CHECKING:
     from typing import Any
@@ -118,6 +119,7 @@ def _asarray_ndarray(a, dtype, order, copy_flag):
         if not same_dtype:
             if copy_flag is False:
                 raise ValueError(_NO_COPY)
+            note_weak_int_cast(value, dtype)  # a traced Python int: NumPy checks its range here
             return astype(a, dtype)
         return _copy_value(a) if copy_flag else a
     if same_dtype and (order in (None, "K", "A") or value.flags[order + "_CONTIGUOUS"]):

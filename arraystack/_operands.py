@@ -12,6 +12,7 @@ import numpy as np
 from arraystack.ir.core import Tracer, bind
 from arraystack.ir.primitives import convert_p
 from arraystack.ir.structural import broadcast_in_dim_p, reshape_p
+from arraystack.ir.trace import note_weak_int_cast
 
 _PY_SCALARS = (bool, int, float, complex)
 
@@ -68,6 +69,8 @@ def convert_raw(x, dtype):
         return np.asarray(x).astype(dtype)[()]
     if dtype_of(x) == dtype:
         return x
+    if type(x) is Tracer and x.var.aval.weak_type and dtype.kind in "iu":
+        note_weak_int_cast(x, dtype)  # a traced Python int: jit checks its range as NumPy does here
     return bind(convert_p, x, dtype=dtype)
 
 

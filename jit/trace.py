@@ -2,9 +2,9 @@
 
 A GraphTrace sits on the trace stack while a function runs on Tracers; every bind() records an Eqn. Values
 from outside the trace (concrete arrays, Tracers of an outer trace) are captured as extra graph inputs,
-never frozen in as constants; Python and NumPy scalars become Literals. The trace also notes each cast of a
-weakly typed integer value (a Python int argument) to another integer dtype, where NumPy would check the
-Python integer's range (arraystack.jit checks it on every call).
+never frozen in as constants; Python and NumPy scalars become Literals. The trace also keeps the casts of
+weakly typed integers (a Python int argument's trace) that the frontend notes where NumPy would check a
+Python int's range (note_weak_int_cast; arraystack.jit checks them on every call).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from arraystack.ir.core import (
     user_line,
 )
 from arraystack.ir.ir import Graph, GraphBuilder, Literal, Var
-from arraystack.ir.primitives import convert_p
 
 _PY_SCALARS = (bool, int, float, complex)
 
@@ -77,23 +76,25 @@ class GraphTrace:
         inputs = tuple(  # lift(), with its common case (a Tracer of this trace) inline
             [a.var if type(a) is Tracer and a.trace is self else self.lift(a) for a in args]
         )
-        if prim is convert_p:
-            self._note_cast(inputs[0], params["dtype"])
         outputs = self.builder.emit(prim, inputs, params, source_from(sys._getframe(1)))
         if prim.multiple_results:
             return tuple(Tracer(self, v) for v in outputs)
         return Tracer(self, outputs[0])
 
-    def _note_cast(self, atom, dtype):
-        aval = atom.aval
-        dtype = np.dtype(dtype)
-        weak_int = type(atom) is Var and aval.weak_type and aval.dtype.kind in "iu"
-        if weak_int and dtype.kind in "iu" and dtype != aval.dtype:
-            self.weak_int_casts.append((atom, dtype))
-
     def to_graph(self, outputs) -> Graph:
         out_atoms = [self.lift(x) for x in outputs]
         return self.builder.build(self.arg_vars + self.const_vars, out_atoms)
+
+
+def note_weak_int_cast(tracer, dtype) -> None:
+    """The frontend casts `tracer`, a weakly typed integer (the trace of a Python int), to the integer
+    `dtype` where NumPy casts a Python int operand and checks that it is in the dtype's range: the graph
+    trace building it keeps a note, so that the value can be checked when it is known."""
+    aval = tracer.var.aval
+    dtype = np.dtype(dtype)
+    weak_int = aval.weak_type and aval.dtype.kind in "iu"
+    if weak_int and isinstance(tracer.trace, GraphTrace) and dtype.kind in "iu" and dtype != aval.dtype:
+        tracer.trace.weak_int_casts.append((tracer.var, dtype))
 
 
 def make_graph(fn, in_avals, weak_int_casts=None) -> tuple[Graph, list]:
@@ -101,7 +102,7 @@ def make_graph(fn, in_avals, weak_int_casts=None) -> tuple[Graph, list]:
 
     Returns (graph, consts): the graph's inputs are the arguments followed by one input per captured value,
     and `consts` lists those captured values in order (concrete arrays or outer Tracers). A list passed as
-    `weak_int_casts` receives (Var, dtype) for each cast of a weak integer value to another integer dtype.
+    `weak_int_casts` receives the (Var, dtype) of each cast noted by note_weak_int_cast.
     """
     trace = GraphTrace()
     args = [trace.new_arg(a) for a in in_avals]
