@@ -18,12 +18,15 @@ value read on the way becomes a guard `(kind, source, key, expected, buffer)`:
 
 Not guarded (what the trace saw is kept):
 - values reached through a computed key or name (`d[name]` with `name` a variable, `getattr(o, name)`,
-  iteration over a dict), items beyond the first 64 of a list or tuple, and values more than 8 steps from
-  the function;
+  iteration over a dict), items beyond the first 64 of a list or tuple, and values nested more than 12
+  levels deep (`d["k"].w` is three levels below a global `d`);
 - values computed by properties, `__getattr__` and descriptors other than `__slots__` (the code of a
   property is walked, so the attributes it reads are guarded);
-- attributes of library modules (arraystack, NumPy, the standard library: `numpy.pi`, `math.e`) and the
-  functions of library closures; default argument values are walked but not re-read;
+- what library code holds (arraystack, NumPy, the standard library and installed packages): attributes of
+  their modules (`numpy.pi`) and objects (a library object bound to a global is guarded, its attributes
+  are not) and what their functions read (only the user functions they wrap are followed: jit, grad,
+  custom_vjp, functools.partial and wraps);
+- default argument values (walked, but not read again: `def f(x, w=W)` keeps the W it was defined with);
 - the contents of an array that did not enter the graph (`float(W[0])` or NumPy's `W.max()` during the
   trace read W's values into Python): writing into W in place is not seen, rebinding W is.
 """
@@ -53,7 +56,7 @@ class _Missing:
 
 MISSING = _Missing()  # expected where a name was absent; read where a name or item is gone
 
-_MAX_DEPTH = 8
+_MAX_DEPTH = 12
 _MAX_VALUES = 4096
 _MAX_ITEMS = 64
 _WRAPPER_ATTRS = ("__wrapped__", "fun", "fwd", "bwd", "jvp")  # jit, custom_vjp/custom_jvp, wraps
@@ -72,10 +75,12 @@ def buffer_of(value):
     return None
 
 
-def _simple(value):
+def _simple(value, nesting=0):
     if isinstance(value, _SIMPLE):
         return True
-    return type(value) is tuple and len(value) <= _MAX_ITEMS and all(_simple(v) for v in value)
+    if type(value) is not tuple or nesting > 4 or len(value) > _MAX_ITEMS:
+        return False
+    return all(_simple(v, nesting + 1) for v in value)
 
 
 def same_value(a, b) -> bool:
@@ -123,8 +128,16 @@ def read(kind, source, key, args=(), kwargs=None):
     return (kwargs or {}).get(at, MISSING)
 
 
+@functools.lru_cache(maxsize=4096)
 def _is_library(module_name) -> bool:
-    return isinstance(module_name, str) and module_name.partition(".")[0] in _LIBRARIES
+    """Library code is not walked: arraystack, NumPy, the standard library and installed packages."""
+    if not isinstance(module_name, str):
+        return False
+    root = module_name.partition(".")[0]
+    if root in _LIBRARIES:
+        return True
+    path = getattr(sys.modules.get(root), "__file__", None) or ""
+    return "site-packages" in path or "dist-packages" in path
 
 
 def _library_module(value) -> bool:
@@ -174,14 +187,15 @@ class Captures:
         if _simple(value) or buffer_of(value) is not None or id(value) in self._seen:
             return
         self._seen.add(id(value))
+        inner = depth + 1  # the depth of what `value` holds
         if isinstance(value, types.FunctionType):
             self._function(value, path, depth)
         elif isinstance(value, types.MethodType):
-            self.visit(value.__func__, path, depth)
-            self.visit(value.__self__, path, depth)
+            self.visit(value.__func__, path, inner)
+            self.visit(value.__self__, path, inner)
         elif isinstance(value, functools.partial):
-            for inner in (value.func, *value.args, *value.keywords.values()):
-                self.visit(inner, path, depth)
+            for held in (value.func, *value.args, *value.keywords.values()):
+                self.visit(held, path, inner)
         elif isinstance(value, types.ModuleType):
             if not _is_library(value.__name__):
                 self._names_in(ITEM, vars(value), vars(value), path, depth)
@@ -198,7 +212,7 @@ class Captures:
                 self.read(INDEX, value, i, item, f"{path}[{i}]", depth)
         elif isinstance(value, tuple):
             for i, item in enumerate(value[:_MAX_ITEMS]):
-                self.visit(item, f"{path}[{i}]", depth)
+                self.visit(item, f"{path}[{i}]", inner)
         else:
             self._object(value, path, depth)
 
@@ -215,7 +229,7 @@ class Captures:
                 if value is not MISSING and not _library_module(value):
                     self.read(ITEM, globs, name, value, name, depth)
             for default in (*(fun.__defaults__ or ()), *(fun.__kwdefaults__ or {}).values()):
-                self.visit(default, f"{fun.__name__}'s default", depth)
+                self.visit(default, f"{fun.__name__}'s default", depth + 1)
         for name, cell in zip(code.co_freevars, fun.__closure__ or ()):
             try:
                 value = cell.cell_contents
@@ -224,8 +238,8 @@ class Captures:
             if user:
                 self.read(CELL, cell, None, value, name, depth)
             else:
-                self.visit(value, name, depth)
-        self.visit(getattr(fun, "__wrapped__", None), path, depth)
+                self.visit(value, name, depth + 1)
+        self.visit(getattr(fun, "__wrapped__", None), path, depth + 1)
 
     def _names_in(self, kind, namespace, source, path, depth):
         for name in self.names:
@@ -242,11 +256,11 @@ class Captures:
                 member = member.__func__
             if isinstance(member, property):
                 for accessor in (member.fget, member.fset):
-                    self.visit(accessor, f"{cls.__qualname__}.{name}", depth)
+                    self.visit(accessor, f"{cls.__qualname__}.{name}", depth + 1)
             elif name.startswith("__") and isinstance(member, types.FunctionType):
-                self.visit(member, f"{cls.__qualname__}.{name}", depth)
+                self.visit(member, f"{cls.__qualname__}.{name}", depth + 1)
         for base in cls.__bases__:
-            self.visit(base, base.__qualname__, depth)
+            self.visit(base, base.__qualname__, depth + 1)
 
     def _object(self, obj, path, depth):
         cls = type(obj)
@@ -254,9 +268,9 @@ class Captures:
             attributes = getattr(obj, "__dict__", None)
             if type(attributes) is dict:
                 for name in _WRAPPER_ATTRS:
-                    self.visit(attributes.get(name), path, depth)
+                    self.visit(attributes.get(name), path, depth + 1)
             return
-        self.visit(cls, path, depth)
+        self.visit(cls, path, depth + 1)
         try:
             attributes = object.__getattribute__(obj, "__dict__")
         except AttributeError:

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from arraystack.backends.numba import kernels
 
 import arraystack as ast
 from arraystack._array import _fastpath
-from arraystack.backends.numba import kernels
 
 
 @pytest.fixture(params=[True, False], ids=["c", "python"])
