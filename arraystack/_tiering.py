@@ -39,6 +39,7 @@ from __future__ import annotations
 import _thread
 import logging
 import os
+import queue
 import sys
 import threading
 import time
@@ -111,6 +112,44 @@ def _short_gil_turns(change):
             sys.setswitchinterval(_turns[1])
 
 
+# Background compiles run on at most COMPILE_THREADS threads fed by one queue: a program that makes jitted
+# functions faster than they compile queues them instead of holding a thread (and a stack) per compile
+# (two threads making jitted functions in a loop once reached thousands). More threads would not compile
+# sooner: the worker serves one job at a time, and numba compiles and loads under one lock. Two let this
+# process load one plan while the worker compiles the next. The threads are bare threads, which
+# threading.Thread.start() would wait for until they run (on a loaded machine that handshake cost a first
+# call 3-11 ms); like daemon threads, they do not delay exit.
+COMPILE_THREADS = 2
+_compiles = queue.SimpleQueue()  # (Tier, described buffers, mode)
+_compile_threads = [0]  # started in this process
+_compile_threads_lock = threading.Lock()
+
+
+def _ensure_compile_threads():
+    with _compile_threads_lock:
+        if _compile_threads[0] < COMPILE_THREADS:
+            _thread.start_new_thread(_serve_compiles, ())
+            _compile_threads[0] += 1
+
+
+def _serve_compiles():
+    while True:
+        tier, described, how = _compiles.get()
+        tier._compile(described, how)
+
+
+def _forget_compile_threads():
+    """In a forked child only the forking thread runs: its compiles start threads of their own."""
+    global _compiles, _compile_threads_lock
+    _compiles = queue.SimpleQueue()
+    _compile_threads[0] = 0
+    _compile_threads_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_compile_threads)
+
+
 class Tier:
     """The background compilation of one cache entry."""
 
@@ -122,7 +161,7 @@ class Tier:
         self.donate = donate
         self.stats = stats
         self.name = name
-        self.started = False  # start() ran: the compile thread exists (or existed)
+        self.started = False  # start() ran: the compile is queued for a compile thread (or ran)
         self.error = None
         self.mode = None  # "process", "disk" or "thread": where the compiled tier came from
         self.fallback = None  # why a process compile fell back to a thread
@@ -147,24 +186,20 @@ class Tier:
             described = copies.result() if copies is not None else [describe_buffer(b) for b in buffers]
             described += [describe_buffer(b) for b in consts]
             self.started = True
-        # A bare thread, which threading.Thread.start() would wait for until it runs: on a loaded machine
-        # that handshake cost the first call 3-11 ms. Like a daemon thread, it does not delay exit.
-        _thread.start_new_thread(self._compile, (described, how))
+        _compiles.put((self, described, how))
+        _ensure_compile_threads()
 
     def _compile(self, described, how):
-        # Let the calling thread (waiting in Thread.start) take the GIL back and return its tier-0 result
-        # first: the imports below compile source and hold the GIL for milliseconds.
+        # Let the calling thread take the GIL back and return its tier-0 result first: the imports below
+        # compile source and hold the GIL for milliseconds.
         time.sleep(0.001)
-        from arraystack.backends.blas_threads import fewer_blas_threads
-
         self.timeline["started"] = time.perf_counter()
         try:
-            # compiling (here or in the worker) or loading takes a core: BLAS leaves it that core
-            with fewer_blas_threads() as blas_threads:
-                executable = self._compile_in_worker(described) if how == "process" else None
-                if executable is None:
-                    executable = self._compile_here(described)
-            self.report["blas_threads"] = blas_threads  # (before, while compiling); None: no OpenBLAS
+            # The BLAS keeps its thread count (its products' bits depend on it); the worker compiles at the
+            # lowest priority instead (backends/blas_threads.py).
+            executable = self._compile_in_worker(described) if how == "process" else None
+            if executable is None:
+                executable = self._compile_here(described)
             self.stats.compiles += getattr(executable, "new_kernels", 0)
             self.entry.executable = executable
             self.entry.run = executable.runner

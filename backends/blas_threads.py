@@ -1,25 +1,38 @@
-"""The thread count of the BLAS under NumPy, and lending one of its cores to a compile worker for a while.
+"""The BLAS under NumPy and background compiles: the process's BLAS thread count is never changed; a compile
+worker gives up the cores instead, running at the lowest scheduling priority.
 
-While a compile worker process compiles a jitted function's kernels (tiered compilation), it holds a core.
-A BLAS with a thread per core then runs every matrix product of the tier-0 calls with one thread waiting
-for that core: OpenBLAS's threads spin and yield, and the product takes several times as long as on one
-thread. Measured on 2 cores (the MLP step of benchmarks/bench_train.py, 784-512-10, batch 256): tier-0
-calls served while the worker compiled took a median 61-64 ms with 2 BLAS threads, 11.8 ms with one;
-8 ms with no worker. `fewer_blas_threads()` leaves the worker its core while any compile is in flight
-(nested and concurrent holders count; the last one out restores the count it found).
+OpenBLAS splits a product differently on a different number of threads, so the same float32 `x @ y` can
+differ in its last bits (up to 5e-5 for a 256x784 by 784x512 product) between 1 and 2 threads. Results in
+user code must not depend on whether a compile happens to be in flight, so nothing here sets the count.
 
-Only OpenBLAS is handled (NumPy's and SciPy's wheels, whose symbols carry a `scipy_` prefix and a `64_`
-suffix, and system builds), found among the shared libraries this process has already loaded
-(/proc/self/maps, Linux). Elsewhere (macOS Accelerate, MKL) nothing changes and `blas_threads()` is None.
+A compile worker process (backends/compile_worker.py) would otherwise hold a core that a BLAS with a thread
+per core needs: OpenBLAS's threads spin and yield, and a product whose thread shares its core with the
+worker waits for that thread. `lower_priority()` puts the worker in SCHED_IDLE (Linux; elsewhere nice 19),
+so any thread of ordinary priority that wakes takes the core from it at once, and the worker compiles with
+what is left over. The compile's own threads in this process keep their priority: they hold the GIL, and a
+starved thread holding the GIL would stall the caller's calls.
+
+What it costs (the MLP step of benchmarks/bench_train.py, 784-512-10, batch 256, float32, cold cache; the
+median of the tier-0 calls served while the worker compiled). Before, on an otherwise idle 2-core machine:
+8 ms with no worker, 61-64 ms with the worker at normal priority and 2 BLAS threads, 11.8 ms with the BLAS
+lowered to one thread while compiling (the previous design, whose products changed their bits). Now, on a
+shared 2-core machine under a load average of 4-6 from other processes, 3 interleaved runs each: the worker
+at SCHED_IDLE 107-124 ms a call (tier 1 after 25-28 s), at normal priority 117-128 ms (29-30 s), one BLAS
+thread while compiling 12-14 ms (24-25 s). Calls with no compile in flight took 21-124 ms in the same runs:
+under that load a product on 2 threads waits for the other processes far more than for the worker, and one
+BLAS thread is faster whether or not a compile runs; the priority mostly matters on a machine where the
+worker is the only other thing running.
+
+Only OpenBLAS is asked for its count (NumPy's and SciPy's wheels, whose symbols carry a `scipy_` prefix and
+a `64_` suffix, and system builds), found among the shared libraries this process has already loaded
+(/proc/self/maps, Linux). Elsewhere (macOS Accelerate, MKL) `blas_threads()` is None.
 """
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import functools
 import os
-import threading
 
 _NAMES = (
     "scipy_openblas_{}_num_threads64_",
@@ -28,14 +41,10 @@ _NAMES = (
     "openblas_{}_num_threads",
 )
 
-_lock = threading.Lock()
-_holders = 0
-_restore = None  # the count to restore when the last holder leaves (None: nothing was changed)
-
 
 @functools.cache
 def _openblas():
-    """(get, set) of the OpenBLAS this process has loaded, or None."""
+    """(get, set) of the OpenBLAS this process has loaded, or None. Only tests set the count."""
     try:
         with open("/proc/self/maps") as f:
             paths = sorted({line.split()[-1] for line in f if "openblas" in line.lower() and ".so" in line})
@@ -62,37 +71,27 @@ def blas_threads() -> int | None:
     return None if blas is None else int(blas[0]())
 
 
-def _cores() -> int:
+def lower_priority() -> str:
+    """Run this process (and the threads it starts later) at the lowest scheduling priority: SCHED_IDLE
+    where the OS has it (Linux), else nice 19. Returns which one took effect ("idle", "nice" or "none")."""
+    if hasattr(os, "SCHED_IDLE"):
+        try:
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+            return "idle"
+        except OSError:  # e.g. a seccomp profile that refuses it: nice still lowers the priority
+            pass
     try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
+        os.nice(19 - os.nice(0))
+        return "nice"
+    except (OSError, AttributeError):
+        return "none"
 
 
-@contextlib.contextmanager
-def fewer_blas_threads():
-    """While inside: BLAS on at most one thread fewer than this process's cores (never fewer than one).
-    Yields (count before, count inside), or None without an OpenBLAS."""
-    global _holders, _restore
-    blas = _openblas()
-    if blas is None:
-        yield None
-        return
-    get, set_ = blas
-    with _lock:
-        before = int(get())
-        if _holders == 0:
-            target = max(1, min(before, _cores() - 1))
-            if target < before:
-                set_(target)
-                _restore = before
-        _holders += 1
-        inside = int(get())
-    try:
-        yield before if _restore is None else _restore, inside
-    finally:
-        with _lock:
-            _holders -= 1
-            if _holders == 0 and _restore is not None:
-                set_(_restore)
-                _restore = None
+def priority(pid: int = 0) -> str:
+    """How a process is scheduled: "idle" (SCHED_IDLE), "nice <n>", as lower_priority() says it."""
+    if hasattr(os, "sched_getscheduler") and os.sched_getscheduler(pid) == getattr(os, "SCHED_IDLE", None):
+        return "idle"
+    return f"nice {os.getpriority(os.PRIO_PROCESS, pid)}"
+
+
+__all__ = ["blas_threads", "lower_priority", "priority"]

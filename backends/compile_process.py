@@ -4,13 +4,19 @@ parent process, started on the first job, serving jobs one at a time.
 `start(job)` sends a job and its `.result()` waits for the answer (`submit(job)` does both). They raise
 WorkerUnavailable when no worker could be started (the caller compiles in-process instead), WorkerCrashed when
 the worker died during the job (the next job starts a new worker), and JobFailed when the compile raised in
-the worker. The worker is
-started with `python -m`, never multiprocessing's spawn, which would re-run the user's __main__ module; it
-sits in its own session (Ctrl-C in a terminal reaches only the parent) and exits when its stdin closes, so a
-parent that exits or dies leaves nothing behind. A process that forked gets its own worker. A worker idle for
-IDLE_SECONDS (ARRAYSTACK_WORKER_IDLE_SECONDS, default 300) is retired by the parent, which knows that no job is
-in flight, and its memory (numba and LLVM: a few hundred MB) returns to the system; the next job starts a
-new one.
+the worker. The worker is started with `python -m`, never multiprocessing's spawn, which would re-run the
+user's __main__ module; it sits in its own session (Ctrl-C in a terminal reaches only the parent) and exits
+when its stdin closes, so a parent that exits or dies leaves nothing behind. A process that forked gets its
+own worker. A worker idle for IDLE_SECONDS (ARRAYSTACK_WORKER_IDLE_SECONDS, default 300) is retired by the
+parent, which knows that no job is in flight, and its memory (numba and LLVM: a few hundred MB) returns to
+the system; the next job starts a new one.
+
+Two threads serve a worker: a writer, the only one that touches its stdin (jobs queue for it, so no caller
+blocks on a full pipe, and no lock is held while a write waits), and a reader of its answers, which takes
+the jobs' lock only to find the job an answer belongs to. Neither waits for the other: a worker blocked
+writing an answer is always drained, so it always comes back to read its next job. Exiting never waits on
+the pipe either: the writer closes stdin after the jobs queued before it, and a process that exits first
+leaves the worker a truncated message, which it reads as the end.
 """
 
 from __future__ import annotations
@@ -19,11 +25,12 @@ import atexit
 import itertools
 import logging
 import os
+import queue
 import subprocess
 import sys
 import threading
 
-from arraystack.backends.compile_worker import receive, send
+from arraystack.backends.compile_worker import encode, receive
 
 log = logging.getLogger("arraystack.jit")
 # argv of the worker; tests point it at a program that exits at once to exercise the fallback
@@ -52,6 +59,7 @@ class Job:
 
     def __init__(self, pid):
         self.pid = pid
+        self.written = False  # the whole job is in the worker's stdin
         self.done = threading.Event()
         self.answer = None
         self.error = None
@@ -78,6 +86,7 @@ class CompileWorker:
             list(command or COMMAND),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
+            bufsize=0,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
             env=_worker_environment(),
@@ -89,11 +98,35 @@ class CompileWorker:
         self._idle_timer = None
         self._jobs: dict[int, Job] = {}
         self._ids = itertools.count()
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # guards _jobs, alive, retired, the idle timer; never held for I/O
+        self._outbox = queue.SimpleQueue()  # (Job, bytes) for the writer; None: close stdin
         self._reader = threading.Thread(
             target=self._read, name="arraystack-compile-worker-reader", daemon=True
         )
+        self._writer = threading.Thread(
+            target=self._write, name="arraystack-compile-worker-writer", daemon=True
+        )
         self._reader.start()
+        self._writer.start()
+
+    def _write(self):
+        stdin = self.process.stdin  # unbuffered: no buffer lock for a close at exit to wait on
+        broken = False
+        while (item := self._outbox.get()) is not None:
+            if broken:
+                continue  # the worker is gone: the reader fails the job
+            pending, data = item
+            view = memoryview(data)
+            try:
+                while view:
+                    view = view[stdin.write(view) :]
+                pending.written = True
+            except OSError:  # BrokenPipeError: the worker exited; the reader sees it and fails the job
+                broken = True
+        try:
+            stdin.close()
+        except OSError:
+            pass
 
     def _read(self):
         stream = self.process.stdout
@@ -125,6 +158,7 @@ class CompileWorker:
             job.done.set()
 
     def send(self, job: dict) -> Job:
+        """Queue a job for the worker; never blocks on the pipe (the writer thread writes it)."""
         pending = Job(self.pid)
         with self._lock:
             if self.retired:
@@ -136,10 +170,7 @@ class CompileWorker:
                 self._idle_timer = None
             job_id = next(self._ids)
             self._jobs[job_id] = pending
-            try:
-                send(self.process.stdin, dict(job, id=job_id))
-            except (BrokenPipeError, OSError):
-                pass  # the reader sees the worker exit and fails the job
+        self._outbox.put((pending, encode(dict(job, id=job_id))))
         return pending
 
     def _arm_idle_timer(self):
@@ -164,12 +195,10 @@ class CompileWorker:
         self.close(None)  # no job in flight: it exits at once
 
     def close(self, timeout=5.0) -> None:
-        """Close the worker's stdin (it exits after its current job); kill it after `timeout` seconds
-        (None: leave it to finish its job, whose kernels then land in the disk cache for the next run)."""
-        try:
-            self.process.stdin.close()
-        except OSError:
-            pass
+        """Close the worker's stdin once the jobs queued before are written (it exits after them); kill it
+        after `timeout` seconds (None: return at once and leave it to finish its jobs, whose kernels then
+        land in the disk cache for the next run)."""
+        self._outbox.put(None)
         if timeout is None:
             return
         try:
@@ -178,6 +207,7 @@ class CompileWorker:
             self.process.kill()
             self.process.wait()
         self._reader.join(timeout)
+        self._writer.join(timeout)
 
 
 def _worker_environment() -> dict:
@@ -234,12 +264,12 @@ def submit(job: dict, timeout=None) -> dict:
 
 
 def jobs_in_flight() -> int:
-    """Jobs sent to this process's worker and not answered yet."""
+    """Jobs written to this process's worker (wholly in its stdin) and not answered yet."""
     current = _worker
     if current is None or _owner_pid != os.getpid():
         return 0
-    with current._lock:  # held while a job is being sent: a job counts once it is in the pipe
-        return len(current._jobs)
+    with current._lock:
+        return sum(job.written for job in current._jobs.values())
 
 
 def worker_pid() -> int | None:

@@ -6,7 +6,8 @@ and layouts, so numba sees exactly the argument types the parent will pass), the
 donated inputs. The worker compiles the graph for the numba backend and runs it once on those buffers: numba
 compiles each kernel for those types and writes its on-disk cache, and the answer lists, per kernel key, the
 types compiled, for the parent to load from disk (backends/numba/disk_cache.py). The worker exits when stdin
-closes (its parent exited or shut it down). backends/compile_process.py is the parent's side.
+closes (its parent exited or shut it down). It runs at the lowest scheduling priority
+(backends/blas_threads.py). backends/compile_process.py is the parent's side.
 """
 
 from __future__ import annotations
@@ -23,9 +24,14 @@ import numpy as np
 _HEADER = struct.Struct("<Q")
 
 
-def send(stream, message) -> None:
+def encode(message) -> bytes:
+    """A message as it travels: a pickle behind its 8-byte length."""
     data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    stream.write(_HEADER.pack(len(data)) + data)
+    return _HEADER.pack(len(data)) + data
+
+
+def send(stream, message) -> None:
+    stream.write(encode(message))
     stream.flush()
 
 
@@ -92,6 +98,11 @@ def run_job(job) -> dict:
 
 
 def main() -> int:
+    from arraystack.backends.blas_threads import lower_priority
+
+    # The parent's threads (its BLAS's above all) take a core from the worker whenever they need one; the
+    # parent never changes its BLAS thread count, whose products would change their bits (blas_threads.py).
+    lower_priority()
     # Answers go to the original stdout; anything else printed (numba warnings, debug output) to stderr.
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())

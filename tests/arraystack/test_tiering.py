@@ -120,44 +120,6 @@ def test_the_worker_compiles_and_this_process_only_loads_from_the_disk_cache(col
     assert entry_of(g).pending.report["warmup_compiles"] == 0
 
 
-def test_blas_leaves_the_compile_its_core_until_the_switch(monkeypatch, cold):
-    from arraystack.backends import blas_threads
-
-    if blas_threads.blas_threads() is None:
-        pytest.skip("NumPy's BLAS here is not OpenBLAS")
-    deadline = time.monotonic() + 300  # no compile left running by an earlier test holds a thread
-    while blas_threads._holders and time.monotonic() < deadline:
-        time.sleep(0.05)
-    get, set_ = blas_threads._openblas()
-    found = get()
-    set_(2)
-    monkeypatch.setattr(blas_threads, "_cores", lambda: 2)
-    monkeypatch.setattr(ast.config, "tier_compile", "thread")
-    seen, gate = [], threading.Event()
-    compile_here = tiering.Tier._compile_here
-
-    def observe_then_compile(self, described):
-        seen.append(blas_threads.blas_threads())
-        gate.wait(300)
-        return compile_here(self, described)
-
-    monkeypatch.setattr(tiering.Tier, "_compile_here", observe_then_compile)
-    try:
-        f = ast.jit(lambda a, b: chain(a, b, 1.1875), tiered=True)
-        f(ast.asarray(X), ast.asarray(X))
-        deadline = time.monotonic() + 60
-        while not seen and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert seen == [1]  # one thread while the compile holds the other core
-        gate.set()
-        assert f.wait_compiled(timeout=300)
-        assert entry_of(f).pending.report["blas_threads"] == (2, 1)
-        assert blas_threads.blas_threads() == 2  # given back at the switch
-    finally:
-        gate.set()
-        set_(found)
-
-
 def test_untiered_functions_run_compiled_code_from_the_first_call():
     f = ast.jit(chain, tiered=False)
     f(ast.asarray(X), ast.asarray(X))
