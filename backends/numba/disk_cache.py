@@ -1,4 +1,11 @@
-"""Kernels compiled in one process, loaded in another from numba's on-disk cache (tiered compilation).
+"""numba's on-disk cache of the kernels: checked before numba reads it, and shared between processes.
+
+Each file of a kernel's cache (the .nbi index, the .nbc entries) is written with a checksum of its contents
+in front (`CheckedCacheFile`), and read only when the checksum holds: numba unpickles an entry and hands
+its machine code to LLVM as it is, so a flipped bit could otherwise crash the process (a segmentation
+fault) or fail every later process until the cache is deleted. A file that fails the check is logged,
+naming it, and treated as absent: numba compiles the kernel again and writes the file anew. A file in
+numba's own format (written before entries were checked) counts as stale, silently.
 
 A compile worker (backends/compile_worker.py) runs a plan and reports, per kernel key, the argument types
 numba compiled it for; this process builds the same plan (kernels.load_kernel writes the same file, so the
@@ -7,7 +14,118 @@ same cache index) and asks each dispatcher for those types, which numba serves f
 
 from __future__ import annotations
 
-from arraystack.backends.numba.kernels import _dispatchers
+import hashlib
+import io
+import logging
+import pickle
+import threading
+
+from numba.core.caching import IndexDataCacheFile, NullCache
+
+log = logging.getLogger("arraystack.jit")
+MAGIC = b"arraystack-checked-cache-1\n"  # then the SHA-256 of the rest, then numba's own bytes
+_DIGEST = hashlib.sha256().digest_size
+_reported: set[str] = set()
+_reported_lock = threading.Lock()
+
+
+class CorruptCacheFile(OSError):
+    """A cache file whose checksum does not hold (numba's loader reads an OSError as a missing entry)."""
+
+
+def _checked(payload: bytes) -> bytes:
+    return MAGIC + hashlib.sha256(payload).digest() + payload
+
+
+def _verified(path: str, data: bytes) -> bytes | None:
+    """The payload of a checked file; None for a file in numba's own format (stale); raises
+    CorruptCacheFile for anything else."""
+    header = len(MAGIC) + _DIGEST
+    if data.startswith(MAGIC) and len(data) > header:
+        if hashlib.sha256(data[header:]).digest() == data[len(MAGIC) : header]:
+            return data[header:]
+        why = "its checksum does not match its contents"
+    elif data.startswith(b"\x80"):  # a pickle: numba's own format
+        return None
+    elif MAGIC.startswith(data[: len(MAGIC)]):
+        why = f"it is truncated ({len(data)} bytes)"
+    else:
+        why = "it is not a cache file arraystack wrote"
+    _report(path, why)
+    raise CorruptCacheFile(f"{path}: {why}")
+
+
+def _report(path, why):
+    with _reported_lock:
+        if path in _reported:
+            return
+        _reported.add(path)
+    log.warning("arraystack: numba cache file %s is corrupt (%s); the kernel compiles again", path, why)
+
+
+class CheckedCacheFile(IndexDataCacheFile):
+    """numba's index and data files, each behind a checksum verified before numba reads it."""
+
+    def _load_index(self):
+        try:
+            with open(self._index_path, "rb") as f:
+                data = f.read()
+        except FileNotFoundError:
+            return {}
+        try:
+            payload = _verified(self._index_path, data)
+            if payload is None:
+                return {}
+            stream = io.BytesIO(payload)
+            if pickle.load(stream) != self._version:  # another numba: its pickles may not load here
+                return {}
+            stamp, overloads = pickle.loads(stream.read())
+        except CorruptCacheFile:
+            return {}
+        except Exception as e:  # noqa: BLE001  (checked, yet unreadable: written by a broken writer)
+            _report(self._index_path, f"{type(e).__name__}: {e}")
+            return {}
+        return overloads if stamp == self._source_stamp else {}
+
+    def _save_index(self, overloads):
+        payload = pickle.dumps(self._version, protocol=-1) + self._dump((self._source_stamp, overloads))
+        self._write(self._index_path, payload)
+
+    def _load_data(self, name):
+        path = self._data_path(name)
+        with open(path, "rb") as f:
+            payload = _verified(path, f.read())
+        if payload is None:
+            raise CorruptCacheFile(f"{path}: numba's own format, from before entries were checked")
+        return pickle.loads(payload)
+
+    def _save_data(self, name, data):
+        self._write(self._data_path(name), self._dump(data))
+
+    def _write(self, path, payload):
+        with self._open_for_write(path) as f:  # a new file replaces the old at once (os.replace)
+            f.write(_checked(payload))
+        with _reported_lock:  # corrupt again later: say so again
+            _reported.discard(path)
+
+
+def check_entries(dispatcher) -> None:
+    """Make a dispatcher's disk cache (cache=True) check each file before numba reads it. A dispatcher
+    whose cache is not numba's index-and-data files (another numba) keeps no disk cache at all."""
+    cache = dispatcher._cache
+    if isinstance(cache, NullCache):
+        return
+    cache_file = getattr(cache, "_cache_file", None)
+    if isinstance(cache_file, CheckedCacheFile):
+        return
+    if type(cache_file) is IndexDataCacheFile:
+        cache_file.__class__ = CheckedCacheFile
+        return
+    log.warning(
+        "arraystack: numba's cache of %s cannot be checked (%s); it is not cached on disk",
+        getattr(dispatcher, "__name__", dispatcher), type(cache_file).__name__,
+    )
+    dispatcher._cache = NullCache()
 
 
 def prepare() -> None:
@@ -28,7 +146,7 @@ def on_disk(sources) -> bool:
     """Whether each kernel of these sources (loaded in this process by kernels.load_kernel) is compiled in
     memory or has numba's disk cache for this machine: then loading needs no worker. For some argument
     types: the cache index says which, and a kernel cached for other types compiles on its first call."""
-    from arraystack.backends.numba.kernels import kernel_key
+    from arraystack.backends.numba.kernels import _dispatchers, kernel_key
 
     for source in sources:
         dispatcher = _dispatchers.get(kernel_key(source))
@@ -48,6 +166,8 @@ def on_disk(sources) -> bool:
 
 def kernel_signatures() -> dict:
     """kernel key -> the argument-type tuples numba holds compiled code for, over this process's kernels."""
+    from arraystack.backends.numba.kernels import _dispatchers
+
     return {key: list(d.signatures) for key, d in list(_dispatchers.items()) if d.signatures}
 
 
@@ -57,6 +177,7 @@ def load_signatures(signatures: dict) -> dict:
     Returns counts: `loaded` from disk, `compiled` (a cache miss: numba compiled here after all; e.g. the
     kernel's file sits in another cache directory), `present` (already compiled or loaded in this process),
     and `unknown` (keys no kernel of this process has: the plans differ)."""
+    from arraystack.backends.numba.kernels import _dispatchers
     from numba.core import event
 
     counts = {"loaded": 0, "compiled": 0, "present": 0, "unknown": 0}
@@ -86,4 +207,7 @@ def load_signatures(signatures: dict) -> dict:
     return counts
 
 
-__all__ = ["kernel_signatures", "load_signatures", "on_disk", "prepare"]
+__all__ = [
+    "CheckedCacheFile", "CorruptCacheFile", "check_entries", "kernel_signatures", "load_signatures",
+    "on_disk", "prepare",
+]

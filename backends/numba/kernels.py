@@ -1,18 +1,26 @@
 """Compiling generated kernel source with numba, cached in memory and on disk.
 
 numba's own on-disk cache (cache=True) only works for functions defined in real files imported as modules,
-so each kernel's source is written to `<cache_dir>/kernels/k_<hash>.py` and imported under a name
-registered in sys.modules. A file whose content does not match its source (corrupt, or written by another
-version) is rewritten; numba detects stale or corrupt cache entries itself and recompiles.
+so each kernel's source is written to `<cache_dir>/kernels-v<format>-numba<version>/k_<hash>.py` and
+imported under a name registered in sys.modules; numba keeps its compiled code beside it in __pycache__.
+A file whose content does not match its source (corrupt, or written by another version) is rewritten;
+numba's files are checked against a checksum before numba reads them (disk_cache.CheckedCacheFile), and
+compiled again when the check fails. A cache directory that cannot be written is replaced, once per
+process and with a warning, by one directory of this user's under the system's temporary directory.
 """
 
 from __future__ import annotations
 
+import atexit
 import functools
 import hashlib
+import importlib
 import importlib.util
 import itertools
+import logging
 import os
+import shutil
+import stat
 import sys
 import tempfile
 import threading
@@ -38,10 +46,12 @@ from arraystack.backends.numba.mathlib_trig import (
 from arraystack.backends.numba.lanes import lanes_fill, lanes_flush, lanes_fold
 
 """
-FORMAT_VERSION = "1"
+FORMAT_VERSION = "2"  # 2: numba's cache files carry a checksum
 
+log = logging.getLogger("arraystack.jit")
 _lock = threading.Lock()
 _dispatchers: dict[str, object] = {}
+_directories: dict[str, str] = {}  # cache_dir as given -> the kernel directory used for it
 # in-memory LRU of _dispatchers: key -> tick of its latest load_kernel; at most _size[0] kernels (set from
 # arraystack.config.kernel_cache_size); an evicted kernel's counts stay in compile_counts()
 _used: dict[str, int] = {}
@@ -59,13 +69,85 @@ def default_cache_dir() -> str:
 
 
 def _kernel_dir(cache_dir):
+    """The directory kernels of `cache_dir` are written to: its kernels-v<format>-numba<version>, or, if
+    that cannot be written, the fallback directory (decided once per cache_dir, with a warning)."""
     import numba
 
-    path = os.path.join(
-        cache_dir or default_cache_dir(), f"kernels-v{FORMAT_VERSION}-numba{numba.__version__}"
-    )
-    os.makedirs(path, exist_ok=True)
-    return path
+    base = cache_dir or default_cache_dir()
+    directory = _directories.get(base)
+    if directory is None:
+        name = f"kernels-v{FORMAT_VERSION}-numba{numba.__version__}"
+        directory = os.path.join(base, name)
+        why = _unwritable(directory)
+        if why is not None:
+            fallback = _fallback_dir(name)
+            log.warning(
+                "arraystack: the kernel cache directory %s cannot be written (%s); kernels are cached in "
+                "%s instead (arraystack.config.cache_dir, ARRAYSTACK_CACHE_DIR)", directory, why, fallback,
+            )
+            directory = fallback
+        _directories[base] = directory
+    return directory
+
+
+def _unwritable(directory) -> str | None:
+    """Why no file can be created in `directory` (made if missing), or None when one can."""
+    try:
+        os.makedirs(directory, exist_ok=True)
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as e:
+        return f"{type(e).__name__}: {e.strerror or e}"
+    return None
+
+
+@functools.cache
+def _fallback_dir(name) -> str:
+    """<tmp>/arraystack-<uid>/<name> if this user owns <tmp>/arraystack-<uid> and no one else may write
+    there (kernels are imported from it); else a directory of this process's own, removed at exit."""
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    root = os.path.join(tempfile.gettempdir(), f"arraystack-{uid}")
+    try:
+        os.makedirs(root, mode=0o700, exist_ok=True)
+        info = os.lstat(root)
+        private = stat.S_ISDIR(info.st_mode) and not info.st_mode & 0o022
+        if private and info.st_uid == (uid if uid is not None else info.st_uid):
+            directory = os.path.join(root, name)
+            if _unwritable(directory) is None:
+                return directory
+    except OSError:
+        pass
+    directory = tempfile.mkdtemp(prefix="arraystack-kernels-")
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)
+    return directory
+
+
+@functools.cache
+def _check_library_caches() -> None:
+    """Checksums on the disk caches of the modules kernels call into (cache=True): numba loads their
+    compiled code when a kernel that calls them compiles."""
+    from arraystack.backends.numba.disk_cache import check_entries
+    from numba.core.dispatcher import Dispatcher
+
+    for file_name in _LIBRARY:
+        module = importlib.import_module(f"{__package__}.{file_name[:-3]}")
+        for value in vars(module).values():
+            if isinstance(value, Dispatcher):
+                check_entries(value)
+
+
+# the modules kernels call into
+_LIBRARY = (
+    "mathlib.py",
+    "mathlib_scale.py",
+    "mathlib_constants.py",
+    "mathlib_erf.py",
+    "mathlib_log1p.py",
+    "mathlib_trig.py",
+    "mathlib_trig_constants.py",
+    "intrinsics.py",
+    "lanes.py",
+)
 
 
 @functools.cache
@@ -74,17 +156,7 @@ def _library_digest() -> str:
     outlive an edit to them."""
     here = os.path.dirname(os.path.abspath(__file__))
     digest = hashlib.sha256()
-    for name in (
-        "mathlib.py",
-        "mathlib_scale.py",
-        "mathlib_constants.py",
-        "mathlib_erf.py",
-        "mathlib_log1p.py",
-        "mathlib_trig.py",
-        "mathlib_trig_constants.py",
-        "intrinsics.py",
-        "lanes.py",
-    ):
+    for name in _LIBRARY:
         try:
             with open(os.path.join(here, name), "rb") as f:
                 digest.update(f.read())
@@ -110,11 +182,7 @@ def load_kernel(source: str, name: str = "kernel", cache_dir: str | None = None)
         if dispatcher is not None:
             return dispatcher, False
         text = PRELUDE + source
-        try:
-            directory = _kernel_dir(cache_dir)
-        except OSError:
-            directory = tempfile.mkdtemp(prefix="arraystack-kernels-")
-        path = os.path.join(directory, f"k_{key}.py")
+        path = os.path.join(_kernel_dir(cache_dir), f"k_{key}.py")
         if not _file_has(path, text):
             tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
             with open(tmp, "w") as f:
@@ -126,6 +194,10 @@ def load_kernel(source: str, name: str = "kernel", cache_dir: str | None = None)
         sys.modules[module_name] = module
         spec.loader.exec_module(module)
         dispatcher = getattr(module, name)
+        from arraystack.backends.numba.disk_cache import check_entries
+
+        _check_library_caches()
+        check_entries(dispatcher)  # before its first compile, which may load from disk
         _dispatchers[key] = dispatcher
         _used[key] = next(_clock)
         _evict()
