@@ -159,7 +159,7 @@ class JitFunction(_JitBase):
                 if entry is not None and not active.n and not config.disable_jit:
                     guards, consts = entry.bound
                     if guards:
-                        consts = entry.current_consts(args)
+                        consts = entry.current_consts()
                     if consts is not None:
                         self._stats.cache_hits += 1
                         self._specs.touch(entry)
@@ -173,7 +173,7 @@ class JitFunction(_JitBase):
             return self.fun(*args, **kwargs)
         key, leaves = self._key(args, kwargs)
         entry = self._specs.get(key)
-        consts = entry.current_consts(args, kwargs) if entry is not None else None
+        consts = entry.current_consts() if entry is not None else None
         buffers = [_leaf_buffer(leaf, aval) for leaf, aval in zip(leaves, key[2])]
         copies = None
         if consts is None:
@@ -181,7 +181,7 @@ class JitFunction(_JitBase):
                 copies = ArgumentCopies(buffers)  # for the background compile, made while this call traces
             with self._lock:
                 entry = self._build(key, args, kwargs)
-            consts = entry.current_consts(args, kwargs)
+            consts = entry.current_consts()
             consts = entry.consts if consts is None else consts  # rebound again by another thread
         else:
             self._stats.cache_hits += 1
@@ -226,7 +226,7 @@ class JitFunction(_JitBase):
 
     def _build(self, key, args, kwargs):
         entry = self._cache.get(key)
-        if entry is not None and entry.current_consts(args, kwargs) is not None:
+        if entry is not None and entry.current_consts() is not None:
             return entry
         from arraystack.ir.passes import PassReport, run_pipeline
 
@@ -254,7 +254,7 @@ class JitFunction(_JitBase):
                 optimized, backend, cache_dir=config.cache_dir, donate=donate, tier=0 if tiered else 1
             )
         self._stats.compiles += getattr(executable, "new_kernels", 0)
-        statics = [((w, at), args[at] if w == "pos" else kwargs[at]) for w, at, _ in key[3]]
+        statics = [args[at] if where == "pos" else kwargs[at] for where, at, _ in key[3]]
         captures = find_captures(self.fun, statics)  # what the trace read besides the arguments
         checks = IntegerChecks.of(graph, len(key[2]), casts)
         lowered = Lowered(graph, optimized, report, backend)

@@ -45,7 +45,7 @@ from arraystack._array import ndarray
 
 # Guard kinds; _fastpath_jit.c checks ITEM, CELL, INDEX, CLASS and LENGTH itself and leaves the others to
 # `read` (Python)
-ITEM, CELL, INDEX, CLASS, LENGTH, SLOT, ARG = range(7)
+ITEM, CELL, INDEX, CLASS, LENGTH, SLOT = range(6)
 VALUE, IDENTITY = -2, -1  # a guard's role when it is no captured array (those hold the const's index)
 
 
@@ -105,7 +105,7 @@ def _same_float(a, b):
     return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
 
 
-def read(kind, source, key, args=(), kwargs=None):
+def read(kind, source, key):
     """The value a guard looks at now (MISSING if it is gone)."""
     if kind == ITEM:
         return source.get(key, MISSING)
@@ -120,12 +120,7 @@ def read(kind, source, key, args=(), kwargs=None):
         return source.__dict__.get(key, MISSING)
     if kind == LENGTH:
         return len(source)
-    if kind == SLOT:
-        return getattr(source, key, MISSING)
-    where, at = key  # ARG: a static argument, ("pos", index) or ("kw", name)
-    if where == "pos":
-        return args[at] if at < len(args) else MISSING
-    return (kwargs or {}).get(at, MISSING)
+    return getattr(source, key, MISSING)  # SLOT
 
 
 @functools.lru_cache(maxsize=4096)
@@ -299,17 +294,20 @@ class Captures:
 
 
 def find_captures(fun, static_values=()) -> Captures:
-    """The guards of what `fun` (called with these static arguments: (ARG key, value) pairs) can read.
+    """The guards of what `fun` can read, called with these static arguments.
 
-    Objects are walked by the attribute names and keys used in the code found so far; the walk is
-    repeated until those stop growing (a method found on an object can name further attributes)."""
+    A static argument compared by identity (an object without __eq__ of its own: a jitted method's
+    `self`) is walked like a captured object, since the cache key holds that very object; one compared by
+    value (a frozen dataclass, a tuple) is trusted to describe the program by its value, as the key does.
+    Objects are walked by the attribute names and keys used in the code found so far; the walk is repeated
+    until those stop growing (a method found on an object can name further attributes)."""
     names, keys = frozenset(), frozenset()
     for _ in range(4):
         captures = Captures(names, keys)
         captures.visit(fun, getattr(fun, "__name__", "function"), 0)
-        for key, value in static_values:
-            if not _simple(value):
-                captures.read(ARG, None, key, value, f"static argument {key[1]!r}", 0)
+        for k, value in enumerate(static_values):
+            if type(value).__eq__ is object.__eq__:
+                captures.visit(value, f"static argument {k}", 0)
         if captures.found_names <= names and captures.found_keys <= keys:
             break
         names |= captures.found_names

@@ -41,7 +41,7 @@ class _Entry:
     def consts(self):
         return self.bound[1]
 
-    def current_consts(self, args=(), kwargs=None):
+    def current_consts(self):
         """The captured inputs for a call now, or None if a guarded value changed (a retrace is needed).
 
         A captured array rebound to one of the same shape and dtype, or a scalar rebound to an equal
@@ -52,7 +52,7 @@ class _Entry:
         updated = None
         for i, guard in enumerate(guards):
             kind, source, key, expected, buffer = guard
-            now = read(kind, source, key, args, kwargs)
+            now = read(kind, source, key)
             if now is expected and (buffer is None or buffer is expected or now._value is buffer):
                 continue
             role = self.roles[i]
@@ -72,17 +72,17 @@ class _Entry:
             updated[i] = (kind, source, key, now, buffer_of(now))
         if updated is None:
             return consts
-        if not self._aliases_agree(updated, consts, args, kwargs):
+        if not self._aliases_agree(updated, consts):
             return None
         self.bound = (tuple(updated), consts)
         return consts
 
-    def _aliases_agree(self, guards, consts, args, kwargs):
+    def _aliases_agree(self, guards, consts):
         """Whether every path to one captured array still reaches the same array (else the trace cannot
         tell which one the code reads)."""
         for i, (kind, source, key, _expected, _buffer) in enumerate(guards):
             role = self.roles[i]
-            if role >= 0 and buffer_of(read(kind, source, key, args, kwargs)) is not consts[role]:
+            if role >= 0 and buffer_of(read(kind, source, key)) is not consts[role]:
                 self.changed = f"{self.paths[i]} and another name for the same array now differ"
                 return False
         return True

@@ -372,3 +372,19 @@ def test_a_nested_jit_function_rebound_is_seen():
     _same(outer(x), (x + 1.0) * 2.0)
     ACTIVATION = ast.jit(lambda v: v - 1.0, backend=BACKEND)
     _same(outer(x), (x - 1.0) * 2.0)
+
+
+def test_a_static_argument_equal_by_value_is_not_traced_again():
+    import dataclasses
+
+    @dataclasses.dataclass(frozen=True)
+    class Settings:
+        scale: float
+        power: int
+
+    jf = ast.jit(lambda x, s: x**s.power * s.scale, static_argnums=1, backend=BACKEND)
+    x = np.arange(3.0)
+    for _ in range(3):
+        _same(jf(x, Settings(2.0, 2)), x**2 * 2.0)  # a new object each call, equal to the last
+    _same(jf(x, Settings(3.0, 1)), x * 3.0)
+    assert jf.stats()["traces"] == 2
