@@ -226,7 +226,11 @@ class JitFunction(_JitBase):
 
     def _build(self, key, args, kwargs):
         entry = self._cache.get(key)
-        if entry is not None and entry.current_consts() is not None:
+        statics = [args[at] if where == "pos" else kwargs[at] for where, at, _ in key[3]]
+        if entry is not None and (
+            entry.current_consts() is not None or entry.adopt(find_captures(self.fun, statics))
+        ):  # nothing changed meanwhile (another thread retraced), or a container rebound to its like
+            self._stats.cache_hits += 1
             return entry
         from arraystack.ir.passes import PassReport, run_pipeline
 
@@ -254,7 +258,6 @@ class JitFunction(_JitBase):
                 optimized, backend, cache_dir=config.cache_dir, donate=donate, tier=0 if tiered else 1
             )
         self._stats.compiles += getattr(executable, "new_kernels", 0)
-        statics = [args[at] if where == "pos" else kwargs[at] for where, at, _ in key[3]]
         captures = find_captures(self.fun, statics)  # what the trace read besides the arguments
         checks = IntegerChecks.of(graph, len(key[2]), casts)
         lowered = Lowered(graph, optimized, report, backend)

@@ -83,6 +83,15 @@ def _simple(value, nesting=0):
     return all(_simple(v, nesting + 1) for v in value)
 
 
+def is_container(value) -> bool:
+    """Dicts, lists, tuples and user objects: what the walk sees through (their contents are guarded)."""
+    if isinstance(value, (dict, list, tuple)):
+        return True
+    if isinstance(value, (type, types.FunctionType, types.MethodType, types.ModuleType, np.ndarray)):
+        return False
+    return hasattr(value, "__dict__") and not _is_library(type(value).__module__)
+
+
 def same_value(a, b) -> bool:
     """Whether two simple values would trace the same: equal, of one type, with the same float signs
     (0.0 and -0.0 differ) and NaN equal to NaN."""

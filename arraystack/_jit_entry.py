@@ -9,7 +9,15 @@ asks for a retrace, as does a changed Python scalar or any other value on the wa
 from __future__ import annotations
 
 from arraystack._array import wrap
-from arraystack._jit_captures import IDENTITY, VALUE, buffer_of, read, roles_of, same_value
+from arraystack._jit_captures import (
+    IDENTITY,
+    VALUE,
+    buffer_of,
+    is_container,
+    read,
+    roles_of,
+    same_value,
+)
 from arraystack.ir import tree
 
 
@@ -76,6 +84,39 @@ class _Entry:
             return None
         self.bound = (tuple(updated), consts)
         return consts
+
+    def adopt(self, captures) -> bool:
+        """Take in a walk made after a guard failed, when the trace cannot tell it from the walk made at
+        the trace: the same paths, equal scalars, the same functions and objects, arrays of the same
+        shapes and dtypes where the graph takes arrays, and containers (dicts, lists, objects) anywhere on
+        the way rebound to others of their type (`self.params = new_params`). Its guards hold from now
+        on; True when it was taken in (no retrace is needed)."""
+        old, new = self.bound[0], tuple(captures.guards)
+        if len(new) != len(old) or captures.paths != self.paths:
+            return False
+        consts = list(self.bound[1])
+        taken = {}
+        for role, (kind, _, key, expected, buffer), (kind_now, _, key_now, now, buffer_now) in zip(
+            self.roles, old, new
+        ):
+            if kind != kind_now or key != key_now:
+                return False
+            if role >= 0:  # an array the graph takes: the same shape and dtype, one per input
+                if buffer_now is None or taken.setdefault(role, buffer_now) is not buffer_now:
+                    return False
+                if buffer_now.shape != consts[role].shape or buffer_now.dtype != consts[role].dtype:
+                    return False
+                consts[role] = buffer_now
+            elif role == VALUE:
+                if not same_value(now, expected):
+                    return False
+            elif buffer is not None:  # an array read in Python: the same one
+                if buffer_now is not buffer:
+                    return False
+            elif now is not expected and not (is_container(expected) and type(now) is type(expected)):
+                return False
+        self.bound = (new, consts)
+        return True
 
     def _aliases_agree(self, guards, consts):
         """Whether every path to one captured array still reaches the same array (else the trace cannot

@@ -388,3 +388,29 @@ def test_a_static_argument_equal_by_value_is_not_traced_again():
         _same(jf(x, Settings(2.0, 2)), x**2 * 2.0)  # a new object each call, equal to the last
     _same(jf(x, Settings(3.0, 1)), x * 3.0)
     assert jf.stats()["traces"] == 2
+
+
+def test_a_container_rebound_to_its_like_is_taken_in_without_a_retrace(accelerated):
+    model = Holder(None)
+    model.params = {"w": np.ones(3), "layers": [np.zeros(3)], "scale": 2.0}
+
+    def fn(x):
+        return x * model.params["w"] * model.params["scale"] + model.params["layers"][0]
+
+    jf = ast.jit(fn, backend=BACKEND)
+    x = np.arange(3.0)
+    _same(jf(x), fn(x))
+    for k in range(3):  # a training loop's new parameters: new dicts and lists of new arrays
+        model.params = {"w": np.full(3, k + 2.0), "layers": [np.full(3, -1.0 * k)], "scale": 2.0}
+        _same(jf(x), fn(x))
+        _same(jf(x), fn(x))
+    assert jf.stats()["traces"] == 1
+    for params in (
+        {"w": np.ones(3), "layers": [np.zeros(3)], "scale": 3.0},  # another scalar
+        {"w": np.ones(4), "layers": [np.zeros(4)], "scale": 3.0},  # other shapes
+        {"w": np.ones(4), "layers": [np.zeros(4), np.ones(4)], "scale": 3.0},  # a longer list
+    ):
+        model.params = params
+        x = np.arange(float(params["w"].size))
+        _same(jf(x), fn(x))
+    assert jf.stats()["traces"] == 4
