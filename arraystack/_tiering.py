@@ -43,6 +43,7 @@ import queue
 import sys
 import threading
 import time
+import weakref
 
 # What a first call needs, loaded with jit rather than inside the first call (which it would delay by
 # milliseconds of imports): tier 0's backend, and what a tier hands to its compile worker
@@ -118,9 +119,11 @@ def _short_gil_turns(change):
 # sooner: the worker serves one job at a time, and numba compiles and loads under one lock. Two let this
 # process load one plan while the worker compiles the next. The threads are bare threads, which
 # threading.Thread.start() would wait for until they run (on a loaded machine that handshake cost a first
-# call 3-11 ms); like daemon threads, they do not delay exit.
+# call 3-11 ms); like daemon threads, they do not delay exit. The queue holds its compiles weakly: one whose
+# jitted function is gone by its turn (made and dropped in a loop, say) is skipped, and its argument copies
+# go with it.
 COMPILE_THREADS = 2
-_compiles = queue.SimpleQueue()  # (Tier, described buffers, mode)
+_compiles = queue.SimpleQueue()  # weak references to Tiers whose `queued` holds (described buffers, mode)
 _compile_threads = [0]  # started in this process
 _compile_threads_lock = threading.Lock()
 
@@ -134,8 +137,11 @@ def _ensure_compile_threads():
 
 def _serve_compiles():
     while True:
-        tier, described, how = _compiles.get()
-        tier._compile(described, how)
+        tier = _compiles.get()()
+        if tier is not None:
+            queued, tier.queued = tier.queued, None
+            tier._compile(*queued)
+        del tier
 
 
 def _forget_compile_threads():
@@ -168,6 +174,7 @@ class Tier:
         self.report: dict = {}
         self.timeline: dict = {}  # perf_counter() when the compile started, the worker answered, tier 1 began
         self.done = threading.Event()
+        self.queued = None  # (described buffers, mode) while waiting for a compile thread
         self._lock = threading.Lock()
 
     def start(self, buffers, consts, copies=None):
@@ -186,7 +193,8 @@ class Tier:
             described = copies.result() if copies is not None else [describe_buffer(b) for b in buffers]
             described += [describe_buffer(b) for b in consts]
             self.started = True
-        _compiles.put((self, described, how))
+        self.queued = (described, how)
+        _compiles.put(weakref.ref(self))
         _ensure_compile_threads()
 
     def _compile(self, described, how):

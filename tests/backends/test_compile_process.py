@@ -128,3 +128,39 @@ def test_two_threads_making_jitted_functions_exit_with_few_threads(tmp_path):
     # argument copies of first calls in flight; the OS also counts the BLAS's and numba's own threads
     assert int(python_threads) <= 16
     assert int(os_threads) <= 24 + 2 * (os.cpu_count() or 1)
+
+
+def test_a_queued_compile_whose_function_is_gone_is_dropped(monkeypatch):
+    import gc
+    import weakref
+
+    import numpy
+
+    import arraystack as ast
+    import arraystack._tiering as tiering
+
+    gate, ran = threading.Event(), []
+
+    def held(self, described, how):  # stands in for a compile: holds its thread until the gate opens
+        gate.wait(60)
+        ran.append(self)
+        self.done.set()
+
+    monkeypatch.setattr(tiering.Tier, "_compile", held)
+    x = ast.asarray(numpy.arange(4.0))
+    kept = [ast.jit(lambda a, c=c: a * c + 0.5, tiered=True) for c in (1.5, 2.5, 3.5)]
+    for f in kept:  # more than COMPILE_THREADS: every compile thread waits at the gate
+        f(x)
+    dropped = ast.jit(lambda a: a * 7.25 - 1.0, tiered=True)
+    dropped(x)
+    (entry,) = dropped._cache.values()
+    tier = weakref.ref(entry.pending)
+    del dropped, entry
+    gc.collect()
+    try:
+        assert tier() is None  # the queue does not keep it (nor its argument copies) alive
+    finally:
+        gate.set()
+    for f in kept:
+        (entry,) = f._cache.values()
+        assert entry.pending.done.wait(60) and entry.pending in ran
