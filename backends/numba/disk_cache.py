@@ -20,6 +20,9 @@ import logging
 import pickle
 import threading
 
+# numba itself first: importing a submodule first takes the submodule's import lock and then waits for the
+# package's, while another thread importing the package (a kernel's module) waits for the submodule's
+import numba  # noqa: F401
 from numba.core.caching import IndexDataCacheFile, NullCache
 
 log = logging.getLogger("arraystack.jit")
