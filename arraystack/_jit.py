@@ -35,6 +35,7 @@ from arraystack._jit_entry import _Entry
 from arraystack._jit_entry import finish_outputs as _finish
 from arraystack._jit_lowered import Lowered, Stats
 from arraystack._jit_placement import PlacedExecutable, resolve_placement
+from arraystack._jit_writeback import check_writable, write_back, written_arguments
 from arraystack._tiering import ArgumentCopies, Tier
 from arraystack.backends import compile_graph
 from arraystack.ir import passes as _passes
@@ -187,7 +188,9 @@ class JitFunction(_JitBase):
             self._stats.cache_hits += 1
         if entry.checks is not None:  # NumPy's OverflowError for Python ints out of a dtype's range
             entry.checks(leaves, buffers)
-        if self._plain and not kwargs:
+        if entry.written:  # arguments the function writes in place: checked now, written back after
+            check_writable(entry.written, leaves)
+        elif self._plain and not kwargs:
             host = [a._value if type(a) is ndarray else a for a in args]
             if all(type(v) is np.ndarray and v.dtype.isnative for v in host):
                 fast_key = (_pipeline_generation[0], config.default_backend) + tuple(
@@ -197,17 +200,22 @@ class JitFunction(_JitBase):
         outs = entry.executable(*buffers, *consts)
         if entry.pending is not None and not entry.pending.started:
             entry.pending.start(buffers, consts, copies)  # tier 0 answered; now compile in the background
+        if entry.written:
+            outs = write_back(entry.written, leaves, outs)
         return _finish(entry, outs)
 
-    def _trace(self, args, kwargs, weak_int_casts=None):
-        """Trace with the dynamic leaves abstract; returns (graph, consts, out_tree)."""
+    def _trace(self, args, kwargs, weak_int_casts=None, written=None):
+        """Trace with the dynamic leaves abstract; returns (graph, consts, out_tree). The graph's outputs
+        are the function's, then the new values of the arguments it wrote in place, whose positions
+        among the leaves are appended to `written`."""
         _static, dyn_args, dyn_kwargs = split_arguments(self, args, kwargs)
         leaves, treedef = tree.flatten((dyn_args, dyn_kwargs))
         avals = [_leaf_aval(leaf, f"#{k}") for k, leaf in enumerate(leaves)]
         out_tree = []
 
         def body(*tracers):
-            rebuilt_args, rebuilt_kwargs = tree.unflatten(treedef, [wrap(t) for t in tracers])
+            wrapped = [wrap(t) for t in tracers]
+            rebuilt_args, rebuilt_kwargs = tree.unflatten(treedef, wrapped)
             call_args = [
                 args[i] if a is None and is_static_position(self, i, len(args)) else a
                 for i, a in enumerate(rebuilt_args)
@@ -219,7 +227,11 @@ class JitFunction(_JitBase):
             out = self.fun(*call_args, **call_kwargs)
             out_leaves, treedef_out = tree.flatten(out)
             out_tree.append(treedef_out)
-            return [leaf._value if isinstance(leaf, ndarray) else leaf for leaf in out_leaves]
+            results = [leaf._value if isinstance(leaf, ndarray) else leaf for leaf in out_leaves]
+            changed = written_arguments(leaves, wrapped, tracers)
+            if written is not None:
+                written.extend(changed)
+            return results + [wrapped[k]._value for k in changed]
 
         graph, consts = trace_graph(body, avals, weak_int_casts)
         return graph, consts, out_tree[0]
@@ -244,8 +256,8 @@ class JitFunction(_JitBase):
                 getattr(self.fun, "__qualname__", self.fun),
                 reason,
             )
-        casts = []
-        graph, consts, out_tree = self._trace(args, kwargs, casts)
+        casts, written = [], []
+        graph, consts, out_tree = self._trace(args, kwargs, casts, written)
         report = PassReport()
         optimized = run_pipeline(graph, self.passes, report=report)
         backend = key[-1]
@@ -262,6 +274,7 @@ class JitFunction(_JitBase):
         checks = IntegerChecks.of(graph, len(key[2]), casts)
         lowered = Lowered(graph, optimized, report, backend)
         entry = _Entry(executable, out_tree, consts, captures, lowered, checks)
+        entry.written = tuple(written)
         if tiered:
             name = getattr(self.fun, "__qualname__", "function")
             entry.tier = 0
