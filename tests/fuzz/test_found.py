@@ -1,0 +1,142 @@
+"""What the fuzzer found, shrunk to minimal reproducers: one test per known failure class
+(known.py names each class; its docstring here names it back). Each is marked xfail(strict=True):
+the fix that makes it pass turns the mark into a failure, and then the mark and the class in
+known.py go together."""
+
+from __future__ import annotations
+
+import numpy
+import pytest
+
+import arraystack as np
+from tests.fuzz.derivatives import assert_derivatives
+from tests.fuzz.tiers import check_program
+
+pytestmark = pytest.mark.filterwarnings("ignore")
+
+
+def test_a_write_into_an_argument_reaches_the_caller():
+    """Found by the fuzzer (issue 21 item 2), fixed: writes into arguments reach the caller."""
+
+    def f(a):
+        a -= 1.0
+        return a.sum()
+
+    check_program(f, lambda: [numpy.arange(4.0)])
+
+
+def test_a_write_into_a_read_only_argument_raises():
+    """Found by the fuzzer (issue 21 item 2), fixed: a write into a read-only argument raises."""
+
+    def f(a):
+        a[0] = 2.0
+        return a
+
+    check_program(f, lambda: [numpy.broadcast_to(numpy.ones(2), (3, 2))])
+
+
+@pytest.mark.xfail(strict=True, reason="not in issue 21 (item 2): reshape views where NumPy copies")
+def test_reshape_of_a_fortran_ordered_value_copies_as_in_numpy():
+    """Known class: "reshape of a value NumPy holds in another order, under tracing". y = a + 1 of a
+    transposed argument is Fortran-ordered in NumPy, so y.reshape(-1) is a copy the write misses."""
+
+    def f(a):
+        y = a + 1.0
+        z = y.reshape(-1)
+        y *= 2.0
+        return z
+
+    check_program(f, lambda: [numpy.arange(6.0).reshape(2, 3).T])
+
+
+@pytest.mark.xfail(strict=True, reason="not in issue 21 (item 2): reshape views where NumPy copies")
+def test_reshape_of_a_fortran_ordered_value_under_grad_and_vmap():
+    """Known class: "reshape of a value NumPy holds in another order, under tracing" (grad,
+    vmap)."""
+
+    def f(a):
+        y = a * a
+        z = y.reshape(-1)
+        y *= 0.0
+        return z
+
+    assert_derivatives(f, [numpy.arange(1.0, 7.0).reshape(2, 3).T])
+
+
+@pytest.mark.xfail(
+    strict=True, reason="not in issue 21: NumPy scalars are immutable, 0-d arrays are not"
+)
+def test_in_place_add_on_a_0d_result_rebinds_as_numpy_scalars_do():
+    """Known class: "NumPy scalars are immutable". NumPy's s is a scalar: s += 1 makes a new one,
+    and t keeps the old value; arraystack's s is a 0-d array that t names too."""
+
+    def f(a):
+        s = a.sum()
+        t = s
+        s += 1.0
+        return t, s
+
+    check_program(f, lambda: [numpy.arange(3.0)])
+
+
+@pytest.mark.xfail(
+    strict=True, reason="not in issue 21: NumPy scalars are immutable, 0-d arrays are not"
+)
+def test_in_place_add_on_a_0d_comparison_promotes_as_numpy_scalars_do():
+    """Known class: "NumPy scalars are immutable". NumPy's s is a numpy.bool_: s += 1 rebinds it to
+    an int64; arraystack's 0-d bool array cannot hold the int64 sum (UFuncTypeError)."""
+
+    def f(a):
+        s = a[0] > 1
+        s += 1
+        return s
+
+    check_program(f, lambda: [numpy.arange(3)])
+
+
+@pytest.mark.xfail(
+    strict=True, reason="not in issue 21 (item 5's signed zeros): clip(-0.0) under jit"
+)
+def test_clip_keeps_negative_zero():
+    """Known class: "signed zero of clip under jit"."""
+
+    def f(a):
+        return np.clip(a, -1.0, 0.0)
+
+    check_program(f, lambda: [numpy.array([-0.0, 0.5, -2.0])])
+
+
+def test_integer_power_with_a_negative_exponent_raises():
+    """Found by the fuzzer, fixed: int_array ** -1 raises NumPy's ValueError under jit too."""
+
+    def f(a):
+        return a**-1
+
+    check_program(f, lambda: [numpy.array([1, 2, 3], dtype=numpy.int32)])
+
+
+@pytest.mark.xfail(
+    strict=True, reason="issue 21 item 5: errstate(all='raise') and values never used"
+)
+def test_errstate_raise_sees_errors_in_unused_values():
+    """Known class: "floating-point errors in unused values under jit"."""
+
+    def f(a):
+        np.log(a)  # unused: NumPy still raises FloatingPointError for log(0) under errstate raise
+        return a + 1.0
+
+    check_program(f, lambda: [numpy.array([0.0, 1.0])], errstate="raise")
+
+
+@pytest.mark.xfail(
+    strict=True, reason="not in issue 21 (item 3): a shape error preempts an IndexError"
+)
+def test_an_out_of_bounds_index_raises_before_a_later_shape_error():
+    """Known class: "a traced index error comes after the trace's shape errors". NumPy stops at a[i]
+    (IndexError); jit traces the whole function first and meets the (5,) halves' shape error."""
+
+    def f(a, i):
+        b = a[i]
+        return b[::2] + b[1::2]
+
+    check_program(f, lambda: [numpy.arange(3.0), numpy.array([0, 1, 2, 0, 7])])
