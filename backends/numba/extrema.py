@@ -9,8 +9,8 @@ reductions (np.max(x, axis=0)), whole-array reductions of up to 16 float32 or 8 
 # zero (on AVX-512, np.max of 17 float32 zeros keeps element 4's sign), and NaNs there are canonical too.
 
 Row reductions vectorize NaN-blind with `nsz` (intrinsics.reduce_max): the value is right but a zero's
-sign is not, so a zero result is fixed afterwards by a scan from the end of the reduced values for the
-last zero (`emit_last_zero`); the scan runs only for zero results. Column reductions update each column
+sign is not, so a zero result takes the sign of the last zero among the reduced values, found by one
+more (vectorized) pass that runs only for zero results (`emit_last_zero`). Column reductions update each column
 in row order keeping the later of equal values themselves (codegen_columns.py), NaNs in a flag.
 
 Only NumPy here: tier 0 imports this module without numba.
@@ -45,35 +45,56 @@ def kernel_extremum(kind: str, x, axes: tuple) -> np.ndarray:
 
 def emit_last_zero(code, region, eqn, acc, loads, inner, total):
     """After a pass's loops: if the NaN-blind reduction `acc` of `eqn` (reduce_max/reduce_min, float) is
-    zero, the last zero among its values, found backwards over the reduced axes `inner` (a full
-    reduction's chunk: the first axis from lo to hi). Values stashed by earlier passes are read back
-    (`loads`); the others are recomputed from the region's equations."""
-    from arraystack.backends.numba.codegen import _emit_eqn, _value
-    from arraystack.backends.numba.codegen_staged import _full_closure
-    from arraystack.backends.numba.lowering import cast
-
+    zero, the last zero among its values over the reduced axes `inner` (a full reduction's chunk: the
+    first axis from lo to hi). The last value, if it is a zero (a relu's rows); else one more pass,
+    which vectorizes: the last position of a zero, an integer max reduction (a scan from the end that
+    stopped at the first zero took 12x the reduction where that zero was a row's first value). Values
+    stashed by earlier passes are read back (`loads`); the others are recomputed from the region's
+    equations."""
     first = inner[0]
     extents = {d: f"np.int64(n{d})" for d in inner}
     if total:
         extents[first] = "(np.int64(hi) - np.int64(lo))"
+    with code.block(f"if {acc} == 0 and not {acc}_nan:"):
+        code.line(f"zlast = {' * '.join(extents[d] for d in inner)} - 1")
+        _emit_value_at(code, region, eqn, loads, inner, total, extents, "zlast")
+        with code.block("if zv != 0:"):
+            # zk: the position over the reduced axes, in the kernel's order
+            code.line("zk = np.int64(0)")
+            code.line("zlast = np.int64(-1)")
+            for d in inner:
+                code.line(f"for i{d} in range({'lo, hi' if (total and d == first) else f'n{d}'}):")
+                code.depth += 1
+            _emit_value(code, region, eqn, loads)
+            code.line("zlast = max(zlast, zk if zv == 0 else np.int64(-1))")
+            code.line("zk += 1")
+            code.depth -= len(inner)
+            _emit_value_at(code, region, eqn, loads, inner, total, extents, "zlast")
+        code.line(f"{acc} = zv")
+
+
+def _emit_value_at(code, region, eqn, loads, inner, total, extents, position):
+    """zv: the value entering the reduction at a position over the reduced axes."""
+    code.line(f"zr = {position}")
+    for d in reversed(inner):
+        if d == inner[0]:
+            code.line(f"i{d} = {'np.int64(lo) + ' if total else ''}zr")
+        else:
+            code.line(f"i{d} = zr % {extents[d]}")
+            code.line(f"zr = zr // {extents[d]}")
+    _emit_value(code, region, eqn, loads)
+
+
+def _emit_value(code, region, eqn, loads):
+    from arraystack.backends.numba.codegen import _emit_eqn, _value
+    from arraystack.backends.numba.codegen_staged import _full_closure
+    from arraystack.backends.numba.lowering import cast
+
     index = ", ".join(f"i{d}" for d in range(region.rank))
     outer_index = ", ".join(f"i{d}" for d in region.kept)
     value = eqn.inputs[0]
-    with code.block(f"if {acc} == 0 and not {acc}_nan:"):
-        code.line(f"zc = {' * '.join(extents[d] for d in inner)}")
-        with code.block("for zk in range(zc):"):
-            code.line("zr = zc - 1 - zk")  # the flat position over the reduced axes, from the end
-            for d in reversed(inner):
-                if d == first:
-                    code.line(f"i{d} = {'np.int64(lo) + ' if total else ''}zr")
-                else:
-                    code.line(f"i{d} = zr % {extents[d]}")
-                    code.line(f"zr = zr // {extents[d]}")
-            for k, u in loads:
-                code.line(f"{region.names[u]} = o{k}[{index}]")
-            for e in _full_closure(region, [value], stop={u for _, u in loads}):
-                _emit_eqn(code, region, e, index, outer_index)
-            element = cast(eqn.outputs[0].aval.dtype, _value(region, value, index, outer_index))
-            with code.block(f"if {element} == 0:"):
-                code.line(f"{acc} = {element}")
-                code.line("break")
+    for k, u in loads:
+        code.line(f"{region.names[u]} = o{k}[{index}]")
+    for e in _full_closure(region, [value], stop={u for _, u in loads}):
+        _emit_eqn(code, region, e, index, outer_index)
+    code.line(f"zv = {cast(eqn.outputs[0].aval.dtype, _value(region, value, index, outer_index))}")

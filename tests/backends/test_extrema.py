@@ -94,3 +94,25 @@ def test_numpy_agrees_where_its_loop_runs_in_order(dtype):
             (tier0,), (tier1,) = both_tiers(lambda a, fun=fun, axis=axis: fun(a, axis=axis), x)
             expected = numpy.asarray(getattr(numpy, kind)(x, axis=axis))
             assert tier0.tobytes() == expected.tobytes() == tier1.tobytes()
+
+
+@pytest.mark.parametrize(("shape", "axis"), [((300,), None), ((4, 300), 1), ((3, 5, 70), (1, 2))])
+@pytest.mark.parametrize("kind", ["max", "min"])
+def test_a_zero_result_whose_zeros_come_first(kind, shape, axis):
+    """Zeros (-0.0, 0.0, -0.0) first in each row, the other values below (above) them: the sign comes
+    from the pass over the row, not from its last value."""
+    axes = (
+        tuple(range(len(shape))) if axis is None else ((axis,) if isinstance(axis, int) else axis)
+    )
+    kept = [d for d in range(len(shape)) if d not in axes]
+    order = kept + list(axes)  # the rows in the kernel's order, then back to the array's axes
+    size = int(numpy.prod([shape[d] for d in axes]))
+    rows = numpy.full([shape[d] for d in kept] + [size], -1.0 if kind == "max" else 1.0)
+    rows[..., :3] = [-0.0, 0.0, -0.0]
+    x = numpy.ascontiguousarray(
+        rows.reshape([shape[d] for d in order]).transpose(numpy.argsort(order))
+    )
+    (tier0,), (tier1,) = both_tiers(lambda a: getattr(ast, kind)(a * 1.0, axis=axis), x)
+    expected = left_fold(kind, x, axes)
+    assert numpy.all(numpy.signbit(expected)) and numpy.all(expected == 0)
+    assert tier0.tobytes() == expected.tobytes() == tier1.tobytes()
