@@ -16,12 +16,13 @@ What it costs (the MLP step of benchmarks/bench_train.py, 784-512-10, batch 256,
 median of the tier-0 calls served while the worker compiled). Before, on an otherwise idle 2-core machine:
 8 ms with no worker, 61-64 ms with the worker at normal priority and 2 BLAS threads, 11.8 ms with the BLAS
 lowered to one thread while compiling (the previous design, whose products changed their bits). Now, on a
-shared 2-core machine under a load average of 4-6 from other processes, 3 interleaved runs each: the worker
-at SCHED_IDLE 107-124 ms a call (tier 1 after 25-28 s), at normal priority 117-128 ms (29-30 s), one BLAS
-thread while compiling 12-14 ms (24-25 s). Calls with no compile in flight took 21-124 ms in the same runs:
-under that load a product on 2 threads waits for the other processes far more than for the worker, and one
-BLAS thread is faster whether or not a compile runs; the priority mostly matters on a machine where the
-worker is the only other thing running.
+shared 2-core machine under a load average of 3-6 from other processes, in interleaved fresh processes:
+the worker at SCHED_IDLE 64-128 ms a call (7 runs, median 124), at nice 19 20-56 ms (2 runs), at normal
+priority 43-131 ms (6 runs), one BLAS thread while compiling 11-14 ms (5 runs); tier 1 came after 21-34 s
+in every variant. Calls with no compile in flight took 16-124 ms in the same runs: under such load a
+product on 2 threads waits for the other processes more than for the worker, the runs cannot tell the
+priorities apart, and one BLAS thread is faster whether or not a compile runs. What the priority buys
+shows on a machine where the worker is the only other thing running, which this one never was.
 
 Only OpenBLAS is asked for its count (NumPy's and SciPy's wheels, whose symbols carry a `scipy_` prefix and
 a `64_` suffix, and system builds), found among the shared libraries this process has already loaded
