@@ -76,8 +76,9 @@ def run_structure(seed, count, tally=None, tiers=TIERS) -> list:
         def fresh(arguments=arguments):
             return [a.fresh() for a in arguments]
 
+        tolerances = program.tolerances(program.largest(arguments))
         expected, failures = check(
-            f_numpy, f_arraystack, fresh, program.tolerances(), program.errstate, tiers
+            f_numpy, f_arraystack, fresh, tolerances, program.errstate, tiers
         )
         tally.programs += 1
         tally.numpy_raised += expected.error is not None

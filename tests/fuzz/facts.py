@@ -7,8 +7,8 @@ import math
 
 import numpy
 
-# The longest reduction any variant makes: its sizes are at most 33 a symbol and arrays have at most
-# three symbolic axes (33**3 < 2**16). Summation-order bounds use it.
+# The most terms a reduction of any variant adds: sizes are at most 33 a symbol, and arrays have at
+# most three symbolic axes (33**3 < 2**16). Whether integer-valued float sums stay exact uses it.
 LONGEST_REDUCTION = 2**16
 
 # Transcendental functions: NumPy's SIMD loops and libm are each within about 2 ulp of the correctly
@@ -16,13 +16,81 @@ LONGEST_REDUCTION = 2**16
 # math (mathlib) is documented within 4 ulp of NumPy's (arraystack/_tiering.py): 4 ulp between any
 # two tiers.
 TRANSCENDENTAL_ULPS = 4
-# float ** a non-integer or an integer other than 2 calls pow: NumPy's is libm's (< 1 ulp), the
-# kernels' float32 x**3 and x**4 are computed in float64 and rounded once (within 1 ulp of NumPy's):
-# 2 ulp.
+# float ** a non-integer, or an integer other than 2, calls pow: NumPy's is libm's (< 1 ulp); the
+# kernels' float32 x**3 and x**4 are computed in float64 and rounded once (within 1 ulp): 2 ulp.
 POWER_ULPS = 2
-# arctan2, hypot, logaddexp: libm-quality in NumPy and the kernels alike (about 1-2 ulp each): 4
-# ulp.
+# arctan2, hypot, logaddexp: libm quality in NumPy and in the kernels (1-2 ulp each): 4 ulp.
 BINARY_MATH_ULPS = 4
+
+
+class Ulps:
+    """A tolerance that grows with N, the size of the largest array a program makes on a variant
+    (no reduction adds more terms): a polynomial in N with nonnegative coefficients, so that sums,
+    products and maxima of bounds stay bounds. `at(n)` gives the tolerance of one variant."""
+
+    __slots__ = ("coefficients",)
+
+    def __init__(self, coefficients):
+        coefficients = [int(c) for c in coefficients]
+        while len(coefficients) > 1 and coefficients[-1] == 0:
+            coefficients.pop()
+        self.coefficients = tuple(coefficients)
+
+    @staticmethod
+    def of(x) -> Ulps:
+        return x if isinstance(x, Ulps) else Ulps((x,))
+
+    def __add__(self, other):
+        a, b = self.coefficients, Ulps.of(other).coefficients
+        size = max(len(a), len(b))
+        return Ulps(
+            [(a[i] if i < len(a) else 0) + (b[i] if i < len(b) else 0) for i in range(size)]
+        )
+
+    __radd__ = __add__
+
+    def __mul__(self, other):
+        a, b = self.coefficients, Ulps.of(other).coefficients
+        product = [0] * (len(a) + len(b) - 1)
+        for i, x in enumerate(a):
+            for j, y in enumerate(b):
+                product[i + j] += x * y
+        return Ulps(product)
+
+    __rmul__ = __mul__
+
+    def __floordiv__(self, k):  # rounded up: still a bound
+        return Ulps([-(-c // k) for c in self.coefficients])
+
+    def __eq__(self, other):
+        return isinstance(other, (int, Ulps)) and self.coefficients == Ulps.of(other).coefficients
+
+    def __hash__(self):
+        return hash(self.coefficients)
+
+    def __bool__(self):
+        return any(self.coefficients)
+
+    def __repr__(self):
+        return f"Ulps({self.coefficients})"
+
+    def at(self, n) -> int:
+        return sum(c * n**i for i, c in enumerate(self.coefficients))
+
+
+N = Ulps((0, 1))  # the size of the largest array of the variant
+
+
+def ulps_at(ulps, n) -> int:
+    return ulps.at(n) if isinstance(ulps, Ulps) else int(ulps)
+
+
+def ulps_max(values):
+    """A bound of each of these (coefficient by coefficient)."""
+    polynomials = [Ulps.of(v).coefficients for v in values]
+    size = max(len(p) for p in polynomials)
+    bound = Ulps([max(p[i] if i < len(p) else 0 for p in polynomials) for i in range(size)])
+    return bound.coefficients[0] if len(bound.coefficients) == 1 else bound
 
 
 def exact_limit(dtype) -> float:
@@ -30,25 +98,32 @@ def exact_limit(dtype) -> float:
     return 2.0**24 if numpy.dtype(dtype).itemsize == 4 else 2.0**53
 
 
-def order_ulps(length) -> int:
+def order_ulps(length):
     """A float sum (or product) of `length` terms in two different orders: each result is within
-    (length - 1) * eps relative of the exact one when all terms have one sign (products: any
-    sign, no overflow), and eps is 2 ulp at the bottom of a binade: 4 * (length - 1) ulp between
-    the two."""
+    (length - 1) * eps relative of the exact one when all terms have one sign (products: any sign,
+    no overflow), and eps is 2 ulp at the bottom of a binade: 4 * (length - 1) ulp between the two
+    (4 * N + 1 for a length of at most N)."""
+    if isinstance(length, Ulps):
+        return 4 * length + 1
     return 4 * max(length - 1, 0) + 1
 
 
-def reduced_length(shape, axis) -> int:
-    """An upper bound on the terms a reduction over `axis` of a value of this (generic) shape adds
-    in any variant: axes of size 1 stay 1, the others together reach LONGEST_REDUCTION at most."""
+def reduced_length(shape, axis):
+    """The terms a reduction over `axis` of a value of this (generic) shape adds: 1 when the axes
+    have size 1 (in every variant), else at most N."""
     if axis is None:
         axes = range(len(shape))
     else:
         axes = [a % len(shape) for a in ((axis,) if isinstance(axis, int) else axis)]
-    return 1 if all(shape[a] == 1 for a in axes) else LONGEST_REDUCTION
+    return 1 if all(shape[a] == 1 for a in axes) else N
 
 
-def cast_ulps(ulps, src, dst) -> int:
+def most_terms(length) -> int:
+    """A number bounding `length` (from reduced_length) in every variant."""
+    return LONGEST_REDUCTION if isinstance(length, Ulps) else length
+
+
+def cast_ulps(ulps, src, dst):
     """A tolerance of `ulps` (in src's ulps) carried through a cast to the float dtype dst."""
     if ulps == 0:
         return 0
@@ -83,7 +158,7 @@ def combine(vars_) -> dict:
         "nonneg": all(v.nonneg for v in vars_),
         "unit": all(v.unit for v in vars_),
         "special": any(v.special for v in vars_),
-        "ulps": max(v.ulps for v in vars_),
+        "ulps": ulps_max(v.ulps for v in vars_),
         "signless": any(v.signless for v in vars_),
     }
 

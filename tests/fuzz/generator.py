@@ -243,9 +243,13 @@ def generate(seed: int, grammar: Grammar = VALUES) -> Program:
         g.env = env
         stmt.effect(env)
     program.stmts = stmts
-    program.outputs = _outputs(g, stmts)
-    program.ulps = [g.vars[name].ulps for name in program.outputs]
-    program.signless = [g.vars[name].signless for name in program.outputs]
+    if stmts and stmts[-1].raises:  # NumPy raises there; returned or not (dead code under jit)
+        raising = stmts[-1].target
+        program.outputs = [raising] if raising and rng.random() < 0.5 else []
+    else:
+        program.outputs = _outputs(g, stmts)
+    program.ulps = [g.vars[name].ulps if name in g.vars else 0 for name in program.outputs]
+    program.signless = [name in g.vars and g.vars[name].signless for name in program.outputs]
     program.argument_ulps = [g.vars[spec.name].ulps for spec in program.inputs]
     program.argument_signless = [g.vars[spec.name].signless for spec in program.inputs]
     program.errstate = "raise" if rng.random() < grammar.errstate_rate else None

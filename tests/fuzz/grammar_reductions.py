@@ -30,8 +30,9 @@ def order_facts(op, x, length):
     """Facts of a float sum/mean (op "sum") or product (op "prod") of `length` terms of x, or None
     when its result is not comparable between summation orders."""
     if op == "sum":
-        if x.exact_int and x.ulps == 0 and x.bound * length <= facts.exact_limit(x.dtype):
-            return {"bound": x.bound * length, "nonneg": x.nonneg, "unit": False, "ulps": 0}
+        terms = facts.most_terms(length)
+        if x.exact_int and x.ulps == 0 and x.bound * terms <= facts.exact_limit(x.dtype):
+            return {"bound": x.bound * terms, "nonneg": x.nonneg, "unit": False, "ulps": 0}
         if x.nonneg:
             return {
                 "bound": math.inf,
@@ -165,11 +166,12 @@ def _matmul_facts(a, b, out_dtype):
             "signless": False,
         }
     signless = a.signless or b.signless
-    length = facts.LONGEST_REDUCTION
+    length = facts.N  # the contracted axis has at most N elements
+    terms = facts.LONGEST_REDUCTION
     ba, bb = facts.value_bound(a), facts.value_bound(b)
-    if a.ulps == 0 and b.ulps == 0 and ba * bb * length <= facts.exact_limit(out_dtype):
+    if a.ulps == 0 and b.ulps == 0 and ba * bb * terms <= facts.exact_limit(out_dtype):
         return {
-            "bound": ba * bb * length,
+            "bound": ba * bb * terms,
             "nonneg": a.nonneg and b.nonneg,
             "unit": False,
             "special": a.special or b.special,

@@ -61,6 +61,15 @@ def _reshape_after_layout(program) -> bool:
     return reshapes and layouts and _writes(program)
 
 
+def _unused_value_raises(program) -> bool:
+    """NumPy raises in a statement whose value the program does not return: the program's last
+    (an error program without a return), or any under errstate(all="raise")."""
+    if program.errstate == "raise":
+        return True
+    last = program.stmts[-1] if program.stmts else None
+    return last is not None and last.raises and last.target not in program.outputs
+
+
 def _writes(program) -> bool:
     return any(stmt.family == "write" for stmt in program.stmts)
 
@@ -106,12 +115,13 @@ KNOWN = [
         lambda program: "clip" in program.ops(),
     ),
     KnownFailure(
-        "floating-point errors in unused values under jit",
-        "issue 21 item 5 (errstate): under errstate(all='raise') NumPy raises FloatingPointError "
-        "for a value the function computes and never uses; jit drops such values (dead code)",
+        "errors of unused values under jit",
+        "issue 21 items 3 and 5: NumPy raises for a value the function computes and never uses (an "
+        "out-of-bounds traced index, int ** -1 of an array, a floating-point error under "
+        "errstate(all='raise')); jit drops unused values (dead code) and their checks with them",
         JIT_TIERS,
-        r"NumPy raises FloatingPointError",
-        lambda program: program.errstate == "raise",
+        r"^returned a result where NumPy raises",
+        _unused_value_raises,
     ),
     KnownFailure(
         "a traced index error comes after the trace's shape errors",

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import math
 import textwrap
+import warnings
 from dataclasses import dataclass, field, replace
 
 import numpy
 
+from tests.fuzz.facts import ulps_at
 from tests.fuzz.inputs import InputSpec, indices, make_argument, mask
 from tests.fuzz.tiers import Tolerances
 
@@ -37,7 +39,7 @@ class Var:
     nonneg: bool = False
     unit: bool = False
     special: bool = False
-    ulps: int = 0
+    ulps: object = 0  # an int, or a facts.Ulps growing with the variant's sizes
     signless: bool = False
     group: int = 0
 
@@ -82,8 +84,22 @@ class Program:
     argument_signless: list = field(default_factory=list)
     errstate: str | None = None  # "raise": every tier runs under errstate(all="raise")
 
-    def tolerances(self) -> Tolerances:
-        return Tolerances(self.ulps, self.signless, self.argument_ulps, self.argument_signless)
+    def tolerances(self, largest=1) -> Tolerances:
+        """The tolerances on a variant whose largest array has `largest` elements."""
+        ulps = [ulps_at(u, largest) for u in self.ulps]
+        argument_ulps = [ulps_at(u, largest) for u in self.argument_ulps]
+        return Tolerances(ulps, self.signless, argument_ulps, self.argument_signless)
+
+    def largest(self, arguments) -> int:
+        """The size of the largest array the program makes on these arguments (NumPy's run)."""
+        stmts = [s for s in self.stmts if not s.raises]
+        try:
+            with warnings.catch_warnings(), numpy.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                env = evaluate(stmts, [a.fresh() for a in arguments], [s.name for s in self.inputs])
+        except Exception:  # noqa: BLE001  (NumPy raises: no value is compared)
+            return 1
+        return max([1] + [v.size for v in env.values() if isinstance(v, numpy.ndarray)])
 
     def families(self) -> set:
         return {s.family for s in self.stmts}
@@ -93,7 +109,7 @@ class Program:
 
     def body(self) -> list:
         lines = [s.text for s in self.stmts]
-        if not any(s.raises for s in self.stmts):
+        if self.outputs:
             returned = ", ".join(self.outputs)
             lines.append(
                 f"return {returned}" if len(self.outputs) == 1 else f"return ({returned},)"
@@ -120,9 +136,10 @@ class Program:
         """A test to paste into tests/fuzz/test_found.py (which imports numpy, mask, indices,
         check_program and `arraystack as np`)."""
         args = "".join(f"            {a.source()},\n" for a in arguments)
+        tolerances = self.tolerances(self.largest(arguments))
         options = ""
         for name in ("ulps", "signless", "argument_ulps", "argument_signless"):
-            values = list(getattr(self, name))
+            values = list(getattr(tolerances, name))
             options += f", {name}={values}" if any(values) else ""
         options += f", errstate={self.errstate!r}" if self.errstate else ""
         return (

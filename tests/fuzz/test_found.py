@@ -115,17 +115,37 @@ def test_integer_power_with_a_negative_exponent_raises():
     check_program(f, lambda: [numpy.array([1, 2, 3], dtype=numpy.int32)])
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 21 item 5: errstate(all='raise') and values never used"
-)
+@pytest.mark.xfail(strict=True, reason="issue 21 item 5: errstate(all='raise') and unused values")
 def test_errstate_raise_sees_errors_in_unused_values():
-    """Known class: "floating-point errors in unused values under jit"."""
+    """Known class: "errors of unused values under jit"."""
 
     def f(a):
         np.log(a)  # unused: NumPy still raises FloatingPointError for log(0) under errstate raise
         return a + 1.0
 
     check_program(f, lambda: [numpy.array([0.0, 1.0])], errstate="raise")
+
+
+@pytest.mark.xfail(strict=True, reason="issue 21 item 3: the check of an unused traced index")
+def test_an_unused_out_of_bounds_index_raises():
+    """Known class: "errors of unused values under jit"."""
+
+    def f(a, i):
+        a[i]  # unused: NumPy still raises IndexError
+        return a * 2.0
+
+    check_program(f, lambda: [numpy.arange(3.0), numpy.array([5])])
+
+
+@pytest.mark.xfail(strict=True, reason="not in issue 21: int ** -1 unused under jit")
+def test_an_unused_integer_power_with_a_negative_exponent_raises():
+    """Known class: "errors of unused values under jit"."""
+
+    def f(a):
+        a**-1  # unused: NumPy still raises ValueError
+        return a + 1
+
+    check_program(f, lambda: [numpy.array([1, 2, 3])])
 
 
 @pytest.mark.xfail(

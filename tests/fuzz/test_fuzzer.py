@@ -159,3 +159,14 @@ def test_every_known_class_has_a_reproducer():
     text = (pathlib.Path(__file__).parent / "test_found.py").read_text()
     named = set(re.findall(r'Known class: "([^"]+)"', text))
     assert {k.name for k in known.KNOWN} <= named
+
+
+def test_tolerances_that_grow_with_the_variant():
+    from tests.fuzz.facts import N, order_ulps, ulps_at, ulps_max
+
+    bound = 2 * (order_ulps(N) + 4) + 1  # a product of a sum (4 N + 1) and a 4-ulp value
+    assert ulps_at(bound, 10) == 2 * (41 + 4) + 1
+    assert ulps_max([bound, 3 * N, 7]) == 2 * (order_ulps(N) + 4) + 1
+    assert ulps_max([1, 3]) == 3
+    assert (N // 4).at(10) == 10 and ((N + 3) // 2).at(1) == 1 + 2
+    assert order_ulps(5) == 17 and bound and not (N * 0)
