@@ -348,7 +348,9 @@ def raw(x):
     t = type(x)
     if t is ndarray:
         return x._value
-    if t is _ndarray_np or t is Tracer or t is float or t is int or t is bool or t is complex:
+    if t is _ndarray_np:  # a big-endian array enters in native order (as in asarray)
+        return x if x.dtype.isnative else x.astype(x.dtype.newbyteorder("="))
+    if t is Tracer or t is float or t is int or t is bool or t is complex:
         return x
     if isinstance(x, np.generic):
         return x

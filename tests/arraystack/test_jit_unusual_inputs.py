@@ -132,6 +132,14 @@ def test_big_endian_inputs_enter_in_native_order(dtype):
         numpy.testing.assert_array_equal(f(x), x * 2)
 
 
+def test_big_endian_constants_captured_by_a_jitted_function():
+    be = numpy.arange(4.0).astype(">f8")
+    for tiered in (True, False):
+        f = ast.jit(lambda a: (a + be, (a * be).sum(), ast.add(be, 1.0)), tiered=tiered)
+        for got, want in zip(f(numpy.ones(4)), (1.0 + be, be.sum(), be + 1.0)):
+            numpy.testing.assert_array_equal(got, want)
+
+
 # -- axis= ------------------------------------------------------------------------------------------------
 
 
