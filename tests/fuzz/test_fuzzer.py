@@ -23,7 +23,7 @@ from tests.fuzz.inputs import (
     make_argument,
     mask,
 )
-from tests.fuzz.tiers import TIERS, check, check_program
+from tests.fuzz.tiers import TIERS, Tolerances, check, check_program
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 
@@ -170,3 +170,28 @@ def test_tolerances_that_grow_with_the_variant():
     assert ulps_max([1, 3]) == 3
     assert (N // 4).at(10) == 10 and ((N + 3) // 2).at(1) == 1 + 2
     assert order_ulps(5) == 17 and bound and not (N * 0)
+
+
+def test_tier_0_and_the_compiled_tier_agree_bit_for_bit(monkeypatch):
+    """Within NumPy's tolerance, the tiers must still agree with each other exactly."""
+    from tests.fuzz import tiers
+
+    real = tiers._call
+
+    def nudged(tier, f, args):  # tier 0 one ulp up
+        out = real(tier, f, args)
+        return numpy.nextafter(numpy.asarray(out), numpy.inf) if tier == "tier0" else out
+
+    monkeypatch.setattr(tiers, "_call", nudged)
+
+    def f_arraystack(a):
+        return arraystack.exp(a) * 2.0
+
+    def f_numpy(a):
+        return numpy.exp(a) * 2.0
+
+    fresh = lambda: [numpy.linspace(0.0, 1.0, 5)]
+    _, failures = check(
+        f_numpy, f_arraystack, fresh, Tolerances(ulps=[4]), tiers=("compiled", "tier0")
+    )
+    assert [f.tier for f in failures] == ["tier0 vs compiled"]

@@ -127,15 +127,24 @@ def check(
     f_numpy, f_arraystack, fresh_arguments, tolerances=None, errstate=None, tiers=TIERS
 ) -> tuple:
     """(NumPy's Outcome, the failures of the tiers against it: empty when all agree). Outputs and
-    the arguments after the call are compared (tolerances: a Tolerances; None: all bit for bit)."""
+    the arguments after the call are compared (tolerances: a Tolerances; None: all bit for bit).
+    Tier 0 and the compiled tier must also agree with each other bit for bit, where NumPy's result
+    allows a tolerance too: the kernels' own math and summation orders have twins in tier 0."""
     tolerances = tolerances or Tolerances()
     expected = run("numpy", f_numpy, fresh_arguments, errstate)
     if expected.values is not None and any(v.size > MAX_RESULT_SIZE for v in expected.values):
         return expected, []
-    failures = []
+    failures, outcomes = [], {}
     for tier in tiers:
-        got = run(tier, f_arraystack, fresh_arguments, errstate)
-        failures += _differences(tier, expected, got, tolerances)
+        outcomes[tier] = run(tier, f_arraystack, fresh_arguments, errstate)
+        failures += _differences(tier, expected, outcomes[tier], tolerances)
+    compiled, tier0 = outcomes.get("compiled"), outcomes.get("tier0")
+    if compiled and tier0 and compiled.values is not None and tier0.values is not None:
+        for k, (c, t) in enumerate(zip(compiled.values, tier0.values)):
+            problem = compare(c, t)
+            if problem:
+                message = f"output {k}: {problem.replace('NumPy', 'the compiled tier')}"
+                failures.append(Failure("tier0 vs compiled", message))
     return expected, failures
 
 
