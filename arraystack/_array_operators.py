@@ -1,5 +1,6 @@
 """ndarray's arithmetic, bitwise, comparison, equality and in-place operators, bound onto the class by _array.py after
-the families they call are imported (ndarray.__add__ is add: x + y runs the ufunc function itself)."""
+the families they call are imported. x + y runs the ufunc function add itself, through python_operator for arithmetic:
+on traced Python scalars alone Python's operators give weakly typed results where NumPy's functions do not."""
 
 from __future__ import annotations
 
@@ -7,63 +8,64 @@ from arraystack import _comparison, _elementwise, _linalg
 import numpy as np
 
 from arraystack._array import _fastpath, _is_array_operand, ndarray
+from arraystack._ufunc import python_operator
 from arraystack.ir.core import active
 
 
 def __add__(self, other):
-    return _elementwise.add(self, other)
+    return python_operator(_elementwise.add, self, other)
 
 
 def __radd__(self, other):
-    return _elementwise.add(other, self)
+    return python_operator(_elementwise.add, other, self)
 
 
 def __sub__(self, other):
-    return _elementwise.subtract(self, other)
+    return python_operator(_elementwise.subtract, self, other)
 
 
 def __rsub__(self, other):
-    return _elementwise.subtract(other, self)
+    return python_operator(_elementwise.subtract, other, self)
 
 
 def __mul__(self, other):
-    return _elementwise.multiply(self, other)
+    return python_operator(_elementwise.multiply, self, other)
 
 
 def __rmul__(self, other):
-    return _elementwise.multiply(other, self)
+    return python_operator(_elementwise.multiply, other, self)
 
 
 def __truediv__(self, other):
-    return _elementwise.true_divide(self, other)
+    return python_operator(_elementwise.true_divide, self, other)
 
 
 def __rtruediv__(self, other):
-    return _elementwise.true_divide(other, self)
+    return python_operator(_elementwise.true_divide, other, self)
 
 
 def __floordiv__(self, other):
-    return _elementwise.floor_divide(self, other)
+    return python_operator(_elementwise.floor_divide, self, other)
 
 
 def __rfloordiv__(self, other):
-    return _elementwise.floor_divide(other, self)
+    return python_operator(_elementwise.floor_divide, other, self)
 
 
 def __mod__(self, other):
-    return _elementwise.remainder(self, other)
+    return python_operator(_elementwise.remainder, self, other)
 
 
 def __rmod__(self, other):
-    return _elementwise.remainder(other, self)
+    return python_operator(_elementwise.remainder, other, self)
 
 
 def __divmod__(self, other):
-    return _elementwise.divmod(self, other)
+    return python_operator(_elementwise.divmod, self, other)
 
 
 def __rdivmod__(self, other):
-    return _elementwise.divmod(other, self)
+    return python_operator(_elementwise.divmod, other, self)
 
 
 def __pow__(self, other, mod=None):
@@ -73,7 +75,7 @@ def __pow__(self, other, mod=None):
 
 
 def __rpow__(self, other):
-    return _elementwise.power(other, self)
+    return python_operator(_elementwise.power, other, self)
 
 
 def __matmul__(self, other):
@@ -85,43 +87,43 @@ def __rmatmul__(self, other):
 
 
 def __and__(self, other):
-    return _elementwise.bitwise_and(self, other)
+    return python_operator(_elementwise.bitwise_and, self, other)
 
 
 def __rand__(self, other):
-    return _elementwise.bitwise_and(other, self)
+    return python_operator(_elementwise.bitwise_and, other, self)
 
 
 def __or__(self, other):
-    return _elementwise.bitwise_or(self, other)
+    return python_operator(_elementwise.bitwise_or, self, other)
 
 
 def __ror__(self, other):
-    return _elementwise.bitwise_or(other, self)
+    return python_operator(_elementwise.bitwise_or, other, self)
 
 
 def __xor__(self, other):
-    return _elementwise.bitwise_xor(self, other)
+    return python_operator(_elementwise.bitwise_xor, self, other)
 
 
 def __rxor__(self, other):
-    return _elementwise.bitwise_xor(other, self)
+    return python_operator(_elementwise.bitwise_xor, other, self)
 
 
 def __lshift__(self, other):
-    return _elementwise.left_shift(self, other)
+    return python_operator(_elementwise.left_shift, self, other)
 
 
 def __rlshift__(self, other):
-    return _elementwise.left_shift(other, self)
+    return python_operator(_elementwise.left_shift, other, self)
 
 
 def __rshift__(self, other):
-    return _elementwise.right_shift(self, other)
+    return python_operator(_elementwise.right_shift, self, other)
 
 
 def __rrshift__(self, other):
-    return _elementwise.right_shift(other, self)
+    return python_operator(_elementwise.right_shift, other, self)
 
 
 def __lt__(self, other):
@@ -141,19 +143,19 @@ def __ge__(self, other):
 
 
 def __neg__(self):
-    return _elementwise.negative(self)
+    return python_operator(_elementwise.negative, self)
 
 
 def __pos__(self):
-    return _elementwise.positive(self)
+    return python_operator(_elementwise.positive, self)
 
 
 def __abs__(self):
-    return _elementwise.absolute(self)
+    return python_operator(_elementwise.absolute, self)
 
 
 def __invert__(self):
-    return _elementwise.invert(self)
+    return python_operator(_elementwise.invert, self)
 
 
 # in-place: eager writes the buffer (NumPy casting rules); traced rebinds to the new value
@@ -245,27 +247,13 @@ ndarray.__rdivmod__ = __rdivmod__
 if _fastpath is None:
     for _name in _NAMES:
         setattr(ndarray, _name, globals()[_name])
-    # The forward operators are the ufunc functions themselves (x.__add__(y) is add(x, y)): one Python
-    # frame less per eager operator. The functions above stay the definitions for the reflected forms.
-    ndarray.__add__ = _elementwise.add
-    ndarray.__sub__ = _elementwise.subtract
-    ndarray.__mul__ = _elementwise.multiply
-    ndarray.__truediv__ = _elementwise.true_divide
-    ndarray.__floordiv__ = _elementwise.floor_divide
-    ndarray.__mod__ = _elementwise.remainder
-    ndarray.__and__ = _elementwise.bitwise_and
-    ndarray.__or__ = _elementwise.bitwise_or
-    ndarray.__xor__ = _elementwise.bitwise_xor
-    ndarray.__lshift__ = _elementwise.left_shift
-    ndarray.__rshift__ = _elementwise.right_shift
+    # The ordering comparisons are the ufunc functions themselves (x.__lt__(y) is less(x, y)): one
+    # Python frame less per eager comparison. Arithmetic goes through python_operator, whose results on
+    # traced Python scalars stay weakly typed where the function's would not.
     ndarray.__lt__ = _elementwise.less
     ndarray.__le__ = _elementwise.less_equal
     ndarray.__gt__ = _elementwise.greater
     ndarray.__ge__ = _elementwise.greater_equal
-    ndarray.__neg__ = _elementwise.negative
-    ndarray.__pos__ = _elementwise.positive
-    ndarray.__abs__ = _elementwise.absolute
-    ndarray.__invert__ = _elementwise.invert
 else:
     # ndarray's operator and indexing slots are the C base's: an eager call on NumPy buffers runs NumPy's
     # own operator; every other call runs the Python definition above (or the class's indexing methods).

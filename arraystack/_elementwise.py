@@ -15,7 +15,7 @@ import numpy as np
 
 from arraystack import _ufunc
 from arraystack._array import ndarray, raw, wrap
-from arraystack._operands import convert_raw
+from arraystack._operands import convert_raw, is_weak
 from arraystack._ufunc import binary, bind_impl, unary
 from arraystack._ufunc_out import assign, normalize_out, operands_shape, where_mask, write_out
 from arraystack.ir import primitives as p
@@ -158,6 +158,28 @@ def _beyond_range(prim, x1, x2):
     return {p.eq_p: False, p.ne_p: True, p.lt_p: above, p.le_p: above}.get(prim, not above), other
 
 
+def _against_traced_int(x1, x2):
+    """An integer operand against a traced Python int (a weakly typed integer, whose value the trace
+    does not know): NumPy 2 compares them exactly whatever the int's value (int8_array < 300 is all
+    True), so the integer operand is compared in int64 (uint64 as it is) against the int in its own
+    dtype, with the exact mixed int64/uint64 loop where they differ. Returns (loop dtypes, operands), or
+    None for other operands."""
+    a, b = raw(x1), raw(x2)
+    first = _is_traced_int(a)
+    if first == _is_traced_int(b):
+        return None
+    other = b if first else a
+    if isinstance(other, (bool, int, float, complex)) or other.dtype.kind not in "iu":
+        return None  # a Python scalar, or a dtype NumPy casts the int to without a range check
+    other = convert_raw(other, np.uint64 if other.dtype == np.uint64 else np.int64)
+    operands = (a, other) if first else (other, b)
+    return tuple(np.dtype(x.dtype) for x in operands), operands
+
+
+def _is_traced_int(x) -> bool:
+    return type(x) is Tracer and x.var.aval.weak_type and x.var.aval.dtype.kind in "iu"
+
+
 def _comparison(ufunc, prim) -> Callable[..., ndarray]:
     general = _compare_impl(prim)
 
@@ -179,6 +201,11 @@ def _comparison(ufunc, prim) -> Callable[..., ndarray]:
                 outcome, other = constant
                 impl = bind_impl(p.eq_p if outcome else p.ne_p)
                 return _ufunc.apply_ufunc(ufunc, impl, (other, other), out, where, casting, dtype)
+        exact = None if dtype is not None else _against_traced_int(x1, x2)
+        if exact is not None:
+            dtypes, operands = exact
+            result = wrap(general(dtypes, *_ufunc.broadcast_operands(list(operands))))
+            return store_results([result], out, where, casting)
         return _ufunc.apply_ufunc(ufunc, general, (x1, x2), out, where, casting, dtype)
 
     return _ufunc._named(fn, ufunc)
@@ -244,14 +271,20 @@ def _fast_power(base, exponent):
 
 
 def power_operator(x1, x2):
-    """`x1 ** x2` as ndarray.__pow__ computes it (see `_fast_power`); numpy.power otherwise."""
-    fast = _fast_power(x1, x2)
-    return power(x1, x2) if fast is None else fast(x1)
+    """`x1 ** x2` as ndarray.__pow__ computes it (see `_fast_power`); numpy.power otherwise, and on
+    traced Python scalars Python's `**` (a weakly typed result, see _ufunc.python_operator)."""
+    fast = None if is_weak(raw(x1)) else _fast_power(x1, x2)
+    return _ufunc.python_operator(power, x1, x2) if fast is None else fast(x1)
 
 
 def inplace(fn, target: ndarray, other):
     """`target op= other` as NumPy's `op(target, other, out=target)`: eager writes target's buffer
     after NumPy's same_kind check (a failing cast leaves it unchanged); traced rebinds target."""
+    if fn in _INPLACE and is_weak(target._value):
+        # a traced Python scalar: `s += 1` rebinds s to s + 1, as Python does (there is no buffer)
+        if fn is power:
+            return power_operator(target, other)
+        return _ufunc.python_operator(fn, target, other)
     if fn is power and _fast_power(target, other) is not None:
         return _fast_power(target, other)(target, out=target)
     prim = _INPLACE.get(fn)

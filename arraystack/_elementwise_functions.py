@@ -14,7 +14,7 @@ import numpy as np
 from numpy._core import umath as _umath
 
 from arraystack._aliasing import view_of
-from arraystack._array import raw, wrap
+from arraystack._array import ndarray, raw, wrap
 from arraystack._creation import asarray, astype, zeros
 from arraystack._dtypes import result_type
 from arraystack._elementwise import (
@@ -33,7 +33,7 @@ from arraystack._operands import broadcast_raw, is_scalar_literal, shape_of
 from arraystack._ufunc import accelerated, composite
 from arraystack._ufunc_out import assign, normalize_out
 from arraystack.ir import primitives as p
-from arraystack.ir.core import active, bind, device_namespaces, trace_state
+from arraystack.ir.core import Tracer, active, bind, device_namespaces, trace_state
 
 if TYPE_CHECKING:
     from typing import Any
@@ -72,7 +72,10 @@ def where(
     operands = (c, _value_as(a, dtype), _value_as(b, dtype))
     shape = np.broadcast_shapes(*(shape_of(v) for v in operands))
     c, a, b = (v if is_scalar_literal(v) else broadcast_raw(v, shape) for v in operands)
-    return wrap(bind(p.select_p, c, a, b))
+    result = bind(p.select_p, c, a, b)
+    if type(result) is Tracer and result.var.aval.weak_type:  # NumPy's where makes an array
+        result = bind(p.convert_p, result, dtype=result.var.aval.dtype)
+    return wrap(result)
 
 
 # eager where(c, x, y) on NumPy buffers and scalars: select_p's reference rule, numpy.where, in C
@@ -97,6 +100,25 @@ def _clip_impl(dtypes, x, lo, hi):
 
 # numpy's clip ufunc (not exported by NumPy) resolves the dtypes of clip(a, min, max)
 _clip3 = composite(_umath.clip, _clip_impl)
+
+
+_INT64 = np.iinfo(np.int64)
+
+
+def _within(bound, prim, limit):
+    """A traced Python int `bound` (a weakly typed integer) limited to the dtype's `limit` by `prim`
+    (max_p for a lower bound, min_p for an upper one) and still weak: a bound beyond the dtype's range
+    on its own side bounds nothing, as NumPy's _clip drops it, and one beyond on the other side still
+    fails the range check of its cast to the dtype, as NumPy's clip does. Other bounds as they are."""
+    value = bound._value if type(bound) is ndarray else bound
+    if type(value) is not Tracer:
+        return bound
+    aval = value.var.aval
+    if not aval.weak_type or aval.dtype.kind not in "iu" or limit > _INT64.max:
+        return bound  # uint64's upper limit is beyond every traced Python int
+    if aval.dtype == np.uint64:  # a Python int above int64's range: above every limit left
+        return None if prim is p.min_p else bound
+    return wrap(bind(prim, value, limit))
 
 
 def clip(
@@ -129,6 +151,8 @@ def clip(
             a_min = None
         if type(a_max) is int and a_max >= info.max:
             a_max = None
+        a_min = _within(a_min, p.max_p, int(info.min))
+        a_max = _within(a_max, p.min_p, int(info.max))
     if a_min is not None and a_max is not None and out is None and not kwargs and not _tracing():
         value = a._value
         if type(value) is np.ndarray and not device_namespaces:

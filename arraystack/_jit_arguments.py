@@ -180,10 +180,11 @@ class IntegerChecks:
         if self.derived is not None:
             values = eval_graph(self.derived, *[buffers[k] for k in self.derived_leaves])
             for value, dtype in zip(values, self.derived_dtypes):
-                value = int(np.asarray(value))
                 info = np.iinfo(dtype)
-                if not info.min <= value <= info.max:
-                    _raise_out_of_bounds(value, dtype)
+                # a computed value may have a shape (a reshaped Python int): its first value out of range
+                for item in np.asarray(value).reshape(-1).tolist():
+                    if not info.min <= item <= info.max:
+                        _raise_out_of_bounds(item, dtype)
 
 
 def _slice(graph, wanted, position):

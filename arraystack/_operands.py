@@ -59,6 +59,47 @@ def resolution_operand(x):
     return np.dtype(x.dtype)
 
 
+def is_weak(x) -> bool:
+    """A Python scalar, or the trace of one (a weakly typed value): what is a Python scalar when NumPy
+    runs the function (NEP 50 weak scalars)."""
+    if type(x) is Tracer:
+        return x.var.aval.weak_type
+    return isinstance(x, _PY_SCALARS) and not isinstance(x, np.generic)
+
+
+# The dtype of each Python scalar type, as a weakly typed value holds it
+_PYTHON_TYPE = {
+    np.dtype(np.int64): int,
+    np.dtype(np.float64): float,
+    np.dtype(np.complex128): complex,
+}
+
+
+def python_type(dtype):
+    """int, float or complex: the Python scalar type a weakly typed value of `dtype` stands for (None for
+    the dtypes no Python scalar has)."""
+    return _PYTHON_TYPE.get(dtype)
+
+
+def convert_weak(x, dtype):
+    """`x`, a Python scalar or a weakly typed trace, as `dtype` and still weakly typed: how Python's
+    operators combine Python scalars (5 / 2 is the Python float 2.5, here a weak float64). A dtype no
+    Python scalar has gives a strongly typed value, as convert_raw does."""
+    dtype = np.dtype(dtype)
+    kind = _PYTHON_TYPE.get(dtype)
+    if kind is None:
+        return convert_raw(x, dtype)
+    if type(x) is not Tracer:
+        if kind is int:
+            convert_raw(x, dtype)  # NumPy's OverflowError for a Python int beyond int64
+        return kind(x)
+    if x.var.aval.dtype == dtype:
+        return x
+    if dtype.kind in "iu":
+        note_weak_int_cast(x, dtype)  # a weak uint64 (a Python int above int64) as int64: checked
+    return bind(convert_p, x, dtype=dtype, weak_type=True)
+
+
 def convert_raw(x, dtype):
     """`x` as `dtype`: a scalar becomes a NumPy scalar (NumPy's overflow errors included); arrays convert."""
     dtype = np.dtype(dtype)

@@ -5,7 +5,9 @@ reference rule is the NumPy ufunc itself, so values, dtypes and errors are NumPy
 Every other call goes through `apply_ufunc`: NumPy's `ufunc.resolve_dtypes` gives the loop dtypes
 (NEP 50 weak scalars, dtype=, out= casting, with NumPy's own exceptions), the operands are converted
 to them (and broadcast when tracing, since the IR is strict), the function's implementation runs on
-those uniform operands, and `_ufunc_out` handles out=/where=.
+those uniform operands, and `_ufunc_out` handles out=/where=. When tracing, an operation on Python
+scalars alone (weakly typed traces) gives a weak result from a Python operator (`python_operator`)
+and a strong one from the function, as NumPy gives a Python scalar or a NumPy one.
 
 An implementation is `impl(dtypes, *operands) -> raw result, or a tuple of them`: `dtypes` lists the
 loop dtypes (inputs, then outputs) and every operand already has its input dtype."""
@@ -18,9 +20,18 @@ import numpy as np
 
 from arraystack._array import _fastpath, _make, ndarray, raw, wrap
 from arraystack._dtypes import check_supported
-from arraystack._operands import array_shape, broadcast_raw, convert_raw, resolution_operand
+from arraystack._operands import (
+    array_shape,
+    broadcast_raw,
+    convert_raw,
+    convert_weak,
+    is_weak,
+    python_type,
+    resolution_operand,
+)
 from arraystack._ufunc_out import normalize_out, operands_shape, where_mask, write_out
 from arraystack.ir.core import Tracer, active, bind, device_namespaces, trace_state
+from arraystack.ir.primitives import convert_p
 from arraystack.ir.reference import host_rules
 
 if TYPE_CHECKING:
@@ -37,6 +48,8 @@ _Function = TypeVar("_Function", bound="Callable[..., Any]")  # accelerated keep
 _PY_SCALARS = (bool, int, float, complex)
 _ndarray_np = np.ndarray
 _resolved: dict = {}
+# ufunc function -> (numpy ufunc, implementation): how python_operator calls a function's operator form
+_operator_forms: dict = {}
 
 
 def resolve(ufunc, raws, outs=None, signature=None, casting="same_kind"):
@@ -81,8 +94,15 @@ def _resolve(ufunc, raws, operands, pinned, signature, casting):
     return dtypes
 
 
-def apply_ufunc(ufunc, impl, args, out=None, where=True, casting="same_kind", dtype=None):
-    """Call `impl` as NumPy calls `ufunc` on `args`, out=/where=/casting=/dtype= included."""
+def apply_ufunc(
+    ufunc, impl, args, out=None, where=True, casting="same_kind", dtype=None, python_operator=False
+):
+    """Call `impl` as NumPy calls `ufunc` on `args`, out=/where=/casting=/dtype= included.
+
+    `python_operator`: the call spells a Python operator (`x + y`), whose result on Python scalars is a
+    Python scalar. When tracing, operands that are all Python scalars or their traces (weakly typed)
+    give a weakly typed result from an operator and a strongly typed one from NumPy's function
+    (5 + 1 is the weak 6, np.add(5, 1) is np.int64(6), np.sin(5.0) is np.float64), as NEP 50 has it."""
     raws = [a._value if type(a) is ndarray else raw(a) for a in args]
     outs = None if out is None else normalize_out(out, ufunc.nout)
     signature = None
@@ -93,13 +113,17 @@ def apply_ufunc(ufunc, impl, args, out=None, where=True, casting="same_kind", dt
     shape = None
     if outs is not None or mask is not None:
         shape = operands_shape(raws, mask, outs)
-    operands = [  # operands that have their loop dtype already (the common case) pass as they are
-        r
-        if (type(r) is Tracer and r.var.aval.dtype is d)
-        or (type(r) is _ndarray_np and r.dtype is d)
-        else convert_raw(r, d)
-        for r, d in zip(raws, dtypes)
-    ]
+    weak = active.n and trace_state.top is not None and _all_weak(raws)
+    if weak and python_operator:
+        operands = [convert_weak(r, d) for r, d in zip(raws, dtypes)]
+    else:
+        operands = [  # operands that have their loop dtype already (the common case) pass as they are
+            r
+            if (type(r) is Tracer and r.var.aval.dtype is d)
+            or (type(r) is _ndarray_np and r.dtype is d)
+            else convert_raw(r, d)
+            for r, d in zip(raws, dtypes)
+        ]
     if active.n and trace_state.top is not None:
         operands = broadcast_operands(operands)
     # the common arities spelled out: a plain call, without impl(*operands)'s new C frame
@@ -110,11 +134,52 @@ def apply_ufunc(ufunc, impl, args, out=None, where=True, casting="same_kind", dt
         result = impl(dtypes, operands[0])
     else:
         result = impl(dtypes, *operands)
+    if weak:
+        result = _python_scalar_results(result, ufunc.nout, python_operator)
     if shape is None:
         return wrap(result) if ufunc.nout == 1 else tuple(map(wrap, result))
     results = (result,) if ufunc.nout == 1 else result
     # NumPy's resolution above checked the casts into out= already
     return write_out(results, outs, mask, shape, "unsafe")
+
+
+def _all_weak(raws) -> bool:
+    """Every operand a Python scalar or the trace of one, and at least one traced."""
+    traced = False
+    for r in raws:
+        if not is_weak(r):
+            return False
+        traced = traced or type(r) is Tracer
+    return traced
+
+
+def _python_scalar_results(result, nout, python_operator):
+    """The results of an operation on Python scalars alone (some traced), weakly typed where Python's
+    operator gives a Python number, strongly typed where it gives a bool and from NumPy's functions."""
+    results = (result,) if nout == 1 else tuple(result)
+    fixed = []
+    for r in results:
+        if type(r) is Tracer:
+            aval = r.var.aval
+            weak = python_operator and python_type(aval.dtype) is not None
+            if weak and not aval.weak_type:
+                r = bind(convert_p, r, dtype=aval.dtype, weak_type=True)
+            elif aval.weak_type and not weak:
+                r = bind(convert_p, r, dtype=aval.dtype)
+        fixed.append(r)
+    return fixed[0] if nout == 1 else tuple(fixed)
+
+
+def python_operator(function, *args):
+    """`function(*args)` as the Python operator spelling it calls it (`x + y` is `add(x, y)`): NumPy's
+    function, except that on Python scalars and their traces alone the result is weakly typed when
+    tracing, as Python's result is a Python scalar (see apply_ufunc)."""
+    if active.n and trace_state.top is not None:
+        raws = [a._value if type(a) is ndarray else a for a in args]
+        if _all_weak(raws):
+            ufunc, impl = _operator_forms[function]
+            return apply_ufunc(ufunc, impl, args, python_operator=True)
+    return function(*args)
 
 
 def broadcast_operands(operands):
@@ -203,7 +268,9 @@ def unary(
                 return wrap(bind(prim, x._value if type(x) is ndarray else raw(x)))
         return apply_ufunc(ufunc, general, (x,), out, where, casting, dtype)
 
-    return accelerated(_named(fn, ufunc), host, 1)
+    function = accelerated(_named(fn, ufunc), host, 1)
+    _operator_forms[function] = (ufunc, general)
+    return function
 
 
 def binary(
@@ -226,7 +293,9 @@ def binary(
                 return wrap(bind(prim, a, b))
         return apply_ufunc(ufunc, general, (x1, x2), out, where, casting, dtype)
 
-    return accelerated(_named(fn, ufunc), host, 2)
+    function = accelerated(_named(fn, ufunc), host, 2)
+    _operator_forms[function] = (ufunc, general)
+    return function
 
 
 @overload
@@ -264,4 +333,6 @@ def composite(
                 return wrap(result)
         return apply_ufunc(ufunc, impl, args, out, where, casting, dtype)
 
-    return _named(fn, ufunc)
+    function = _named(fn, ufunc)
+    _operator_forms[function] = (ufunc, impl)
+    return function

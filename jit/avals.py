@@ -34,8 +34,12 @@ def slot_setters(cls, *names):
 
 
 def dtype_short_name(dtype) -> str:
-    """`float32` -> `f32`, the spelling the printer uses."""
-    return _SHORT[np.dtype(dtype).name]
+    """`float32` -> `f32`, the spelling the printer uses. A dtype the IR does not hold (object, str,
+    datetime64, a byte-swapped one) keeps NumPy's spelling, `object` or `>f4`, so that an error naming
+    it reads well."""
+    dtype = np.dtype(dtype)
+    short = _SHORT.get(dtype.name)
+    return short if short is not None and dtype.isnative else str(dtype)
 
 
 def dtype_from_short_name(name: str) -> np.dtype:
