@@ -51,7 +51,7 @@ def main(argv) -> int:
         if not problems:
             continue
         derivative_failures += 1
-        match = known.classify(program, problems)
+        match = known.classify(program, problems, arguments)
         tally.by_class[f"derivatives: {match.name if match else 'unclassified'}"] += 1
         if match is None:
             report = (

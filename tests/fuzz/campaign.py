@@ -85,7 +85,7 @@ def run_structure(seed, count, tally=None, tiers=TIERS) -> list:
         if not failures:
             continue
         finding = Finding(
-            program, sizes, argument_seed, failures, known.classify(program, failures)
+            program, sizes, argument_seed, failures, known.classify(program, failures, arguments)
         )
         findings.append(finding)
         name = finding.known.name if finding.known else "unclassified"

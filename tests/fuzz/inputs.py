@@ -67,7 +67,7 @@ def draw(rng, dtype, profile, shape) -> numpy.ndarray:
             return numpy.zeros(shape, dtype)
         return rng.integers(-bound, bound, size=shape).astype(dtype)
     if dtype.kind == "b":
-        return rng.random(shape) < 0.5
+        return numpy.asarray(rng.random(shape) < 0.5)  # an array when 0-d too
     if dtype.kind in "iu":
         low = 0 if dtype.kind == "u" else -5
         values = rng.integers(low, 10 if dtype.kind == "u" else 6, size=size)

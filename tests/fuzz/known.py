@@ -24,53 +24,72 @@ class KnownFailure:
     reason: str  # the issue item, or the documented behaviour
     tiers: tuple  # the tiers it shows in
     message: str = ""  # a regular expression the failure's message matches ("" matches all)
-    program: object = None  # a predicate on the program, or None
+    program: object = None  # a predicate on (program, its arguments or None), or None
 
-    def matches(self, program, failure) -> bool:
+    def matches(self, program, failure, arguments=None) -> bool:
         if failure.tier not in self.tiers or not re.search(self.message, failure.message):
             return False
-        return self.program is None or self.program(program)
+        return self.program is None or self.program(program, arguments)
 
 
-def _numpy_scalar_written(program) -> bool:
-    """The program writes in place into a value NumPy holds as a scalar (an operation on 0-d
-    arrays): NumPy's `+=` then rebinds to a new scalar of the promoted dtype, arraystack writes into
-    its 0-d array."""
+def _namespace(program, arguments):
+    """NumPy's values of the program's statements (up to the first that raises) on arguments (the
+    generic ones when None), and the index of the statement that raised (None: none did)."""
     from tests.fuzz.generator import GENERIC, replay
 
-    written = {name for stmt in program.stmts for name in stmt.writes}
-    if not written:
-        return False
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            env = replay(
-                program,
-                [s for s in program.stmts if not s.raises],
-                program.arguments(GENERIC, program.seed),
-            )
-    except Exception:  # noqa: BLE001
-        return False
-    return any(isinstance(env.get(name), numpy.generic) for name in written)
+    arguments = arguments if arguments is not None else program.arguments(GENERIC, program.seed)
+    env = replay(program, [], arguments)
+    for k in range(len(program.stmts)):
+        try:
+            env = replay(program, program.stmts[: k + 1], arguments)
+        except Exception:  # noqa: BLE001  (where NumPy raises)
+            return env, k
+    return env, None
 
 
-def _reshape_after_layout(program) -> bool:
+def _numpy_scalars_written(program, arguments) -> bool:
+    """The program writes in place and NumPy holds one of its values as a scalar (the result of an
+    operation on 0-d arrays): NumPy's `s += 1` rebinds s to a new scalar (of the promoted dtype),
+    and a view of a scalar is a new array; arraystack's 0-d arrays are written and viewed."""
+    if not _writes(program, arguments):
+        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env, _ = _namespace(program, arguments)
+    return any(isinstance(value, numpy.generic) for value in env.values())
+
+
+def _reshape_after_layout(program, arguments) -> bool:
     """A reshape, a write, and an argument in another layout than C order."""
     reshapes = any(stmt.op in ("reshape", "setitem_reshape") for stmt in program.stmts)
     layouts = any(spec.layout != "C" for spec in program.inputs)
-    return reshapes and layouts and _writes(program)
+    return reshapes and layouts and _writes(program, arguments)
 
 
-def _unused_value_raises(program) -> bool:
-    """NumPy raises in a statement whose value the program does not return: the program's last
-    (an error program without a return), or any under errstate(all="raise")."""
+def _live(program) -> set:
+    """Names whose values reach the outputs (or a write): backwards over the statements."""
+    live = set(program.outputs)
+    for stmt in reversed(program.stmts):
+        if stmt.target is None or stmt.target in live:
+            live |= set(re.findall(r"\b[av]\d+\b", stmt.text))
+    return live
+
+
+def _unused_value_raises(program, arguments) -> bool:
+    """NumPy raises in a statement whose value the program never uses (under errstate(all="raise"):
+    in any statement, since a floating-point error may come from an unused value)."""
     if program.errstate == "raise":
         return True
-    last = program.stmts[-1] if program.stmts else None
-    return last is not None and last.raises and last.target not in program.outputs
+    with warnings.catch_warnings(), numpy.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        _, raised = _namespace(program, arguments)
+    if raised is None:
+        return False
+    target = program.stmts[raised].target
+    return target is not None and target not in _live(program)
 
 
-def _writes(program) -> bool:
+def _writes(program, arguments=None) -> bool:
     return any(stmt.family == "write" for stmt in program.stmts)
 
 
@@ -104,7 +123,7 @@ KNOWN = [
         "and writes into arraystack's array (keeping its dtype, or raising UFuncTypeError)",
         ("eager", *JIT_TIERS, *DERIVATIVE_CHECKS),
         "",
-        _numpy_scalar_written,
+        _numpy_scalars_written,
     ),
     KnownFailure(
         "signed zero of clip under jit",
@@ -112,7 +131,7 @@ KNOWN = [
         "mode, 0.0 under jit",
         JIT_TIERS,
         r"bits differ.*0\.0",
-        lambda program: "clip" in program.ops(),
+        lambda program, arguments: "clip" in program.ops(),
     ),
     KnownFailure(
         "errors of unused values under jit",
@@ -124,22 +143,24 @@ KNOWN = [
         _unused_value_raises,
     ),
     KnownFailure(
-        "a traced index error comes after the trace's shape errors",
-        "not in issue 21 (item 3 checks traced indices when the kernel runs): where NumPy raises "
-        "IndexError for an out-of-bounds index and a later line has a shape error, jit raises the "
-        "shape error (found while tracing, before anything runs)",
+        "errors found while tracing come before run-time errors of earlier lines",
+        "not in issue 21 (items 3 and 5 check traced indices and floating-point errors when the "
+        "graph runs): where NumPy raises at run time (an out-of-bounds traced index, a "
+        "floating-point error under errstate(all='raise')) and a later line has an error jit finds "
+        "while tracing (a shape error, a constant index out of bounds), jit raises the later one",
         JIT_TIERS,
-        r"^raised ValueError.*NumPy raises IndexError",
+        r"^raised \w+: .*; NumPy raises (IndexError|FloatingPointError|ValueError)",
     ),
 ]
 
 
-def classify(program, failures):
-    """The class (from SHARP_EDGES or KNOWN) of the first failure when every failure belongs to one
-    of them; else None."""
+def classify(program, failures, arguments=None):
+    """The class (from SHARP_EDGES or KNOWN) of the first failure when every failure belongs to
+    one of them; else None. arguments: the program's (generator Arguments), when known."""
     classes = []
     for failure in failures:
-        match = next((k for k in SHARP_EDGES + KNOWN if k.matches(program, failure)), None)
+        known = SHARP_EDGES + KNOWN
+        match = next((k for k in known if k.matches(program, failure, arguments)), None)
         if match is None:
             return None
         classes.append(match)

@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.numba, pytest.mark.filterwarnings("ignore")]
 @pytest.mark.parametrize("seed", budget.derivative_seeds())
 def test_derivatives(seed):
     program, arguments, problems = run_derivatives(seed, compiled=seed % 4 == 0)
-    if problems and known.classify(program, problems) is None:
+    if problems and known.classify(program, problems, arguments) is None:
         details = "\n".join(str(problem) for problem in problems)
         pytest.fail(
             f"differentiable program {seed}:\n{details}\n"

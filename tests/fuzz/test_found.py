@@ -152,11 +152,29 @@ def test_an_unused_integer_power_with_a_negative_exponent_raises():
     strict=True, reason="not in issue 21 (item 3): a shape error preempts an IndexError"
 )
 def test_an_out_of_bounds_index_raises_before_a_later_shape_error():
-    """Known class: "a traced index error comes after the trace's shape errors". NumPy stops at a[i]
-    (IndexError); jit traces the whole function first and meets the (5,) halves' shape error."""
+    """Known class: "errors found while tracing come before run-time errors of earlier lines".
+    NumPy stops at a[i] (IndexError); jit traces the whole function first and meets the (5,)
+    halves' shape error."""
 
     def f(a, i):
         b = a[i]
         return b[::2] + b[1::2]
 
     check_program(f, lambda: [numpy.arange(3.0), numpy.array([0, 1, 2, 0, 7])])
+
+
+@pytest.mark.xfail(
+    strict=True, reason="not in issue 21 (item 5): a trace-time error preempts errstate"
+)
+def test_a_floating_point_error_raises_before_a_later_constant_index_error():
+    """Known class: "errors found while tracing come before run-time errors of earlier lines".
+    NumPy stops at the mean of nothing (FloatingPointError under errstate raise); jit meets the
+    index -1 of an empty array while tracing."""
+
+    def f(a):
+        m = np.mean(a)
+        b = a.copy()
+        b[-1] = 3.0
+        return m, b
+
+    check_program(f, lambda: [numpy.zeros(0)], errstate="raise")
