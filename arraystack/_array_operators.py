@@ -1,6 +1,7 @@
-"""ndarray's arithmetic, bitwise, comparison, equality and in-place operators, bound onto the class by _array.py after
-the families they call are imported. x + y runs the ufunc function add itself, through python_operator for arithmetic:
-on traced Python scalars alone Python's operators give weakly typed results where NumPy's functions do not."""
+"""ndarray's arithmetic, bitwise, comparison, equality and in-place operators, bound onto the class
+by _array.py after the families they call are imported. x + y runs the ufunc function add itself,
+through python_operator: on traced Python scalars alone Python's operators give weakly typed results
+where NumPy's functions do not."""
 
 from __future__ import annotations
 
@@ -127,19 +128,19 @@ def __rrshift__(self, other):
 
 
 def __lt__(self, other):
-    return _elementwise.less(self, other)
+    return python_operator(_elementwise.less, self, other)
 
 
 def __le__(self, other):
-    return _elementwise.less_equal(self, other)
+    return python_operator(_elementwise.less_equal, self, other)
 
 
 def __gt__(self, other):
-    return _elementwise.greater(self, other)
+    return python_operator(_elementwise.greater, self, other)
 
 
 def __ge__(self, other):
-    return _elementwise.greater_equal(self, other)
+    return python_operator(_elementwise.greater_equal, self, other)
 
 
 def __neg__(self):
@@ -213,7 +214,7 @@ def __irshift__(self, other):
 
 def __eq__(self, other):
     try:
-        return _elementwise.equal(self, other)
+        return python_operator(_elementwise.equal, self, other)
     except TypeError:
         if _is_array_operand(other):
             raise
@@ -222,7 +223,7 @@ def __eq__(self, other):
 
 def __ne__(self, other):
     try:
-        return _elementwise.not_equal(self, other)
+        return python_operator(_elementwise.not_equal, self, other)
     except TypeError:
         if _is_array_operand(other):
             raise
@@ -247,13 +248,6 @@ ndarray.__rdivmod__ = __rdivmod__
 if _fastpath is None:
     for _name in _NAMES:
         setattr(ndarray, _name, globals()[_name])
-    # The ordering comparisons are the ufunc functions themselves (x.__lt__(y) is less(x, y)): one
-    # Python frame less per eager comparison. Arithmetic goes through python_operator, whose results on
-    # traced Python scalars stay weakly typed where the function's would not.
-    ndarray.__lt__ = _elementwise.less
-    ndarray.__le__ = _elementwise.less_equal
-    ndarray.__gt__ = _elementwise.greater
-    ndarray.__ge__ = _elementwise.greater_equal
 else:
     # ndarray's operator and indexing slots are the C base's: an eager call on NumPy buffers runs NumPy's
     # own operator; every other call runs the Python definition above (or the class's indexing methods).

@@ -201,27 +201,69 @@ _NEVER_EQUAL = (
 )  # fmt: skip
 
 
+def _never_equal(other) -> bool:
+    """`other` is an object no number equals: one of _NEVER_EQUAL, or one with object's own ==."""
+    kind = type(other)
+    return kind in _NEVER_EQUAL or (kind.__eq__ is object.__eq__ and kind.__ne__ is object.__ne__)
+
+
+def _traced_object_error(other, what: str) -> TypeError:
+    return TypeError(
+        f"{what}: NumPy compares each element with this object in Python, which a traced array "
+        "cannot do; compare outside jit, or with an array of numbers"
+    )
+
+
 def compare_with_object(x, other, equal: bool):
     """`x == other` (equal) or `x != other` for an `other` that is no array operand (None, a str, a dict,
     an object), as NumPy 2's ndarray.__eq__/__ne__: an array of x's shape. Objects no number equals give
     a constant, also under jit; any other object (one defining __eq__, a list holding objects) is
     compared by NumPy in eager mode, and raises TypeError on traced values."""
-    kind = type(other)
-    if (
-        isinstance(other, (str, bytes))
-        or kind in _NEVER_EQUAL
-        or (kind.__eq__ is object.__eq__ and kind.__ne__ is object.__ne__)
-    ):
+    if isinstance(other, (str, bytes)) or _never_equal(other):
         return anp.full(x.shape, not equal)
     value = x._value
     if isinstance(value, np.ndarray):
         result = value.__eq__(other) if equal else value.__ne__(other)
         return result if result is NotImplemented else anp.asarray(result)
-    op = "==" if equal else "!="
-    raise TypeError(
-        f"array {op} {kind.__name__}: NumPy compares each element with this object in Python, which a "
-        "traced array cannot do; compare outside jit, or with an array of numbers"
-    )
+    raise _traced_object_error(other, f"array {'==' if equal else '!='} {type(other).__name__}")
+
+
+def compare_function_with_object(ufunc, x1, x2, out, where, casting, dtype):
+    """`np.equal(x1, x2, ...)` or `np.not_equal` with an operand that is no array of numbers (None,
+    a dict, an object, a list holding objects), which NumPy compares element by element as Python
+    objects. Without traced values that is NumPy's own comparison (and its errors: a str finds
+    no loop, unlike `x == "a"`). On a traced array, an object no number equals gives all False
+    (all True for not_equal) in the broadcast shape, as the operator does; a str raises NumPy's
+    error, any other object a TypeError. None where no operand is such an object: the caller's
+    error stands."""
+    from arraystack._array import _is_array_operand
+    from arraystack._creation import _contains_traced
+    from arraystack._elementwise import store_results
+
+    if not _contains_traced(x1) and not _contains_traced(x2):
+        values = [x._value if isinstance(x, anp.ndarray) else x for x in (x1, x2)]
+        arrays = [v for v, x in zip(values, (x1, x2)) if isinstance(x, anp.ndarray)]
+        if all(isinstance(v, np.ndarray) for v in arrays):  # host buffers, not a device's
+            result = np.asarray(ufunc(*values, dtype=dtype))
+            return store_results([anp.asarray(result)], out, where, casting)
+    objects = [x for x in (x1, x2) if not _is_array_operand(x)]
+    if len(objects) != 1:
+        return None
+    other = objects[0]
+    array = x2 if other is x1 else x1
+    if isinstance(other, (str, bytes)):  # NumPy's UFuncTypeError: no loop for a number and a str
+        ufunc(np.zeros((), anp.asarray(array).dtype), other)
+        return None
+    if not _never_equal(other):
+        names = ("array", type(other).__name__) if other is x2 else (type(other).__name__, "array")
+        raise _traced_object_error(other, f"{ufunc.__name__}({', '.join(names)})")
+    if dtype is not None and np.dtype(dtype) != np.bool_:
+        raise TypeError(
+            "No loop matching the specified signature and casting was found for ufunc "
+            + ufunc.__name__
+        )
+    result = anp.full(np.shape(array), ufunc is np.not_equal)
+    return store_results([result], out, where, casting)
 
 
 __all__ = ["allclose", "array_equal", "array_equiv", "isclose"]

@@ -93,6 +93,9 @@ def asarray(
 ) -> NDArray:
     """Convert the input to an array."""
     if type(a) is ndarray and dtype is None and copy is None and order is None and device is None:
+        value = a._value
+        if type(value) is Tracer and value.var.aval.weak_type:
+            return wrap(_strong(value))
         return a
     _check_device(device)
     _check_order(order)
@@ -121,6 +124,8 @@ def _asarray_ndarray(a, dtype, order, copy_flag):
                 raise ValueError(_NO_COPY)
             note_weak_int_cast(value, dtype)  # a traced Python int: NumPy checks its range here
             return astype(a, dtype)
+        if value.var.aval.weak_type:
+            return wrap(_strong(value))  # a fresh value: a copy too
         return _copy_value(a) if copy_flag else a
     if same_dtype and (order in (None, "K", "A") or value.flags[order + "_CONTIGUOUS"]):
         return _copy_value(a, order or "K") if copy_flag else a
@@ -204,8 +209,21 @@ def frombuffer(
     return wrap(np.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
 
 
+def _is_weak_trace(value) -> bool:
+    return type(value) is Tracer and value.var.aval.weak_type
+
+
+def _strong(value):
+    """A weakly typed traced value (the trace of a Python scalar) as a strongly typed array of its
+    dtype: NumPy's functions make a Python scalar an array (np.asarray(5) is an int64 array, which
+    `int8_array + np.asarray(5)` promotes to int64), where Python's operators keep it a scalar."""
+    return bind(convert_p, value, dtype=value.var.aval.dtype)
+
+
 def _copy_value(a, order="K"):
     value = a._value
+    if type(value) is Tracer and value.var.aval.weak_type:
+        return wrap(_strong(value))  # a traced copy is a fresh value, here also strongly typed
     if type(value) is np.ndarray and order in ("C", "F"):
         # copy_p's rule keeps the layout (order "K"); a requested layout is NumPy's copy in that order.
         # (A reshape to flat and back is no copy where the strides happen to be uniform, e.g. x[::-1, ::-2].)
@@ -245,8 +263,8 @@ def astype(
             f"Cannot cast array data from {x.dtype!r} to {dtype!r} according to the rule {casting!r}"
         )
     if dtype == x.dtype:
-        return _copy_value(x, order) if copy else x
-    return wrap(bind(convert_p, x._value, dtype=dtype))
+        return _copy_value(x, order) if copy or _is_weak_trace(value) else x
+    return wrap(bind(convert_p, value, dtype=dtype))
 
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack import _ufunc
-from arraystack._array import ndarray, raw, wrap
+from arraystack._array import _is_array_operand, ndarray, raw, wrap
 from arraystack._operands import convert_raw, is_weak
 from arraystack._ufunc import binary, bind_impl, unary
 from arraystack._ufunc_out import assign, normalize_out, operands_shape, where_mask, write_out
@@ -182,31 +182,43 @@ def _is_traced_int(x) -> bool:
 
 def _comparison(ufunc, prim) -> Callable[..., ndarray]:
     general = _compare_impl(prim)
+    objects = prim is p.eq_p or prim is p.ne_p  # NumPy compares other objects (None) as objects
 
     def fn(
         x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None, subok=True
     ):
-        if (
-            out is None
-            and where is True
-            and dtype is None
-            and (not active.n or trace_state.top is None)
-        ):
-            a = x1._value if type(x1) is ndarray else raw(x1)
-            b = x2._value if type(x2) is ndarray else raw(x2)
-            return wrap(bind(prim, a, b))
-        if type(x1) is int or type(x2) is int:
-            constant = _beyond_range(prim, x1, x2)
-            if constant is not None:
-                outcome, other = constant
-                impl = bind_impl(p.eq_p if outcome else p.ne_p)
-                return _ufunc.apply_ufunc(ufunc, impl, (other, other), out, where, casting, dtype)
-        exact = None if dtype is not None else _against_traced_int(x1, x2)
-        if exact is not None:
-            dtypes, operands = exact
-            result = wrap(general(dtypes, *_ufunc.broadcast_operands(list(operands))))
-            return store_results([result], out, where, casting)
-        return _ufunc.apply_ufunc(ufunc, general, (x1, x2), out, where, casting, dtype)
+        try:
+            if (
+                out is None
+                and where is True
+                and dtype is None
+                and (not active.n or trace_state.top is None)
+            ):
+                a = x1._value if type(x1) is ndarray else raw(x1)
+                b = x2._value if type(x2) is ndarray else raw(x2)
+                return wrap(bind(prim, a, b))
+            if type(x1) is int or type(x2) is int:
+                constant = _beyond_range(prim, x1, x2)
+                if constant is not None:
+                    outcome, other = constant
+                    impl = bind_impl(p.eq_p if outcome else p.ne_p)
+                    operands = (other, other)
+                    return _ufunc.apply_ufunc(ufunc, impl, operands, out, where, casting, dtype)
+            exact = None if dtype is not None else _against_traced_int(x1, x2)
+            if exact is not None:
+                dtypes, operands = exact
+                result = wrap(general(dtypes, *_ufunc.broadcast_operands(list(operands))))
+                return store_results([result], out, where, casting)
+            return _ufunc.apply_ufunc(ufunc, general, (x1, x2), out, where, casting, dtype)
+        except TypeError:
+            if not objects or (_is_array_operand(x1) and _is_array_operand(x2)):
+                raise
+            from arraystack._comparison import compare_function_with_object
+
+            result = compare_function_with_object(ufunc, x1, x2, out, where, casting, dtype)
+            if result is None:
+                raise
+            return result
 
     return _ufunc._named(fn, ufunc)
 

@@ -29,7 +29,7 @@ from arraystack._elementwise import (
     trunc,
 )
 from arraystack._elementwise_math import positive
-from arraystack._operands import broadcast_raw, is_scalar_literal, shape_of
+from arraystack._operands import broadcast_raw, is_scalar_literal, is_weak, shape_of
 from arraystack._ufunc import accelerated, composite
 from arraystack._ufunc_out import assign, normalize_out
 from arraystack.ir import primitives as p
@@ -269,8 +269,32 @@ def _replaced(part, mask, value):
     return bind(p.select_p, mask, value, part)
 
 
+def _python_part(val, prim):
+    """np.real/np.imag of a Python scalar, which NumPy gives as the scalar's .real/.imag: a Python
+    scalar (True.real is the int 1), and for the trace of one a weakly typed value."""
+    if type(val) is not ndarray:
+        return getattr(val, prim.name)
+    x = val._value
+    dtype = x.var.aval.dtype
+    if dtype.kind == "c":
+        part = bind(prim, x)
+    elif prim is p.real_p:
+        part = x
+    else:
+        part = zeros((), dtype)._value
+    dtype = np.dtype(np.int64) if dtype.kind == "b" else part.var.aval.dtype
+    return wrap(bind(p.convert_p, part, dtype=dtype, weak_type=True))
+
+
+def _is_python_scalar(val) -> bool:
+    """A Python scalar, or the trace of one (a weakly typed value)."""
+    return is_weak(val._value if type(val) is ndarray else val)
+
+
 def real(val: ArrayLike) -> NDArray:
     """Return the real part of the complex argument."""
+    if _is_python_scalar(val):
+        return _python_part(val, p.real_p)
     val = asarray(val)
     if val.dtype.kind != "c":
         return val
@@ -279,6 +303,8 @@ def real(val: ArrayLike) -> NDArray:
 
 def imag(val: ArrayLike) -> NDArray:
     """Return the imaginary part of the complex argument."""
+    if _is_python_scalar(val):
+        return _python_part(val, p.imag_p)
     val = asarray(val)
     if val.dtype.kind == "c":
         return view_of(val, p.imag_p)

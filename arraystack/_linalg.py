@@ -264,8 +264,7 @@ def dot(a: ArrayLike, b: ArrayLike, out: NDArray | None = None) -> NDArray:
     """
     from arraystack._creation import asarray
 
-    a = a if type(a) is ndarray else asarray(a)
-    b = b if type(b) is ndarray else asarray(b)
+    a, b = asarray(a), asarray(b)  # (a Python scalar is an array: np.dot(int8_array, 5) is int64)
     av, bv = a._value, b._value
     na, nb = len(av.shape), len(bv.shape)
     if na == 0 or nb == 0:

@@ -69,6 +69,7 @@ def is_weak(x) -> bool:
 
 # The dtype of each Python scalar type, as a weakly typed value holds it
 _PYTHON_TYPE = {
+    np.dtype(bool): bool,
     np.dtype(np.int64): int,
     np.dtype(np.float64): float,
     np.dtype(np.complex128): complex,
@@ -76,8 +77,8 @@ _PYTHON_TYPE = {
 
 
 def python_type(dtype):
-    """int, float or complex: the Python scalar type a weakly typed value of `dtype` stands for (None for
-    the dtypes no Python scalar has)."""
+    """bool, int, float or complex: the Python scalar type a weakly typed value of `dtype` stands
+    for (None for the dtypes no Python scalar has)."""
     return _PYTHON_TYPE.get(dtype)
 
 

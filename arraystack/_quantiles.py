@@ -185,11 +185,17 @@ def _gather(srt, index, counts):
     return _take_first(srt, index)
 
 
+def _is_traced_python_number(q) -> bool:
+    """q is the trace of a Python int or float (a weakly typed real value)."""
+    value = q._value if type(q) is ndarray else q
+    return type(value) is Tracer and value.aval.weak_type and value.aval.dtype.kind in "iuf"
+
+
 def _prepare(a, q, axis, weights, method, scale):
     a = anp.asarray(a)
     if a.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
-    weak_q = type(q) in (int, float)
+    weak_q = type(q) in (int, float) or _is_traced_python_number(q)
     q = q if isinstance(q, ndarray) else np.asanyarray(q)
     if scale is not None:
         q = q / scale if isinstance(q, ndarray) else np.true_divide(q, scale)

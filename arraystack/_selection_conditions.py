@@ -95,8 +95,10 @@ def select(
         raise ValueError("list of cases must be same length as list of conditions")
     if len(condlist) == 0:
         raise ValueError("select with an empty condition list is not possible")
-    weak = (int, float, complex)  # NumPy keeps Python scalars weak when it promotes (NEP 50)
-    dtype = result_type(*[c if type(c) in weak else asarray(c) for c in (*choicelist, default)])
+    # NumPy keeps Python scalars weak when it promotes (NEP 50); result_type reads arrays as they
+    # are, and a traced Python scalar (an ndarray) as weak too
+    kept = (int, float, complex, ndarray)
+    dtype = result_type(*[c if type(c) in kept else asarray(c) for c in (*choicelist, default)])
     choices = [asarray(c) for c in choicelist]
     conds = [asarray(c) for c in condlist]
     for i, c in enumerate(conds):

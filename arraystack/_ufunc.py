@@ -154,17 +154,17 @@ def _all_weak(raws) -> bool:
 
 
 def _python_scalar_results(result, nout, python_operator):
-    """The results of an operation on Python scalars alone (some traced), weakly typed where Python's
-    operator gives a Python number, strongly typed where it gives a bool and from NumPy's functions."""
+    """The results of an operation on Python scalars alone (some traced): weakly typed where
+    Python's operator gives a Python scalar, strongly typed from NumPy's functions."""
     results = (result,) if nout == 1 else tuple(result)
     fixed = []
     for r in results:
         if type(r) is Tracer:
             aval = r.var.aval
             weak = python_operator and python_type(aval.dtype) is not None
-            if weak and not aval.weak_type:
-                r = bind(convert_p, r, dtype=aval.dtype, weak_type=True)
-            elif aval.weak_type and not weak:
+            if weak:
+                r = _weakly_typed(r)
+            elif aval.weak_type:
                 r = bind(convert_p, r, dtype=aval.dtype)
         fixed.append(r)
     return fixed[0] if nout == 1 else tuple(fixed)
@@ -173,13 +173,39 @@ def _python_scalar_results(result, nout, python_operator):
 def python_operator(function, *args):
     """`function(*args)` as the Python operator spelling it calls it (`x + y` is `add(x, y)`): NumPy's
     function, except that on Python scalars and their traces alone the result is weakly typed when
-    tracing, as Python's result is a Python scalar (see apply_ufunc)."""
+    tracing, as Python's result is a Python scalar (see apply_ufunc), and bools are Python's: the
+    ints 0 and 1 to arithmetic (True + True is 2, -True is -1), bools to & | ^ and comparisons."""
     if active.n and trace_state.top is not None:
         raws = [a._value if type(a) is ndarray else a for a in args]
         if _all_weak(raws):
-            ufunc, impl = _operator_forms[function]
+            forms = _operator_forms.get(function)
+            if forms is None:  # a comparison: NumPy's bool, weakly typed as Python's bool
+                result = raw(function(*args))
+                return wrap(_weakly_typed(result) if result.dtype == np.bool_ else result)
+            ufunc, impl = forms
+            if ufunc not in _BOOL_OPERATORS:
+                args = [_bool_as_int(r) for r in raws]
             return apply_ufunc(ufunc, impl, args, python_operator=True)
     return function(*args)
+
+
+# the operators that keep Python bools bools (True & True is True); the others compute with ints
+_BOOL_OPERATORS = (np.bitwise_and, np.bitwise_or, np.bitwise_xor)
+
+
+def _bool_as_int(x):
+    """A Python bool, or the trace of one, as the int Python's arithmetic computes with."""
+    if type(x) is bool:
+        return int(x)
+    if type(x) is Tracer and x.var.aval.dtype.kind == "b":
+        return bind(convert_p, x, dtype=np.dtype(np.int64), weak_type=True)
+    return x
+
+
+def _weakly_typed(x):
+    if type(x) is Tracer and not x.var.aval.weak_type:
+        return bind(convert_p, x, dtype=x.var.aval.dtype, weak_type=True)
+    return x
 
 
 def broadcast_operands(operands):

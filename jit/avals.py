@@ -97,11 +97,12 @@ _set_shape, _set_dtype, _set_weak_type = slot_setters(ShapedArray, "shape", "dty
 
 
 def aval_of_concrete(value) -> ShapedArray:
-    """The aval of a concrete value: a NumPy array or scalar, or a Python scalar (weakly typed)."""
+    """The aval of a concrete value: a NumPy array or scalar, or a Python scalar (weakly typed, a
+    bool too: Python's operators compute with it as the int 0 or 1, True + True is 2)."""
     if isinstance(value, np.generic):  # NumPy scalars are strongly typed (np.float64 subclasses float)
         return ShapedArray((), value.dtype, False)
     if isinstance(value, bool):
-        return ShapedArray((), np.dtype(bool), False)
+        return ShapedArray((), np.dtype(bool), True)
     if isinstance(value, int):
         return ShapedArray((), np.dtype(np.int64), True)
     if isinstance(value, float):

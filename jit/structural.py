@@ -1,6 +1,9 @@
 """Structural primitives: shape, indexing, reductions, scans and contraction, each declared once.
 
 Same table and convention as primitives.py. Params are plain hashable data (ints, tuples, dtypes, strings).
+Their results are strongly typed: NumPy's functions that reshape, index, reduce or join make a
+Python scalar an array first (np.sum(5) is an np.int64, np.reshape(5, 1) an int64 array), so no weak
+type survives them.
 """
 
 from __future__ import annotations
@@ -19,6 +22,11 @@ def _check_axes(name, aval, axes):
             raise ValueError(f"{name}: axis {ax} out of range for operand {aval.str_short()}")
     if len(set(axes)) != len(axes):
         raise ValueError(f"{name}: repeated axis in {axes}")
+
+
+def _strong(x):
+    """x's aval without a weak type (see the module docstring)."""
+    return ShapedArray(x.shape, x.dtype) if x.weak_type else x
 
 
 full_p = Primitive("full")  # full[shape, dtype] value: a new array filled with the scalar operand
@@ -45,7 +53,7 @@ def _reshape_rule(x, *, new_sizes):
         negative = negative or d < 0
     if negative or n != x.size:
         raise ValueError(f"cannot reshape array of size {x.size} into shape {tuple(new_sizes)}")
-    return ShapedArray(tuple(new_sizes), x.dtype, x.weak_type)  # x.update(shape=new_sizes)
+    return ShapedArray(tuple(new_sizes), x.dtype)
 
 
 abstract_eval_rules[reshape_p] = _reshape_rule
@@ -66,7 +74,7 @@ def _broadcast_in_dim_rule(x, *, shape, broadcast_dimensions):
         previous = d
     if not increasing:
         raise ValueError("broadcast_in_dim: broadcast_dimensions must be increasing")
-    return ShapedArray(tuple(shape), x.dtype, x.weak_type)  # x.update(shape=shape)
+    return ShapedArray(tuple(shape), x.dtype)
 
 
 abstract_eval_rules[broadcast_in_dim_p] = _broadcast_in_dim_rule
@@ -77,7 +85,7 @@ transpose_p = Primitive("transpose")  # transpose[permutation]
 def _transpose_rule(x, *, permutation):
     if sorted(permutation) != list(range(x.ndim)):
         raise ValueError(f"transpose: {permutation} is not a permutation of the axes of {x.str_short()}")
-    return x.update(shape=tuple(x.shape[p] for p in permutation))
+    return ShapedArray(tuple(x.shape[p] for p in permutation), x.dtype)
 
 
 abstract_eval_rules[transpose_p] = _transpose_rule
@@ -93,7 +101,7 @@ def _slice_rule(x, *, start_indices, limit_indices, strides):
         if not (0 <= lo <= hi <= d) or st < 1:
             raise ValueError(f"slice [{lo}:{hi}:{st}] out of range for axis of size {d}")
         shape.append(max(0, -(-(hi - lo) // st)))
-    return x.update(shape=tuple(shape))
+    return ShapedArray(tuple(shape), x.dtype)
 
 
 abstract_eval_rules[slice_p] = _slice_rule
@@ -103,7 +111,7 @@ rev_p = Primitive("rev")  # rev[dimensions]: reverse the order along those axes
 
 def _rev_rule(x, *, dimensions):
     _check_axes("rev", x, dimensions)
-    return x
+    return _strong(x)
 
 
 abstract_eval_rules[rev_p] = _rev_rule
@@ -128,7 +136,7 @@ def _concatenate_rule(*xs, dimension):
         raise ValueError(f"concatenate: axis {dimension} out of range for {first.str_short()}")
     shape = list(first.shape)
     shape[dimension] = sum(x.shape[dimension] for x in xs)
-    return ShapedArray(tuple(shape), first.dtype, all(x.weak_type for x in xs))
+    return ShapedArray(tuple(shape), first.dtype)
 
 
 abstract_eval_rules[concatenate_p] = _concatenate_rule
@@ -146,7 +154,7 @@ def _pad_rule(x, value, *, padding_config):
         if lo < 0 or hi < 0 or interior < 0:
             raise ValueError("pad widths must be non-negative")
         shape.append(lo + hi + d + max(d - 1, 0) * interior)
-    return x.update(shape=tuple(shape))
+    return ShapedArray(tuple(shape), x.dtype)
 
 
 abstract_eval_rules[pad_p] = _pad_rule
@@ -191,7 +199,7 @@ gather_p = Primitive("gather")  # gather[mode, axes?] x *indices
 
 
 def _gather_rule(x, *indices, mode, axes=None):
-    return x.update(shape=_index_shape("gather", x, indices, mode, axes))
+    return ShapedArray(_index_shape("gather", x, indices, mode, axes), x.dtype)
 
 
 abstract_eval_rules[gather_p] = _gather_rule
@@ -206,7 +214,7 @@ def _scatter_rule(x, updates, *indices, mode, update, axes=None):
     shape = _index_shape("scatter", x, indices, mode, axes)
     if updates.shape != shape or updates.dtype != x.dtype:
         raise ValueError(f"scatter updates {updates.str_short()} do not match {shape} of {x.dtype.name}")
-    return x
+    return _strong(x)
 
 
 abstract_eval_rules[scatter_p] = _scatter_rule
@@ -240,7 +248,7 @@ def _reduction(name, kinds):
             raise TypeError(f"{name} does not accept dtype {x.dtype.name}")
         _check_axes(name, x, axes)
         shape = tuple([d for i, d in enumerate(x.shape) if i not in axes])
-        return ShapedArray(shape, x.dtype, x.weak_type)  # x.update(shape=shape)
+        return ShapedArray(shape, x.dtype)
 
     abstract_eval_rules[prim] = rule
     return prim
@@ -274,7 +282,7 @@ def _cumulative(name):
 
     def rule(x, *, axis, reverse=False):
         _check_axes(name, x, (axis,))
-        return x
+        return _strong(x)
 
     abstract_eval_rules[prim] = rule
     return prim
@@ -310,7 +318,7 @@ def _dot_general_rule(x, y, *, dimension_numbers):
     batch = tuple([xshape[a] for a in lb])
     lfree = tuple([d for i, d in enumerate(xshape) if i not in x_axes])
     rfree = tuple([d for i, d in enumerate(yshape) if i not in y_axes])
-    return ShapedArray(batch + lfree + rfree, x.dtype, x.weak_type and y.weak_type)
+    return ShapedArray(batch + lfree + rfree, x.dtype)
 
 
 abstract_eval_rules[dot_general_p] = _dot_general_rule

@@ -150,6 +150,13 @@ class _Context:
         return (0, self.order.get(x, -1))
 
 
+def _retyped(atom, eqn):
+    """convert: `atom` as eqn's output, whose aval differs from atom's only in its weak type."""
+    aval = eqn.outputs[0].aval
+    params = {"dtype": aval.dtype, "weak_type": True} if aval.weak_type else {"dtype": aval.dtype}
+    return Eqn(p.convert_p, (atom,), eqn.outputs, params, eqn.source)
+
+
 def simplify(graph: Graph) -> Graph:
     ctx = _Context(graph)
     made_by = ctx.made_by
@@ -177,6 +184,10 @@ def simplify(graph: Graph) -> Graph:
         elif isinstance(result, list):
             for new in result:
                 emit(new, depth + 1)
+        elif result.aval != eqn.outputs[0].aval:
+            # the output's values with another weak type (a structural rule's result is strongly
+            # typed, its operand may be weak): a convert keeps each consumer's aval
+            emit(_retyped(result, eqn), depth + 1)
         else:
             replace[eqn.outputs[0]] = result
 

@@ -142,7 +142,8 @@ def test_weak_and_strong_results_in_the_compiled_tiers(mode):
 
 
 def test_weak_types_in_the_graph():
-    """Python's operators make weak values (`~` in the printed IR); NumPy's functions strong ones."""
+    """Python's operators make weak values (`~` in the printed IR), a comparison a weak bool
+    (Python's bool: (s < t) + 1 is the int 1 or 2); NumPy's functions strong ones."""
 
     def fn(s, t):
         return s + 1, s / t, s < t, ast.add(s, 1), ast.add(s, t), ast.sin(s), 2.5 * s
@@ -153,7 +154,7 @@ def test_weak_types_in_the_graph():
     assert avals == [
         ShapedArray((), i64, True),
         ShapedArray((), f64, True),
-        ShapedArray((), numpy.dtype(bool), False),
+        ShapedArray((), numpy.dtype(bool), True),
         ShapedArray((), i64, False),
         ShapedArray((), i64, False),
         ShapedArray((), f64, False),
@@ -193,14 +194,15 @@ def test_range_check_of_a_computed_value_with_a_shape():
     """The check reads every value a noted cast converts, also when the computed value has a shape."""
     from arraystack.ir import trace
     from arraystack.ir.core import bind
-    from arraystack.ir.primitives import mul_p
-    from arraystack.ir.structural import broadcast_in_dim_p
+    from arraystack.ir.primitives import iota_p, lt_p, mul_p, select_p
 
     from arraystack._jit_arguments import IntegerChecks
     from arraystack._operands import convert_raw
 
     def fn(s):
-        doubled = bind(broadcast_in_dim_p, bind(mul_p, s, 2), shape=(3,), broadcast_dimensions=())
+        # a weak value with a shape: select of weak branches (structural results are strong)
+        pred = bind(lt_p, bind(iota_p, dtype=numpy.dtype("int64"), shape=(3,), dimension=0), 1)
+        doubled = bind(select_p, pred, bind(mul_p, s, 2), bind(mul_p, s, 2))
         return [convert_raw(doubled, numpy.int8)]
 
     casts = []
