@@ -19,7 +19,8 @@ TRANSCENDENTAL_ULPS = 4
 # float ** a non-integer, or an integer other than 2, calls pow: NumPy's is libm's (< 1 ulp); the
 # kernels' float32 x**3 and x**4 are computed in float64 and rounded once (within 1 ulp): 2 ulp.
 POWER_ULPS = 2
-# arctan2, hypot, logaddexp: libm quality in NumPy and in the kernels (1-2 ulp each): 4 ulp.
+# arctan2, hypot, logaddexp (of operands >= 0: no cancellation): libm quality in NumPy and in the
+# kernels (1-2 ulp each): 4 ulp.
 BINARY_MATH_ULPS = 4
 
 

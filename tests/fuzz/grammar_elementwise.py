@@ -233,6 +233,8 @@ def build_binary(g):
     if pair is None:
         return None
     a, b = pair
+    if op == "logaddexp" and not (a.nonneg and b.nonneg):
+        return None  # log(e**a + e**b) cancels where it nears 0: no bound relative to the result
     if op in ("left_shift", "right_shift") and g.rng.random() < 0.8:
         a, b = (a, b) if not isinstance(a, ScalarFacts) else (b, a)
         b = ScalarFacts(int(g.rng.integers(0, 8)))

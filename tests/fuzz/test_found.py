@@ -1,7 +1,7 @@
-"""What the fuzzer found, shrunk to minimal reproducers: one test per known failure class
-(known.py names each class; its docstring here names it back). Each is marked xfail(strict=True):
-the fix that makes it pass turns the mark into a failure, and then the mark and the class in
-known.py go together."""
+"""What the fuzzer found, shrunk to minimal reproducers. A test marked xfail(strict=True) stands for
+a known failure class (known.py names each class; the docstring here names it back): the fix that
+makes it pass turns the mark into a failure, and then the mark and the class in known.py go
+together. Unmarked tests reproduce classes fixed since they were found."""
 
 from __future__ import annotations
 
@@ -178,3 +178,40 @@ def test_a_floating_point_error_raises_before_a_later_constant_index_error():
         return m, b
 
     check_program(f, lambda: [numpy.zeros(0)], errstate="raise")
+
+
+@pytest.mark.xfail(strict=True, reason="not in issue 21: NumPy's bool scalar ** 2 is int64")
+def test_power_of_a_0d_bool_result_has_numpy_scalar_dtype():
+    """Known class: "NumPy's bool scalar ** int is int64". NumPy's np.any(a) is a numpy.bool_, whose
+    ** 2 is int64; arraystack's 0-d bool array ** 2 is int8 (as a bool array's is in NumPy)."""
+
+    def f(a):
+        return np.any(a) ** 2
+
+    check_program(f, lambda: [numpy.array([0.5, 0.0])])
+
+
+@pytest.mark.xfail(
+    strict=True, reason="not in issue 21 (item 5): logaddexp's floating-point errors"
+)
+def test_logaddexp_of_minus_infinities_under_errstate_raise():
+    """Known class: "floating-point errors of logaddexp". NumPy's logaddexp(-inf, -inf) is -inf
+    without an error; arraystack's computes inf - inf and raises under errstate(all='raise')."""
+
+    def f(a):
+        return np.logaddexp(a, a)
+
+    check_program(f, lambda: [numpy.array([-numpy.inf, 0.0])], errstate="raise")
+
+
+@pytest.mark.xfail(
+    strict=True, reason="not in issue 21 (item 5): logaddexp's floating-point errors"
+)
+def test_logaddexp_of_nan_under_errstate_raise():
+    """Known class: "floating-point errors of logaddexp". NumPy's logaddexp(x, nan) raises
+    FloatingPointError (invalid) under errstate(all='raise'); arraystack's returns nan."""
+
+    def f(a):
+        return np.logaddexp(0.25, a)
+
+    check_program(f, lambda: [numpy.array([numpy.nan, 1.0])], errstate="raise")
