@@ -160,7 +160,11 @@ def has_aliases(x) -> bool:
     return id(x) in _links or id(x) in _views
 
 
-def reshape_in_place(x, shape, reshape_raw):
+def _reshape_raw(value, shape):
+    return bind(s.reshape_p, value, new_sizes=tuple(shape))
+
+
+def reshape_in_place(x, shape, reshape_raw=_reshape_raw):
     """`x.shape = shape` while tracing, for an x with aliases: x becomes a reshape view of a new array
     holding its old value, which takes x's place among the aliases; NumPy's AttributeError where x's
     layout would need a copy."""

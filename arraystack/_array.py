@@ -106,14 +106,12 @@ class ndarray(_ArrayBase, ArrayMethods):
         current = self._value
         if type(current) is Tracer:
             if _aliasing.has_aliases(self):
-                _aliasing.reshape_in_place(self, value, _reshape_raw)
-                return
-            self._value = _manipulation.reshape(self, value)._value
+                _aliasing.reshape_in_place(self, value)
+            else:
+                self._value = _manipulation.reshape(self, value)._value
             return
         view = current.view()
-        view.shape = (
-            value  # NumPy's in-place rule: raises AttributeError where a copy would be needed
-        )
+        view.shape = value  # NumPy's in-place rule: AttributeError where a copy would be needed
         self._value = view
 
     @property
@@ -300,9 +298,7 @@ class ndarray(_ArrayBase, ArrayMethods):
     def __reduce__(self):
         return (wrap, (self._scalar("pickling"),))
 
-    __class_getitem__ = classmethod(
-        GenericAlias
-    )  # ndarray[shape, dtype] in annotations, as NumPy allows
+    __class_getitem__ = classmethod(GenericAlias)  # ndarray[shape, dtype] in annotations, as NumPy
 
     # -- indexing ---------------------------------------------------------------------------------------------
     def __getitem__(self, key):
@@ -313,13 +309,6 @@ class ndarray(_ArrayBase, ArrayMethods):
 
     # operators (arithmetic, comparisons, equality, in-place forms): the C accelerator's slots serve them,
     # or _array_operators.py binds them; _array_operator_types.py declares them for type checkers
-
-def _reshape_raw(value, shape):
-    from arraystack.ir.core import bind
-    from arraystack.ir.structural import reshape_p
-
-    return bind(reshape_p, value, new_sizes=tuple(shape))
-
 
 def _python_make(value):
     out = object.__new__(ndarray)
