@@ -8,8 +8,8 @@ import os
 
 # Each structure runs on this many variants (sizes and values); they reuse its compiled kernels.
 VARIANTS_PER_STRUCTURE = 8
-FAST_STRUCTURES = 30
-FAST_DERIVATIVE_PROGRAMS = 60
+FAST_STRUCTURES = 40
+FAST_DERIVATIVE_PROGRAMS = 80
 
 
 def _requested() -> int | None:
