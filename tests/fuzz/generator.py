@@ -14,6 +14,7 @@ import numpy
 
 from tests.fuzz import (
     facts,
+    grammar_casts,
     grammar_elementwise,
     grammar_reductions,
     grammar_shapes,
@@ -38,6 +39,7 @@ VARIANTS = (
 )
 FAMILIES = {
     **grammar_elementwise.BUILDERS,
+    **grammar_casts.BUILDERS,
     **grammar_shapes.BUILDERS,
     **grammar_reductions.BUILDERS,
     **grammar_writes.BUILDERS,

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import math
 
-import numpy
-
 from tests.fuzz import facts
 from tests.fuzz.facts import ScalarFacts
 from tests.fuzz.program import Stmt
@@ -31,26 +29,8 @@ UNARY = {
     "isfinite": ("np.isfinite({x})", "if"),
     "signbit": ("np.signbit({x})", "f"),
 }
-TRANSCENDENTAL = (
-    "sin",
-    "cos",
-    "tan",
-    "exp",
-    "expm1",
-    "log",
-    "log1p",
-    "log2",
-    "log10",
-    "exp2",
-    "tanh",
-    "sinh",
-    "cosh",
-    "arctan",
-    "arcsin",
-    "arccos",
-    "arcsinh",
-    "cbrt",
-)
+TRANSCENDENTAL = ("sin", "cos", "tan", "exp", "expm1", "log", "log1p", "log2", "log10", "exp2",
+                  "tanh", "sinh", "cosh", "arctan", "arcsin", "arccos", "arcsinh", "cbrt")  # fmt: skip
 # binary operations: (source template, dtype kinds of the operands)
 BINARY = {
     "add": ("{a} + {b}", "biuf"),
@@ -77,19 +57,11 @@ BINARY = {
 }
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 # where the sign of a zero operand decides more than the sign of a zero result (1 / ±0 is ±inf)
-SIGN_SENSITIVE = {
-    "reciprocal",
-    "signbit",
-    "true_divide",
-    "floor_divide",
-    "remainder",
-    "copysign",
-    "arctan2",
-    "power",
-}
+SIGN_SENSITIVE = {"reciprocal", "signbit", "true_divide", "floor_divide", "remainder",
+                  "copysign", "arctan2", "power"}  # fmt: skip
 
 
-def _source(v) -> str:
+def source(v) -> str:
     return v.name if not isinstance(v, ScalarFacts) else repr(v.value)
 
 
@@ -199,7 +171,7 @@ def build_transcendental(g):
     return Stmt(f"{name} = np.{op}({x.name})", "transcendental", op, name, effect=effect)
 
 
-def _operands(g, kinds, allow_inexact, allow_signless=True):
+def operands(g, kinds, allow_inexact, allow_signless=True):
     """Two operands: a value and another value it broadcasts with, or a Python scalar (either
     side)."""
 
@@ -229,7 +201,7 @@ def build_binary(g):
     op = g.choice(names)
     template, kinds = BINARY[op]
     relative = op in ("multiply", "maximum", "minimum", "fmax", "fmin")
-    pair = _operands(g, kinds, allow_inexact=relative, allow_signless=op not in SIGN_SENSITIVE)
+    pair = operands(g, kinds, allow_inexact=relative, allow_signless=op not in SIGN_SENSITIVE)
     if pair is None:
         return None
     a, b = pair
@@ -239,7 +211,7 @@ def build_binary(g):
         a, b = (a, b) if not isinstance(a, ScalarFacts) else (b, a)
         b = ScalarFacts(int(g.rng.integers(0, 8)))
     name = g.name()
-    text = f"{name} = {template.format(a=_source(a), b=_source(b))}"
+    text = f"{name} = {template.format(a=source(a), b=source(b))}"
 
     def effect(env):
         value = env[name]
@@ -340,7 +312,7 @@ def build_power(g):
 
 
 def build_compare(g):
-    pair = _operands(g, "biuf", allow_inexact=False)
+    pair = operands(g, "biuf", allow_inexact=False)
     if pair is None:
         return None
     a, b = pair
@@ -362,89 +334,7 @@ def build_compare(g):
             )
         )
 
-    return Stmt(f"{name} = {_source(a)} {op} {_source(b)}", "compare", op, name, effect=effect)
-
-
-def build_cast(g):
-    x = g.pick() if g.allowed(["astype"]) else None
-    if x is None:
-        return None
-    target = numpy.dtype(
-        g.choice(["bool", "int8", "uint8", "int32", "int64", "float32", "float64"])
-    )
-    # float -> int of NaN, inf or an out-of-range value is undefined in C (NumPy warns): never
-    # compared
-    out_of_range = x.ulps or x.special or x.bound > facts.int_bound(target)
-    if target.kind in "iu" and x.is_float and out_of_range:
-        return None
-    if target.kind in "biu" and x.ulps:
-        return None
-    name = g.name()
-
-    def effect(env):
-        value = env[name]
-        if target.kind == "f":
-            ulps = facts.cast_ulps(x.ulps, x.dtype, target) if x.is_float else 0
-            bound = facts.value_bound(x)
-            special = x.special or bound > float(numpy.finfo(target).max)
-            g.define(x.derived(name, value, bound=bound, ulps=ulps, special=special))
-        else:
-            g.define(
-                x.derived(
-                    name,
-                    value,
-                    bound=math.inf,
-                    nonneg=target.kind in "bu",
-                    unit=False,
-                    special=False,
-                    ulps=0,
-                    signless=False,
-                )
-            )
-
-    form = g.choice(
-        [f"{x.name}.astype(np.{target.name})", f"np.asarray({x.name}, dtype=np.{target.name})"]
-    )
-    if target.kind == "b":
-        form = f"{x.name}.astype(bool)"
-    return Stmt(f"{name} = {form}", "cast", f"astype_{target.name}", name, effect=effect)
-
-
-def build_select(g):
-    """np.where(condition, x, y) with a boolean condition value, or np.clip."""
-    if not g.allowed(["clip"]) or (g.allowed(["where"]) and g.rng.random() < 0.6):
-        condition = g.pick(lambda v: v.dtype.kind == "b")
-        pair = _operands(g, "biuf", allow_inexact=True)
-        if condition is None or pair is None:
-            return None
-        a, b = pair
-        if not isinstance(a, ScalarFacts) and not g.broadcasts(condition, a):
-            return None
-        name = g.name()
-        text = f"{name} = np.where({condition.name}, {_source(a)}, {_source(b)})"
-        op = "where"
-
-        def effect(env):
-            base = a if not isinstance(a, ScalarFacts) else b
-            g.define(base.derived(name, env[name], **facts.combine([a, b])))
-    else:
-        x = g.pick(lambda v: v.dtype.kind in "iuf")
-        if x is None:
-            return None
-        low, high = sorted(g.rng.choice([-3, -1, 0, 1, 2, 5], size=2, replace=False).tolist())
-        if x.is_float and g.rng.random() < 0.5:
-            low, high = low - 0.5, high + 0.25
-        low_text = "None" if g.rng.random() < 0.15 else repr(low)
-        name = g.name()
-        text = f"{name} = np.clip({x.name}, {low_text}, {high!r})"
-        op = "clip"
-
-        def effect(env):
-            value = env[name]
-            bounds = ScalarFacts(low), ScalarFacts(high)
-            g.define(x.derived(name, value, **facts.combine([x, *bounds])))
-
-    return Stmt(text, "select", op, name, effect=effect)
+    return Stmt(f"{name} = {source(a)} {op} {source(b)}", "compare", op, name, effect=effect)
 
 
 BUILDERS = {
@@ -453,6 +343,4 @@ BUILDERS = {
     "binary": (build_binary, 4.0),
     "power": (build_power, 0.7),
     "compare": (build_compare, 1.5),
-    "cast": (build_cast, 1.2),
-    "select": (build_select, 1.5),
 }
