@@ -94,8 +94,10 @@ def _value_as(value, dtype):
 
 
 def _clip_impl(dtypes, x, lo, hi):
-    """NumPy's clip loop: maximum with the lower bound, then minimum with the upper bound."""
-    return bind(p.min_p, bind(p.max_p, lo, x), hi)
+    """NumPy's clip loop: maximum with the lower bound, then minimum with the upper bound, where x is
+    kept on a tie with either bound (clip(-0.0, 0.0, 1.0) is -0.0): max and min give their second
+    operand of two equal ones, as NumPy's maximum and minimum do."""
+    return bind(p.min_p, hi, bind(p.max_p, lo, x))
 
 
 # numpy's clip ufunc (not exported by NumPy) resolves the dtypes of clip(a, min, max)

@@ -154,14 +154,6 @@ KNOWN = [
         lambda program, arguments: "logaddexp" in program.ops() and program.errstate == "raise",
     ),
     KnownFailure(
-        "signed zero of clip under jit",
-        "not in issue 21 (item 5's signed zeros): np.clip(-0.0, -1, 0) is -0.0 in NumPy and eager "
-        "mode, 0.0 under jit",
-        JIT_TIERS,
-        r"bits differ.*0\.0",
-        lambda program, arguments: "clip" in program.ops(),
-    ),
-    KnownFailure(
         "errors of unused values under jit",
         "issue 21 items 3 and 5: NumPy raises for a value the function computes and never uses (an "
         "out-of-bounds traced index, int ** -1 of an array, a floating-point error under "

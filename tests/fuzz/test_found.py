@@ -94,11 +94,8 @@ def test_in_place_add_on_a_0d_comparison_promotes_as_numpy_scalars_do():
     check_program(f, lambda: [numpy.arange(3)])
 
 
-@pytest.mark.xfail(
-    strict=True, reason="not in issue 21 (item 5's signed zeros): clip(-0.0) under jit"
-)
 def test_clip_keeps_negative_zero():
-    """Known class: "signed zero of clip under jit"."""
+    """Found by the fuzzer, fixed: clip keeps x on a tie with a bound (clip(-0.0, -1, 0) is -0.0)."""
 
     def f(a):
         return np.clip(a, -1.0, 0.0)
