@@ -17,12 +17,6 @@ pytestmark = pytest.mark.skipif(_fastpath is None, reason="the C accelerator is 
 Pair = collections.namedtuple("Pair", "first second")
 
 
-@pytest.fixture(params=[True, False], ids=["c", "python"])
-def accelerated(request):
-    previous = _fastpath.set_enabled(request.param)
-    yield request.param
-    _fastpath.set_enabled(previous)
-
 
 def _same(got, want):
     assert type(got) is type(want) or isinstance(got, ast.ndarray)

@@ -10,19 +10,6 @@ import pytest
 from arraystack.backends.numba import kernels
 
 import arraystack as ast
-from arraystack._array import _fastpath
-
-
-@pytest.fixture(params=[True, False], ids=["c", "python"])
-def accelerated(request):
-    if _fastpath is None:
-        if request.param:
-            pytest.skip("the C accelerator is not built")
-        yield False
-        return
-    previous = _fastpath.set_enabled(request.param)
-    yield request.param
-    _fastpath.set_enabled(previous)
 
 
 @pytest.fixture

@@ -11,21 +11,9 @@ import numpy as np
 import pytest
 
 import arraystack as ast
-from arraystack._array import _fastpath
 
 BACKEND = "reference"  # the guards do not depend on the backend; one test below runs compiled code
 
-
-@pytest.fixture(params=[True, False], ids=["c", "python"])
-def accelerated(request):
-    if _fastpath is None:
-        if request.param:
-            pytest.skip("the C accelerator is not built")
-        yield False
-        return
-    previous = _fastpath.set_enabled(request.param)
-    yield request.param
-    _fastpath.set_enabled(previous)
 
 
 # module globals the cases read and rebind (each case sets its own at the start)

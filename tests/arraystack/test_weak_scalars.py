@@ -12,42 +12,18 @@ Each case is written once against `xp` and compared with NumPy: eagerly, through
 from __future__ import annotations
 
 import operator
-import warnings
 
 import numpy
 import pytest
 from arraystack.ir.avals import ShapedArray, dtype_short_name
 
 import arraystack as ast
-
-MODES = {
-    "tier 0": {"tiered": True},
-    "compiled": {"tiered": False},
-    "reference": {"backend": "reference"},
-}
-
-
-def _outcome(fn, *args):
-    """('ok', dtype, values) or (exception type, message)."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            result = numpy.asarray(fn(*args))
-    except (OverflowError, TypeError, ValueError) as error:
-        return type(error).__name__, str(error)
-    return "ok", str(result.dtype), result.tolist()
+from tests.arraystack.jit_modes import MODES
+from tests.arraystack.jit_modes import check as _check
 
 
 def check(fn, *args, modes=tuple(MODES)):
-    """fn(xp, *args) gives NumPy's dtype and values (or NumPy's exception and message) eagerly and in
-    each jit mode named; array arguments enter eagerly as arraystack arrays, Python scalars as they are."""
-    expected = _outcome(lambda *a: fn(numpy, *a), *args)
-    eager_args = [ast.asarray(a) if isinstance(a, numpy.ndarray) else a for a in args]
-    assert _outcome(lambda *a: fn(ast, *a), *eager_args) == expected, "eager"
-    for mode in modes:
-        jitted = ast.jit(lambda *a: fn(ast, *a), **MODES[mode])
-        assert _outcome(jitted, *args) == expected, mode
-    return expected
+    return _check(fn, *args, modes=modes, messages=True)
 
 
 I8 = numpy.arange(4, dtype=numpy.int8)

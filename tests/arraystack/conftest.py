@@ -1,0 +1,20 @@
+"""Fixtures of the frontend's tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from arraystack._array import _fastpath
+
+
+@pytest.fixture(params=[True, False], ids=["c", "python"])
+def accelerated(request):
+    """The test runs with the C accelerator's fast paths on, then off (the pure-Python definitions)."""
+    if _fastpath is None:
+        if request.param:
+            pytest.skip("the C accelerator is not built")
+        yield False
+        return
+    previous = _fastpath.set_enabled(request.param)
+    yield request.param
+    _fastpath.set_enabled(previous)
