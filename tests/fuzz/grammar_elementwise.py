@@ -217,18 +217,7 @@ def build_binary(g):
         value = env[name]
         base = a if not isinstance(a, ScalarFacts) else b
         if value.dtype.kind != "f":
-            g.define(
-                base.derived(
-                    name,
-                    value,
-                    bound=math.inf,
-                    nonneg=False,
-                    unit=False,
-                    special=False,
-                    ulps=0,
-                    signless=False,
-                )
-            )
+            g.define(base.unknown(name, value))
         elif op in ("add", "subtract", "multiply"):
             g.define(base.derived(name, value, **facts.arithmetic(op, a, b, value.dtype)))
         elif op in ("maximum", "minimum", "fmax", "fmin"):

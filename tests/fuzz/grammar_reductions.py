@@ -86,35 +86,13 @@ def build_reduce(g):
     def effect(env):
         value = env[name]
         if value.dtype.kind != "f":
-            g.define(
-                x.derived(
-                    name,
-                    value,
-                    bound=math.inf,
-                    nonneg=False,
-                    unit=False,
-                    special=False,
-                    ulps=0,
-                    signless=False,
-                )
-            )
+            g.define(x.unknown(name, value))
         elif result is not None:
             g.define(x.derived(name, value, special=x.special, **result))
         elif op in ("max", "min"):
             g.define(x.derived(name, value))
         else:  # mean of integers or bools: an exact sum (int64) over the count, correctly rounded
-            g.define(
-                x.derived(
-                    name,
-                    value,
-                    bound=math.inf,
-                    nonneg=False,
-                    unit=False,
-                    special=False,
-                    ulps=0,
-                    signless=False,
-                )
-            )
+            g.define(x.unknown(name, value))
 
     return Stmt(text, "reduce", op, name, effect=effect)
 

@@ -56,6 +56,13 @@ class Var:
     def derived(self, name, value, **changes) -> Var:
         return replace(self, name=name, dtype=value.dtype, shape=value.shape, **changes)
 
+    def unknown(self, name, value) -> Var:
+        """A value of which nothing is known but its dtype and shape: exact, of any size and sign."""
+        return self.derived(
+            name, value, bound=math.inf, nonneg=False, unit=False, special=False, ulps=0,
+            signless=False,
+        )  # fmt: skip
+
 
 @dataclass
 class Stmt:
