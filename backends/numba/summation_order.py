@@ -184,15 +184,17 @@ def _rows_batch_last(kind, y):
     rows, n, batch = y.shape
     ident = _identity(kind)
     if n < LANES:  # one float64 accumulator, every value in row-major order
-        seq = y.reshape(rows * n, batch).astype(np.float64)
+        # C order: over the outer axis of a contiguous array NumPy adds row after row (_in_order); an
+        # input in another layout (a transposed argument) would have it add pairwise along the columns
+        seq = np.ascontiguousarray(y.reshape(rows * n, batch), dtype=np.float64)
         if not seq.shape[0]:
             return np.full(batch, ident)
         return _in_order(kind, seq)
     groups = -(-n // LANES)
     if kind == "prod" or y.dtype == np.float64:
         y = y.astype(np.float64, copy=False)
-    if n == groups * LANES:
-        padded = y
+    if n == groups * LANES:  # C order, for the row-after-row sums below (see n < LANES)
+        padded = np.ascontiguousarray(y)
     else:  # the last group padded with the identity, which changes no lane
         padded = np.full((rows, groups * LANES, batch), ident, dtype=y.dtype)
         padded[:, :n] = y
