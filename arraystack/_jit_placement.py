@@ -9,7 +9,9 @@ runner (the same steps, the same buffer pool, the host memory limit), without th
 scheduling; that path also serves tiered compilation.
 
 A placed function compiles before its first call returns (the engine prepares a step per region; no tier 0)
-and does not overwrite donated arguments (donation permits reuse, it does not require it). `f.last_run()`
+and does not overwrite donated arguments (donation permits reuse, it does not require it). Under an error
+state that asks for an action (np.errstate(all="raise")) a call runs the reference rules instead of the
+plan, as the default placement does (backends/floating_point_errors.py). `f.last_run()`
 gives the engine's report of the latest call (transfers, peak bytes per device, threads).
 """
 
@@ -73,6 +75,7 @@ class PlacedExecutable:
 
     def __init__(self, graph, placement: Placement, cache_dir: str | None, stats=None):
         from arraystack.backends.engine import Engine
+        from arraystack.backends.floating_point_errors import honour_error_state
         from arraystack.backends.planner import plan_graph
 
         self.graph = graph
@@ -83,6 +86,9 @@ class PlacedExecutable:
         self.last_report = None
         self._first = threading.Lock()
         self._ran = False
+        # NumPy's error state at call time, as the default placement's executable (compile_graph): where
+        # it asks to raise, call, print or log, a call runs the graph through the reference rules
+        honour_error_state(self)
 
     def runner(self, buffers):
         return self._run(buffers) if self._ran else self._first_run(buffers)
