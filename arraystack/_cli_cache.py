@@ -6,10 +6,15 @@ Two kinds of entries live there, both rebuilt on demand:
                                    again by the next jitted call that needs them (a cold start).
 Only these entries are counted as the cache and deleted by `clear`; anything else in the folder (the
 folder may be shared, e.g. ARRAYSTACK_CACHE_DIR=~/.cache) is listed as kept and never touched.
+
+Where the cache directory cannot be written, jitted calls cache their kernels in this user's fallback
+directory instead, <tmp>/arraystack-<uid> (backends/numba/kernels.py): `info` shows it while it is in use
+or exists, and `clear` deletes arraystack's entries there too.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import sys
@@ -54,7 +59,7 @@ def entries(directory: str | None = None) -> list[dict]:
     directory = directory or cache_dir()
     try:
         names = sorted(os.listdir(directory))
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # a path under a file: a cache never created
         return []
     rows = []
     for name in names:
@@ -81,14 +86,52 @@ def human(size: float) -> str:
 
 
 def summary(directory: str | None = None) -> str:
-    """One line for `info`: the folder and the size of arraystack's entries."""
+    """One line for `info`: the folder and the size of arraystack's entries (and the fallback's)."""
     directory = directory or cache_dir()
     ours = [e for e in entries(directory) if e["what"]]
     if not ours:
         state = "not created yet" if not os.path.isdir(directory) else "empty"
-        return f"{directory} ({state})"
-    total = sum(e["bytes"] for e in ours)
-    return f"{directory} ({human(total)} in {sum(e['files'] for e in ours)} files)"
+        line = f"{directory} ({state})"
+    else:
+        total = sum(e["bytes"] for e in ours)
+        line = f"{directory} ({human(total)} in {sum(e['files'] for e in ours)} files)"
+    fallback = fallback_status(directory)
+    if fallback is not None:
+        size = sum(e["bytes"] for e in fallback["entries"] if e["what"])
+        use = "in use" if fallback["why"] else "not in use"
+        line += f"; kernel fallback {fallback['root']} ({use}, {human(size)})"
+    return line
+
+
+def fallback_status(directory: str | None = None) -> dict | None:
+    """The kernel fallback directory, when it is in use for `directory` or exists: root, why (the reason
+    kernels cannot be written under `directory`, or None: not in use), private (whether kernels.py uses
+    it: a directory of this user's no one else may write), entries (when private). None otherwise."""
+    from arraystack.backends.numba import kernels
+
+    directory = directory or cache_dir()
+    why = None
+    if importlib.util.find_spec("numba") is not None:  # no numba, no kernels and no fallback
+        try:
+            why = kernels.unwritable_as_is(os.path.join(directory, kernels.kernel_dir_name()))
+        except Exception:  # noqa: BLE001 - numba fails to import: no kernels are compiled either
+            why = None
+    root = fallback_root()
+    if why is None and not os.path.lexists(root):
+        return None
+    private = kernels.is_private(root)
+    return {
+        "root": root,
+        "why": why,
+        "private": private,
+        "entries": entries(root) if private else [],
+    }
+
+
+def fallback_root() -> str:
+    from arraystack.backends.numba.kernels import fallback_root as root
+
+    return root()
 
 
 def _table(rows, out) -> None:
@@ -108,12 +151,21 @@ def cache_info(out=sys.stdout) -> int:
         f"cache directory: {directory} (from {source}; set ARRAYSTACK_CACHE_DIR to move it)",
         file=out,
     )
-    if not os.path.isdir(directory):
+    fallback = fallback_status(directory)
+    if os.path.isdir(directory):
+        _listing(ours, other, out)
+    elif fallback is not None and fallback["why"]:
+        print("  it cannot be created: no arraystack cache entries", file=out)
+    else:
         print(
             "  it does not exist yet: the first jitted call or `arraystack.devices()` creates it",
             file=out,
         )
-        return 0
+    _fallback_info(fallback, out)
+    return 0
+
+
+def _listing(ours, other, out) -> None:
     if ours:
         _table(ours, out)
         total = sum(e["bytes"] for e in ours)
@@ -125,35 +177,65 @@ def cache_info(out=sys.stdout) -> int:
             f"  also in this folder, not arraystack's (kept): {', '.join(e['name'] for e in other)}",
             file=out,
         )
-    return 0
+
+
+def _fallback_info(fallback, out) -> None:
+    if fallback is None:
+        return
+    root = fallback["root"]
+    if fallback["why"]:
+        state = f"in use: the cache directory cannot be written, {fallback['why']}"
+    else:
+        state = "not in use: left by a process whose cache directory could not be written"
+    print(f"kernel fallback directory: {root} ({state})", file=out)
+    if not os.path.lexists(root):
+        print("  it does not exist yet: the first jitted call creates it", file=out)
+    elif not fallback["private"]:
+        print(
+            "  it is not a directory of this user's that no one else may write: not used (each process "
+            "caches its kernels in a temporary directory of its own, removed at exit) and not cleared",
+            file=out,
+        )
+    else:
+        rows = fallback["entries"]
+        _listing([e for e in rows if e["what"]], [e for e in rows if not e["what"]], out)
 
 
 def cache_clear(out=sys.stdout, dry_run: bool = False) -> int:
+    """Delete arraystack's entries of the cache directory and of the kernel fallback directory."""
     directory = cache_dir()
-    ours = [e for e in entries(directory) if e["what"]]
-    if not ours:
-        print(f"nothing to clear: no arraystack cache entries in {directory}", file=out)
+    places = [(directory, [e for e in entries(directory) if e["what"]])]
+    fallback = fallback_status(directory)
+    if fallback is not None and fallback["private"]:
+        places.append((fallback["root"], [e for e in fallback["entries"] if e["what"]]))
+    places = [(where, rows) for where, rows in places if rows]
+    if not places:
+        also = f" nor in {fallback['root']}" if fallback is not None and fallback["private"] else ""
+        print(f"nothing to clear: no arraystack cache entries in {directory}{also}", file=out)
         return 0
-    total = sum(e["bytes"] for e in ours)
     verb = "would delete" if dry_run else "deleting"
-    print(f"{verb} {human(total)} from {directory}:", file=out)
-    _table(ours, out)
+    for where, rows in places:
+        print(f"{verb} {human(sum(e['bytes'] for e in rows))} from {where}:", file=out)
+        _table(rows, out)
     if dry_run:
         return 0
     failed = []
-    for e in ours:
+    for e in (e for _, rows in places for e in rows):
         try:
             if os.path.isdir(e["path"]) and not os.path.islink(e["path"]):
                 shutil.rmtree(e["path"])
             else:
                 os.remove(e["path"])
         except OSError as error:
-            failed.append(f"{e['name']}: {error}")
+            failed.append(f"{e['path']}: {error}")
     if failed:
         print("could not delete: " + "; ".join(failed), file=out)
         return 1
+    cleared = " and ".join(
+        f"{human(sum(e['bytes'] for e in rows))} from {where}" for where, rows in places
+    )
     print(
-        f"cleared {human(total)}. The next jitted calls compile their kernels again (a cold start) and "
+        f"cleared {cleared}. The next jitted calls compile their kernels again (a cold start) and "
         "the hardware model is measured again on first use.",
         file=out,
     )

@@ -71,12 +71,10 @@ def default_cache_dir() -> str:
 def _kernel_dir(cache_dir):
     """The directory kernels of `cache_dir` are written to: its kernels-v<format>-numba<version>, or, if
     that cannot be written, the fallback directory (decided once per cache_dir, with a warning)."""
-    import numba
-
     base = cache_dir or default_cache_dir()
     directory = _directories.get(base)
     if directory is None:
-        name = f"kernels-v{FORMAT_VERSION}-numba{numba.__version__}"
+        name = kernel_dir_name()
         directory = os.path.join(base, name)
         why = _unwritable(directory)
         if why is not None:
@@ -101,17 +99,53 @@ def _unwritable(directory) -> str | None:
     return None
 
 
+def unwritable_as_is(directory) -> str | None:
+    """Why no file could be created in `directory`, judged from what exists now and creating nothing
+    (the nearest existing folder on its path must be a directory this process may write); None when one
+    could. For reports (`python -m arraystack cache info`); _unwritable decides, by creating a file."""
+    path = os.path.abspath(directory)
+    while not os.path.lexists(path) and os.path.dirname(path) != path:
+        path = os.path.dirname(path)
+    if not os.path.isdir(path):
+        return f"{path} is not a directory"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return f"{path} is not writable"
+    return None
+
+
+def kernel_dir_name() -> str:
+    """The folder of a cache directory that holds this numba's kernels: kernels-v<format>-numba<version>."""
+    import numba
+
+    return f"kernels-v{FORMAT_VERSION}-numba{numba.__version__}"
+
+
+def fallback_root() -> str:
+    """<tmp>/arraystack-<uid>: where this user's processes cache kernels (in its kernel_dir_name()) when
+    their cache directory cannot be written, while it is_private."""
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    return os.path.join(tempfile.gettempdir(), f"arraystack-{uid}")
+
+
+def is_private(path) -> bool:
+    """Whether `path` is a directory (not a link) of this user's that no one else may write: kernels are
+    imported from the fallback root, so it is used (and cleared) only then."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    uid = os.getuid() if hasattr(os, "getuid") else info.st_uid
+    return stat.S_ISDIR(info.st_mode) and not info.st_mode & 0o022 and info.st_uid == uid
+
+
 @functools.cache
 def _fallback_dir(name) -> str:
-    """<tmp>/arraystack-<uid>/<name> if this user owns <tmp>/arraystack-<uid> and no one else may write
-    there (kernels are imported from it); else a directory of this process's own, removed at exit."""
-    uid = os.getuid() if hasattr(os, "getuid") else None
-    root = os.path.join(tempfile.gettempdir(), f"arraystack-{uid}")
+    """fallback_root()/<name> if that root is private to this user; else a directory of this process's
+    own, removed at exit."""
+    root = fallback_root()
     try:
         os.makedirs(root, mode=0o700, exist_ok=True)
-        info = os.lstat(root)
-        private = stat.S_ISDIR(info.st_mode) and not info.st_mode & 0o022
-        if private and info.st_uid == (uid if uid is not None else info.st_uid):
+        if is_private(root):
             directory = os.path.join(root, name)
             if _unwritable(directory) is None:
                 return directory
@@ -184,6 +218,8 @@ def load_kernel(source: str, name: str = "kernel", cache_dir: str | None = None)
         text = PRELUDE + source
         path = os.path.join(_kernel_dir(cache_dir), f"k_{key}.py")
         if not _file_has(path, text):
+            # `python -m arraystack cache clear` may have deleted the directory since _kernel_dir made it
+            os.makedirs(os.path.dirname(path), exist_ok=True)
             tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
             with open(tmp, "w") as f:
                 f.write(text)
