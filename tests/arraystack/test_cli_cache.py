@@ -12,6 +12,7 @@ import sys
 import tempfile
 import textwrap
 
+import numpy
 import pytest
 from arraystack.backends.numba import kernels
 
@@ -150,3 +151,17 @@ def test_kernels_compiled_into_the_fallback_are_shown_and_cleared(tmp_path):
     assert f"from {root}:" in out and os.listdir(root) == []
     run("-c", PROGRAM)  # the next run makes the directory again
     assert os.listdir(root) == [folder]
+
+
+@pytest.mark.numba
+def test_a_kernel_compiled_after_a_clear_remakes_its_directory(tmp_path, monkeypatch):
+    """A clear (from another process, or this one) deletes the kernel directory this process made."""
+    cache = tmp_path / "cache"
+    monkeypatch.setattr(ast.config, "cache_dir", str(cache))
+    x = numpy.arange(4.0)
+    ast.jit(lambda a: a * 2.5 - 0.0625, tiered=False)(x)
+    assert os.listdir(cache) == [kernels.kernel_dir_name()]
+    assert _run("cache_clear")[0] == 0 and os.listdir(cache) == []
+    got = ast.jit(lambda a: a * 2.5 - 0.1875, tiered=False)(x)  # another kernel: written to disk
+    assert numpy.asarray(got).tolist() == (x * 2.5 - 0.1875).tolist()
+    assert os.listdir(cache) == [kernels.kernel_dir_name()]
