@@ -117,7 +117,8 @@ def test_readme_quickstart_is_the_two_commands_and_ci_runs_the_second():
 
 
 def run_env(tmp_path, cache, *args):
-    env = {**os.environ, "ARRAYSTACK_CACHE_DIR": str(cache)}
+    # TMPDIR too: `cache clear` also clears the fallback directory under the temporary one
+    env = {**os.environ, "ARRAYSTACK_CACHE_DIR": str(cache), "TMPDIR": str(tmp_path)}
     done = subprocess.run(
         [sys.executable, "-m", "arraystack", *args],
         cwd=tmp_path,
