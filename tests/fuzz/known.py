@@ -21,7 +21,7 @@ DERIVATIVE_CHECKS = ("grad", "grad under jit", "vmap", "jvp/vjp")
 @dataclass(frozen=True)
 class KnownFailure:
     name: str
-    reason: str  # the issue item, or the documented behaviour
+    reason: str  # what differs, and where it is documented or tracked
     tiers: tuple  # the tiers it shows in
     message: str = ""  # a regular expression the failure's message matches ("" matches all)
     program: object = None  # a predicate on (program, its arguments or None), or None
@@ -107,9 +107,9 @@ def _writes(program, arguments=None) -> bool:
 SHARP_EDGES = [
     KnownFailure(
         "write into an argument under a transformation",
-        "documented (arraystack/_aliasing.py): a traced function (jit, grad, vmap) that writes "
-        "into an array it did not create (an argument, or a view of one) raises "
-        "WriteOutsideTraceError and changes nothing",
+        "documented (docs/sharp-edges.md): a transformed function (grad, vmap, jit of grad) that "
+        "writes into an array the transformation did not make (an argument it does not "
+        "differentiate or map, or a view of one) raises WriteOutsideTraceError and changes nothing",
         JIT_TIERS + DERIVATIVE_CHECKS,
         r"raised WriteOutsideTraceError",
         _writes,
@@ -119,7 +119,7 @@ SHARP_EDGES = [
 KNOWN = [
     KnownFailure(
         "reshape of a value NumPy holds in another order, under tracing",
-        "not in issue 21 (item 2's view semantics): NumPy's elementwise results keep the memory "
+        "NumPy's elementwise results keep the memory "
         "order of their operands (a transposed argument gives a Fortran-ordered result), so "
         "reshape(-1) of them copies; traced code takes every array to be C-ordered and views, so "
         "a later write reaches the reshaped value",
@@ -129,7 +129,7 @@ KNOWN = [
     ),
     KnownFailure(
         "NumPy scalars are immutable",
-        "not in issue 21: an operation on 0-d arrays gives NumPy a scalar, arraystack a 0-d array; "
+        "an operation on 0-d arrays gives NumPy a scalar, arraystack a 0-d array; "
         "`s += 1` rebinds NumPy's scalar (to the promoted dtype, leaving other names of it alone) "
         "and writes into arraystack's array (keeping its dtype, or raising UFuncTypeError)",
         ("eager", *JIT_TIERS, *DERIVATIVE_CHECKS),
@@ -138,7 +138,7 @@ KNOWN = [
     ),
     KnownFailure(
         "NumPy's bool scalar ** int is int64",
-        "not in issue 21: NumPy's numpy.bool_ ** 2 is int64 (its scalar power), a 0-d bool array's "
+        "NumPy's numpy.bool_ ** 2 is int64 (its scalar power), a 0-d bool array's "
         "int8; an operation on 0-d arrays gives NumPy a scalar and arraystack a 0-d array",
         ("eager", *JIT_TIERS),
         r"dtype int8, NumPy int64",
@@ -146,7 +146,7 @@ KNOWN = [
     ),
     KnownFailure(
         "floating-point errors of logaddexp",
-        "not in issue 21 (item 5's errstate): under errstate(all='raise') arraystack's logaddexp "
+        "under errstate(all='raise') arraystack's logaddexp "
         "raises for logaddexp(-inf, -inf) (it computes inf - inf; NumPy's does not) and returns "
         "for a NaN operand (NumPy's raises 'invalid value encountered in logaddexp')",
         ("eager", *JIT_TIERS),
@@ -155,7 +155,7 @@ KNOWN = [
     ),
     KnownFailure(
         "errors of unused values under jit",
-        "issue 21 items 3 and 5: NumPy raises for a value the function computes and never uses (an "
+        "by design (docs/sharp-edges.md): NumPy raises for a value the function computes and never uses (an "
         "out-of-bounds traced index, int ** -1 of an array, a floating-point error under "
         "errstate(all='raise')); jit drops unused values (dead code) and their checks with them",
         JIT_TIERS,
@@ -164,8 +164,7 @@ KNOWN = [
     ),
     KnownFailure(
         "errors found while tracing come before run-time errors of earlier lines",
-        "not in issue 21 (items 3 and 5 check traced indices and floating-point errors when the "
-        "graph runs): where NumPy raises at run time (an out-of-bounds traced index, a "
+        "where NumPy raises at run time (an out-of-bounds traced index, a "
         "floating-point error under errstate(all='raise')) and a later line has an error jit finds "
         "while tracing (a shape error, a constant index out of bounds), jit raises the later one",
         JIT_TIERS,

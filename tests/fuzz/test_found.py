@@ -16,7 +16,7 @@ pytestmark = pytest.mark.filterwarnings("ignore")
 
 
 def test_a_write_into_an_argument_reaches_the_caller():
-    """Found by the fuzzer (issue 21 item 2), fixed: writes into arguments reach the caller."""
+    """Found by the fuzzer, fixed: writes into arguments reach the caller."""
 
     def f(a):
         a -= 1.0
@@ -26,7 +26,7 @@ def test_a_write_into_an_argument_reaches_the_caller():
 
 
 def test_a_write_into_a_read_only_argument_raises():
-    """Found by the fuzzer (issue 21 item 2), fixed: a write into a read-only argument raises."""
+    """Found by the fuzzer, fixed: a write into a read-only argument raises."""
 
     def f(a):
         a[0] = 2.0
@@ -35,7 +35,10 @@ def test_a_write_into_a_read_only_argument_raises():
     check_program(f, lambda: [numpy.broadcast_to(numpy.ones(2), (3, 2))])
 
 
-@pytest.mark.xfail(strict=True, reason="not in issue 21 (item 2): reshape views where NumPy copies")
+@pytest.mark.xfail(
+    strict=True,
+    reason="traced reshapes view where NumPy copies an elementwise result in another memory order (docs/sharp-edges.md)",
+)
 def test_reshape_of_a_fortran_ordered_value_copies_as_in_numpy():
     """Known class: "reshape of a value NumPy holds in another order, under tracing". y = a + 1 of a
     transposed argument is Fortran-ordered in NumPy, so y.reshape(-1) is a copy the write misses."""
@@ -49,7 +52,10 @@ def test_reshape_of_a_fortran_ordered_value_copies_as_in_numpy():
     check_program(f, lambda: [numpy.arange(6.0).reshape(2, 3).T])
 
 
-@pytest.mark.xfail(strict=True, reason="not in issue 21 (item 2): reshape views where NumPy copies")
+@pytest.mark.xfail(
+    strict=True,
+    reason="traced reshapes view where NumPy copies an elementwise result in another memory order (docs/sharp-edges.md)",
+)
 def test_reshape_of_a_fortran_ordered_value_under_grad_and_vmap():
     """Known class: "reshape of a value NumPy holds in another order, under tracing" (grad,
     vmap)."""
@@ -64,7 +70,7 @@ def test_reshape_of_a_fortran_ordered_value_under_grad_and_vmap():
 
 
 @pytest.mark.xfail(
-    strict=True, reason="not in issue 21: NumPy scalars are immutable, 0-d arrays are not"
+    strict=True, reason="NumPy scalars are immutable, arraystack's 0-d arrays are not"
 )
 def test_in_place_add_on_a_0d_result_rebinds_as_numpy_scalars_do():
     """Known class: "NumPy scalars are immutable". NumPy's s is a scalar: s += 1 makes a new one,
@@ -80,7 +86,7 @@ def test_in_place_add_on_a_0d_result_rebinds_as_numpy_scalars_do():
 
 
 @pytest.mark.xfail(
-    strict=True, reason="not in issue 21: NumPy scalars are immutable, 0-d arrays are not"
+    strict=True, reason="NumPy scalars are immutable, arraystack's 0-d arrays are not"
 )
 def test_in_place_add_on_a_0d_comparison_promotes_as_numpy_scalars_do():
     """Known class: "NumPy scalars are immutable". NumPy's s is a numpy.bool_: s += 1 rebinds it to
@@ -112,7 +118,9 @@ def test_integer_power_with_a_negative_exponent_raises():
     check_program(f, lambda: [numpy.array([1, 2, 3], dtype=numpy.int32)])
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21 item 5: errstate(all='raise') and unused values")
+@pytest.mark.xfail(
+    strict=True, reason="by design: jit drops unused values and their errors (docs/sharp-edges.md)"
+)
 def test_errstate_raise_sees_errors_in_unused_values():
     """Known class: "errors of unused values under jit"."""
 
@@ -123,7 +131,9 @@ def test_errstate_raise_sees_errors_in_unused_values():
     check_program(f, lambda: [numpy.array([0.0, 1.0])], errstate="raise")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21 item 3: the check of an unused traced index")
+@pytest.mark.xfail(
+    strict=True, reason="by design: jit drops unused values and their errors (docs/sharp-edges.md)"
+)
 def test_an_unused_out_of_bounds_index_raises():
     """Known class: "errors of unused values under jit"."""
 
@@ -134,7 +144,9 @@ def test_an_unused_out_of_bounds_index_raises():
     check_program(f, lambda: [numpy.arange(3.0), numpy.array([5])])
 
 
-@pytest.mark.xfail(strict=True, reason="not in issue 21: int ** -1 unused under jit")
+@pytest.mark.xfail(
+    strict=True, reason="by design: jit drops unused values and their errors (docs/sharp-edges.md)"
+)
 def test_an_unused_integer_power_with_a_negative_exponent_raises():
     """Known class: "errors of unused values under jit"."""
 
@@ -146,7 +158,7 @@ def test_an_unused_integer_power_with_a_negative_exponent_raises():
 
 
 @pytest.mark.xfail(
-    strict=True, reason="not in issue 21 (item 3): a shape error preempts an IndexError"
+    strict=True, reason="by design: errors found while tracing come first (docs/sharp-edges.md)"
 )
 def test_an_out_of_bounds_index_raises_before_a_later_shape_error():
     """Known class: "errors found while tracing come before run-time errors of earlier lines".
@@ -161,7 +173,7 @@ def test_an_out_of_bounds_index_raises_before_a_later_shape_error():
 
 
 @pytest.mark.xfail(
-    strict=True, reason="not in issue 21 (item 5): a trace-time error preempts errstate"
+    strict=True, reason="by design: errors found while tracing come first (docs/sharp-edges.md)"
 )
 def test_a_floating_point_error_raises_before_a_later_constant_index_error():
     """Known class: "errors found while tracing come before run-time errors of earlier lines".
@@ -177,7 +189,7 @@ def test_a_floating_point_error_raises_before_a_later_constant_index_error():
     check_program(f, lambda: [numpy.zeros(0)], errstate="raise")
 
 
-@pytest.mark.xfail(strict=True, reason="not in issue 21: NumPy's bool scalar ** 2 is int64")
+@pytest.mark.xfail(strict=True, reason="NumPy's bool scalar ** 2 is int64, a 0-d bool array's int8")
 def test_power_of_a_0d_bool_result_has_numpy_scalar_dtype():
     """Known class: "NumPy's bool scalar ** int is int64". NumPy's np.any(a) is a numpy.bool_, whose
     ** 2 is int64; arraystack's 0-d bool array ** 2 is int8 (as a bool array's is in NumPy)."""
@@ -189,7 +201,8 @@ def test_power_of_a_0d_bool_result_has_numpy_scalar_dtype():
 
 
 @pytest.mark.xfail(
-    strict=True, reason="not in issue 21 (item 5): logaddexp's floating-point errors"
+    strict=True,
+    reason="logaddexp's floating-point errors under errstate(all='raise') follow its composition",
 )
 def test_logaddexp_of_minus_infinities_under_errstate_raise():
     """Known class: "floating-point errors of logaddexp". NumPy's logaddexp(-inf, -inf) is -inf
@@ -202,7 +215,8 @@ def test_logaddexp_of_minus_infinities_under_errstate_raise():
 
 
 @pytest.mark.xfail(
-    strict=True, reason="not in issue 21 (item 5): logaddexp's floating-point errors"
+    strict=True,
+    reason="logaddexp's floating-point errors under errstate(all='raise') follow its composition",
 )
 def test_logaddexp_of_nan_under_errstate_raise():
     """Known class: "floating-point errors of logaddexp". NumPy's logaddexp(x, nan) raises
