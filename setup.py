@@ -27,14 +27,15 @@ PACKAGE_DIR, PACKAGES = discover(ROOTS)
 
 # The C sources of the eager fast path; arraystack/_accelerator.py lists the same files for its CRC check.
 FASTPATH = ["_fastpath.c", "_fastpath.h", "_fastpath_array.c", "_fastpath_function.c", "_fastpath_jit.c"]
-# The C twin of the numba backend's mathlib (tier 0 of tiered jit); backends/numba/mathlib_numpy.py checks
-# its CRC the same way.
+# The C twin of the numba backend's mathlib (tier 0 of tiered jit); backends/numba/mathlib/exp_log_numpy.py
+# checks its CRC the same way.
+MATHLIB = "backends/numba/mathlib"
 MATHLIB_TWIN = [
-    "_mathlib_twin.c",
-    "_mathlib_twin.h",
-    "_mathlib_trig_twin.h",
-    "_mathlib_erf_twin.h",
-    "_mathlib_log1p_twin.h",
+    "_twin.c",
+    "_exp_log_twin.h",
+    "_trig_twin.h",
+    "_erf_twin.h",
+    "_log1p_twin.h",
 ]
 
 
@@ -64,10 +65,10 @@ setup(
         # Bit-exact IEEE arithmetic: nothing contracted into fmas, no fast-math; not trapping lets the
         # selects become blends, so the loops vectorize (results do not change).
         Extension(
-            "arraystack.backends.numba._mathlib_twin",
-            [f"backends/numba/{name}" for name in MATHLIB_TWIN if name.endswith(".c")],
-            depends=[f"backends/numba/{name}" for name in MATHLIB_TWIN if name.endswith(".h")],
-            define_macros=[("SOURCE_CRC", f'"{source_crc(MATHLIB_TWIN, "backends/numba")}"')],
+            "arraystack.backends.numba.mathlib._twin",
+            [f"{MATHLIB}/{name}" for name in MATHLIB_TWIN if name.endswith(".c")],
+            depends=[f"{MATHLIB}/{name}" for name in MATHLIB_TWIN if name.endswith(".h")],
+            define_macros=[("SOURCE_CRC", f'"{source_crc(MATHLIB_TWIN, MATHLIB)}"')],
             extra_compile_args=["-O3", "-ffp-contract=off", "-fno-trapping-math", "-fno-math-errno"],
             optional=True,
         ),

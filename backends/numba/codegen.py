@@ -18,7 +18,7 @@ import numpy as np
 
 from arraystack.backends.codeblock import CodeBlock
 from arraystack.backends.numba.lowering import VECTOR_MATH, literal, numba_rules
-from arraystack.backends.numba.mathlib_trig_constants import TRIG_FAST_F
+from arraystack.backends.numba.mathlib.trig_constants import TRIG_FAST_F
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
 from arraystack.ir.ir import Literal
@@ -249,11 +249,11 @@ def _emit_elementwise(code, region, parallel, flat):
 
 # Elementwise loops with float32 sin, cos or tan run blocks of the innermost axis: a first loop folds the
 # magnitudes of their arguments (recomputed from the inputs: it writes nothing, so outputs may alias
-# inputs), then the block runs mathlib_trig's fast variants if all are <= 2**20 (the same bits as the full
+# inputs), then the block runs mathlib/trig.py's fast variants if all are <= 2**20 (the same bits as the full
 # functions there), else the full ones. 4096 elements: 16 KB of float32 arguments, read again from L1.
 CHECK_BLOCK = 4096
 FAST_BITS_F32 = int(np.float32(TRIG_FAST_F).view(np.uint32))
-CHECKED = (p.sin_p, p.cos_p, p.tan_p)  # each has mathlib_trig's <name>_f32_fast
+CHECKED = (p.sin_p, p.cos_p, p.tan_p)  # each has mathlib/trig.py's <name>_f32_fast
 
 
 def _has_fast_variant(eqn) -> bool:

@@ -4,7 +4,7 @@ A kernel compiles without fast-math, so user arithmetic rounds as NumPy's loops 
 carry a freedom (NaN-blindness), which is what lets LLVM vectorize those reductions. Float sums and
 products reassociate nothing: they add into explicit lanes on the stack (stack_lanes), in the fixed order
 of summation_order.py.
-(mathlib.py holds its own intrinsics: numba's disk cache of its functions sees edits to that file only.)
+(mathlib/exp_log.py holds its own intrinsics: numba's disk cache of its functions sees edits to that file only.)
 """
 
 from __future__ import annotations

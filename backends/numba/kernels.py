@@ -33,13 +33,13 @@ from arraystack.backends.numba.intrinsics import (
     prefer_wide_vectors, reduce_max, reduce_min, stack_lanes, prefetch, prefetch_for_write,
     exact_quotient, divisor_in_range, magnitude_max, nonzero_magnitude_min, dividends_in_range,
 )
-from arraystack.backends.numba.mathlib import (
+from arraystack.backends.numba.mathlib.exp_log import (
     exp_f32, exp_f64, expm1_f32, expm1_f64, log_f32, log_f64, tanh_f32, tanh_f64,
     logistic_f32, logistic_f64, erf_f32, maximum, minimum,
 )
-from arraystack.backends.numba.mathlib_erf import erf_f64
-from arraystack.backends.numba.mathlib_log1p import log1p_f32, log1p_f64
-from arraystack.backends.numba.mathlib_trig import (
+from arraystack.backends.numba.mathlib.erf import erf_f64
+from arraystack.backends.numba.mathlib.log1p import log1p_f32, log1p_f64
+from arraystack.backends.numba.mathlib.trig import (
     sin_f32, sin_f64, cos_f32, cos_f64, tan_f32, tan_f64,
     sin_f32_fast, cos_f32_fast, tan_f32_fast,
 )
@@ -164,7 +164,7 @@ def _check_library_caches() -> None:
     from numba.core.dispatcher import Dispatcher
 
     for file_name in _LIBRARY:
-        module = importlib.import_module(f"{__package__}.{file_name[:-3]}")
+        module = importlib.import_module(f"{__package__}.{file_name[:-3].replace('/', '.')}")
         for value in vars(module).values():
             if isinstance(value, Dispatcher):
                 check_entries(value)
@@ -172,13 +172,13 @@ def _check_library_caches() -> None:
 
 # the modules kernels call into
 _LIBRARY = (
-    "mathlib.py",
-    "mathlib_scale.py",
-    "mathlib_constants.py",
-    "mathlib_erf.py",
-    "mathlib_log1p.py",
-    "mathlib_trig.py",
-    "mathlib_trig_constants.py",
+    "mathlib/exp_log.py",
+    "mathlib/scale.py",
+    "mathlib/constants.py",
+    "mathlib/erf.py",
+    "mathlib/log1p.py",
+    "mathlib/trig.py",
+    "mathlib/trig_constants.py",
     "intrinsics.py",
     "lanes.py",
 )

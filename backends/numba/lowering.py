@@ -94,9 +94,9 @@ numba_rules[p.expm1_p] = _vector_math("expm1")
 numba_rules[p.log_p] = _vector_math("log")
 numba_rules[p.tanh_p] = _vector_math("tanh")
 numba_rules[p.logistic_p] = _vector_math("logistic")
-numba_rules[p.erf_p] = _vector_math("erf")  # float32: mathlib's, in float32; float64: mathlib_erf's
-numba_rules[p.log1p_p] = _vector_math("log1p")  # mathlib_log1p.py
-numba_rules[p.sin_p] = _vector_math("sin")  # mathlib_trig.py; codegen.py may call sin_f32_fast
+numba_rules[p.erf_p] = _vector_math("erf")  # float32: mathlib's, in float32; float64: mathlib/erf.py's
+numba_rules[p.log1p_p] = _vector_math("log1p")  # mathlib/log1p.py
+numba_rules[p.sin_p] = _vector_math("sin")  # mathlib/trig.py; codegen.py may call sin_f32_fast
 numba_rules[p.cos_p] = _vector_math("cos")
 numba_rules[p.tan_p] = _vector_math("tan")
 # the primitives lowered to mathlib's functions: compute-bound loops, where 512-bit vectors pay off

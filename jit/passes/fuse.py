@@ -37,7 +37,7 @@ REDUCTIONS = frozenset(
 # vectorize: NumPy's own whole-array loops are 2-7x faster (float32 sin(x)*2+1 on 1e6 elements, with libm's
 # sin: 9.6 ms fused, 1.9 ms as a NumPy step then a fused *2+1) and their bits are the reference tier's. They stay out of
 # regions, so the rest of a chain still fuses. (sin, cos, tan and log1p have vectorized versions: numba's
-# mathlib_trig and mathlib_log1p.)
+# mathlib/trig.py and mathlib/log1p.py.)
 WHOLE_ARRAY_FLOAT = frozenset(
     prim
     for prim in p.abstract_eval_rules

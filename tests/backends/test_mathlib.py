@@ -7,10 +7,10 @@ import pytest
 
 pytestmark = pytest.mark.numba
 
-mathlib = pytest.importorskip("arraystack.backends.numba.mathlib")
-mathlib_scale = pytest.importorskip("arraystack.backends.numba.mathlib_scale")
-mathlib_erf = pytest.importorskip("arraystack.backends.numba.mathlib_erf")
-mathlib_log1p = pytest.importorskip("arraystack.backends.numba.mathlib_log1p")
+mathlib = pytest.importorskip("arraystack.backends.numba.mathlib.exp_log")
+mathlib_scale = pytest.importorskip("arraystack.backends.numba.mathlib.scale")
+mathlib_erf = pytest.importorskip("arraystack.backends.numba.mathlib.erf")
+mathlib_log1p = pytest.importorskip("arraystack.backends.numba.mathlib.log1p")
 numba = pytest.importorskip("numba")
 
 

@@ -12,9 +12,9 @@ import pytest
 pytestmark = pytest.mark.numba
 
 numba = pytest.importorskip("numba")
-mathlib_erf = pytest.importorskip("arraystack.backends.numba.mathlib_erf")
-from arraystack.backends.numba import fma_emulation, mathlib_erf_numpy, mathlib_numpy
-from arraystack.backends.numba import mathlib_constants as constants
+mathlib_erf = pytest.importorskip("arraystack.backends.numba.mathlib.erf")
+from arraystack.backends.numba.mathlib import erf_numpy as mathlib_erf_numpy, exp_log_numpy as mathlib_numpy, fma_emulation
+from arraystack.backends.numba.mathlib import constants as constants
 
 from tests.backends.test_mathlib_numpy import IMPLEMENTATIONS, specials, twin
 from tests.backends.test_mathlib_trig_numpy import assert_bitwise_equal

@@ -15,16 +15,14 @@ import pytest
 pytestmark = pytest.mark.numba
 
 numba = pytest.importorskip("numba")
-mathlib = pytest.importorskip("arraystack.backends.numba.mathlib")
-mathlib_erf = pytest.importorskip("arraystack.backends.numba.mathlib_erf")
-mathlib_log1p = pytest.importorskip("arraystack.backends.numba.mathlib_log1p")
-from arraystack.backends.numba import (
-    fma_emulation,
-    mathlib_erf_numpy,
-    mathlib_numpy,
-    mathlib_trig_numpy,
-)
-from arraystack.backends.numba.mathlib_numpy import numpy_twin
+mathlib = pytest.importorskip("arraystack.backends.numba.mathlib.exp_log")
+mathlib_erf = pytest.importorskip("arraystack.backends.numba.mathlib.erf")
+mathlib_log1p = pytest.importorskip("arraystack.backends.numba.mathlib.log1p")
+from arraystack.backends.numba.mathlib import erf_numpy as mathlib_erf_numpy
+from arraystack.backends.numba.mathlib import exp_log_numpy as mathlib_numpy
+from arraystack.backends.numba.mathlib import fma_emulation
+from arraystack.backends.numba.mathlib import trig_numpy as mathlib_trig_numpy
+from arraystack.backends.numba.mathlib.exp_log_numpy import numpy_twin
 
 NAMES = ("exp", "expm1", "log", "tanh", "logistic", "erf", "log1p")
 C_TWIN = mathlib_numpy.C_TWIN
@@ -342,7 +340,7 @@ def test_stale_c_twin_is_not_used():
     """setup.py compiles the source's CRC into the module; another CRC means an edited source."""
     if C_TWIN is not None:
         assert mathlib_numpy._is_current(C_TWIN)
-    with pytest.warns(RuntimeWarning, match="older _mathlib_twin"):
+    with pytest.warns(RuntimeWarning, match="older mathlib/_twin"):
         assert not mathlib_numpy._is_current(types.SimpleNamespace(SOURCE_CRC="0000000g"))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -362,7 +360,7 @@ def test_loading_the_twin_imports_no_numba():
     """Tier 0 serves the first calls: it must not wait for numba's import (0.5-1 s)."""
     out = run_python(
         "import sys, numpy as np\n"
-        "from arraystack.backends.numba.mathlib_numpy import numpy_twin\n"
+        "from arraystack.backends.numba.mathlib.exp_log_numpy import numpy_twin\n"
         "for name in ('exp', 'expm1', 'log', 'tanh', 'logistic', 'erf', 'sin', 'cos'):\n"
         "    for dtype in (np.float32, np.float64):\n"
         "        numpy_twin(name, dtype)(np.ones(3, dtype))\n"
@@ -374,8 +372,8 @@ def test_loading_the_twin_imports_no_numba():
 def test_without_the_extension_the_numpy_twin_serves():
     out = run_python(
         "import sys, numpy as np\n"
-        "sys.modules['arraystack.backends.numba._mathlib_twin'] = None  # import fails\n"
-        "from arraystack.backends.numba import mathlib_numpy as m\n"
+        "sys.modules['arraystack.backends.numba.mathlib._twin'] = None  # import fails\n"
+        "from arraystack.backends.numba.mathlib import exp_log_numpy as m\n"
         "assert m.C_TWIN is None\n"
         "x = np.linspace(-5, 5, 101)\n"
         "assert m.numpy_twin('tanh', np.float64) is m._ENTRY_POINTS['tanh', np.dtype(np.float64)]\n"

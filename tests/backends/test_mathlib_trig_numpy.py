@@ -13,10 +13,10 @@ import pytest
 pytestmark = pytest.mark.numba
 
 numba = pytest.importorskip("numba")
-mathlib_trig = pytest.importorskip("arraystack.backends.numba.mathlib_trig")
-from arraystack.backends.numba import fma_emulation, mathlib_numpy, mathlib_trig_numpy
-from arraystack.backends.numba import mathlib_trig_constants as constants
-from arraystack.backends.numba.mathlib_numpy import numpy_twin
+mathlib_trig = pytest.importorskip("arraystack.backends.numba.mathlib.trig")
+from arraystack.backends.numba.mathlib import exp_log_numpy as mathlib_numpy, fma_emulation, trig_numpy as mathlib_trig_numpy
+from arraystack.backends.numba.mathlib import trig_constants as constants
+from arraystack.backends.numba.mathlib.exp_log_numpy import numpy_twin
 
 from tests.backends.test_mathlib_numpy import (
     FAST_MATH_FLAG,
@@ -308,9 +308,9 @@ def test_c_twin_runs_sin_and_cos_only_with_its_tables(tmp_path):
     out = run_python(
         f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\n"
         "import numpy as np\n"
-        "import _mathlib_twin as fresh\n"
-        "from arraystack.backends.numba import mathlib_numpy\n"
-        "from arraystack.backends.numba.mathlib_trig_constants import TRIG_TABLE, TRIG_TABLE_F\n"
+        "import _twin as fresh\n"
+        "from arraystack.backends.numba.mathlib import exp_log_numpy as mathlib_numpy\n"
+        "from arraystack.backends.numba.mathlib.trig_constants import TRIG_TABLE, TRIG_TABLE_F\n"
         "T, TF = TRIG_TABLE, TRIG_TABLE_F\n"
         "assert fresh is not mathlib_numpy.C_TWIN\n"
         "x = np.linspace(-4.0, 4.0, 9)\n"

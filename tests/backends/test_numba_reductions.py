@@ -189,7 +189,7 @@ def test_reduced_expressions_equal_their_twin(dtype, parallel):
     NumPy computation that reduces through the twin (elementwise steps round alike in both)."""
     import numba
 
-    from arraystack.backends.numba.mathlib import exp_f32, exp_f64
+    from arraystack.backends.numba.mathlib.exp_log import exp_f32, exp_f64
     from arraystack.backends.numba.summation_order import kernel_reduce
 
     exp = exp_f32 if dtype == np.float32 else exp_f64

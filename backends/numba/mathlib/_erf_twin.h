@@ -1,17 +1,17 @@
-/* mathlib_erf.py's float64 erf in C, bit for bit (_mathlib_twin.c loops over arrays), and libm's erf
+/* erf.py's float64 erf in C, bit for bit (_twin.c loops over arrays), and libm's erf
  * for eager erf's reference rule.
  *
- * The rules of _mathlib_twin.h hold here: the IEEE operations of mathlib_erf.erf_f64 in the same order,
- * every `fma` C99 fma(); the constants are mathlib_constants.py's ERF_* as exact hex literals
- * (test_mathlib_erf_numpy.py compares them with Python's). Edit mathlib_erf.py, mathlib_erf_numpy.py and
+ * The rules of _exp_log_twin.h hold here: the IEEE operations of erf.erf_f64 in the same order,
+ * every `fma` C99 fma(); the constants are constants.py's ERF_* as exact hex literals
+ * (test_mathlib_erf_numpy.py compares them with Python's). Edit erf.py, erf_numpy.py and
  * this file together.
  */
 #ifndef ARRAYSTACK_MATHLIB_ERF_TWIN_H
 #define ARRAYSTACK_MATHLIB_ERF_TWIN_H
 
-#include "_mathlib_twin.h"
+#include "_exp_log_twin.h"
 
-/* mathlib_erf.erf_f64: a + a Q(a**2) below 1, 1 - exp(-a**2) R((a - 3.5) / 2.5) up to 6, 1 beyond */
+/* erf.erf_f64: a + a Q(a**2) below 1, 1 - exp(-a**2) R((a - 3.5) / 2.5) up to 6, 1 beyond */
 #define ERF_Q_N 14
 static const double ERF_Q[ERF_Q_N] = {
     0x1.06eba8214db69p-3,  -0x1.812746b0379e7p-2, 0x1.ce2f21a042bdep-4,  -0x1.b82ce312889bap-6,

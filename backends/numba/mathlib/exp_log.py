@@ -1,13 +1,13 @@
 """Vectorizable float32/float64 math for generated numba kernels: exp, expm1, log, tanh, logistic, erf
-(float32; float64 erf is mathlib_erf.py's, sin and cos mathlib_trig.py's).
+(float32; float64 erf is erf.py's, sin and cos trig.py's).
 
 numba lowers np.exp/np.tanh in a loop to scalar libm calls, which blocks SIMD. These branch-free versions
 (argument reduction + polynomial, selects instead of branches, bit-level scaling) let LLVM vectorize the loop.
 Bound: max error <= 4 ulp against NumPy over the whole input range, incl. inf, nan, denormals and overflow
 (tests/backends/test_mathlib.py measures it). Constants are typed per precision so float32 stays float32;
-they live in mathlib_constants.py, which the twins read without importing numba.
-Every result is specified bit for bit (IEEE operations and explicit fmas only), and mathlib_numpy.py
-(NumPy) and _mathlib_twin.h (C) compute the same bits: edit the three together.
+they live in constants.py, which the twins read without importing numba.
+Every result is specified bit for bit (IEEE operations and explicit fmas only), and exp_log_numpy.py
+(NumPy) and _exp_log_twin.h (C) compute the same bits: edit the three together.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from arraystack.backends.numba.mathlib_constants import (
+from arraystack.backends.numba.mathlib.constants import (
     ATANH_C,
     ATANH_CF,
     ERF_CENTER_F,
@@ -44,7 +44,7 @@ from arraystack.backends.numba.mathlib_constants import (
     ZERO_F,
     F,
 )
-from arraystack.backends.numba.mathlib_scale import exp_scale_f32, scale_pow2_f64
+from arraystack.backends.numba.mathlib.scale import exp_scale_f32, scale_pow2_f64
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
@@ -75,7 +75,7 @@ bits_f32 = _bitcast_intrinsic(types.int32, types.float32)
 def fma(typingctx, a, b, c):
     """a * b + c rounded once, as llvm.fma: the CPU's FMA instruction, or libm's fma where there is none
     (slow but exact). Unlike llvm.fmuladd the result does not depend on what LLVM decides to fuse, so
-    mathlib_numpy.py reproduces every result bit for bit. All other arithmetic here is unfused: the
+    exp_log_numpy.py reproduces every result bit for bit. All other arithmetic here is unfused: the
     functions compile without fast-math flags, one IEEE operation per operator."""
     if not (isinstance(a, types.Float) and a == b == c):
         return None
@@ -108,7 +108,7 @@ def pow2_shifted_f32(typingctx, shifted):
 # before it vectorizes the loop (numba-level inline="always" re-typed them inside every kernel: ~1 s of
 # each cold kernel compile). No fast-math: every operator is one IEEE operation, every fusion is an fma.
 # Where an fma's product is exact (a power of two, or short constants times a small integer) it equals the
-# unfused expression, which is how mathlib_numpy.py computes it; the comments say which.
+# unfused expression, which is how exp_log_numpy.py computes it; the comments say which.
 _jit_options = dict(error_model="numpy", cache=True)
 
 # -- float64 ------------------------------------------------------------------------------------------------
@@ -261,7 +261,7 @@ def _reduce_f32(x):
 
 @njit(**_jit_options)
 def exp_f32(x):
-    """2**k (1 + em1), em1 = r + r**2 Q(r) ~ expm1(r) (mathlib_constants.py has Q and the bound), 2**k
+    """2**k (1 + em1), em1 = r + r**2 Q(r) ~ expm1(r) (constants.py has Q and the bound), 2**k
     applied as fma(em1, s1, s1) * s2 with s1 * s2 = 2**k, or ldexp(1 + em1, k) (exp_scale_f32)."""
     _, r, shifted = _reduce_f32(x)
     c = EXP_QF
@@ -331,7 +331,7 @@ def log_f32(x):
 
 @njit(**_jit_options)
 def tanh_f32(x):
-    """E / (E + 1) with E = expm1(2m) / 2, m = min(|x|, 10), sign restored (mathlib_constants.py has the
+    """E / (E + 1) with E = expm1(2m) / 2, m = min(|x|, 10), sign restored (constants.py has the
     derivation and the bound). For x = +-0 and denormals E is m itself, so tanh(x) = x."""
     m = min(abs(x), TANH_CLAMP_F)
     shifted = fma(m, TWO_LOG2E_F, SHIFTER_F)  # k = round(2m / ln2) in [0, 29]
@@ -369,7 +369,7 @@ def _horner_f32(c, x):
 @njit(**_jit_options)
 def erf_f32(x):
     """a + a A(a**2) below 1, 1 - E(a - 2.5) from 1 on, a = min(|x|, 4), sign restored
-    (mathlib_constants.py has A, E and the bound)."""
+    (constants.py has A, E and the bound)."""
     a = min(abs(x), ERF_CLAMP_F)
     small = fma(a, _horner_f32(ERF_SMALL_F, a * a), a)
     large = ONE_F - _horner_f32(ERF_LARGE_F, a - ERF_CENTER_F)  # a - 2.5 is exact

@@ -6,14 +6,14 @@ quotient x / (u - 1) corrects log(u) for the rounding of 1 + x. The quotient (no
 which overflows for x near the largest float) keeps every finite x finite. Branch-free; x = -1 gives
 log(0) = -inf, x < -1 NaN (NumPy's np.nan), +inf +inf. Bound: <= 4 ulp from NumPy's log1p (tests/backends/test_mathlib.py;
 float32 over all 2**32 inputs by tools/mathlib_exhaustive.py). softplus and logaddexp call it: without it
-their loops split around a NumPy step. Bit for bit as mathlib_log1p_numpy.py and _mathlib_log1p_twin.h.
+their loops split around a NumPy step. Bit for bit as log1p_numpy.py and _log1p_twin.h.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from arraystack.backends.numba.mathlib import log_f32, log_f64
-from arraystack.backends.numba.mathlib_trig import always_inline
+from arraystack.backends.numba.mathlib.exp_log import log_f32, log_f64
+from arraystack.backends.numba.mathlib.trig import always_inline
 from numba import njit
 
 

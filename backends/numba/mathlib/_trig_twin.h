@@ -1,21 +1,21 @@
-/* mathlib_trig.py's sin, cos and tan in C, bit for bit (_mathlib_twin.c loops over arrays).
+/* trig.py's sin, cos and tan in C, bit for bit (_twin.c loops over arrays).
  *
- * The rules of _mathlib_twin.h hold here: each function performs exactly the IEEE operations of the
+ * The rules of _exp_log_twin.h hold here: each function performs exactly the IEEE operations of the
  * numba function of the same name, in the same order; every `fma` there is C99 fma() here and every
  * np.rint is rint() (the default rounding mode: to nearest, ties to even). The scalar constants are
- * mathlib_trig_constants.py's values as exact hex literals (test_mathlib_trig_numpy.py compares them
+ * trig_constants.py's values as exact hex literals (test_mathlib_trig_numpy.py compares them
  * with Python's). The reduction tables (8000 values) are not written out here:
- * mathlib_trig_constants.py builds them at import, and mathlib_numpy.py copies them in through the
+ * trig_constants.py builds them at import, and exp_log_numpy.py copies them in through the
  * module's set_trig_tables() when it loads it, so their bits have one source; the sin and cos entry
- * points refuse to run before that. Edit mathlib_trig.py, mathlib_trig_numpy.py and this file
+ * points refuse to run before that. Edit trig.py, trig_numpy.py and this file
  * together.
  */
 #ifndef ARRAYSTACK_MATHLIB_TRIG_TWIN_H
 #define ARRAYSTACK_MATHLIB_TRIG_TWIN_H
 
-#include "_mathlib_twin.h"
+#include "_exp_log_twin.h"
 
-/* -- mathlib_trig_constants.py ------------------------------------------------------------------------ */
+/* -- trig_constants.py ------------------------------------------------------------------------ */
 #define TRIG_ROWS 2048
 #define TRIG_PIECES 4
 #define TRIG_ROWS_F 256
@@ -56,7 +56,7 @@ static const double COS_CF[COS_CF_N] = {
     -0x1.27e4fb7789f5cp-22, 0x1.1eed8eff8d898p-29,
 };
 
-/* mathlib_trig._horner: c[0] + x (c[1] + x (... + x c[n - 1])) */
+/* trig._horner: c[0] + x (c[1] + x (... + x c[n - 1])) */
 INLINE double trig_horner(const double *c, int n, double x)
 {
     double p = c[n - 1];
@@ -66,7 +66,7 @@ INLINE double trig_horner(const double *c, int n, double x)
     return p;
 }
 
-/* mathlib_trig._two_product: returns a * b rounded, sets *err to its error */
+/* trig._two_product: returns a * b rounded, sets *err to its error */
 INLINE double two_product(double a, double b, double *err)
 {
     double p = a * b;
@@ -74,7 +74,7 @@ INLINE double two_product(double a, double b, double *err)
     return p;
 }
 
-/* mathlib_trig._two_sum */
+/* trig._two_sum */
 INLINE double two_sum(double a, double b, double *err)
 {
     double s = a + b;
@@ -83,11 +83,11 @@ INLINE double two_sum(double a, double b, double *err)
     return s;
 }
 
-/* mathlib_trig._mod4 */
+/* trig._mod4 */
 INLINE double mod4(double v) { return fma(rint(v * 0.25), -4.0, v); }
 
 /* -- float64 ------------------------------------------------------------------------------------------ */
-/* mathlib_trig._reduce_f64: returns k (an integer in [-4, 4]), sets *hi and *lo */
+/* trig._reduce_f64: returns k (an integer in [-4, 4]), sets *hi and *lo */
 INLINE double trig_reduce_f64(double ax, double *hi, double *lo)
 {
     int64_t bits = f64_bits(ax);
@@ -112,7 +112,7 @@ INLINE double trig_reduce_f64(double ax, double *hi, double *lo)
     return k;
 }
 
-/* mathlib_trig._sincos_f64 */
+/* trig._sincos_f64 */
 INLINE void sincos_f64(double hi, double lo, double *s, double *c)
 {
     double zh = hi * PIO2_HI;
@@ -155,7 +155,7 @@ INLINE double cos_f64(double x)
     return x != x ? x : y;
 }
 
-/* mathlib_trig.tan_f64 */
+/* trig.tan_f64 */
 INLINE double tan_f64(double x)
 {
     double ax = fabs(x), hi, lo, s, c;
@@ -169,7 +169,7 @@ INLINE double tan_f64(double x)
 }
 
 /* -- float32 (computed in double, rounded once at the end) -------------------------------------------- */
-/* mathlib_trig._reduce_fast_f32: returns k, sets *z */
+/* trig._reduce_fast_f32: returns k, sets *z */
 INLINE double trig_reduce_fast_f32(float ax, double *z)
 {
     double xd = (double)ax;
@@ -178,7 +178,7 @@ INLINE double trig_reduce_fast_f32(float ax, double *z)
     return k;
 }
 
-/* mathlib_trig._reduce_table_f32: returns k, sets *z */
+/* trig._reduce_table_f32: returns k, sets *z */
 INLINE double trig_reduce_table_f32(float ax, double *z)
 {
     int32_t bits = f32_bits(ax);
@@ -192,7 +192,7 @@ INLINE double trig_reduce_table_f32(float ax, double *z)
     return k;
 }
 
-/* mathlib_trig._reduce_f32 */
+/* trig._reduce_f32 */
 INLINE double trig_reduce_f32(float ax, double *z)
 {
     double z_fast, z_table;
@@ -203,7 +203,7 @@ INLINE double trig_reduce_f32(float ax, double *z)
     return large ? k_table : k_fast;
 }
 
-/* mathlib_trig._sincos_f32 */
+/* trig._sincos_f32 */
 INLINE void sincos_f32(double z, double *s, double *c)
 {
     double zz = z * z;
@@ -215,7 +215,7 @@ INLINE void sincos_f32(double z, double *s, double *c)
  * reduction, whose k is finite) */
 INLINE int32_t quadrant_f32(double k) { return (int32_t)k & 3; }
 
-/* mathlib_trig._sin_f32 */
+/* trig._sin_f32 */
 INLINE float sin_f32_reduced(float x, double k, double z)
 {
     double s, c;
@@ -230,7 +230,7 @@ INLINE float sin_f32_reduced(float x, double k, double z)
     return x != x ? x : r;
 }
 
-/* mathlib_trig._cos_f32 */
+/* trig._cos_f32 */
 INLINE float cos_f32_reduced(float x, double k, double z)
 {
     double s, c;
@@ -244,7 +244,7 @@ INLINE float cos_f32_reduced(float x, double k, double z)
     return x != x ? x : r;
 }
 
-/* mathlib_trig._tan_f32 */
+/* trig._tan_f32 */
 INLINE float tan_f32_reduced(float x, double k, double z)
 {
     double s, c;

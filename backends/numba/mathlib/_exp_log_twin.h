@@ -1,17 +1,17 @@
-/* mathlib.py's functions in C, bit for bit (the math of _mathlib_twin.c, which loops over arrays).
+/* exp_log.py's functions in C, bit for bit (the math of _twin.c, which loops over arrays).
  *
  * Each function below performs exactly the IEEE operations of the numba function of the same name in
- * mathlib.py (float64 erf: _mathlib_erf_twin.h), in the same order: every `fma` there is C99 fma()/fmaf() here
+ * exp_log.py (float64 erf: _erf_twin.h), in the same order: every `fma` there is C99 fma()/fmaf() here
  * (correctly rounded, as llvm.fma), every other operator is one rounded operation. That holds only without
  * contraction or reassociation: setup.py compiles with -ffp-contract=off and without -ffast-math (checked
  * below), and FLT_EVAL_METHOD must be 0 (no x87 excess precision). Selects are ternaries on values computed
  * either way, as in the branch-free kernels; NaN inputs come back as themselves. The constants are
- * mathlib_constants.py's values as exact hex literals. tests/backends/test_mathlib_numpy.py compares every
- * result with the compiled kernels bitwise; edit mathlib.py (mathlib_erf.py), mathlib_numpy.py
- * (mathlib_erf_numpy.py) and this file together.
+ * constants.py's values as exact hex literals. tests/backends/test_mathlib_numpy.py compares every
+ * result with the compiled kernels bitwise; edit exp_log.py (erf.py), exp_log_numpy.py
+ * (erf_numpy.py) and this file together.
  */
-#ifndef ARRAYSTACK_MATHLIB_TWIN_H
-#define ARRAYSTACK_MATHLIB_TWIN_H
+#ifndef ARRAYSTACK_MATHLIB_EXP_LOG_TWIN_H
+#define ARRAYSTACK_MATHLIB_EXP_LOG_TWIN_H
 
 #include <float.h>
 #include <math.h>
@@ -53,7 +53,7 @@ INLINE float bits_f32(int32_t b) { float x; memcpy(&x, &b, sizeof x); return x; 
 #define NAN_F64 bits_f64(INT64_C(0x7FF8000000000000))
 #define NAN_F32 bits_f32(INT32_C(0x7FC00000))
 
-/* -- float64 (mathlib_constants.py) ------------------------------------------------------------------- */
+/* -- float64 (constants.py) ------------------------------------------------------------------- */
 static const double LOG2E = 0x1.71547652b82fep+0;
 static const double LN2_HI = 0x1.62e42fee00000p-1;
 static const double LN2_LO = 0x1.a39ef35793c76p-33;
@@ -82,7 +82,7 @@ INLINE double clamp_f64(double x, double lo, double hi)
     return v > hi ? hi : v;
 }
 
-/* mathlib._pow2_f64: 2**k as two normal factors, k in [-1076, 1024] (int32: vectors convert to it) */
+/* exp_log._pow2_f64: 2**k as two normal factors, k in [-1076, 1024] (int32: vectors convert to it) */
 INLINE void pow2_f64(int32_t k, double *s1, double *s2)
 {
     int32_t k1 = k >> 1; /* arithmetic shift: floor(k / 2) */
@@ -91,7 +91,7 @@ INLINE void pow2_f64(int32_t k, double *s1, double *s2)
     *s2 = bits_f64((int64_t)(k2 + 1023) << 52);
 }
 
-/* mathlib._reduce_f64: returns r, sets *k */
+/* exp_log._reduce_f64: returns r, sets *k */
 INLINE double reduce_f64(double x, int32_t *k)
 {
     double xc = clamp_f64(x, -746.0, 710.0);
@@ -179,7 +179,7 @@ INLINE double logistic_f64(double x)
     return x != x ? x : y;
 }
 
-/* -- float32 (mathlib_constants.py) ------------------------------------------------------------------- */
+/* -- float32 (constants.py) ------------------------------------------------------------------- */
 static const float LOG2E_F = 0x1.715476p+0f;
 static const float LN2_HI_F = 0x1.63p-1f;
 static const float LN2_LO_F = -0x1.bd0106p-13f;
@@ -215,7 +215,7 @@ INLINE float clamp_f32(float x, float lo, float hi)
     return v > hi ? hi : v;
 }
 
-/* mathlib._reduce_f32: returns r, sets *k and *shifted */
+/* exp_log._reduce_f32: returns r, sets *k and *shifted */
 INLINE float reduce_f32(float x, float *k, float *shifted)
 {
     float xc = clamp_f32(x, -105.0f, 90.0f);
@@ -228,7 +228,7 @@ INLINE float reduce_f32(float x, float *k, float *shifted)
     return r;
 }
 
-/* mathlib._pow2_f32: 2**k for integral float k in [-150, 128], in float arithmetic */
+/* exp_log._pow2_f32: 2**k for integral float k in [-150, 128], in float arithmetic */
 INLINE void pow2_f32(float k, float *s1, float *s2)
 {
     float k1 = floorf(k * 0.5f);
@@ -237,7 +237,7 @@ INLINE void pow2_f32(float k, float *s1, float *s2)
     *s2 = bits_f32((int32_t)((k2 + 127.0f) * 8388608.0f));
 }
 
-/* mathlib_scale.exp_scale_f32 (without AVX-512): (2**(k - d), 2**d) from the shifter's bits, d = -EXP_SPLIT where x < 0 else
+/* scale.exp_scale_f32 (without AVX-512): (2**(k - d), 2**d) from the shifter's bits, d = -EXP_SPLIT where x < 0 else
  * EXP_SPLIT (unsigned arithmetic wraps like the kernel's int32) */
 INLINE void exp_scales_f32(float shifted, float x, float *s1, float *s2)
 {
@@ -339,7 +339,7 @@ INLINE float logistic_f32(float x)
     return x != x ? x : y;
 }
 
-/* erf: float32 from two polynomials in float32 (mathlib_constants.py) */
+/* erf: float32 from two polynomials in float32 (constants.py) */
 static const float ERF_SMALL_F[7] = {
     0x1.4a9dacp-14f, -0x1.a46b4p-11f, 0x1.541636p-8f, -0x1.b7fb38p-6f, 0x1.ce2d18p-4f, -0x1.81273ep-2f, 0x1.06eba8p-3f,
 };
@@ -374,4 +374,4 @@ INLINE float erf_f32(float x)
     return x != x ? x : y;
 }
 
-#endif /* ARRAYSTACK_MATHLIB_TWIN_H */
+#endif /* ARRAYSTACK_MATHLIB_EXP_LOG_TWIN_H */

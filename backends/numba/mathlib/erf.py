@@ -1,17 +1,17 @@
-"""Vectorizable float64 erf for generated numba kernels (float32 erf is mathlib.erf_f32).
+"""Vectorizable float64 erf for generated numba kernels (float32 erf is exp_log.erf_f32).
 
 a = |x|; erf = a + a Q(a**2) below 1, 1 - exp(-a**2) R((a - 3.5) / 2.5) from 1 to 6, 1 beyond, sign
-restored; both polynomials and the exp run for every element and a select picks (mathlib_constants.py
+restored; both polynomials and the exp run for every element and a select picks (constants.py
 has Q, R and the error budget). Bound: within 1 ulp of libm's erf (tests/backends/test_mathlib.py,
 against mpmath too). libm's erf, which this replaces, is a scalar call that kept loops from vectorizing.
-Bit for bit as mathlib_numpy.py's and _mathlib_twin.h's erf_f64: edit the three together.
+Bit for bit as exp_log_numpy.py's and _exp_log_twin.h's erf_f64: edit the three together.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from arraystack.backends.numba.mathlib import exp_f64, fma
-from arraystack.backends.numba.mathlib_constants import (
+from arraystack.backends.numba.mathlib.exp_log import exp_f64, fma
+from arraystack.backends.numba.mathlib.constants import (
     ERF_CENTER,
     ERF_ONE,
     ERF_Q,
@@ -19,7 +19,7 @@ from arraystack.backends.numba.mathlib_constants import (
     ERF_SCALE,
     ERF_SPLIT,
 )
-from arraystack.backends.numba.mathlib_trig import _horner, always_inline
+from arraystack.backends.numba.mathlib.trig import _horner, always_inline
 from numba import njit
 
 

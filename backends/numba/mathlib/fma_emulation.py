@@ -1,5 +1,5 @@
-"""Exactly rounded a * b + c over NumPy arrays: the llvm.fma of mathlib.py's kernels, emulated for
-mathlib_numpy.py (NumPy has no fma ufunc). Callers silence floating-point warnings (np.errstate).
+"""Exactly rounded a * b + c over NumPy arrays: the llvm.fma of exp_log.py's kernels, emulated for
+exp_log_numpy.py (NumPy has no fma ufunc). Callers silence floating-point warnings (np.errstate).
 
 float32: the product of two float32 is exact in float64; the float64 sum is rounded once more to float32,
 which is the single rounding of the exact value unless the float64 sum lands on a float32 midpoint (or in

@@ -1,14 +1,14 @@
-"""mathlib.py's functions as NumPy array code, bit for bit: the same IEEE operations in the same order,
+"""exp_log.py's functions as NumPy array code, bit for bit: the same IEEE operations in the same order,
 so tier 0 (NumPy) computes exactly what tier 1's kernels compute. Each `_<fn>_<f32|f64>` mirrors the
 numba function of that name line by line; keep the two in step (tests/backends/test_mathlib_numpy.py
-compares every result bitwise); mathlib_trig.py's sin and cos have theirs in mathlib_trig_numpy.py,
-mathlib_erf.py's float64 erf in mathlib_erf_numpy.py. The kernel's `fma` is emulated exactly
-(fma_emulation.py), except where mathlib.py notes the product is exact: there the fma is the unfused
-expression. Constants come from mathlib_constants.py (no numba import: tier 0 must not wait for it).
+compares every result bitwise); trig.py's sin and cos have theirs in trig_numpy.py,
+erf.py's float64 erf in erf_numpy.py. The kernel's `fma` is emulated exactly
+(fma_emulation.py), except where exp_log.py notes the product is exact: there the fma is the unfused
+expression. Constants come from constants.py (no numba import: tier 0 must not wait for it).
 Selects evaluate both sides, as the branch-free kernels do; NaN inputs come back as themselves.
 Cost (1e6 elements, 2-core host): float32 40-150 ms, float64 0.4-0.8 s (each emulated float64 fma is ~35
 NumPy passes), against 1-6 ms for NumPy's own exp/log/tanh. So `numpy_twin` prefers the same functions in
-C (the optional extension _mathlib_twin, built from _mathlib_twin.c/.h by setup.py), which computes the
+C (the optional extension _twin, built from _twin.c/.h by setup.py), which computes the
 same bits in 0.6-11 ms per 1e6 elements (AVX-512 host); this NumPy code serves when the extension is
 not built or is stale.
 """
@@ -20,12 +20,12 @@ import warnings
 
 import numpy as np
 from arraystack.backends.native_build import built_from_sources
-from arraystack.backends.numba import mathlib_constants as ml
-from arraystack.backends.numba import mathlib_trig_numpy as trig
-from arraystack.backends.numba.fma_emulation import fma_f32, fma_f64, split
-from arraystack.backends.numba.mathlib_erf_numpy import _erf_f64
-from arraystack.backends.numba.mathlib_log1p_numpy import _log1p_f32, _log1p_f64
-from arraystack.backends.numba.mathlib_trig_constants import TRIG_TABLE, TRIG_TABLE_F
+from arraystack.backends.numba.mathlib import constants as ml
+from arraystack.backends.numba.mathlib import trig_numpy as trig
+from arraystack.backends.numba.mathlib.fma_emulation import fma_f32, fma_f64, split
+from arraystack.backends.numba.mathlib.erf_numpy import _erf_f64
+from arraystack.backends.numba.mathlib.log1p_numpy import _log1p_f32, _log1p_f64
+from arraystack.backends.numba.mathlib.trig_constants import TRIG_TABLE, TRIG_TABLE_F
 
 F = np.float32
 CHUNK = 16384  # elements per pass: a function makes 100-600 passes, over arrays that stay in cache
@@ -287,11 +287,11 @@ _ENTRY_POINTS = {key: _elementwise(fn, key[1]) for key, fn in _TWINS.items()}
 
 # in the order setup.py hashes them
 C_TWIN_SOURCES = (
-    "_mathlib_twin.c",
-    "_mathlib_twin.h",
-    "_mathlib_trig_twin.h",
-    "_mathlib_erf_twin.h",
-    "_mathlib_log1p_twin.h",
+    "_twin.c",
+    "_exp_log_twin.h",
+    "_trig_twin.h",
+    "_erf_twin.h",
+    "_log1p_twin.h",
 )
 
 
@@ -301,7 +301,7 @@ def _is_current(module) -> bool:
     if built_from_sources(module, os.path.dirname(os.path.abspath(__file__)), C_TWIN_SOURCES):
         return True
     warnings.warn(
-        "arraystack: the C twin of mathlib was built from older _mathlib_twin.c/.h; tier 0 uses the "
+        "arraystack: the C twin of mathlib was built from older mathlib/_twin.c/.h; tier 0 uses the "
         "slower NumPy twin until it is rebuilt (`pip install -e .`)",
         RuntimeWarning,
         stacklevel=2,
@@ -311,13 +311,13 @@ def _is_current(module) -> bool:
 
 def _load_c_twin():
     try:
-        from arraystack.backends.numba import _mathlib_twin
+        from arraystack.backends.numba.mathlib import _twin
     except ImportError:  # built without a C compiler
         return None
-    if not _is_current(_mathlib_twin):
+    if not _is_current(_twin):
         return None
-    _mathlib_twin.set_trig_tables(TRIG_TABLE, TRIG_TABLE_F)  # before sin or cos can run
-    return _mathlib_twin
+    _twin.set_trig_tables(TRIG_TABLE, TRIG_TABLE_F)  # before sin or cos can run
+    return _twin
 
 
 C_TWIN = _load_c_twin()  # the extension module, or None
@@ -347,7 +347,7 @@ _C_ENTRY_POINTS = {key: _c_elementwise(*key) for key in _TWINS} if C_TWIN is not
 def _install_reference_erf():
     """erf's reference rule (jit/reference.py: libm's erf through np.frompyfunc, ~150 ns an element, which
     eager calls run) becomes the C twin's loop over the same libm erf (libm_erf_f64; its erf_f64 is the
-    kernels' mathlib_erf one) for float32 and float64 host arrays: the same bits, ~10x faster. Other inputs
+    kernels' erf.py one) for float32 and float64 host arrays: the same bits, ~10x faster. Other inputs
     keep the rule it replaces."""
     from arraystack.ir import primitives as prims
     from arraystack.ir.reference import reference_rules
@@ -376,7 +376,7 @@ if C_TWIN is not None:
 def numpy_twin(name: str, dtype, implementation: str | None = None):
     """The function computing on NumPy arrays exactly what the kernels' mathlib `<name>_<f32|f64>`
     computes (name: "exp", "expm1", "log", "tanh", "logistic", "erf", "sin" or "cos"; sin and cos are
-    mathlib_trig.py's, float64 erf mathlib_erf.py's), or None for other names and dtypes.
+    trig.py's, float64 erf erf.py's), or None for other names and dtypes.
     It takes an ndarray of that dtype (any shape and strides) and returns a new ndarray of the same shape.
     implementation: "c" (the extension; ValueError when it is not available), "numpy", or None for the C
     one when available, else the NumPy one."""

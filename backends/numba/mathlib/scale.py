@@ -1,13 +1,13 @@
 """exp's last step, 2**k times its polynomial, in one instruction where the CPU has one.
 
-mathlib.py's exp_f32 and exp_f64 end in a scale by 2**k. Products of normal powers of two do it on any
+exp_log.py's exp_f32 and exp_f64 end in a scale by 2**k. Products of normal powers of two do it on any
 CPU; AVX-512's VSCALEFPS/PD (LLVM's vector llvm.ldexp) does it in one instruction with the same
 rounding, so the same bits. The choice is made when a function is lowered, for the CPU numba compiles for.
 """
 
 from __future__ import annotations
 
-from arraystack.backends.numba.mathlib_constants import EXP_SPLIT
+from arraystack.backends.numba.mathlib.constants import EXP_SPLIT
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
@@ -41,7 +41,7 @@ def _ldexp(builder, value, exponent):
 def exp_scale_f32(typingctx, em1, shifted, x):
     """2**k (1 + em1), rounded as fma(em1, s1, s1) * s2 rounds it with s1 = 2**(k - d), s2 = 2**d,
     d = -EXP_SPLIT where x < 0 else EXP_SPLIT, for shifted = float32(k + SHIFTER_F32) and k in
-    [-152, 130] (mathlib_constants.py): both factors are normal, so the fma rounds 1 + em1 once (scaled
+    [-152, 130] (constants.py): both factors are normal, so the fma rounds 1 + em1 once (scaled
     by a power of two) and the product rounds again only where the result is denormal, which is what
     ldexp(1 + em1, k) does too: the same bits either way. With AVX-512 that is 4 vector instructions
     (k's int32 from the shifter's bits, its conversion, VSCALEFPS, the sum) instead of 7. Otherwise it

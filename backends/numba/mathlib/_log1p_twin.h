@@ -1,11 +1,11 @@
-/* mathlib_log1p.py's log1p in C, bit for bit (_mathlib_twin.c loops over arrays): log(u) * (x / (u - 1)),
- * u = 1 + x, with _mathlib_twin.h's log, under its rules. Edit mathlib_log1p.py, mathlib_log1p_numpy.py
+/* log1p.py's log1p in C, bit for bit (_twin.c loops over arrays): log(u) * (x / (u - 1)),
+ * u = 1 + x, with _exp_log_twin.h's log, under its rules. Edit log1p.py, log1p_numpy.py
  * and this file together.
  */
 #ifndef ARRAYSTACK_MATHLIB_LOG1P_TWIN_H
 #define ARRAYSTACK_MATHLIB_LOG1P_TWIN_H
 
-#include "_mathlib_twin.h"
+#include "_exp_log_twin.h"
 
 INLINE double log1p_f64(double x)
 {

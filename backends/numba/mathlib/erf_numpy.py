@@ -1,4 +1,4 @@
-"""mathlib_erf.py's float64 erf as NumPy array code, bit for bit, for tier 0 (mathlib_numpy.py's _TWINS
+"""erf.py's float64 erf as NumPy array code, bit for bit, for tier 0 (exp_log_numpy.py's _TWINS
 holds it): erf_f64's IEEE operations in its order, each `fma` fma_emulation's exact one. Two steps differ
 in form, not in bits (each has a Note): the lanes a select drops get operands inside fma_f64's exact
 range, and the small branch's last fma takes another route for tiny |x|. No numba import.
@@ -7,9 +7,9 @@ range, and the small branch's last fma takes another route for tiny |x|. No numb
 from __future__ import annotations
 
 import numpy as np
-from arraystack.backends.numba import mathlib_constants as ml
-from arraystack.backends.numba.fma_emulation import fma_f64
-from arraystack.backends.numba.mathlib_trig_numpy import _horner
+from arraystack.backends.numba.mathlib import constants as ml
+from arraystack.backends.numba.mathlib.fma_emulation import fma_f64
+from arraystack.backends.numba.mathlib.trig_numpy import _horner
 
 # below it a * a is 0 (so Q's value is Q(0)); above it fma(a, q, a) is exact in fma_f64
 ERF_TINY = 2.0**-600
@@ -17,8 +17,8 @@ SCALE_HALF = 2.0**537  # 2**1074 is no float64: scalings by it take two steps, e
 
 
 def _erf_f64(x):
-    # imported here: mathlib_numpy imports this module
-    from arraystack.backends.numba.mathlib_numpy import _exp_f64
+    # imported here: exp_log_numpy.py imports this module
+    from arraystack.backends.numba.mathlib.exp_log_numpy import _exp_f64
 
     a = np.abs(x)
     # Note: the kernel runs the small branch on every a; here the lanes the select drops (a >= 1, NaN)

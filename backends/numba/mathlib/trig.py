@@ -1,7 +1,7 @@
 """Vectorizable sin, cos and tan for generated numba kernels (float64, and float32 computed in float64).
 
 Branch-free over the whole input range: the argument reduction reads its bits of 2/pi from a table row per
-exponent (a gather per piece; mathlib_trig_constants.py builds the tables), adds the products with
+exponent (a gather per piece; trig_constants.py builds the tables), adds the products with
 error-free transformations, and both polynomials run for every element, a select picking by quadrant.
 Bound (tests/backends/test_mathlib_trig.py): sin and cos within 1 ulp of the correctly rounded result,
 tan (their quotient) within 2; so within 4 ulp of NumPy's wherever NumPy is within 3 (not at the worst
@@ -9,15 +9,15 @@ cases of the reduction, which NumPy's cos misses by 8 ulp; these functions get t
 float32 has a cheaper variant, `<fn>_f32_fast`, for |x| <= TRIG_FAST_F (2**20): a two-constant reduction
 without the gathers (0.6 against 1.5 ns an element). The full function selects exactly that result
 there, so a kernel may call the fast one for a block it has checked (codegen.py does): the same bits.
-Every result is specified bit for bit (IEEE operations and explicit fmas): mathlib_trig_numpy.py and
-_mathlib_trig_twin.h compute the same bits. Edit the three together.
+Every result is specified bit for bit (IEEE operations and explicit fmas): trig_numpy.py and
+_trig_twin.h compute the same bits. Edit the three together.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from arraystack.backends.numba.mathlib import bits_f64, f32_bits, f64_bits, fma
-from arraystack.backends.numba.mathlib_trig_constants import (
+from arraystack.backends.numba.mathlib.exp_log import bits_f64, f32_bits, f64_bits, fma
+from arraystack.backends.numba.mathlib.trig_constants import (
     COS_C,
     COS_CF,
     PIO2_A,

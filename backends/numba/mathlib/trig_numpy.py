@@ -1,7 +1,7 @@
-"""mathlib_trig.py's sin, cos and tan as NumPy array code, bit for bit, for tier 0 (mathlib_numpy.py's _TWINS
+"""trig.py's sin, cos and tan as NumPy array code, bit for bit, for tier 0 (exp_log_numpy.py's _TWINS
 holds them). Each function mirrors the numba function of its name line by line, on 1-D chunks: a table
 gather is fancy indexing of the row per exponent, fma_emulation.two_sum is _two_sum operation for
-operation, and each `fma` is fma_emulation's exact one, except in _mod4, whose result mathlib_trig.py
+operation, and each `fma` is fma_emulation's exact one, except in _mod4, whose result trig.py
 notes is exact (the unfused expression then gives the same bits). Selects evaluate both sides, as the
 branch-free kernels do. No numba import: tier 0 must not wait for it.
 """
@@ -9,8 +9,8 @@ branch-free kernels do. No numba import: tier 0 must not wait for it.
 from __future__ import annotations
 
 import numpy as np
-from arraystack.backends.numba.fma_emulation import fma_f64, split, two_sum
-from arraystack.backends.numba.mathlib_trig_constants import (
+from arraystack.backends.numba.mathlib.fma_emulation import fma_f64, split, two_sum
+from arraystack.backends.numba.mathlib.trig_constants import (
     COS_C,
     COS_CF,
     PIO2_A,
@@ -146,7 +146,7 @@ def _sincos_f32(z):
 
 
 def _finish_sin_f32(x, k, z):
-    """mathlib_trig._sin_f32 (whose name here is the twin's)."""
+    """trig._sin_f32 (whose name here is the twin's)."""
     s, c = _sincos_f32(z)
     q = k.astype(np.int64) & 3  # k is finite: inf and NaN take the table's reduction
     y = np.where(q & 1, c, s)
@@ -159,7 +159,7 @@ def _finish_sin_f32(x, k, z):
 
 
 def _finish_cos_f32(x, k, z):
-    """mathlib_trig._cos_f32."""
+    """trig._cos_f32."""
     s, c = _sincos_f32(z)
     q = k.astype(np.int64) & 3
     y = np.where(q & 1, s, c)
@@ -171,7 +171,7 @@ def _finish_cos_f32(x, k, z):
 
 
 def _finish_tan_f32(x, k, z):
-    """mathlib_trig._tan_f32."""
+    """trig._tan_f32."""
     s, c = _sincos_f32(z)
     with np.errstate(divide="ignore", invalid="ignore"):
         y = np.where(k.astype(np.int64) & 1, -c / s, s / c)

@@ -1,7 +1,7 @@
-/* The fast twin of the numba kernels' mathlib for tier 0: mathlib.py's exp, expm1, log, tanh, logistic, erf
- * (float64: mathlib_erf.py's), mathlib_log1p.py's log1p and mathlib_trig.py's sin, cos, tan (float32, float64)
+/* The fast twin of the numba kernels' mathlib for tier 0: exp_log.py's exp, expm1, log, tanh, logistic, erf
+ * (float64: erf.py's), log1p.py's log1p and trig.py's sin, cos, tan (float32, float64)
  * over contiguous arrays, bit
- * for bit (_mathlib_twin.h and _mathlib_trig_twin.h have the functions and say how). mathlib_numpy.py loads
+ * for bit (_exp_log_twin.h and _trig_twin.h have the functions and say how). exp_log_numpy.py loads
  * it (and hands it the trig reduction tables), and falls back to its NumPy code when this module is missing
  * or stale.
  *
@@ -14,18 +14,18 @@
  * Python API, per function `<name>_<f32|f64>(src, dst[, variant])`: src and dst C-contiguous buffers of
  * float32 ("f") or float64 ("d") with the same length; dst[i] = <name>(src[i]) (src may be dst).
  * `variant` (default: the best the CPU runs) indexes VARIANTS. SOURCE_CRC is set by setup.py.
- * `set_trig_tables(table, table_f)` copies mathlib_trig_constants' TRIG_TABLE and TRIG_TABLE_F (float64,
+ * `set_trig_tables(table, table_f)` copies trig_constants.py's TRIG_TABLE and TRIG_TABLE_F (float64,
  * C-contiguous) in; sin and cos raise RuntimeError until it has. TRIG_CONSTANTS: the scalar constants of
- * _mathlib_trig_twin.h as compiled (name -> float or tuple), for the test against Python's; ERF_CONSTANTS:
+ * _trig_twin.h as compiled (name -> float or tuple), for the test against Python's; ERF_CONSTANTS:
  * erf_f64's. `libm_erf_f64(src, dst[, variant])`: libm's erf (eager erf's reference rule computes it).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include "_mathlib_twin.h"
-#include "_mathlib_trig_twin.h"
-#include "_mathlib_erf_twin.h"
-#include "_mathlib_log1p_twin.h"
+#include "_exp_log_twin.h"
+#include "_trig_twin.h"
+#include "_erf_twin.h"
+#include "_log1p_twin.h"
 
 #ifndef SOURCE_CRC
 #define SOURCE_CRC "unknown"
@@ -183,7 +183,7 @@ static PyObject *py_libm_erf_f64(PyObject *self, PyObject *args)
     return run(args, 'd', (Py_ssize_t)sizeof(double), libm_erf_f64_loops);
 }
 
-/* -- sin and cos: their reduction tables come from Python (_mathlib_trig_twin.h says why) ------------- */
+/* -- sin and cos: their reduction tables come from Python (_trig_twin.h says why) ------------- */
 static int trig_tables_set = 0;
 
 /* fills `view` with obj's buffer if that is `size` bytes of C-contiguous float64, else -1 (ValueError) */
@@ -216,7 +216,7 @@ py_set_trig_tables(PyObject *self, PyObject *args)
         PyBuffer_Release(&table);
         return NULL;
     }
-    /* transposed, as bits (_mathlib_trig_twin.h says why) */
+    /* transposed, as bits (_trig_twin.h says why) */
     const double *rows = table.buf, *rows_f = table_f.buf;
     for (int e = 0; e < TRIG_ROWS; e++)
         for (int j = 0; j < TRIG_PIECES; j++)
@@ -236,8 +236,8 @@ py_set_trig_tables(PyObject *self, PyObject *args)
     {                                                                                               \
         (void)self;                                                                                 \
         if (!trig_tables_set) {                                                                     \
-            PyErr_SetString(PyExc_RuntimeError, #fn ": set_trig_tables() has not run (mathlib_numpy" \
-                                                ".py runs it when it loads this module)");          \
+            PyErr_SetString(PyExc_RuntimeError, #fn ": set_trig_tables() has not run (mathlib/exp_log_" \
+                                                "numpy.py runs it when it loads this module)");          \
             return NULL;                                                                            \
         }                                                                                           \
         return run(args, format, (Py_ssize_t)sizeof(T), fn##_loops);                                \
@@ -288,7 +288,7 @@ constants_dict(const struct constant *constants, size_t count)
     return dict;
 }
 
-/* TRIG_CONSTANTS: _mathlib_trig_twin.h's scalar constants */
+/* TRIG_CONSTANTS: _trig_twin.h's scalar constants */
 static PyObject *
 trig_constants(void)
 {
@@ -310,7 +310,7 @@ trig_constants(void)
     return constants_dict(constants, sizeof constants / sizeof constants[0]);
 }
 
-/* ERF_CONSTANTS: _mathlib_twin.h's constants of erf_f64 */
+/* ERF_CONSTANTS: _exp_log_twin.h's constants of erf_f64 */
 static PyObject *
 erf_constants(void)
 {
@@ -332,21 +332,21 @@ static PyMethodDef methods[] = {
     METHOD(erf_f64), METHOD(erf_f32), METHOD(log1p_f64), METHOD(log1p_f32), METHOD(sin_f64), METHOD(cos_f64), METHOD(sin_f32), METHOD(cos_f32),
     METHOD(tan_f64), METHOD(tan_f32),
     {"libm_erf_f64", py_libm_erf_f64, METH_VARARGS,
-     "dst[i] = libm's erf(src[i]) (eager erf's reference rule; erf_f64 is the kernels' mathlib_erf)"},
+     "dst[i] = libm's erf(src[i]) (eager erf's reference rule; erf_f64 is the kernels' erf.py)"},
     {"set_trig_tables", py_set_trig_tables, METH_VARARGS,
-     "set_trig_tables(table, table_f): copies mathlib_trig_constants' TRIG_TABLE, TRIG_TABLE_F in"},
+     "set_trig_tables(table, table_f): copies trig_constants.py's TRIG_TABLE, TRIG_TABLE_F in"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_mathlib_twin",
-    "mathlib.py's exp, expm1, log, tanh, logistic, erf and mathlib_trig.py's sin, cos (float32, float64) "
+    PyModuleDef_HEAD_INIT, "_twin",
+    "exp_log.py's exp, expm1, log, tanh, logistic, erf and trig.py's sin, cos (float32, float64) "
     "in C, bit for bit.", -1, methods,
     NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC
-PyInit__mathlib_twin(void)
+PyInit__twin(void)
 {
 #if HAVE_X86_VARIANTS
     __builtin_cpu_init();

@@ -1,11 +1,11 @@
-"""The constants of mathlib_trig.py's sin and cos, without numba (mathlib_numpy.py and the C twin read them).
+"""The constants of trig.py's sin and cos, without numba (exp_log_numpy.py and the C twin read them).
 
 Argument reduction over the whole range (Payne and Hanek's idea, in floating point): a finite x >= 0 is
 m * 2**(E - bias) with m an integer (53 or 24 bits) and E its exponent field, so x * 2/pi = m * F_E with
 F_E = 2**(E - bias) * 2/pi. Bits of F_E worth 4 or more add multiples of 4 to m * F_E (m is an integer),
 which change no sine or cosine, so a table row per E holds F_E mod 4 cut at fixed bit positions into
 pieces whose products with m are exact (float32: three 29-bit pieces, m * piece < 2**53) or exact as two
-doubles by an fma (float64: a 28-bit piece, then three 53-bit ones). mathlib_trig.py says how the pieces
+doubles by an fma (float64: a 28-bit piece, then three 53-bit ones). trig.py says how the pieces
 add up without losing the bits that survive cancellation. 2/pi comes from Machin's formula in integers,
 so the tables are exact truncations, with no dependence on the platform's floating point.
 """

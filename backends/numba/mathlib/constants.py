@@ -1,10 +1,10 @@
-"""The constants and polynomial coefficients of mathlib.py's functions, without numba.
+"""The constants and polynomial coefficients of exp_log.py's functions, without numba.
 
-mathlib.py (the numba kernels' functions) and mathlib_numpy.py (their NumPy twin, tier 0 of tiered jit)
-both read them from here, so the twin loads without importing numba. _mathlib_twin.h spells the same
+exp_log.py (the numba kernels' functions) and exp_log_numpy.py (their NumPy twin, tier 0 of tiered jit)
+both read them from here, so the twin loads without importing numba. _exp_log_twin.h spells the same
 values as hex float literals (tests/backends/test_mathlib_numpy.py compares all three bit for bit).
-An edit here changes compiled code: numba's disk cache of mathlib's functions keys on mathlib.py's file,
-so edit (or touch) mathlib.py with it.
+An edit here changes compiled code: numba's disk cache of mathlib's functions keys on exp_log.py's file,
+so edit (or touch) exp_log.py with it.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ TANH_HF = tuple(F(c) for c in (0.044610076, 0.13386254, 0.33333123, 0.6666618, 1
 # float32(math.erf(float64(x))) (libm's erf rounded once) on every float32, checked over all 2**32 bit
 # patterns (tools/mathlib_exhaustive.py: 0.7% of them 1 ulp off). In a vectorized loop over data in cache it
 # takes 1.7x exp_f32's time per element; one float64 polynomial (degree 18 in x**2, 8 lanes) took 3x.
-# float64 erf: mathlib_erf.py, with ERF_Q and ERF_R below.
+# float64 erf: erf.py, with ERF_Q and ERF_R below.
 ERF_SPLIT_F = F(1.0)
 ERF_CLAMP_F = F(4.0)
 ERF_CENTER_F = F(2.5)
