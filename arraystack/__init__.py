@@ -13,35 +13,40 @@ own `__all__` agree.
 # fmt: off
 # _array first: it loads the elementwise and creation families, which the other families import
 # from (in sorted order, fft would import _creation half-initialized).
-from arraystack._array import ndarray  # isort: split
+from arraystack._array import ndarray
 
 from arraystack import fft, linalg, nn, optim, prng, random, testing, typing
-from arraystack._array_api import (
-    __array_api_version__, __array_namespace_info__, e, inf, nan, newaxis, pi,
-)
+from arraystack._array_api import __array_api_version__, e, inf, nan, newaxis, pi
+from arraystack._array_api_info import __array_namespace_info__
 from arraystack._array_assembly import block, fromiter
 from arraystack._array_editing import append, delete, insert, resize, trim_zeros
 from arraystack._array_writes import copyto, fill_diagonal
-from arraystack._autodiff import grad, jvp, linearize, value_and_grad, vjp
+from arraystack._autodiff import grad, value_and_grad, vjp
+from arraystack._autodiff_forward import jvp, linearize
 from arraystack._axis_order import rollaxis
 from arraystack._bit_packing import packbits, unpackbits
 from arraystack._broadcast_object import broadcast
-from arraystack._calculus import (
-    convolve, correlate, cross, diff, ediff1d, gradient, interp, trapezoid, unwrap,
-)
+from arraystack._calculus import cross, diff, ediff1d, gradient, interp, trapezoid, unwrap
 from arraystack._checked_conversions import asarray_chkfinite, real_if_close, sort_complex
 from arraystack._comparison import allclose, array_equal, array_equiv, isclose
 from arraystack._config import OutOfMemory, config
 from arraystack._constants import euler_gamma
 from arraystack._contractions import inner, kron, matvec, outer, tensordot, vdot, vecdot, vecmat
-from arraystack._control import cond, fori_loop, scan, switch, while_loop
+from arraystack._control import cond, switch
+from arraystack._control_loops import fori_loop, scan, while_loop
+from arraystack._convolution import convolve, correlate
 from arraystack._covariance import corrcoef, cov
 from arraystack._creation import (
-    arange, array, asanyarray, asarray, ascontiguousarray, asfortranarray, astype, copy, diag,
-    diagflat, empty, empty_like, eye, frombuffer, fromfunction, full, full_like, geomspace,
-    identity, indices, linspace, logspace, meshgrid, ones, ones_like, tri, tril, triu, zeros,
-    zeros_like,
+    array, asanyarray, asarray, ascontiguousarray, asfortranarray, astype, copy, frombuffer,
 )
+from arraystack._creation_coordinates import fromfunction, indices, meshgrid
+from arraystack._creation_filled import (
+    empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like,
+)
+from arraystack._creation_grids import diag, diagflat, eye, identity, tri, tril, triu
+from arraystack._creation_ranges import arange
+from arraystack._creation_spaces import geomspace, linspace, logspace
+from arraystack._cumulative import cumprod, cumsum, cumulative_prod, cumulative_sum
 from arraystack._custom import checkpoint, custom_jvp, custom_vjp, remat, stop_gradient
 from arraystack._deprecated_aliases import row_stack
 from arraystack._devices import devices
@@ -56,25 +61,30 @@ from arraystack._dtypes import (
 from arraystack._dtypes import bool_ as bool
 from arraystack._einsum import einsum, einsum_path
 from arraystack._elementwise import (
-    abs, absolute, acos, acosh, add, angle, arccos, arccosh, arcsin, arcsinh, arctan, arctan2,
-    arctanh, around, asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_count, bitwise_invert,
-    bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor, cbrt, ceil, clip,
-    conj, conjugate, copysign, cos, cosh, deg2rad, degrees, divide, divmod, equal, exp, exp2, expm1,
-    fabs, fix, float_power, floor, floor_divide, fmax, fmin, fmod, frexp, gcd, greater,
-    greater_equal, heaviside, hypot, imag, invert, iscomplex, iscomplexobj, isfinite, isinf, isnan,
-    isreal, isrealobj, lcm, ldexp, left_shift, less, less_equal, log, log1p, log2, log10, logaddexp,
-    logaddexp2, logical_and, logical_not, logical_or, logical_xor, maximum, minimum, mod, modf,
-    multiply, nan_to_num, negative, nextafter, not_equal, positive, pow, power, rad2deg, radians,
-    real, reciprocal, remainder, right_shift, rint, round, sign, signbit, sin, sinh, spacing, sqrt,
-    square, subtract, tan, tanh, true_divide, trunc, where,
+    abs, absolute, acos, acosh, add, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh,
+    asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_count, bitwise_invert, bitwise_left_shift,
+    bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor, cbrt, ceil, conj, conjugate,
+    copysign, cos, cosh, divide, equal, exp, exp2, expm1, floor, floor_divide, fmod, gcd, greater,
+    greater_equal, hypot, invert, isfinite, isinf, isnan, ldexp, left_shift, less, less_equal, log,
+    log1p, log2, log10, maximum, minimum, mod, multiply, negative, nextafter, not_equal, pow, power,
+    remainder, right_shift, rint, sign, signbit, sin, sinh, sqrt, subtract, tan, tanh, true_divide,
+    trunc,
+)
+from arraystack._elementwise_functions import (
+    angle, around, clip, fix, imag, iscomplex, iscomplexobj, isreal, isrealobj, nan_to_num, real,
+    round, where,
+)
+from arraystack._elementwise_math import (
+    deg2rad, degrees, divmod, fabs, float_power, fmax, fmin, frexp, heaviside, lcm, logaddexp,
+    logaddexp2, logical_and, logical_not, logical_or, logical_xor, modf, positive, rad2deg, radians,
+    reciprocal, spacing, square,
 )
 from arraystack._emath_namespace import emath
 from arraystack._floating_point_errors import errstate, geterr, geterrcall, seterr, seterrcall
 from arraystack._functional import apply_along_axis, frompyfunc, vectorize
 from arraystack._functional_axes import apply_over_axes
-from arraystack._histograms import (
-    bincount, histogram, histogram2d, histogram_bin_edges, histogramdd,
-)
+from arraystack._histograms import bincount, histogram, histogram_bin_edges
+from arraystack._histograms_nd import histogram2d, histogramdd
 from arraystack._index_expressions import index_exp, mask_indices, s_
 from arraystack._index_tricks import (
     c_, diag_indices, diag_indices_from, diagonal, ix_, mgrid, ogrid, r_, ravel_multi_index, trace,
@@ -88,16 +98,19 @@ from arraystack._io import (
 from arraystack._iterators import ndenumerate, ndindex, nditer
 from arraystack._jacobian import hessian, jacfwd, jacrev
 from arraystack._jit import jit
-from arraystack._make_graph import make_graph
+from arraystack._joining import (
+    atleast_1d, atleast_2d, atleast_3d, column_stack, concat, concatenate, dstack, hstack, stack,
+    vstack,
+)
 from arraystack._linalg import dot, matmul
+from arraystack._make_graph import make_graph
 from arraystack._manipulation import (
-    array_split, atleast_1d, atleast_2d, atleast_3d, broadcast_arrays, broadcast_shapes,
-    broadcast_to, column_stack, concat, concatenate, dsplit, dstack, expand_dims, flip, fliplr,
-    flipud, hsplit, hstack, matrix_transpose, moveaxis, pad, permute_dims, ravel, repeat, reshape,
-    roll, rot90, split, squeeze, stack, swapaxes, tile, transpose, unstack, vsplit, vstack,
+    broadcast_arrays, broadcast_shapes, broadcast_to, expand_dims, matrix_transpose, moveaxis,
+    permute_dims, ravel, reshape, squeeze, swapaxes, transpose,
 )
 from arraystack._memory_layout import isfortran, may_share_memory, require, shares_memory
 from arraystack._number_representations import base_repr, binary_repr
+from arraystack._pad import pad
 from arraystack._polynomial import (
     poly1d, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub, polyval, roots,
 )
@@ -109,15 +122,15 @@ from arraystack._printing import (
 from arraystack._quantiles import (
     median, nanmedian, nanpercentile, nanquantile, percentile, quantile,
 )
+from arraystack._rearranging import flip, fliplr, flipud, repeat, roll, rot90, tile
 from arraystack._reductions import (
-    all, amax, amin, any, argmax, argmin, average, count_nonzero, cumprod, cumsum, cumulative_prod,
-    cumulative_sum, max, mean, min, nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmean,
-    nanmin, nanprod, nanstd, nansum, nanvar, prod, ptp, std, sum, var,
+    all, amax, amin, any, argmax, argmin, count_nonzero, max, min, prod, ptp, sum,
 )
-from arraystack._selection import (
-    choose, compress, extract, piecewise, place, put, put_along_axis, putmask, select, take,
-    take_along_axis,
+from arraystack._reductions_nan import (
+    nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmin, nanprod, nansum,
 )
+from arraystack._selection import choose, place, put, put_along_axis, putmask, take, take_along_axis
+from arraystack._selection_conditions import compress, extract, piecewise, select
 from arraystack._sets import (
     intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts,
     unique_inverse, unique_values,
@@ -126,12 +139,16 @@ from arraystack._sorting import (
     argpartition, argsort, digitize, lexsort, partition, searchsorted, sort,
 )
 from arraystack._special import i0, sinc
+from arraystack._splitting import array_split, dsplit, hsplit, split, unstack, vsplit
+from arraystack._statistics import mean, std, var
+from arraystack._statistics_nan import nanmean, nanstd, nanvar
 from arraystack._type_queries import (
     False_, ScalarType, True_, common_type, isscalar, little_endian, min_scalar_type, mintypecode,
     typecodes, typename,
 )
 from arraystack._ufunclike import isneginf, isposinf
 from arraystack._vmap import vmap
+from arraystack._weighted_average import average
 from arraystack._window_functions import bartlett, blackman, hamming, hanning, kaiser
 from arraystack.ir import tree as tree_util
 

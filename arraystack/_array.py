@@ -167,7 +167,7 @@ class ndarray(_ArrayBase, ArrayMethods):
 
     @property
     def real(self) -> ndarray:
-        return _elementwise.real(self)
+        return _elementwise_functions.real(self)
 
     @real.setter
     def real(self, value):
@@ -175,7 +175,7 @@ class ndarray(_ArrayBase, ArrayMethods):
 
     @property
     def imag(self) -> ndarray:
-        return _elementwise.imag(self)
+        return _elementwise_functions.imag(self)
 
     @imag.setter
     def imag(self, value):
@@ -370,15 +370,19 @@ def is_tracing() -> bool:
 
 from arraystack import (
     _creation,
+    _cumulative,
     _dtypes,
     _devices,
     _dlpack,
     _elementwise,
+    _elementwise_functions,
     _indexing,
     _interop,
     _linalg,
     _manipulation,
+    _rearranging,
     _reductions,
+    _statistics,
     _ufunc_dispatch,
 )
 
@@ -386,9 +390,10 @@ from arraystack import _array_methods  # noqa: E402
 
 _array_methods.bind(
     {
-        "_creation": _creation, "_dtypes": _dtypes, "_elementwise": _elementwise,
+        "_creation": _creation, "_cumulative": _cumulative, "_dtypes": _dtypes,
+        "_elementwise": _elementwise, "_elementwise_functions": _elementwise_functions,
         "_indexing": _indexing, "_linalg": _linalg, "_manipulation": _manipulation,
-        "_reductions": _reductions,
+        "_rearranging": _rearranging, "_reductions": _reductions, "_statistics": _statistics,
     },
     eager_buffer,
     _make,

@@ -17,12 +17,16 @@ if TYPE_CHECKING:
 
 # bound by _array.py (see bind) once the family modules are imported
 _creation: ModuleType
+_cumulative: ModuleType
 _dtypes: ModuleType
 _elementwise: ModuleType
+_elementwise_functions: ModuleType
 _indexing: ModuleType
 _linalg: ModuleType
 _manipulation: ModuleType
+_rearranging: ModuleType
 _reductions: ModuleType
+_statistics: ModuleType
 eager_buffer: Callable
 _make: Callable
 
@@ -84,7 +88,7 @@ class ArrayMethods:
         return _manipulation.squeeze(self, axis)
 
     def repeat(self, repeats: ArrayLike, axis: int | None = None) -> ndarray:
-        return _manipulation.repeat(self, repeats, axis)
+        return _rearranging.repeat(self, repeats, axis)
 
     def sum(self, *args: Any, **kwargs: Any) -> ndarray:
         return _reductions.sum(self, *args, **kwargs)
@@ -93,13 +97,13 @@ class ArrayMethods:
         return _reductions.prod(self, *args, **kwargs)
 
     def mean(self, *args: Any, **kwargs: Any) -> ndarray:
-        return _reductions.mean(self, *args, **kwargs)
+        return _statistics.mean(self, *args, **kwargs)
 
     def var(self, *args: Any, **kwargs: Any) -> ndarray:
-        return _reductions.var(self, *args, **kwargs)
+        return _statistics.var(self, *args, **kwargs)
 
     def std(self, *args: Any, **kwargs: Any) -> ndarray:
-        return _reductions.std(self, *args, **kwargs)
+        return _statistics.std(self, *args, **kwargs)
 
     def min(self, *args: Any, **kwargs: Any) -> ndarray:
         return _reductions.min(self, *args, **kwargs)
@@ -120,10 +124,10 @@ class ArrayMethods:
         return _reductions.all(self, *args, **kwargs)
 
     def cumsum(self, *args: Any, **kwargs: Any) -> ndarray:
-        return _reductions.cumsum(self, *args, **kwargs)
+        return _cumulative.cumsum(self, *args, **kwargs)
 
     def cumprod(self, *args: Any, **kwargs: Any) -> ndarray:
-        return _reductions.cumprod(self, *args, **kwargs)
+        return _cumulative.cumprod(self, *args, **kwargs)
 
     def nonzero(self) -> tuple[ndarray, ...]:
         return _indexing.nonzero(self)
@@ -135,10 +139,10 @@ class ArrayMethods:
         out: ndarray | None = None,
         **kwargs: Any,
     ) -> ndarray:
-        return _elementwise.clip(self, min, max, out=out, **kwargs)
+        return _elementwise_functions.clip(self, min, max, out=out, **kwargs)
 
     def round(self, decimals: int = 0, out: ndarray | None = None) -> ndarray:
-        return _elementwise.round(self, decimals, out)
+        return _elementwise_functions.round(self, decimals, out)
 
     def conj(self) -> ndarray:
         return _elementwise.conjugate(self)
@@ -152,11 +156,11 @@ class ArrayMethods:
 
 def bind(families: dict, eager_buffer_fn, make) -> None:
     """Called once by _array.py after the family modules are imported: the names the methods above call."""
-    global _creation, _dtypes, _elementwise, _indexing, _linalg, _manipulation, _reductions
-    global eager_buffer, _make
-    _creation, _dtypes = families["_creation"], families["_dtypes"]
-    _elementwise, _indexing = families["_elementwise"], families["_indexing"]
-    _linalg, _manipulation, _reductions = (
-        families["_linalg"], families["_manipulation"], families["_reductions"]
-    )
+    global _creation, _cumulative, _dtypes, _elementwise, _elementwise_functions, _indexing, _linalg
+    global _manipulation, _rearranging, _reductions, _statistics, eager_buffer, _make
+    _creation, _cumulative, _dtypes = families["_creation"], families["_cumulative"], families["_dtypes"]
+    _elementwise, _elementwise_functions = families["_elementwise"], families["_elementwise_functions"]
+    _indexing, _linalg, _manipulation = families["_indexing"], families["_linalg"], families["_manipulation"]
+    _rearranging, _reductions = families["_rearranging"], families["_reductions"]
+    _statistics = families["_statistics"]
     eager_buffer, _make = eager_buffer_fn, make

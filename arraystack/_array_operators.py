@@ -5,7 +5,7 @@ where NumPy's functions do not."""
 
 from __future__ import annotations
 
-from arraystack import _comparison, _elementwise, _linalg
+from arraystack import _comparison, _elementwise, _elementwise_math, _linalg
 import numpy as np
 
 from arraystack._array import _fastpath, _is_array_operand, ndarray
@@ -62,11 +62,11 @@ def __rmod__(self, other):
 
 
 def __divmod__(self, other):
-    return python_operator(_elementwise.divmod, self, other)
+    return python_operator(_elementwise_math.divmod, self, other)
 
 
 def __rdivmod__(self, other):
-    return python_operator(_elementwise.divmod, other, self)
+    return python_operator(_elementwise_math.divmod, other, self)
 
 
 def __pow__(self, other, mod=None):
@@ -148,7 +148,7 @@ def __neg__(self):
 
 
 def __pos__(self):
-    return python_operator(_elementwise.positive, self)
+    return python_operator(_elementwise_math.positive, self)
 
 
 def __abs__(self):

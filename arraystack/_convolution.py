@@ -51,7 +51,29 @@ def _operands(a, v):
 
 
 def correlate(a: ArrayLike, v: ArrayLike, mode: str = "valid") -> NDArray:
-    """Cross-correlation of two one-dimensional sequences."""
+    """Cross-correlation of two one-dimensional sequences.
+
+    Computes ``c[k] = sum_n a[n + k] * conj(v[n])``.
+
+    Parameters
+    ----------
+    a : array_like
+        First one-dimensional input sequence.
+    v : array_like
+        Second one-dimensional input sequence.
+    mode : {'valid', 'same', 'full'}, optional
+        As in `convolve`; the default is 'valid'.
+
+    Returns
+    -------
+    out : ndarray
+        Discrete cross-correlation of `a` and `v`.
+
+    See Also
+    --------
+    numpy.correlate : The NumPy function this mirrors.
+    convolve
+    """
     a, v = _operands(a, v)
     if a.shape[0] == 0 or v.shape[0] == 0:
         raise ValueError(f"{'a' if a.shape[0] == 0 else 'v'} cannot be empty")
@@ -61,7 +83,28 @@ def correlate(a: ArrayLike, v: ArrayLike, mode: str = "valid") -> NDArray:
 
 
 def convolve(a: ArrayLike, v: ArrayLike, mode: str = "full") -> NDArray:
-    """Return the discrete, linear convolution of two one-dimensional sequences."""
+    """Return the discrete, linear convolution of two one-dimensional sequences.
+
+    Parameters
+    ----------
+    a : array_like
+        First one-dimensional input array.
+    v : array_like
+        Second one-dimensional input array.
+    mode : {'full', 'valid', 'same'}, optional
+        'full' (default) gives every overlap, length ``N + M - 1``; 'same' the length ``max(M, N)``;
+        'valid' only the full overlaps, length ``max(M, N) - min(M, N) + 1``.
+
+    Returns
+    -------
+    out : ndarray
+        Discrete, linear convolution of `a` and `v`.
+
+    See Also
+    --------
+    numpy.convolve : The NumPy function this mirrors.
+    correlate, polymul
+    """
     a, v = _operands(a, v)
     if v.shape[0] > a.shape[0]:
         a, v = v, a

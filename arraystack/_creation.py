@@ -1,9 +1,9 @@
-"""Array creation from data and from a fill value: array, asarray, copy, astype, full, zeros, *_like, ...
+"""Array creation from existing data: array, asarray, asanyarray, ascontiguousarray, asfortranarray,
+frombuffer, copy, astype.
 
 Eager conversions of foreign data (lists, NumPy arrays, buffers) are NumPy's own; everything that computes
-goes through bind() (full, convert, copy), so the same code traces. Filled arrays, ranges and grids live
-in _creation_filled.py, _creation_ranges.py, _creation_grids.py and _creation_coordinates.py and are
-re-exported here.
+goes through bind() (convert, copy), so the same code traces. Filled arrays, ranges and grids live in
+_creation_filled.py, _creation_ranges.py, _creation_grids.py and _creation_coordinates.py.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def _contains_traced(obj) -> bool:
 def _from_traced_sequence(seq):
     """A nested list holding traced arrays: stacked item by item, with NumPy's list promotion
     (Python scalars inside a list count as float64/int64 arrays, not as weak scalars)."""
-    from arraystack._manipulation import stack
+    from arraystack._joining import stack
 
     return stack([asarray(item) for item in seq])
 
@@ -91,7 +91,41 @@ def asarray(
     copy: bool | None = None,
     like: ArrayLike | None = None,
 ) -> NDArray:
-    """Convert the input to an array."""
+    """Convert the input to an array.
+
+    Parameters
+    ----------
+    a : array_like
+        Input data, in any form that can be converted to an array: lists, tuples, NumPy arrays, scalars,
+        objects with ``__array__`` or ``__dlpack__``.
+    dtype : data-type, optional
+        The desired data-type of the result. By default it is inferred from the input, as in NumPy.
+    order : {'C', 'F', 'A', 'K'}, optional
+        Memory layout; 'K' (default) keeps the input's.
+    device : str or Device, optional
+        The device on which to place the created array (Array API); 'cpu' or None.
+    copy : bool, optional
+        If True, always copy; if False, never copy (raise if a copy is needed); if None, copy only when
+        needed.
+    like : array_like, optional
+        Accepted for NumPy compatibility (NEP 35); arraystack always creates an arraystack array.
+
+    Returns
+    -------
+    out : ndarray
+        Array interpretation of `a`. No copy is made if the input is already an arraystack array with
+        matching dtype and order.
+
+    See Also
+    --------
+    numpy.asarray : The NumPy function this mirrors.
+    array, asanyarray, ascontiguousarray, from_dlpack, frombuffer
+
+    Notes
+    -----
+    Traced values have no memory layout, so `order` is ignored for them and ``copy=False`` only refuses
+    a dtype change.
+    """
     if type(a) is ndarray and dtype is None and copy is None and order is None and device is None:
         value = a._value
         if type(value) is Tracer and value.var.aval.weak_type:
@@ -146,7 +180,38 @@ def asanyarray(
     copy: bool | None = None,
     like: ArrayLike | None = None,
 ) -> NDArray:
-    """Convert the input to an ndarray, but pass ndarray subclasses through."""
+    """Convert the input to an ndarray, but pass ndarray subclasses through.
+
+    Parameters
+    ----------
+    a : array_like
+        Input data, in any form that can be converted to an array.
+    dtype : data-type, optional
+        The desired data-type of the result. By default it is inferred from the input, as in NumPy.
+    order : {'C', 'F', 'A', 'K'}, optional
+        Memory layout; 'K' (default) keeps the input's.
+    device : str or Device, optional
+        The device on which to place the created array (Array API); 'cpu' or None.
+    copy : bool, optional
+        If True, always copy; if False, never copy (raise if a copy is needed); if None, copy only when
+        needed.
+    like : array_like, optional
+        Accepted for NumPy compatibility (NEP 35); arraystack always creates an arraystack array.
+
+    Returns
+    -------
+    out : ndarray
+        Array interpretation of `a`; `a` itself if it is already an arraystack array of the right dtype.
+
+    See Also
+    --------
+    numpy.asanyarray : The NumPy function this mirrors.
+    asarray, array
+
+    Notes
+    -----
+    arraystack has no array subclasses, so this is `asarray`.
+    """
     return asarray(a, dtype, order, device=device, copy=copy)
 
 
@@ -160,7 +225,42 @@ def array(
     ndmin: int = 0,
     like: ArrayLike | None = None,
 ) -> NDArray:
-    """Create an array."""
+    """Create an array.
+
+    Parameters
+    ----------
+    object : array_like
+        An array, any object exposing the array interface, an object whose ``__array__`` method returns
+        an array, or any (nested) sequence; a scalar gives a 0-d array.
+    dtype : data-type, optional
+        The desired data-type for the array; by default, the smallest type that can hold the values, as
+        in NumPy.
+    copy : bool, optional
+        If True (default), the array is copied; if None, a copy is made only when needed; if False, a
+        needed copy raises ValueError.
+    order : {'K', 'A', 'C', 'F'}, optional
+        Specify the memory layout of the array.
+    subok : bool, optional
+        Accepted for compatibility; arraystack has no array subclasses.
+    ndmin : int, optional
+        The minimum number of dimensions; ones are prepended to the shape as needed.
+    like : array_like, optional
+        Accepted for NumPy compatibility (NEP 35); arraystack always creates an arraystack array.
+
+    Returns
+    -------
+    out : ndarray
+        An array object satisfying the specified requirements.
+
+    See Also
+    --------
+    numpy.array : The NumPy function this mirrors.
+    asarray, asanyarray, copy, empty_like, zeros_like, ones_like, full_like
+
+    Notes
+    -----
+    Traced values have no memory layout: `order` is ignored for them.
+    """
     _check_order(order)
     if isinstance(object, ndarray) or (active.n and is_tracing() and _contains_traced(object)):
         out = asarray(object, dtype, None if order in ("K", "A") else order, copy=copy)
@@ -182,7 +282,31 @@ def ascontiguousarray(
     *,
     like: ArrayLike | None = None,
 ) -> NDArray:
-    """Return a contiguous array (ndim >= 1) in memory (C order)."""
+    """Return a contiguous array (ndim >= 1) in memory (C order).
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    dtype : str or dtype object, optional
+        Data-type of returned array.
+    like : array_like, optional
+        Accepted for NumPy compatibility (NEP 35); arraystack always creates an arraystack array.
+
+    Returns
+    -------
+    out : ndarray
+        Contiguous array of the same shape and content as `a`, with dtype `dtype` if specified.
+
+    See Also
+    --------
+    numpy.ascontiguousarray : The NumPy function this mirrors.
+    asfortranarray, asarray
+
+    Notes
+    -----
+    As in NumPy, the result has at least one dimension.
+    """
     return array(a, dtype, copy=None, order="C", ndmin=1)
 
 
@@ -192,7 +316,31 @@ def asfortranarray(
     *,
     like: ArrayLike | None = None,
 ) -> NDArray:
-    """Return an array (ndim >= 1) laid out in Fortran order in memory."""
+    """Return an array (ndim >= 1) laid out in Fortran order in memory.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    dtype : str or dtype object, optional
+        By default, the data-type is inferred from the input data.
+    like : array_like, optional
+        Accepted for NumPy compatibility (NEP 35); arraystack always creates an arraystack array.
+
+    Returns
+    -------
+    out : ndarray
+        The input `a` in Fortran, or column-major, order.
+
+    See Also
+    --------
+    numpy.asfortranarray : The NumPy function this mirrors.
+    ascontiguousarray, asarray
+
+    Notes
+    -----
+    As in NumPy, the result has at least one dimension.
+    """
     return array(a, dtype, copy=None, order="F", ndmin=1)
 
 
@@ -204,7 +352,31 @@ def frombuffer(
     *,
     like: ArrayLike | None = None,
 ) -> NDArray:
-    """Interpret a buffer as a 1-dimensional array."""
+    """Interpret a buffer as a 1-dimensional array.
+
+    Parameters
+    ----------
+    buffer : buffer_like
+        An object that exposes the buffer interface.
+    dtype : data-type, optional
+        Data-type of the returned array; default: float.
+    count : int, optional
+        Number of items to read; -1 means all data in the buffer.
+    offset : int, optional
+        Start reading the buffer from this offset (in bytes); default: 0.
+    like : array_like, optional
+        Accepted for NumPy compatibility (NEP 35); arraystack always creates an arraystack array.
+
+    Returns
+    -------
+    out : ndarray
+        A view of the buffer (read-only for immutable buffers such as bytes).
+
+    See Also
+    --------
+    numpy.frombuffer : The NumPy function this mirrors.
+    fromstring, fromfile, asarray
+    """
     dtype = check_supported(float if dtype is None else dtype)
     return wrap(np.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
 
@@ -232,7 +404,27 @@ def _copy_value(a, order="K"):
 
 
 def copy(a: ArrayLike, order: str = "K", subok: bool = False) -> NDArray:
-    """Return an array copy of the given object."""
+    """Return an array copy of the given object.
+
+    Parameters
+    ----------
+    a : array_like
+        Input data.
+    order : {'C', 'F', 'A', 'K'}, optional
+        Controls the memory layout of the copy; 'K' matches `a` as closely as possible.
+    subok : bool, optional
+        Accepted for compatibility; arraystack has no array subclasses.
+
+    Returns
+    -------
+    arr : ndarray
+        Array interpretation of `a`.
+
+    See Also
+    --------
+    numpy.copy : The NumPy function this mirrors.
+    array, ndarray.copy
+    """
     _check_order(order)
     if isinstance(a, ndarray):
         return _copy_value(a, order)
@@ -249,7 +441,33 @@ def astype(
     copy: bool = True,
     device: object | None = None,
 ) -> NDArray:
-    """Copies an array to a specified data type (the Array API's function form of ndarray.astype)."""
+    """Copies an array to a specified data type (the Array API's function form of ndarray.astype).
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array to cast.
+    dtype : dtype
+        Data type of the result.
+    order : {'C', 'F', 'A', 'K'}, optional
+        Memory layout of the result.
+    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
+        Controls what kind of data casting may occur; 'unsafe' by default.
+    copy : bool, optional
+        If False and the dtype already matches, the input is returned without a copy.
+    device : str or Device, optional
+        The device on which to place the created array (Array API); 'cpu' or None.
+
+    Returns
+    -------
+    out : ndarray
+        An array having the specified data type.
+
+    See Also
+    --------
+    numpy.astype : The NumPy function this mirrors.
+    ndarray.astype, can_cast, result_type
+    """
     if type(x) is not ndarray:
         x = asarray(x)
     dtype = _SUPPORTED_DTYPES.get(dtype) or check_supported(dtype)
@@ -267,26 +485,7 @@ def astype(
     return wrap(bind(convert_p, value, dtype=dtype))
 
 
-
-from arraystack._creation_filled import (
-    empty,
-    empty_like,
-    full,
-    full_like,
-    ones,
-    ones_like,
-    zeros,
-    zeros_like,
-)
-
-# isort: split
-# the families above first: the ones below import modules that import the filled arrays from here
-from arraystack._creation_coordinates import fromfunction, indices, meshgrid
-from arraystack._creation_grids import diag, diagflat, eye, identity, tri, tril, triu
-from arraystack._creation_ranges import arange, geomspace, linspace, logspace
-
 __all__ = [
-    "arange",
     "array",
     "asanyarray",
     "asarray",
@@ -294,41 +493,5 @@ __all__ = [
     "asfortranarray",
     "astype",
     "copy",
-    "diag",
-    "diagflat",
-    "empty",
-    "empty_like",
-    "eye",
     "frombuffer",
-    "fromfunction",
-    "full",
-    "full_like",
-    "geomspace",
-    "identity",
-    "indices",
-    "linspace",
-    "logspace",
-    "meshgrid",
-    "ones",
-    "ones_like",
-    "tri",
-    "tril",
-    "triu",
-    "zeros",
-    "zeros_like",
 ]
-
-
-from arraystack._creation_docs import DOCS  # the docstrings, kept apart (line budget)
-
-for _function in (
-    array,
-    asanyarray,
-    asarray,
-    ascontiguousarray,
-    asfortranarray,
-    astype,
-    copy,
-    frombuffer,
-):
-    _function.__doc__ = DOCS[_function.__name__]

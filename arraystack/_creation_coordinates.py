@@ -1,5 +1,5 @@
 """Coordinate grids: indices, meshgrid and fromfunction (which calls its function on indices), built
-from iota ramps and broadcasting. Re-exported by _creation.
+from iota ramps and broadcasting.
 """
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from arraystack._creation import asarray
 from arraystack._creation_filled import zeros
 from arraystack._dtypes import check_supported
-from arraystack._manipulation import broadcast_arrays, concatenate, reshape
+from arraystack._manipulation import broadcast_arrays, reshape
+from arraystack._joining import concatenate
 from arraystack._shapes import shape_tuple
 
 if TYPE_CHECKING:

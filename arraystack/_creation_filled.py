@@ -1,5 +1,5 @@
 """Arrays from a fill value: full, zeros, ones, empty and their *_like forms, each one `full` bound (a
-transpose of it for order="F"), so the same code traces. Re-exported by _creation.
+transpose of it for order="F"), so the same code traces.
 """
 
 from __future__ import annotations
@@ -57,7 +57,34 @@ def full(
     device: object | None = None,
     like: ArrayLike | None = None,
 ) -> NDArray:
-    """Return a new array of given shape and type, filled with `fill_value`."""
+    """Return a new array of given shape and type, filled with `fill_value`.
+
+    Parameters
+    ----------
+    shape : int or sequence of ints
+        Shape of the new array, e.g. ``(2, 3)`` or ``2``.
+    fill_value : scalar or array_like
+        Fill value.
+    dtype : data-type, optional
+        The desired data-type for the array; by default that of `fill_value`, as in NumPy.
+    order : {'C', 'F'}, optional
+        Whether to store multi-dimensional data in row-major (C-style) or column-major (Fortran-style)
+        order in memory.
+    device : str or Device, optional
+        The device on which to place the created array (Array API); 'cpu' or None.
+    like : array_like, optional
+        Accepted for NumPy compatibility (NEP 35); arraystack always creates an arraystack array.
+
+    Returns
+    -------
+    out : ndarray
+        Array of `fill_value` with the given shape, dtype, and order.
+
+    See Also
+    --------
+    numpy.full : The NumPy function this mirrors.
+    full_like, zeros, ones, empty
+    """
     shape = shape_tuple(shape)
     if device is not None:
         _check_device(device)
@@ -90,7 +117,32 @@ def zeros(
     device: object | None = None,
     like: ArrayLike | None = None,
 ) -> NDArray:
-    """Return a new array of given shape and type, filled with zeros."""
+    """Return a new array of given shape and type, filled with zeros.
+
+    Parameters
+    ----------
+    shape : int or sequence of ints
+        Shape of the new array, e.g. ``(2, 3)`` or ``2``.
+    dtype : data-type, optional
+        The desired data-type for the array; default float64.
+    order : {'C', 'F'}, optional
+        Whether to store multi-dimensional data in row-major (C-style) or column-major (Fortran-style)
+        order in memory.
+    device : str or Device, optional
+        The device on which to place the created array (Array API); 'cpu' or None.
+    like : array_like, optional
+        Accepted for NumPy compatibility (NEP 35); arraystack always creates an arraystack array.
+
+    Returns
+    -------
+    out : ndarray
+        Array of zeros with the given shape, dtype, and order.
+
+    See Also
+    --------
+    numpy.zeros : The NumPy function this mirrors.
+    zeros_like, ones, full, empty
+    """
     if not active.n and order == "C" and device is None:
         d = _SUPPORTED_DTYPES.get(dtype)
         if d is not None and type(shape) in (int, tuple):  # eager: full_p's reference rule for 0
@@ -111,7 +163,32 @@ def ones(
     device: object | None = None,
     like: ArrayLike | None = None,
 ) -> NDArray:
-    """Return a new array of given shape and type, filled with ones."""
+    """Return a new array of given shape and type, filled with ones.
+
+    Parameters
+    ----------
+    shape : int or sequence of ints
+        Shape of the new array, e.g. ``(2, 3)`` or ``2``.
+    dtype : data-type, optional
+        The desired data-type for the array; default float64.
+    order : {'C', 'F'}, optional
+        Whether to store multi-dimensional data in row-major (C-style) or column-major (Fortran-style)
+        order in memory.
+    device : str or Device, optional
+        The device on which to place the created array (Array API); 'cpu' or None.
+    like : array_like, optional
+        Accepted for NumPy compatibility (NEP 35); arraystack always creates an arraystack array.
+
+    Returns
+    -------
+    out : ndarray
+        Array of ones with the given shape, dtype, and order.
+
+    See Also
+    --------
+    numpy.ones : The NumPy function this mirrors.
+    ones_like, zeros, full, empty
+    """
     if device is not None:
         _check_device(device)
     if order != "C":
@@ -128,7 +205,36 @@ def empty(
     device: object | None = None,
     like: ArrayLike | None = None,
 ) -> NDArray:
-    """Return a new array of given shape and type (zero-filled in arraystack)."""
+    """Return a new array of given shape and type (zero-filled in arraystack).
+
+    Parameters
+    ----------
+    shape : int or sequence of ints
+        Shape of the new array, e.g. ``(2, 3)`` or ``2``.
+    dtype : data-type, optional
+        The desired data-type of the result. By default it is inferred from the input, as in NumPy.
+    order : {'C', 'F'}, optional
+        Whether to store multi-dimensional data in row-major (C-style) or column-major (Fortran-style)
+        order in memory.
+    device : str or Device, optional
+        The device on which to place the created array (Array API); 'cpu' or None.
+    like : array_like, optional
+        Accepted for NumPy compatibility (NEP 35); arraystack always creates an arraystack array.
+
+    Returns
+    -------
+    out : ndarray
+        Array of zeros with the given shape, dtype, and order.
+
+    See Also
+    --------
+    numpy.empty : The NumPy function this mirrors.
+    empty_like, zeros, ones, full
+
+    Notes
+    -----
+    arraystack zero-fills, so the contents are deterministic (NumPy leaves them uninitialized).
+    """
     # Note: arraystack zero-fills, so the contents are deterministic (NumPy leaves them uninitialized).
     return zeros(shape, dtype, order, device=device)
 
@@ -156,7 +262,35 @@ def full_like(
     *,
     device: object | None = None,
 ) -> NDArray:
-    """Return a full array with the same shape and type as a given array."""
+    """Return a full array with the same shape and type as a given array.
+
+    Parameters
+    ----------
+    a : array_like
+        The shape and data-type of `a` define these same attributes of the returned array.
+    fill_value : array_like
+        Fill value, cast to the result dtype (unsafe casting, as in NumPy).
+    dtype : data-type, optional
+        Overrides the data type of the result.
+    order : {'C', 'F', 'A', 'K'}, optional
+        Overrides the memory layout of the result; 'K' matches `a`'s layout as closely as possible.
+    subok : bool, optional
+        Accepted for compatibility; arraystack has no array subclasses.
+    shape : int or sequence of ints, optional
+        Overrides the shape of the result.
+    device : str or Device, optional
+        The device on which to place the created array (Array API); 'cpu' or None.
+
+    Returns
+    -------
+    out : ndarray
+        Array of `fill_value` with the same shape and type as `a`.
+
+    See Also
+    --------
+    numpy.full_like : The NumPy function this mirrors.
+    full, zeros_like, ones_like, empty_like
+    """
     _check_device(device)
     dtype, shape, order = _like(a, dtype, order, shape)
     return full(shape, fill_value, dtype, order)
@@ -171,7 +305,33 @@ def zeros_like(
     *,
     device: object | None = None,
 ) -> NDArray:
-    """Return an array of zeros with the same shape and type as a given array."""
+    """Return an array of zeros with the same shape and type as a given array.
+
+    Parameters
+    ----------
+    a : array_like
+        The shape and data-type of `a` define these same attributes of the returned array.
+    dtype : data-type, optional
+        Overrides the data type of the result.
+    order : {'C', 'F', 'A', 'K'}, optional
+        Overrides the memory layout of the result; 'K' matches `a`'s layout as closely as possible.
+    subok : bool, optional
+        Accepted for compatibility; arraystack has no array subclasses.
+    shape : int or sequence of ints, optional
+        Overrides the shape of the result.
+    device : str or Device, optional
+        The device on which to place the created array (Array API); 'cpu' or None.
+
+    Returns
+    -------
+    out : ndarray
+        Array of zeros with the same shape and type as `a`.
+
+    See Also
+    --------
+    numpy.zeros_like : The NumPy function this mirrors.
+    zeros, ones_like, full_like, empty_like
+    """
     _check_device(device)
     dtype, shape, order = _like(a, dtype, order, shape)
     return _filled(shape, 0, dtype, order)
@@ -186,7 +346,33 @@ def ones_like(
     *,
     device: object | None = None,
 ) -> NDArray:
-    """Return an array of ones with the same shape and type as a given array."""
+    """Return an array of ones with the same shape and type as a given array.
+
+    Parameters
+    ----------
+    a : array_like
+        The shape and data-type of `a` define these same attributes of the returned array.
+    dtype : data-type, optional
+        Overrides the data type of the result.
+    order : {'C', 'F', 'A', 'K'}, optional
+        Overrides the memory layout of the result; 'K' matches `a`'s layout as closely as possible.
+    subok : bool, optional
+        Accepted for compatibility; arraystack has no array subclasses.
+    shape : int or sequence of ints, optional
+        Overrides the shape of the result.
+    device : str or Device, optional
+        The device on which to place the created array (Array API); 'cpu' or None.
+
+    Returns
+    -------
+    out : ndarray
+        Array of ones with the same shape and type as `a`.
+
+    See Also
+    --------
+    numpy.ones_like : The NumPy function this mirrors.
+    ones, zeros_like, full_like, empty_like
+    """
     value = eager_buffer(a)
     if value is not None and dtype is None and order == "K" and shape is None and device is None:
         return _make(np.ones_like(value))  # eager: NumPy's own, which the composition below reproduces
@@ -205,7 +391,37 @@ def empty_like(
     *,
     device: object | None = None,
 ) -> NDArray:
-    """Return a new array with the same shape and type as a given array (zero-filled in arraystack)."""
+    """Return a new array with the same shape and type as a given array (zero-filled in arraystack).
+
+    Parameters
+    ----------
+    prototype : array_like
+        The shape and data-type of `prototype` define these same attributes of the returned array.
+    dtype : data-type, optional
+        Overrides the data type of the result.
+    order : {'C', 'F', 'A', 'K'}, optional
+        Overrides the memory layout of the result; 'K' matches `a`'s layout as closely as possible.
+    subok : bool, optional
+        Accepted for compatibility; arraystack has no array subclasses.
+    shape : int or sequence of ints, optional
+        Overrides the shape of the result.
+    device : str or Device, optional
+        The device on which to place the created array (Array API); 'cpu' or None.
+
+    Returns
+    -------
+    out : ndarray
+        Array of zeros with the same shape and type as `prototype`.
+
+    See Also
+    --------
+    numpy.empty_like : The NumPy function this mirrors.
+    empty, zeros_like, ones_like, full_like
+
+    Notes
+    -----
+    arraystack zero-fills, so the contents are deterministic (NumPy leaves them uninitialized).
+    """
     # Note: zero-filled, like arraystack.empty.
     return zeros_like(prototype, dtype, order, subok, shape, device=device)
 
@@ -220,9 +436,3 @@ __all__ = [
     "zeros",
     "zeros_like",
 ]
-
-
-from arraystack._creation_filled_docs import DOCS  # the docstrings, kept apart (line budget)
-
-for _function in (empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like):
-    _function.__doc__ = DOCS[_function.__name__]

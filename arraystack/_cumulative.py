@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._array import eager_buffer, wrap
-from arraystack._manipulation import normalize_axis
+from arraystack._shapes import normalize_axis
 from arraystack._reduce import (
     SUM_DTYPES,
     arg_axis,

@@ -1,6 +1,6 @@
-"""Elementwise functions (NumPy's ufuncs) that are one primitive each, in-place operators, and the
-family's namespace: the composite ufuncs (_elementwise_math) and the array functions
-(_elementwise_functions) are re-exported here.
+"""Elementwise functions (NumPy's ufuncs) that are one primitive each, and in-place operators. The
+composite ufuncs are in _elementwise_math.py, the array functions (where, clip, round, ...) in
+_elementwise_functions.py.
 
 Eager calls without out=/where=/dtype= bind the primitive with the raw operands, and its reference
 rule is the NumPy ufunc itself. Other calls go through `_ufunc.apply_ufunc` with an implementation
@@ -15,6 +15,7 @@ import numpy as np
 
 from arraystack import _ufunc
 from arraystack._array import _is_array_operand, ndarray, raw, wrap
+from arraystack._elementwise_math import reciprocal, square
 from arraystack._operands import convert_raw, is_weak
 from arraystack._ufunc import binary, bind_impl, unary
 from arraystack._ufunc_out import assign, normalize_out, operands_shape, where_mask, write_out
@@ -328,11 +329,6 @@ def inplace(fn, target: ndarray, other):
     return fn(target, other, out=target)
 
 
-from arraystack._elementwise_functions import *
-from arraystack._elementwise_functions import __all__ as _functions_all
-from arraystack._elementwise_math import *
-from arraystack._elementwise_math import __all__ as _math_all
-
 __all__ = [
     "add",
     "subtract",
@@ -412,6 +408,4 @@ __all__ = [
     "less_equal",
     "greater",
     "greater_equal",
-    *_math_all,
-    *_functions_all,
 ]

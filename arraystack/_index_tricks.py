@@ -16,10 +16,12 @@ import numpy as np
 from arraystack._aliasing import read_only_view
 from arraystack._array import ndarray, wrap
 from arraystack._creation import array, asarray, astype
-from arraystack._creation_ranges import arange, linspace
+from arraystack._creation_ranges import arange
+from arraystack._creation_spaces import linspace
 from arraystack._dtypes import result_type
 from arraystack._elementwise_functions import clip
-from arraystack._manipulation import concatenate, moveaxis, reshape, transpose
+from arraystack._joining import concatenate
+from arraystack._manipulation import moveaxis, reshape, transpose
 from arraystack._reductions import sum as sum_
 from arraystack._shapes import normalize_axis
 from arraystack.ir.core import Tracer, is_tracing
@@ -37,13 +39,47 @@ def _constant(value):
 
 
 def diag_indices(n: int, ndim: int = 2) -> tuple[NDArray, ...]:
-    """Return the indices to access the main diagonal of an array."""
+    """Return the indices to access the main diagonal of an array.
+
+    Parameters
+    ----------
+    n : int
+        The size, along each dimension, of the arrays for which the indices can be used.
+    ndim : int, optional
+        The number of dimensions.
+
+    Returns
+    -------
+    indices : tuple of ndarray
+        `ndim` arrays ``arange(n)``, for use as ``a[indices]``.
+
+    See Also
+    --------
+    numpy.diag_indices : The NumPy function this mirrors.
+    diag_indices_from, diagonal
+    """
     idx = arange(operator.index(n))
     return (idx,) * operator.index(ndim)
 
 
 def diag_indices_from(arr: ArrayLike) -> tuple[NDArray, ...]:
-    """Return the indices to access the main diagonal of an n-dimensional array."""
+    """Return the indices to access the main diagonal of an n-dimensional array.
+
+    Parameters
+    ----------
+    arr : array, at least 2-D
+        An array whose dimensions all have the same length.
+
+    Returns
+    -------
+    indices : tuple of ndarray
+        Indices of the main diagonal.
+
+    See Also
+    --------
+    numpy.diag_indices_from : The NumPy function this mirrors.
+    diag_indices
+    """
     arr = asarray(arr)
     if arr.ndim < 2:
         raise ValueError("input array must be at least 2-d")
@@ -53,12 +89,52 @@ def diag_indices_from(arr: ArrayLike) -> tuple[NDArray, ...]:
 
 
 def tril_indices(n: int, k: int = 0, m: int | None = None) -> tuple[NDArray, NDArray]:
-    """Return the indices for the lower-triangle of an (n, m) array."""
+    """Return the indices for the lower-triangle of an (n, m) array.
+
+    Parameters
+    ----------
+    n : int
+        The row dimension of the arrays for which the indices are returned.
+    k : int, optional
+        Diagonal offset (see `tril`).
+    m : int, optional
+        The column dimension of the arrays for which the indices are returned; by default `n`.
+
+    Returns
+    -------
+    inds : tuple of arrays
+        The row and column indices of the triangle.
+
+    See Also
+    --------
+    numpy.tril_indices : The NumPy function this mirrors.
+    triu_indices, tril, tril_indices_from
+    """
     return tuple(_constant(i) for i in np.tril_indices(n, k, m))
 
 
 def triu_indices(n: int, k: int = 0, m: int | None = None) -> tuple[NDArray, NDArray]:
-    """Return the indices for the upper-triangle of an (n, m) array."""
+    """Return the indices for the upper-triangle of an (n, m) array.
+
+    Parameters
+    ----------
+    n : int
+        The size of the arrays for which the returned indices will be valid.
+    k : int, optional
+        Diagonal offset (see `triu`).
+    m : int, optional
+        The column dimension of the arrays for which the indices are returned; by default `n`.
+
+    Returns
+    -------
+    inds : tuple, shape(2) of ndarrays
+        The row and column indices of the triangle.
+
+    See Also
+    --------
+    numpy.triu_indices : The NumPy function this mirrors.
+    tril_indices, triu, triu_indices_from
+    """
     return tuple(_constant(i) for i in np.triu_indices(n, k, m))
 
 
@@ -70,13 +146,49 @@ def _square_from(arr):
 
 
 def tril_indices_from(arr: ArrayLike, k: int = 0) -> tuple[NDArray, NDArray]:
-    """Return the indices for the lower-triangle of arr."""
+    """Return the indices for the lower-triangle of arr.
+
+    Parameters
+    ----------
+    arr : array_like
+        The input array, at least 2-D, whose shape fixes the size.
+    k : int, optional
+        Diagonal offset (see `tril`).
+
+    Returns
+    -------
+    tril_indices : tuple, shape(2) of ndarrays
+        The row and column indices of the triangle.
+
+    See Also
+    --------
+    numpy.tril_indices_from : The NumPy function this mirrors.
+    tril_indices, triu_indices_from
+    """
     n, m = _square_from(arr)
     return tril_indices(n, k, m)
 
 
 def triu_indices_from(arr: ArrayLike, k: int = 0) -> tuple[NDArray, NDArray]:
-    """Return the indices for the upper-triangle of arr."""
+    """Return the indices for the upper-triangle of arr.
+
+    Parameters
+    ----------
+    arr : array_like
+        The input array, at least 2-D, whose shape fixes the size.
+    k : int, optional
+        Diagonal offset (see `triu`).
+
+    Returns
+    -------
+    triu_indices_from : tuple, shape(2) of ndarrays
+        The row and column indices of the triangle.
+
+    See Also
+    --------
+    numpy.triu_indices_from : The NumPy function this mirrors.
+    triu_indices, tril_indices_from
+    """
     n, m = _square_from(arr)
     return triu_indices(n, k, m)
 
@@ -114,7 +226,34 @@ def ravel_multi_index(
     mode: str | tuple[str, ...] = "raise",
     order: str = "C",
 ) -> NDArray:
-    """Converts a tuple of index arrays into an array of flat indices."""
+    """Converts a tuple of index arrays into an array of flat indices.
+
+    Parameters
+    ----------
+    multi_index : tuple of array_like
+        A tuple of integer arrays, one array for each dimension.
+    dims : tuple of ints
+        The shape of the array into which the indices apply.
+    mode : {'raise', 'wrap', 'clip'} or tuple, optional
+        How out-of-bounds indices are handled, for all dimensions or per dimension.
+    order : {'C', 'F'}, optional
+        Row-major (C-style) or column-major (Fortran-style) order.
+
+    Returns
+    -------
+    raveled_indices : ndarray
+        An array of indices into the flattened version of an array of dimensions `dims`.
+
+    See Also
+    --------
+    numpy.ravel_multi_index : The NumPy function this mirrors.
+    unravel_index
+
+    Notes
+    -----
+    Under a trace, ``mode='raise'`` cannot check the coordinates: out-of-range ones give unspecified
+    (in-range clipped) results there.
+    """
     dims = _dims(dims)
     multi_index = tuple(multi_index)
     if len(multi_index) != len(dims):
@@ -142,7 +281,31 @@ def ravel_multi_index(
 
 
 def unravel_index(indices: ArrayLike, shape: AxisLike, order: str = "C") -> tuple[NDArray, ...]:
-    """Converts a flat index or array of flat indices into a tuple of coordinate arrays."""
+    """Converts a flat index or array of flat indices into a tuple of coordinate arrays.
+
+    Parameters
+    ----------
+    indices : array_like
+        An integer array whose elements are indices into the flattened array of shape `shape`.
+    shape : tuple of ints
+        The shape of the array to use for unraveling `indices`.
+    order : {'C', 'F'}, optional
+        Row-major (C-style) or column-major (Fortran-style) order.
+
+    Returns
+    -------
+    unraveled_coords : tuple of ndarray
+        Each array in the tuple has the same shape as the `indices` array.
+
+    See Also
+    --------
+    numpy.unravel_index : The NumPy function this mirrors.
+    ravel_multi_index
+
+    Notes
+    -----
+    Under a trace, out-of-range indices cannot raise; they give unspecified coordinates.
+    """
     dims = _dims(shape)
     idx = _coordinate(indices)
     size = int(np.prod(dims, dtype=np.int64))
@@ -158,7 +321,24 @@ def unravel_index(indices: ArrayLike, shape: AxisLike, order: str = "C") -> tupl
 
 
 def ix_(*args: ArrayLike) -> tuple[NDArray, ...]:
-    """Construct an open mesh from multiple sequences."""
+    """Construct an open mesh from multiple sequences.
+
+    Parameters
+    ----------
+    *args : 1-D sequences
+        Each sequence should be of integer or boolean type (booleans select their True positions).
+
+    Returns
+    -------
+    out : tuple of ndarrays
+        N arrays with N dimensions each, each with one non-unit dimension, for indexing the cross
+        product.
+
+    See Also
+    --------
+    numpy.ix_ : The NumPy function this mirrors.
+    ogrid, mgrid, meshgrid
+    """
     out = []
     nd = len(args)
     for k, new in enumerate(args):
@@ -280,7 +460,34 @@ c_ = _Concatenator(-1, ndmin=2, trans1d=0)
 
 
 def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> NDArray:
-    """Return specified diagonals."""
+    """Return specified diagonals.
+
+    Parameters
+    ----------
+    a : array_like
+        Array from which the diagonals are taken.
+    offset : int, optional
+        Offset of the diagonal from the main diagonal.
+    axis1 : int, optional
+        Axis to be used as the first axis of the 2-D sub-arrays (default 0).
+    axis2 : int, optional
+        Axis to be used as the second axis of the 2-D sub-arrays (default 1).
+
+    Returns
+    -------
+    array_of_diagonals : ndarray
+        The diagonals, along a new last axis.
+
+    See Also
+    --------
+    numpy.diagonal : The NumPy function this mirrors.
+    diag, diagflat, trace, ndarray.diagonal
+
+    Notes
+    -----
+    NumPy returns a read-only view; arraystack returns a copy (writing to either is not possible in
+    NumPy).
+    """
     a = asarray(a)
     offset = operator.index(offset)
     if a.ndim < 2:
@@ -305,12 +512,61 @@ def trace(
     dtype: DTypeLike = None,
     out: NDArray | None = None,
 ) -> NDArray:
-    """Return the sum along diagonals of the array."""
+    """Return the sum along diagonals of the array.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array, from which the diagonals are taken.
+    offset : int, optional
+        Offset of the diagonal from the main diagonal.
+    axis1 : int, optional
+        First axis of the 2-D sub-arrays (default 0).
+    axis2 : int, optional
+        Second axis of the 2-D sub-arrays (default 1).
+    dtype : dtype, optional
+        The data-type of the returned array and of the accumulator.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+
+    Returns
+    -------
+    sum_along_diagonals : ndarray
+        The sum of the diagonals; 0-d for 2-D input.
+
+    See Also
+    --------
+    numpy.trace : The NumPy function this mirrors.
+    diagonal, diag, linalg.trace, ndarray.trace
+    """
     return sum_(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
 
 
 def _diagonal_method(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> NDArray:
-    """Return specified diagonals."""
+    """Return specified diagonals.
+
+    Refer to `arraystack.diagonal` for full documentation.
+
+    Parameters
+    ----------
+    offset : int, optional
+        Offset of the diagonal from the main diagonal.
+    axis1 : int, optional
+        First axis of the 2-D sub-arrays.
+    axis2 : int, optional
+        Second axis of the 2-D sub-arrays.
+
+    Returns
+    -------
+    array_of_diagonals : ndarray
+        The diagonals, along a new last axis.
+
+    See Also
+    --------
+    numpy.ndarray.diagonal : The NumPy method this mirrors.
+    arraystack.diagonal : The equivalent function.
+    """
     return diagonal(self, offset, axis1, axis2)
 
 
@@ -322,7 +578,34 @@ def _trace_method(
     dtype: DTypeLike = None,
     out: NDArray | None = None,
 ) -> NDArray:
-    """Return the sum along diagonals of the array."""
+    """Return the sum along diagonals of the array.
+
+    Refer to `arraystack.trace` for full documentation.
+
+    Parameters
+    ----------
+    offset : int, optional
+        Offset of the diagonal from the main diagonal.
+    axis1 : int, optional
+        First axis of the 2-D sub-arrays.
+    axis2 : int, optional
+        Second axis of the 2-D sub-arrays.
+    dtype : data-type, optional
+        The desired data-type of the result. By default it is inferred from the input, as in NumPy.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+
+    Returns
+    -------
+    sum_along_diagonals : ndarray
+        The sum of the diagonals.
+
+    See Also
+    --------
+    numpy.ndarray.trace : The NumPy method this mirrors.
+    arraystack.trace : The equivalent function.
+    """
     return trace(self, offset, axis1, axis2, dtype, out)
 
 
@@ -346,23 +629,3 @@ __all__ = [
     "triu_indices_from",
     "unravel_index",
 ]
-
-
-from arraystack._index_tricks_docs import DOCS  # the docstrings, kept apart (line budget)
-
-for _function in (
-    diag_indices,
-    diag_indices_from,
-    diagonal,
-    ix_,
-    ravel_multi_index,
-    trace,
-    tril_indices,
-    tril_indices_from,
-    triu_indices,
-    triu_indices_from,
-    unravel_index,
-    _diagonal_method,
-    _trace_method,
-):
-    _function.__doc__ = DOCS[_function.__name__]

@@ -1,6 +1,5 @@
 """Joining and changing the number of dimensions: concatenate, stack, atleast_nd, vstack, hstack, dstack,
-column_stack. Joins are one concatenate (NumPy's own on eager buffers). Splitting lives in _splitting.py;
-all are re-exported by _manipulation.
+column_stack. Joins are one concatenate (NumPy's own on eager buffers). Splitting lives in _splitting.py.
 """
 
 from __future__ import annotations
@@ -47,7 +46,35 @@ def concatenate(
     dtype: DTypeLike = None,
     casting: str = "same_kind",
 ) -> NDArray:
-    """Join a sequence of arrays along an existing axis."""
+    """Join a sequence of arrays along an existing axis.
+
+    Parameters
+    ----------
+    arrays : sequence of array_like
+        The arrays must have the same shape, except in the dimension corresponding to `axis`.
+    axis : int, optional
+        The axis along which the arrays will be joined; None flattens them first. Default is 0.
+    out : ndarray, optional
+        If provided, the destination to place the result; cannot be given with `dtype`.
+    dtype : str or dtype
+        If provided, the destination array will have this dtype; cannot be given with `out`.
+    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
+        Controls what kind of data casting may occur; 'same_kind' by default.
+
+    Returns
+    -------
+    res : ndarray
+        The concatenated array.
+
+    See Also
+    --------
+    numpy.concatenate : The NumPy function this mirrors.
+    stack, hstack, vstack, dstack, column_stack, split
+
+    Notes
+    -----
+    `concat` (the Array API's name) is an alias.
+    """
     if out is not None and dtype is not None:
         raise TypeError(
             "concatenate() only takes `out` or `dtype` as an argument, but both were provided."
@@ -117,7 +144,31 @@ def stack(
     dtype: DTypeLike = None,
     casting: str = "same_kind",
 ) -> NDArray:
-    """Join a sequence of arrays along a new axis."""
+    """Join a sequence of arrays along a new axis.
+
+    Parameters
+    ----------
+    arrays : sequence of array_like
+        Each array must have the same shape.
+    axis : int, optional
+        The axis in the result array along which the input arrays are stacked.
+    out : ndarray, optional
+        If provided, the destination to place the result.
+    dtype : str or dtype
+        If provided, the destination array will have this dtype; cannot be given with `out`.
+    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
+        Controls what kind of data casting may occur; 'same_kind' by default.
+
+    Returns
+    -------
+    stacked : ndarray
+        The stacked array has one more dimension than the input arrays.
+
+    See Also
+    --------
+    numpy.stack : The NumPy function this mirrors.
+    concatenate, unstack, hstack, vstack, dstack
+    """
     if not hasattr(arrays, "__getitem__"):
         raise TypeError(
             'arrays to stack must be passed as a "sequence" type such as list or tuple.'

@@ -96,7 +96,7 @@ def _check_core(sa, sb):
 
 def _move_core(x, axes_entry, ncore, operand):
     """Move the core axes named by one entry of matmul's `axes=` to the end of operand `x`."""
-    from arraystack._manipulation import normalize_axis
+    from arraystack._shapes import normalize_axis
 
     entry = (axes_entry,) if isinstance(axes_entry, int) else tuple(axes_entry)
     if len(entry) != ncore:
@@ -130,7 +130,7 @@ def _matmul_axes(a, b, axes):
             f"matmul: operand 2 has {nout} core dimensions, but {len(entry)} dimensions are specified "
             "by axes tuple."
         )
-    from arraystack._manipulation import normalize_axis
+    from arraystack._shapes import normalize_axis
 
     ndim = len(_shape(out))
     core = [normalize_axis(ax, ndim) for ax in entry]

@@ -52,7 +52,31 @@ def reshape(
     *,
     copy: bool | None = None,
 ) -> NDArray:
-    """Gives a new shape to an array without changing its data."""
+    """Gives a new shape to an array without changing its data.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    shape : int or tuple of ints
+        The new shape, compatible with the original one; one dimension may be -1, inferred from the
+        size.
+    order : {'C', 'F', 'A'}, optional
+        Read and place the elements in this index order; 'C' by default.
+    copy : bool, optional
+        If True, the data is copied; if False, a needed copy raises ValueError; if None (default), copy
+        only when needed.
+
+    Returns
+    -------
+    reshaped_array : ndarray
+        A view of `a` when possible (eagerly), else a copy.
+
+    See Also
+    --------
+    numpy.reshape : The NumPy function this mirrors.
+    ravel, ndarray.reshape, expand_dims, squeeze
+    """
     if type(a) is ndarray and order == "C" and copy is None and not active.n:
         value = a._value
         if type(value) is np.ndarray:  # eager: reshape_p's reference rule is exactly this call
@@ -85,7 +109,25 @@ _copy = copy
 
 
 def ravel(a: ArrayLike, order: str = "C") -> NDArray:
-    """Return a contiguous flattened array."""
+    """Return a contiguous flattened array.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    order : {'C', 'F', 'A', 'K'}, optional
+        The order in which the elements are read; 'C' (row-major) by default.
+
+    Returns
+    -------
+    y : ndarray
+        A 1-D array of the elements of `a`: a view when possible (eagerly), else a copy.
+
+    See Also
+    --------
+    numpy.ravel : The NumPy function this mirrors.
+    reshape, ndarray.flatten, ndarray.ravel
+    """
     if type(a) is not ndarray:
         a = asarray(a)
     value = a._value
@@ -110,7 +152,30 @@ _REVERSED = [tuple(range(n - 1, -1, -1)) for n in range(32)]
 
 
 def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> NDArray:
-    """Returns an array with axes transposed."""
+    """Returns an array with axes transposed.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axes : tuple or list of ints, optional
+        A permutation of ``[0, 1, ..., N-1]``; by default, the axes are reversed.
+
+    Returns
+    -------
+    p : ndarray
+        `a` with its axes permuted.
+
+    See Also
+    --------
+    numpy.transpose : The NumPy function this mirrors.
+    moveaxis, swapaxes, matrix_transpose, ndarray.T, ndarray.transpose
+
+    Notes
+    -----
+    Eagerly the result is a view of `a` where NumPy's is (writes go through); traced, it is a new value.
+    `permute_dims` (the Array API's name) is an alias.
+    """
     if type(a) is ndarray and not active.n and type(a._value) is np.ndarray:
         # eager: transpose_p's reference rule is exactly this call (NumPy's own axis errors)
         return wrap(a._value.transpose() if axes is None else a._value.transpose(axes))
@@ -133,7 +198,23 @@ permute_dims = transpose  # numpy.permute_dims is numpy.transpose
 
 
 def matrix_transpose(x: ArrayLike, /) -> NDArray:
-    """Transposes a matrix (or a stack of matrices): swaps the last two axes."""
+    """Transposes a matrix (or a stack of matrices): swaps the last two axes.
+
+    Parameters
+    ----------
+    x : array_like
+        Input array with ``x.ndim >= 2``.
+
+    Returns
+    -------
+    out : ndarray
+        An array with the last two axes interchanged.
+
+    See Also
+    --------
+    numpy.matrix_transpose : The NumPy function this mirrors.
+    transpose, swapaxes, ndarray.mT
+    """
     x = asarray(x)
     if x.ndim < 2:
         raise ValueError(f"Input array must be at least 2-dimensional, but it is {x.ndim}")
@@ -141,7 +222,31 @@ def matrix_transpose(x: ArrayLike, /) -> NDArray:
 
 
 def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> NDArray:
-    """Interchange two axes of an array."""
+    """Interchange two axes of an array.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis1 : int
+        First axis.
+    axis2 : int
+        Second axis.
+
+    Returns
+    -------
+    a_swapped : ndarray
+        `a` with the two axes interchanged.
+
+    See Also
+    --------
+    numpy.swapaxes : The NumPy function this mirrors.
+    transpose, moveaxis, ndarray.swapaxes
+
+    Notes
+    -----
+    Eagerly the result is a view of `a` where NumPy's is (writes go through); traced, it is a new value.
+    """
     a = asarray(a)
     i = normalize_axis(axis1, a.ndim, "axis1")
     j = normalize_axis(axis2, a.ndim, "axis2")
@@ -155,7 +260,31 @@ def moveaxis(
     source: int | Sequence[int],
     destination: int | Sequence[int],
 ) -> NDArray:
-    """Move axes of an array to new positions; other axes remain in their original order."""
+    """Move axes of an array to new positions; other axes remain in their original order.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    source : int or sequence of int
+        Original positions of the axes to move; these must be unique.
+    destination : int or sequence of int
+        Destination positions for each of the original axes; these must also be unique.
+
+    Returns
+    -------
+    result : ndarray
+        Array with moved axes.
+
+    See Also
+    --------
+    numpy.moveaxis : The NumPy function this mirrors.
+    transpose, swapaxes
+
+    Notes
+    -----
+    Eagerly the result is a view of `a` where NumPy's is (writes go through); traced, it is a new value.
+    """
     a = asarray(a)
     source = normalize_axis_tuple(source, a.ndim, "source")
     destination = normalize_axis_tuple(destination, a.ndim, "destination")
@@ -170,7 +299,29 @@ def moveaxis(
 
 
 def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> NDArray:
-    """Expand the shape of an array: insert new axes of length one."""
+    """Expand the shape of an array: insert new axes of length one.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints
+        Position(s) in the expanded axes where the new axis (or axes) is placed.
+
+    Returns
+    -------
+    result : ndarray
+        `a` with the number of dimensions increased.
+
+    See Also
+    --------
+    numpy.expand_dims : The NumPy function this mirrors.
+    squeeze, reshape, atleast_1d
+
+    Notes
+    -----
+    Eagerly the result is a view of `a` where NumPy's is (writes go through); traced, it is a new value.
+    """
     a = asarray(a)
     if type(axis) not in (tuple, list):
         axis = (axis,)
@@ -182,7 +333,29 @@ def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> NDArray:
 
 
 def squeeze(a: ArrayLike, axis: AxisLike = None) -> NDArray:
-    """Remove axes of length one from `a`."""
+    """Remove axes of length one from `a`.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : None or int or tuple of ints, optional
+        Selects a subset of the length-one axes; selecting an axis of another length raises ValueError.
+
+    Returns
+    -------
+    squeezed : ndarray
+        The input array with the length-one dimensions removed.
+
+    See Also
+    --------
+    numpy.squeeze : The NumPy function this mirrors.
+    expand_dims, reshape
+
+    Notes
+    -----
+    Eagerly the result is a view of `a` where NumPy's is (writes go through); traced, it is a new value.
+    """
     a = asarray(a)
     shape = a.shape
     if axis is None:
@@ -202,7 +375,28 @@ def squeeze(a: ArrayLike, axis: AxisLike = None) -> NDArray:
 
 
 def broadcast_to(array: ArrayLike, shape: ShapeLike, subok: bool = False) -> NDArray:
-    """Broadcast an array to a new shape."""
+    """Broadcast an array to a new shape.
+
+    Parameters
+    ----------
+    array : array_like
+        The array to broadcast.
+    shape : tuple or int
+        The shape of the desired array; a single integer ``i`` is interpreted as ``(i,)``.
+    subok : bool, optional
+        Accepted for compatibility; arraystack has no array subclasses.
+
+    Returns
+    -------
+    broadcast : array
+        A read-only view on the original array with the given shape (eagerly); traced, a broadcast
+        value.
+
+    See Also
+    --------
+    numpy.broadcast_to : The NumPy function this mirrors.
+    broadcast_arrays, broadcast_shapes
+    """
     if type(array) is not ndarray:
         array = asarray(array)
     shape = (
@@ -226,7 +420,29 @@ def broadcast_to(array: ArrayLike, shape: ShapeLike, subok: bool = False) -> NDA
 
 
 def broadcast_arrays(*args: ArrayLike, subok: bool = False) -> tuple[NDArray, ...]:
-    """Broadcast any number of arrays against each other."""
+    """Broadcast any number of arrays against each other.
+
+    Parameters
+    ----------
+    *args : array_likes
+        The arrays to broadcast.
+    subok : bool, optional
+        Accepted for compatibility; arraystack has no array subclasses.
+
+    Returns
+    -------
+    broadcasted : tuple of arrays
+        The broadcast arrays; an input that already has the common shape is returned as it is.
+
+    See Also
+    --------
+    numpy.broadcast_arrays : The NumPy function this mirrors.
+    broadcast_to, broadcast_shapes
+
+    Notes
+    -----
+    Broadcast results are read-only views; NumPy's are writable with a deprecation warning.
+    """
     # Note: broadcast results are read-only views; NumPy's are writable with a deprecation warning.
     arrays = [asarray(a) for a in args]
     shape = np.broadcast_shapes(*(a.shape for a in arrays))
@@ -234,81 +450,37 @@ def broadcast_arrays(*args: ArrayLike, subok: bool = False) -> tuple[NDArray, ..
 
 
 def broadcast_shapes(*args: ShapeLike) -> tuple[int, ...]:
-    """Broadcast the input shapes into a single shape."""
+    """Broadcast the input shapes into a single shape.
+
+    Parameters
+    ----------
+    *args : tuples of ints, or ints
+        The shapes to be broadcast against each other.
+
+    Returns
+    -------
+    tuple
+        Broadcasted shape.
+
+    See Also
+    --------
+    numpy.broadcast_shapes : The NumPy function this mirrors.
+    broadcast_arrays, broadcast_to
+    """
     return np.broadcast_shapes(*args)
 
 
-from arraystack._joining import (
-    atleast_1d,
-    atleast_2d,
-    atleast_3d,
-    column_stack,
-    concat,
-    concatenate,
-    dstack,
-    hstack,
-    stack,
-    vstack,
-)
-from arraystack._pad import pad
-from arraystack._rearranging import flip, fliplr, flipud, repeat, roll, rot90, tile
-from arraystack._splitting import array_split, dsplit, hsplit, split, unstack, vsplit
-
 __all__ = [
-    "array_split",
-    "atleast_1d",
-    "atleast_2d",
-    "atleast_3d",
     "broadcast_arrays",
     "broadcast_shapes",
     "broadcast_to",
-    "column_stack",
-    "concat",
-    "concatenate",
-    "dsplit",
-    "dstack",
     "expand_dims",
-    "flip",
-    "fliplr",
-    "flipud",
-    "hsplit",
-    "hstack",
     "matrix_transpose",
     "moveaxis",
-    "pad",
     "permute_dims",
     "ravel",
-    "repeat",
     "reshape",
-    "roll",
-    "rot90",
-    "split",
     "squeeze",
-    "stack",
     "swapaxes",
-    "tile",
     "transpose",
-    "unstack",
-    "vsplit",
-    "vstack",
 ]
-
-
-from arraystack._manipulation_docs import DOCS  # the docstrings, kept apart (line budget)
-
-for _function in (
-    broadcast_arrays,
-    broadcast_shapes,
-    broadcast_to,
-    concatenate,
-    expand_dims,
-    matrix_transpose,
-    moveaxis,
-    ravel,
-    reshape,
-    squeeze,
-    stack,
-    swapaxes,
-    transpose,
-):
-    _function.__doc__ = DOCS[_function.__name__]

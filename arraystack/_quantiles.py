@@ -286,7 +286,45 @@ def quantile(
     *,
     weights: ArrayLike | None = None,
 ) -> NDArray:
-    """Compute the q-th quantile of the data along the specified axis."""
+    """Compute the q-th quantile of the data along the specified axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    q : array_like of float
+        Probability or sequence of probabilities, in [0, 1].
+    axis : {int, tuple of int, None}, optional
+        Axis or axes along which the quantiles are computed; by default the flattened array.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    overwrite_input : bool, optional
+        Accepted for compatibility: arraystack never modifies the input.
+    method : str, optional
+        The estimation method: one of NumPy's 13 ('linear' by default, 'inverted_cdf',
+        'averaged_inverted_cdf', 'closest_observation', 'interpolated_inverted_cdf', 'hazen', 'weibull',
+        'median_unbiased', 'normal_unbiased', 'lower', 'higher', 'midpoint', 'nearest').
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    weights : array_like, optional
+        Weights for the values of `a`; only with ``method='inverted_cdf'``.
+
+    Returns
+    -------
+    quantile : ndarray
+        The quantiles; the axes of `q` come first.
+
+    See Also
+    --------
+    numpy.quantile : The NumPy function this mirrors.
+    percentile, median, nanquantile
+
+    Notes
+    -----
+    All 13 of NumPy's methods are supported; `weights` only with ``method='inverted_cdf'``, as in NumPy.
+    """
     return _quantile_api(a, q, axis, out, method, keepdims, weights, None, False)
 
 
@@ -301,7 +339,45 @@ def percentile(
     *,
     weights: ArrayLike | None = None,
 ) -> NDArray:
-    """Compute the q-th percentile of the data along the specified axis."""
+    """Compute the q-th percentile of the data along the specified axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    q : array_like of float
+        Percentage or sequence of percentages, in [0, 100].
+    axis : {int, tuple of int, None}, optional
+        Axis or axes along which the quantiles are computed; by default the flattened array.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    overwrite_input : bool, optional
+        Accepted for compatibility: arraystack never modifies the input.
+    method : str, optional
+        The estimation method: one of NumPy's 13 ('linear' by default, 'inverted_cdf',
+        'averaged_inverted_cdf', 'closest_observation', 'interpolated_inverted_cdf', 'hazen', 'weibull',
+        'median_unbiased', 'normal_unbiased', 'lower', 'higher', 'midpoint', 'nearest').
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    weights : array_like, optional
+        Weights for the values of `a`; only with ``method='inverted_cdf'``.
+
+    Returns
+    -------
+    percentile : ndarray
+        The percentiles; the axes of `q` come first.
+
+    See Also
+    --------
+    numpy.percentile : The NumPy function this mirrors.
+    quantile, median, nanpercentile
+
+    Notes
+    -----
+    All 13 of NumPy's methods are supported; `weights` only with ``method='inverted_cdf'``, as in NumPy.
+    """
     return _quantile_api(a, q, axis, out, method, keepdims, weights, 100, False)
 
 
@@ -316,7 +392,45 @@ def nanquantile(
     *,
     weights: ArrayLike | None = None,
 ) -> NDArray:
-    """Compute the qth quantile of the data along the specified axis, while ignoring nan values."""
+    """Compute the qth quantile of the data along the specified axis, while ignoring nan values.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    q : array_like of float
+        Probability or sequence of probabilities, in [0, 1].
+    axis : {int, tuple of int, None}, optional
+        Axis or axes along which the quantiles are computed; by default the flattened array.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    overwrite_input : bool, optional
+        Accepted for compatibility: arraystack never modifies the input.
+    method : str, optional
+        The estimation method: one of NumPy's 13 ('linear' by default, 'inverted_cdf',
+        'averaged_inverted_cdf', 'closest_observation', 'interpolated_inverted_cdf', 'hazen', 'weibull',
+        'median_unbiased', 'normal_unbiased', 'lower', 'higher', 'midpoint', 'nearest').
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    weights : array_like, optional
+        Weights for the values of `a`; only with ``method='inverted_cdf'``.
+
+    Returns
+    -------
+    quantile : ndarray
+        The quantiles; the axes of `q` come first.
+
+    See Also
+    --------
+    numpy.nanquantile : The NumPy function this mirrors.
+    quantile, nanpercentile, nanmedian
+
+    Notes
+    -----
+    An all-NaN slice gives NaN and a RuntimeWarning.
+    """
     return _quantile_api(a, q, axis, out, method, keepdims, weights, None, True)
 
 
@@ -331,7 +445,45 @@ def nanpercentile(
     *,
     weights: ArrayLike | None = None,
 ) -> NDArray:
-    """Compute the qth percentile of the data along the specified axis, while ignoring nan values."""
+    """Compute the qth percentile of the data along the specified axis, while ignoring nan values.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    q : array_like of float
+        Percentage or sequence of percentages, in [0, 100].
+    axis : {int, tuple of int, None}, optional
+        Axis or axes along which the quantiles are computed; by default the flattened array.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    overwrite_input : bool, optional
+        Accepted for compatibility: arraystack never modifies the input.
+    method : str, optional
+        The estimation method: one of NumPy's 13 ('linear' by default, 'inverted_cdf',
+        'averaged_inverted_cdf', 'closest_observation', 'interpolated_inverted_cdf', 'hazen', 'weibull',
+        'median_unbiased', 'normal_unbiased', 'lower', 'higher', 'midpoint', 'nearest').
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    weights : array_like, optional
+        Weights for the values of `a`; only with ``method='inverted_cdf'``.
+
+    Returns
+    -------
+    percentile : ndarray
+        The percentiles; the axes of `q` come first.
+
+    See Also
+    --------
+    numpy.nanpercentile : The NumPy function this mirrors.
+    percentile, nanquantile, nanmedian
+
+    Notes
+    -----
+    An all-NaN slice gives NaN and a RuntimeWarning.
+    """
     return _quantile_api(a, q, axis, out, method, keepdims, weights, 100, True)
 
 
@@ -342,7 +494,33 @@ def median(
     overwrite_input: bool = False,
     keepdims: bool = False,
 ) -> NDArray:
-    """Compute the median along the specified axis."""
+    """Compute the median along the specified axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : {int, sequence of int, None}, optional
+        Axis or axes along which the medians are computed; by default the flattened array.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    overwrite_input : bool, optional
+        Accepted for compatibility: arraystack never modifies the input.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+
+    Returns
+    -------
+    median : ndarray
+        The mean of the one or two middle values; NaN if the slice holds a NaN.
+
+    See Also
+    --------
+    numpy.median : The NumPy function this mirrors.
+    mean, percentile, quantile, nanmedian
+    """
     a = anp.asarray(a)
     arr, kept = _merge_axes(a, axis)
     n = arr.shape[0]
@@ -363,7 +541,37 @@ def nanmedian(
     overwrite_input: bool = False,
     keepdims: bool = False,
 ) -> NDArray:
-    """Compute the median along the specified axis, while ignoring NaNs."""
+    """Compute the median along the specified axis, while ignoring NaNs.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : {int, sequence of int, None}, optional
+        Axis or axes along which the medians are computed; by default the flattened array.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    overwrite_input : bool, optional
+        Accepted for compatibility: arraystack never modifies the input.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+
+    Returns
+    -------
+    median : ndarray
+        ``(low + high) / 2`` of the non-NaN middle values, as NumPy's masked path computes it.
+
+    See Also
+    --------
+    numpy.nanmedian : The NumPy function this mirrors.
+    median, nanmean, nanpercentile
+
+    Notes
+    -----
+    An all-NaN slice gives NaN and a RuntimeWarning.
+    """
     a = anp.asarray(a)
     if a.dtype.kind not in "fc":
         return median(a, axis, out, overwrite_input, keepdims)
@@ -391,9 +599,3 @@ __all__ = [
     "percentile",
     "quantile",
 ]
-
-
-from arraystack._quantiles_docs import DOCS  # the docstrings, kept apart (line budget)
-
-for _function in (median, nanmedian, nanpercentile, nanquantile, percentile, quantile):
-    _function.__doc__ = DOCS[_function.__name__]

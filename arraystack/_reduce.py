@@ -16,7 +16,7 @@ from arraystack._aliasing import rebind
 from arraystack._array import ndarray, raw, wrap
 from arraystack._creation import asarray
 from arraystack._dtypes import check_supported
-from arraystack._manipulation import normalize_axis
+from arraystack._shapes import normalize_axis
 from arraystack._operands import broadcast_raw, convert_raw
 from arraystack.ir.core import Tracer, active, bind, trace_state
 from arraystack.ir.primitives import convert_p, div_p, select_p

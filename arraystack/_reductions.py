@@ -1,8 +1,7 @@
-"""Reductions: sum, prod, max, min, any, all, argmax, argmin, ptp, count_nonzero; the family's contents.
+"""Reductions: sum, prod, max, min, any, all, argmax, argmin, ptp, count_nonzero.
 
-Each is NumPy's `ufunc.reduce` (see _reduce.py) around one reduce primitive. This module also re-exports
-the statistics (_statistics.py), the scans (_cumulative.py) and the NaN-ignoring variants
-(_reductions_nan.py), so `ndarray` methods and the public namespace find the whole family here.
+Each is NumPy's `ufunc.reduce` (see _reduce.py) around one reduce primitive. The statistics are in
+_statistics.py, the scans in _cumulative.py and the NaN-ignoring variants in _reductions_nan.py.
 """
 
 from __future__ import annotations
@@ -13,7 +12,6 @@ import numpy as np
 
 from arraystack._array import eager_buffer, ndarray, wrap
 from arraystack._creation import asarray
-from arraystack._cumulative import cumprod, cumsum, cumulative_prod, cumulative_sum
 from arraystack._reduce import (
     BOOL,
     INT64,
@@ -31,20 +29,6 @@ from arraystack._reduce import (
     ufunc_output_error,
     unpack_out,
 )
-from arraystack._reductions_nan import (
-    nanargmax,
-    nanargmin,
-    nancumprod,
-    nancumsum,
-    nanmax,
-    nanmean,
-    nanmin,
-    nanprod,
-    nanstd,
-    nansum,
-    nanvar,
-)
-from arraystack._statistics import average, mean, std, var
 from arraystack.ir.core import bind
 from arraystack.ir.primitives import add_p, max_p, min_p, mul_p, sub_p
 from arraystack.ir.structural import (
@@ -78,7 +62,38 @@ def sum(
     initial: ScalarLike = NoValue,
     where: ArrayLike = True,
 ) -> NDArray:
-    """Sum of array elements over a given axis."""
+    """Sum of array elements over a given axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    dtype : dtype, optional
+        The type of the returned array and of the accumulator; by default that of `a`, with small
+        integers promoted to the platform integer, as in NumPy.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    initial : scalar, optional
+        Starting value for the sum.
+    where : array_like of bool, optional
+        Elements to include in the sum.
+
+    Returns
+    -------
+    sum_along_axis : ndarray
+        The sum, with the reduced axes removed (or `out`).
+
+    See Also
+    --------
+    numpy.sum : The NumPy function this mirrors.
+    prod, mean, cumsum, nansum, ndarray.sum
+    """
     value = eager_buffer(a)
     if value is not None and dtype is None and out is None and initial is NoValue and where is True:
         return _numpy_reduction(np.sum, value, axis, keepdims)
@@ -96,7 +111,38 @@ def prod(
     initial: ScalarLike = NoValue,
     where: ArrayLike = True,
 ) -> NDArray:
-    """Return the product of array elements over a given axis."""
+    """Return the product of array elements over a given axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    dtype : dtype, optional
+        The type of the returned array and of the accumulator; by default that of `a`, with small
+        integers promoted to the platform integer, as in NumPy.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    initial : scalar, optional
+        The starting value for this product.
+    where : array_like of bool, optional
+        Elements to include in the product.
+
+    Returns
+    -------
+    product_along_axis : ndarray
+        The product, with the reduced axes removed (or `out`).
+
+    See Also
+    --------
+    numpy.prod : The NumPy function this mirrors.
+    sum, cumprod, nanprod, ndarray.prod
+    """
     return accumulating_reduce(
         reduce_prod_p, "multiply", 1, mul_p, a, axis, dtype, out, keepdims, initial, where
     )
@@ -110,7 +156,39 @@ def max(
     initial: ScalarLike = NoValue,
     where: ArrayLike = True,
 ) -> NDArray:
-    """Return the maximum of an array or maximum along an axis."""
+    """Return the maximum of an array or maximum along an axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    initial : scalar, optional
+        The minimum value of an output element; needed for an empty reduction.
+    where : array_like of bool, optional
+        Elements to compare for the maximum; needs `initial`.
+
+    Returns
+    -------
+    max : ndarray
+        Maximum of `a`, with the reduced axes removed.
+
+    See Also
+    --------
+    numpy.max : The NumPy function this mirrors.
+    min, maximum, fmax, nanmax, argmax, ndarray.max
+
+    Notes
+    -----
+    NaN propagates, as in NumPy. `amax` is an alias.
+    """
     value = eager_buffer(a)
     if value is not None and out is None and initial is NoValue and where is True:
         return _numpy_reduction(np.max, value, axis, keepdims)
@@ -125,7 +203,39 @@ def min(
     initial: ScalarLike = NoValue,
     where: ArrayLike = True,
 ) -> NDArray:
-    """Return the minimum of an array or minimum along an axis."""
+    """Return the minimum of an array or minimum along an axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    initial : scalar, optional
+        The maximum value of an output element; needed for an empty reduction.
+    where : array_like of bool, optional
+        Elements to compare for the minimum; needs `initial`.
+
+    Returns
+    -------
+    min : ndarray
+        Minimum of `a`, with the reduced axes removed.
+
+    See Also
+    --------
+    numpy.min : The NumPy function this mirrors.
+    max, minimum, fmin, nanmin, argmin, ndarray.min
+
+    Notes
+    -----
+    NaN propagates, as in NumPy. `amin` is an alias.
+    """
     value = eager_buffer(a)
     if value is not None and out is None and initial is NoValue and where is True:
         return _numpy_reduction(np.min, value, axis, keepdims)
@@ -158,7 +268,33 @@ def any(
     *,
     where: ArrayLike = True,
 ) -> NDArray:
-    """Test whether any array element along a given axis evaluates to True."""
+    """Test whether any array element along a given axis evaluates to True.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    where : array_like of bool, optional
+        Elements to include in the reduction.
+
+    Returns
+    -------
+    any : ndarray, bool
+        A new boolean array (or `out`) with the reduced axes removed.
+
+    See Also
+    --------
+    numpy.any : The NumPy function this mirrors.
+    all, ndarray.any
+    """
     value = eager_buffer(a)
     if value is not None and out is None and where is True:
         return _numpy_reduction(np.any, value, axis, keepdims)
@@ -173,7 +309,33 @@ def all(
     *,
     where: ArrayLike = True,
 ) -> NDArray:
-    """Test whether all array elements along a given axis evaluate to True."""
+    """Test whether all array elements along a given axis evaluate to True.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    where : array_like of bool, optional
+        Elements to include in the reduction.
+
+    Returns
+    -------
+    all : ndarray, bool
+        A new boolean array (or `out`) with the reduced axes removed.
+
+    See Also
+    --------
+    numpy.all : The NumPy function this mirrors.
+    any, ndarray.all
+    """
     value = eager_buffer(a)
     if value is not None and out is None and where is True:
         return _numpy_reduction(np.all, value, axis, keepdims)
@@ -187,7 +349,34 @@ def argmax(
     *,
     keepdims: bool = False,
 ) -> NDArray:
-    """Returns the indices of the maximum values along an axis."""
+    """Returns the indices of the maximum values along an axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int, optional
+        By default, the index is into the flattened array, otherwise along the specified axis.
+    out : array, optional
+        If provided, the result will be inserted into this array; it should be of the appropriate shape
+        and dtype.
+    keepdims : bool, optional
+        If True, the reduced axis is left in the result as a dimension of size one.
+
+    Returns
+    -------
+    index_array : ndarray of ints
+        Array of indices into the array, with the shape of `a` without `axis`.
+
+    See Also
+    --------
+    numpy.argmax : The NumPy function this mirrors.
+    argmin, amax, nanargmax, take_along_axis, ndarray.argmax
+
+    Notes
+    -----
+    The first maximum wins; a NaN counts as the maximum, as in NumPy.
+    """
     value = eager_buffer(a)
     if value is not None and out is None:
         return _numpy_reduction(np.argmax, value, axis, keepdims)
@@ -201,7 +390,34 @@ def argmin(
     *,
     keepdims: bool = False,
 ) -> NDArray:
-    """Returns the indices of the minimum values along an axis."""
+    """Returns the indices of the minimum values along an axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int, optional
+        By default, the index is into the flattened array, otherwise along the specified axis.
+    out : array, optional
+        If provided, the result will be inserted into this array; it should be of the appropriate shape
+        and dtype.
+    keepdims : bool, optional
+        If True, the reduced axis is left in the result as a dimension of size one.
+
+    Returns
+    -------
+    index_array : ndarray of ints
+        Array of indices into the array, with the shape of `a` without `axis`.
+
+    See Also
+    --------
+    numpy.argmin : The NumPy function this mirrors.
+    argmax, amin, nanargmin, take_along_axis, ndarray.argmin
+
+    Notes
+    -----
+    The first minimum wins; a NaN counts as the minimum, as in NumPy.
+    """
     value = eager_buffer(a)
     if value is not None and out is None:
         return _numpy_reduction(np.argmin, value, axis, keepdims)
@@ -214,7 +430,35 @@ def ptp(
     out: NDArray | None = None,
     keepdims: bool = False,
 ) -> NDArray:
-    """Range of values (maximum - minimum) along an axis."""
+    """Range of values (maximum - minimum) along an axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : None or int or tuple of ints, optional
+        Axis along which to find the peaks; by default the flattened array.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+
+    Returns
+    -------
+    ptp : ndarray
+        The range of `a` along the given axis.
+
+    See Also
+    --------
+    numpy.ptp : The NumPy function this mirrors.
+    max, min
+
+    Notes
+    -----
+    Computed in the array's dtype, so signed integers wrap around, as in NumPy.
+    """
     a = as_array(a)
     x = a._value
     axes = axes_of(axis, x.ndim)
@@ -236,7 +480,28 @@ def ptp(
 
 
 def count_nonzero(a: ArrayLike, axis: AxisLike = None, *, keepdims: bool = False) -> NDArray:
-    """Counts the number of non-zero values in the array a."""
+    """Counts the number of non-zero values in the array a.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple, optional
+        Axis or tuple of axes along which to count non-zeros; by default all of them.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+
+    Returns
+    -------
+    count : ndarray of int
+        Number of non-zero values in the array along the given axis (a 0-d array without `axis`).
+
+    See Also
+    --------
+    numpy.count_nonzero : The NumPy function this mirrors.
+    nonzero, sum
+    """
     a = as_array(a)
     x = as_dtype(as_dtype(a._value, BOOL), INT64)
     axes = axes_of(axis, x.ndim)
@@ -253,35 +518,10 @@ __all__ = [
     "any",
     "argmax",
     "argmin",
-    "average",
     "count_nonzero",
-    "cumprod",
-    "cumsum",
-    "cumulative_prod",
-    "cumulative_sum",
     "max",
-    "mean",
     "min",
-    "nanargmax",
-    "nanargmin",
-    "nancumprod",
-    "nancumsum",
-    "nanmax",
-    "nanmean",
-    "nanmin",
-    "nanprod",
-    "nanstd",
-    "nansum",
-    "nanvar",
     "prod",
     "ptp",
-    "std",
     "sum",
-    "var",
 ]
-
-
-from arraystack._reductions_docs import DOCS  # the docstrings, kept apart (line budget)
-
-for _function in (all, any, argmax, argmin, count_nonzero, max, min, prod, ptp, sum):
-    _function.__doc__ = DOCS[_function.__name__]

@@ -89,7 +89,37 @@ def nansum(
     initial: ScalarLike | None = NoValue,
     where: ArrayLike = True,
 ) -> NDArray:
-    """Return the sum of array elements over a given axis treating NaNs as zero."""
+    """Return the sum of array elements over a given axis treating NaNs as zero.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    dtype : data-type, optional
+        The desired data-type of the result. By default it is inferred from the input, as in NumPy.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    initial : scalar, optional
+        The starting value of the reduction.
+    where : array_like of bool, optional
+        Elements to include in the operation.
+
+    Returns
+    -------
+    nansum : ndarray
+        The sum.
+
+    See Also
+    --------
+    numpy.nansum : The NumPy function this mirrors.
+    sum, nancumsum
+    """
     a = as_array(a)
     if _plain_first(a, dtype, out, where):
         r = accumulating_reduce(
@@ -112,7 +142,37 @@ def nanprod(
     initial: ScalarLike | None = NoValue,
     where: ArrayLike = True,
 ) -> NDArray:
-    """Return the product of array elements over a given axis treating NaNs as ones."""
+    """Return the product of array elements over a given axis treating NaNs as ones.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    dtype : data-type, optional
+        The desired data-type of the result. By default it is inferred from the input, as in NumPy.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    initial : scalar, optional
+        The starting value of the reduction.
+    where : array_like of bool, optional
+        Elements to include in the operation.
+
+    Returns
+    -------
+    nanprod : ndarray
+        The product.
+
+    See Also
+    --------
+    numpy.nanprod : The NumPy function this mirrors.
+    prod, nancumprod
+    """
     a = as_array(a)
     if _plain_first(a, dtype, out, where):
         r = accumulating_reduce(
@@ -132,7 +192,30 @@ def nancumsum(
     dtype: DTypeLike = None,
     out: NDArray | None = None,
 ) -> NDArray:
-    """Return the cumulative sum of array elements over a given axis treating NaNs as zero."""
+    """Return the cumulative sum of array elements over a given axis treating NaNs as zero.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int, optional
+        Axis along which the cumulation is computed; by default the flattened array.
+    dtype : data-type, optional
+        The desired data-type of the result. By default it is inferred from the input, as in NumPy.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+
+    Returns
+    -------
+    nancumsum : ndarray
+        The cumulative sums.
+
+    See Also
+    --------
+    numpy.nancumsum : The NumPy function this mirrors.
+    cumsum, nansum
+    """
     x, _ = replace_nan(as_array(a)._value, 0)
     return cumsum(wrap(x), axis, dtype, out)
 
@@ -143,7 +226,30 @@ def nancumprod(
     dtype: DTypeLike = None,
     out: NDArray | None = None,
 ) -> NDArray:
-    """Return the cumulative product of array elements over a given axis treating NaNs as one."""
+    """Return the cumulative product of array elements over a given axis treating NaNs as one.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int, optional
+        Axis along which the cumulation is computed; by default the flattened array.
+    dtype : data-type, optional
+        The desired data-type of the result. By default it is inferred from the input, as in NumPy.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+
+    Returns
+    -------
+    nancumprod : ndarray
+        The cumulative products.
+
+    See Also
+    --------
+    numpy.nancumprod : The NumPy function this mirrors.
+    cumprod, nanprod
+    """
     x, _ = replace_nan(as_array(a)._value, 1)
     return cumprod(wrap(x), axis, dtype, out)
 
@@ -220,7 +326,39 @@ def nanmin(
     initial: ScalarLike = NoValue,
     where: ArrayLike = True,
 ) -> NDArray:
-    """Return minimum of an array or minimum along an axis, ignoring any NaNs."""
+    """Return minimum of an array or minimum along an axis, ignoring any NaNs.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    initial : scalar, optional
+        The maximum value of an output element; needed for empty slices.
+    where : array_like of bool, optional
+        Elements to include in the operation.
+
+    Returns
+    -------
+    nanmin : ndarray
+        The minimum, with the specified axes removed.
+
+    See Also
+    --------
+    numpy.nanmin : The NumPy function this mirrors.
+    nanmax, amin, fmin
+
+    Notes
+    -----
+    An all-NaN slice gives NaN with a RuntimeWarning, as in NumPy.
+    """
     return _nan_extreme(reduce_min_p, "fmin", min_p, 1, a, axis, out, keepdims, initial, where)
 
 
@@ -232,7 +370,39 @@ def nanmax(
     initial: ScalarLike = NoValue,
     where: ArrayLike = True,
 ) -> NDArray:
-    """Return the maximum of an array or maximum along an axis, ignoring any NaNs."""
+    """Return the maximum of an array or maximum along an axis, ignoring any NaNs.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    initial : scalar, optional
+        The minimum value of an output element; needed for empty slices.
+    where : array_like of bool, optional
+        Elements to include in the operation.
+
+    Returns
+    -------
+    nanmax : ndarray
+        The maximum, with the specified axes removed.
+
+    See Also
+    --------
+    numpy.nanmax : The NumPy function this mirrors.
+    nanmin, amax, fmax
+
+    Notes
+    -----
+    An all-NaN slice gives NaN with a RuntimeWarning, as in NumPy.
+    """
     return _nan_extreme(reduce_max_p, "fmax", max_p, -1, a, axis, out, keepdims, initial, where)
 
 
@@ -254,7 +424,35 @@ def nanargmin(
     *,
     keepdims: bool = False,
 ) -> NDArray:
-    """Return the indices of the minimum values in the specified axis ignoring NaNs."""
+    """Return the indices of the minimum values in the specified axis ignoring NaNs.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int, optional
+        Axis along which to operate; by default the flattened input.
+    out : array, optional
+        If provided, the result is written into it.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+
+    Returns
+    -------
+    index_array : ndarray
+        An array of indices.
+
+    See Also
+    --------
+    numpy.nanargmin : The NumPy function this mirrors.
+    argmin, nanargmax, nanmin
+
+    Notes
+    -----
+    An all-NaN slice raises ValueError, as in NumPy; traced, it cannot raise (the trace does not see
+    data) and its index is 0.
+    """
     return _nan_arg(argmin_p, "argmin", np.inf, a, axis, out, keepdims)
 
 
@@ -265,12 +463,37 @@ def nanargmax(
     *,
     keepdims: bool = False,
 ) -> NDArray:
-    """Return the indices of the maximum values in the specified axis ignoring NaNs."""
+    """Return the indices of the maximum values in the specified axis ignoring NaNs.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int, optional
+        Axis along which to operate; by default the flattened input.
+    out : array, optional
+        If provided, the result is written into it.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+
+    Returns
+    -------
+    index_array : ndarray
+        An array of indices.
+
+    See Also
+    --------
+    numpy.nanargmax : The NumPy function this mirrors.
+    argmax, nanargmin, nanmax
+
+    Notes
+    -----
+    An all-NaN slice raises ValueError, as in NumPy; traced, it cannot raise (the trace does not see
+    data) and its index is 0.
+    """
     return _nan_arg(argmax_p, "argmax", -np.inf, a, axis, out, keepdims)
 
-
-# the NaN-ignoring statistics, kept apart (line budget)
-from arraystack._statistics_nan import nanmean, nanstd, nanvar
 
 __all__ = [
     "nanargmax",
@@ -278,28 +501,7 @@ __all__ = [
     "nancumprod",
     "nancumsum",
     "nanmax",
-    "nanmean",
     "nanmin",
     "nanprod",
-    "nanstd",
     "nansum",
-    "nanvar",
 ]
-
-
-from arraystack._reductions_nan_docs import DOCS  # the docstrings, kept apart (line budget)
-
-for _function in (
-    nanargmax,
-    nanargmin,
-    nancumprod,
-    nancumsum,
-    nanmax,
-    nanmean,
-    nanmin,
-    nanprod,
-    nanstd,
-    nansum,
-    nanvar,
-):
-    _function.__doc__ = DOCS[_function.__name__]

@@ -22,7 +22,8 @@ from arraystack._elementwise_functions import clip, where
 from arraystack._index_tricks import diagonal, trace  # noqa: F401  (arraystack.linalg imports them here)
 from arraystack._indexing import getitem
 from arraystack._joining import concatenate
-from arraystack._manipulation import broadcast_arrays, ravel, reshape, stack
+from arraystack._manipulation import broadcast_arrays, ravel, reshape
+from arraystack._joining import stack
 from arraystack._shapes import normalize_axis
 from arraystack.ir.core import Tracer, is_tracing
 
@@ -107,7 +108,36 @@ def take(
     out: NDArray | None = None,
     mode: str = "raise",
 ) -> NDArray:
-    """Take elements from an array along an axis."""
+    """Take elements from an array along an axis.
+
+    Parameters
+    ----------
+    a : array_like
+        The source array.
+    indices : array_like of int
+        The indices of the values to extract.
+    axis : int, optional
+        The axis over which to select values; by default, the flattened input array is used.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    mode : {'raise', 'wrap', 'clip'}, optional
+        How out-of-bounds indices behave. 'raise' (the default): an index outside [-n, n) raises
+        IndexError, naming the index, the axis and its size; negative indices count from the end. Under
+        `jit`, `grad` and `vmap` a traced index is checked when the computation runs and raises the same
+        error. 'wrap': indices wrap around (modulo n). 'clip': indices are clamped to [0, n - 1]
+        (a negative index becomes 0), the explicit way to ask for clamping.
+
+    Returns
+    -------
+    out : ndarray
+        The returned array has the same type as `a`.
+
+    See Also
+    --------
+    numpy.take : The NumPy function this mirrors.
+    take_along_axis, compress, choose, ndarray.take
+    """
     a = asarray(a)
     mode = _mode(mode)
     indices = _index_array(indices)
@@ -153,7 +183,32 @@ def _along_axis_args(arr, indices, axis):
 def take_along_axis(
     arr: ArrayLike, indices: ArrayLike, axis: int | None = -1, *, mode: str = "raise"
 ) -> NDArray:
-    """Take values from the input array by matching 1d index and data slices."""
+    """Take values from the input array by matching 1d index and data slices.
+
+    Parameters
+    ----------
+    arr : ndarray
+        Source array.
+    indices : ndarray
+        Indices to take along each 1d slice of `arr`, as returned by argsort or argpartition.
+    axis : int or None, optional
+        The axis to take 1d slices along; None means the flattened array.
+    mode : {'raise', 'wrap', 'clip'}, optional
+        An arraystack extension (NumPy's take_along_axis always raises): how out-of-bounds indices
+        behave. 'raise' (the default): an index outside [-n, n) raises IndexError, naming the index,
+        the axis and its size; under `jit`, `grad` and `vmap` a traced index is checked when the
+        computation runs. 'wrap': modulo n. 'clip': clamped to [0, n - 1].
+
+    Returns
+    -------
+    out : ndarray
+        The indexed result.
+
+    See Also
+    --------
+    numpy.take_along_axis : The NumPy function this mirrors.
+    take, put_along_axis, argsort
+    """
     arr, indices, axis = _along_axis_args(arr, indices, axis)
     # Note: `mode` is an arraystack extension (NumPy's take_along_axis always raises)
     indices = _apply_mode(indices, arr.shape[axis], _mode(mode), axis)
@@ -163,7 +218,35 @@ def take_along_axis(
 def put_along_axis(
     arr: NDArray, indices: ArrayLike, values: ArrayLike, axis: int | None, *, mode: str = "raise"
 ) -> None:
-    """Put values into the destination array by matching 1d index and data slices (in place)."""
+    """Put values into the destination array by matching 1d index and data slices (in place).
+
+    Parameters
+    ----------
+    arr : ndarray
+        Destination array.
+    indices : ndarray
+        Indices to change along each 1d slice of `arr`; they broadcast against `arr`.
+    values : array_like
+        Values to insert at the indices, broadcast against `indices`.
+    axis : int
+        The axis to take 1d slices along.
+    mode : {'raise', 'wrap', 'clip', 'drop'}, optional
+        An arraystack extension (NumPy's put_along_axis always raises): how out-of-bounds indices
+        behave. 'raise' (the default): an index outside [-n, n) raises IndexError, naming the index,
+        the axis and its size, and `arr` is left unchanged; under `jit`, `grad` and `vmap` a traced
+        index is checked when the computation runs. 'wrap': modulo n. 'clip': clamped to [0, n - 1].
+        'drop' (JAX's scatter mode): values at indices outside [-n, n) are skipped.
+
+    Returns
+    -------
+    None
+        `arr` is modified in place (functionalized when traced).
+
+    See Also
+    --------
+    numpy.put_along_axis : The NumPy function this mirrors.
+    take_along_axis, put
+    """
     if not isinstance(arr, ndarray):
         raise TypeError("put_along_axis needs an arraystack.ndarray to write into")
     target, indices, axis = _along_axis_args(arr, indices, axis)
@@ -195,7 +278,37 @@ def _cycled(values, n, dtype):
 
 
 def put(a: NDArray, ind: ArrayLike, v: ArrayLike, mode: str = "raise") -> None:
-    """Replaces specified elements of an array with given values (in place)."""
+    """Replaces specified elements of an array with given values (in place).
+
+    The same as ``a.flat[ind] = v``, with `v` repeated as needed; of duplicate indices the later one
+    wins.
+
+    Parameters
+    ----------
+    a : ndarray
+        Target array.
+    ind : array_like
+        Target indices, interpreted as integers into the flattened array.
+    v : array_like
+        Values to place in `a` at the target indices.
+    mode : {'raise', 'wrap', 'clip', 'drop'}, optional
+        How out-of-bounds indices behave. 'raise' (the default): an index outside [-n, n) raises
+        IndexError, naming the index, the axis and its size, and nothing is written; negative indices
+        count from the end. Under `jit`, `grad` and `vmap` a traced index is checked when the
+        computation runs and raises the same error. 'wrap': indices wrap around (modulo n). 'clip':
+        indices are clamped to [0, n - 1]. 'drop' (an arraystack extension, JAX's scatter mode): values
+        at indices outside [-n, n) are skipped.
+
+    Returns
+    -------
+    None
+        `a` is modified in place (functionalized when traced).
+
+    See Also
+    --------
+    numpy.put : The NumPy function this mirrors.
+    putmask, place, put_along_axis, take
+    """
     if not isinstance(a, ndarray):
         raise TypeError(f"argument a of put must be an arraystack.ndarray, got {type(a).__name__}")
     # Note: mode 'drop' is an arraystack extension (out-of-bounds updates are skipped)
@@ -221,7 +334,29 @@ def _same_size_mask(name, a, mask):
 
 
 def putmask(a: NDArray, mask: ArrayLike, values: ArrayLike) -> None:
-    """Changes elements of an array based on conditional and input values (in place)."""
+    """Changes elements of an array based on conditional and input values (in place).
+
+    Sets ``a.flat[n] = values[n % len(values)]`` for each n where ``mask.flat[n]`` is True.
+
+    Parameters
+    ----------
+    a : ndarray
+        Target array.
+    mask : array_like
+        Boolean mask array; it must have the same shape as `a`.
+    values : array_like
+        Values to put into `a` where `mask` is True, repeated as needed.
+
+    Returns
+    -------
+    None
+        `a` is modified in place (functionalized when traced).
+
+    See Also
+    --------
+    numpy.putmask : The NumPy function this mirrors.
+    place, put, where
+    """
     if not isinstance(a, ndarray):
         raise TypeError("argument a of putmask must be an arraystack.ndarray")
     mask = _same_size_mask("putmask", a, mask)
@@ -232,7 +367,27 @@ def putmask(a: NDArray, mask: ArrayLike, values: ArrayLike) -> None:
 
 
 def place(arr: NDArray, mask: ArrayLike, vals: ArrayLike) -> None:
-    """Change elements of an array based on conditional and input values (in place)."""
+    """Change elements of an array based on conditional and input values (in place).
+
+    Parameters
+    ----------
+    arr : ndarray
+        Array to put data into.
+    mask : array_like
+        Boolean mask array, the same size as `arr`.
+    vals : 1-D sequence
+        Values to put into `arr`: the i-th True of `mask` gets ``vals[i % len(vals)]``.
+
+    Returns
+    -------
+    None
+        `arr` is modified in place (functionalized when traced).
+
+    See Also
+    --------
+    numpy.place : The NumPy function this mirrors.
+    putmask, put, extract
+    """
     if not isinstance(arr, ndarray):
         raise TypeError(f"argument 1 must be arraystack.ndarray, not {type(arr).__name__}")
     mask = _same_size_mask("place", arr, mask)
@@ -255,7 +410,33 @@ def choose(
     out: NDArray | None = None,
     mode: str = "raise",
 ) -> NDArray:
-    """Construct an array from an index array and a list of arrays to choose from."""
+    """Construct an array from an index array and a list of arrays to choose from.
+
+    Parameters
+    ----------
+    a : int array
+        Index array: which of `choices` each element comes from; it broadcasts with the choices.
+    choices : sequence of arrays
+        Choice arrays; `a` and all of them must broadcast to the same shape.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    mode : {'raise', 'wrap', 'clip'}, optional
+        How out-of-bounds indices behave. 'raise' (the default): an entry outside [0, n) raises
+        ValueError, also under `jit`, `grad` and `vmap`, where a traced index is checked when the
+        computation runs. 'wrap': entries wrap around (modulo n). 'clip': entries are clamped to
+        [0, n - 1].
+
+    Returns
+    -------
+    merged_array : ndarray
+        The merged result.
+
+    See Also
+    --------
+    numpy.choose : The NumPy function this mirrors.
+    select, where, take
+    """
     mode = _mode(mode)
     a = _index_array(a)
     if isinstance(choices, (ndarray, np.ndarray)):
@@ -294,12 +475,68 @@ def _take_method(
     out: NDArray | None = None,
     mode: str = "raise",
 ) -> NDArray:
-    """Return an array formed from the elements of this array at the given indices."""
+    """Return an array formed from the elements of this array at the given indices.
+
+    Refer to `arraystack.take` for full documentation.
+
+    Parameters
+    ----------
+    indices : array_like
+        Indices of the values to take.
+    axis : int, optional
+        The axis over which to select; by default the flattened array.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    mode : {'raise', 'wrap', 'clip'}, optional
+        How out-of-bounds indices behave. 'raise' (the default): an index outside [-n, n) raises
+        IndexError, naming the index, the axis and its size; negative indices count from the end. Under
+        `jit`, `grad` and `vmap` a traced index is checked when the computation runs and raises the same
+        error. 'wrap': indices wrap around (modulo n). 'clip': indices are clamped to [0, n - 1]
+        (a negative index becomes 0), the explicit way to ask for clamping.
+
+    Returns
+    -------
+    out : ndarray
+        The selected elements.
+
+    See Also
+    --------
+    numpy.ndarray.take : The NumPy method this mirrors.
+    arraystack.take : The equivalent function.
+    """
     return take(self, indices, axis, out, mode)
 
 
 def _put_method(self, indices: ArrayLike, values: ArrayLike, mode: str = "raise") -> None:
-    """Set ``a.flat[n] = values[n]`` for all n in indices (in place)."""
+    """Set ``a.flat[n] = values[n]`` for all n in indices (in place).
+
+    Refer to `arraystack.put` for full documentation.
+
+    Parameters
+    ----------
+    indices : array_like
+        Target indices into the flattened array.
+    values : array_like
+        Values to place.
+    mode : {'raise', 'wrap', 'clip', 'drop'}, optional
+        How out-of-bounds indices behave. 'raise' (the default): an index outside [-n, n) raises
+        IndexError, naming the index, the axis and its size, and nothing is written; negative indices
+        count from the end. Under `jit`, `grad` and `vmap` a traced index is checked when the
+        computation runs and raises the same error. 'wrap': indices wrap around (modulo n). 'clip':
+        indices are clamped to [0, n - 1]. 'drop' (an arraystack extension, JAX's scatter mode): values
+        at indices outside [-n, n) are skipped.
+
+    Returns
+    -------
+    None
+        The array is modified in place.
+
+    See Also
+    --------
+    numpy.ndarray.put : The NumPy method this mirrors.
+    arraystack.put : The equivalent function.
+    """
     return put(self, indices, values, mode)
 
 
@@ -309,7 +546,30 @@ def _compress_method(
     axis: int | None = None,
     out: NDArray | None = None,
 ) -> NDArray:
-    """Return selected slices of this array along the given axis."""
+    """Return selected slices of this array along the given axis.
+
+    Refer to `arraystack.compress` for full documentation.
+
+    Parameters
+    ----------
+    condition : 1-D array of bools
+        Which entries to keep.
+    axis : int, optional
+        Axis along which to take slices; by default the flattened array.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+
+    Returns
+    -------
+    compressed_array : ndarray
+        The selected slices.
+
+    See Also
+    --------
+    numpy.ndarray.compress : The NumPy method this mirrors.
+    arraystack.compress : The equivalent function.
+    """
     return compress(condition, self, axis, out)
 
 
@@ -319,7 +579,33 @@ def _choose_method(
     out: NDArray | None = None,
     mode: str = "raise",
 ) -> NDArray:
-    """Use this array as an index array to construct a new array from a set of choices."""
+    """Use this array as an index array to construct a new array from a set of choices.
+
+    Refer to `arraystack.choose` for full documentation.
+
+    Parameters
+    ----------
+    choices : sequence of arrays
+        Choice arrays.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    mode : {'raise', 'wrap', 'clip'}, optional
+        How out-of-bounds indices behave. 'raise' (the default): an entry outside [0, n) raises
+        ValueError, also under `jit`, `grad` and `vmap`, where a traced index is checked when the
+        computation runs. 'wrap': entries wrap around (modulo n). 'clip': entries are clamped to
+        [0, n - 1].
+
+    Returns
+    -------
+    merged_array : ndarray
+        The merged result.
+
+    See Also
+    --------
+    numpy.ndarray.choose : The NumPy method this mirrors.
+    arraystack.choose : The equivalent function.
+    """
     return choose(self, choices, out, mode)
 
 
@@ -341,25 +627,3 @@ __all__ = [
     "take",
     "take_along_axis",
 ]
-
-
-from arraystack._selection_docs import DOCS  # the docstrings, kept apart (line budget)
-
-for _function in (
-    choose,
-    compress,
-    extract,
-    piecewise,
-    place,
-    put,
-    put_along_axis,
-    putmask,
-    select,
-    take,
-    take_along_axis,
-    _take_method,
-    _put_method,
-    _compress_method,
-    _choose_method,
-):
-    _function.__doc__ = DOCS[_function.__name__]

@@ -10,11 +10,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._array import ndarray
-from arraystack._creation import asarray, astype, full, zeros_like
+from arraystack._creation import asarray, astype
+from arraystack._creation_filled import full, zeros_like
 from arraystack._creation_ranges import arange
 from arraystack._dtypes import result_type
 from arraystack._elementwise_functions import where
-from arraystack._manipulation import broadcast_arrays, ravel, reshape, stack
+from arraystack._manipulation import broadcast_arrays, ravel, reshape
+from arraystack._joining import stack
 from arraystack._reductions import any as any_
 from arraystack._reductions import sum as sum_
 from arraystack._selection import _concrete, _store, take
@@ -62,7 +64,35 @@ def compress(
     size: int | None = None,
     fill_value: ScalarLike = 0,
 ) -> NDArray:
-    """Return selected slices of an array along given axis."""
+    """Return selected slices of an array along given axis.
+
+    Parameters
+    ----------
+    condition : 1-D array of bools
+        Which entries to return along `axis`; shorter than the axis means False for the rest.
+    a : array_like
+        Array from which to extract a part.
+    axis : int, optional
+        Axis along which to take slices; by default the flattened array.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    size : int, optional
+        An arraystack extension (as in jax.numpy): exactly `size` entries are returned, cut or padded
+        with `fill_value`. Required inside `jit`, where the number of selected entries must be static.
+    fill_value : scalar, optional
+        The padding value when `size` exceeds the number of selected entries.
+
+    Returns
+    -------
+    compressed_array : ndarray
+        A copy of `a` without the slices along `axis` for which `condition` is false.
+
+    See Also
+    --------
+    numpy.compress : The NumPy function this mirrors.
+    take, extract, choose, nonzero
+    """
     condition = ravel(asarray(condition))
     a = asarray(a)
     index, valid = _selected("compress", condition, size, fill_value)
@@ -80,7 +110,30 @@ def extract(
     size: int | None = None,
     fill_value: ScalarLike = 0,
 ) -> NDArray:
-    """Return the elements of an array that satisfy some condition."""
+    """Return the elements of an array that satisfy some condition.
+
+    Parameters
+    ----------
+    condition : array_like
+        An array whose nonzero or True entries indicate the elements of `arr` to extract.
+    arr : array_like
+        Input array of the same size as `condition`.
+    size : int, optional
+        An arraystack extension (as in jax.numpy): exactly `size` entries are returned, cut or padded
+        with `fill_value`. Required inside `jit`, where the number of selected entries must be static.
+    fill_value : scalar, optional
+        The padding value when `size` exceeds the number of selected entries.
+
+    Returns
+    -------
+    extract : ndarray
+        Rank 1 array of the values of `arr` where `condition` is True.
+
+    See Also
+    --------
+    numpy.extract : The NumPy function this mirrors.
+    compress, take, place
+    """
     index, valid = _selected("extract", ravel(asarray(condition)), size, fill_value)
     return _padded(take(ravel(asarray(arr)), index), valid, 0, fill_value)
 
@@ -90,7 +143,27 @@ def select(
     choicelist: Sequence[ArrayLike],
     default: ArrayLike = 0,
 ) -> NDArray:
-    """Return an array drawn from elements in choicelist, depending on conditions."""
+    """Return an array drawn from elements in choicelist, depending on conditions.
+
+    Parameters
+    ----------
+    condlist : list of bool ndarrays
+        The conditions; where several hold, the first one in the list wins.
+    choicelist : list of ndarrays
+        The arrays from which the output elements are taken; the same length as `condlist`.
+    default : scalar, optional
+        The element inserted where all conditions are False.
+
+    Returns
+    -------
+    output : ndarray
+        The element of the first choice whose condition holds, else `default`.
+
+    See Also
+    --------
+    numpy.select : The NumPy function this mirrors.
+    where, choose, piecewise
+    """
     if len(condlist) != len(choicelist):
         raise ValueError("list of cases must be same length as list of conditions")
     if len(condlist) == 0:
@@ -119,7 +192,37 @@ def piecewise(
     *args: Any,
     **kw: Any,
 ) -> NDArray:
-    """Evaluate a piecewise-defined function."""
+    """Evaluate a piecewise-defined function.
+
+    Parameters
+    ----------
+    x : array_like
+        The input domain.
+    condlist : list of bool arrays or bool scalars
+        Each condition selects where the corresponding function applies.
+    funclist : list of callables, f(x,*args,**kw), or scalars
+        Functions (or constant values) per condition; one extra entry is the default where no condition
+        holds.
+    *args : tuple, optional
+        Extra positional arguments passed to each function.
+    **kw : dict, optional
+        Extra keyword arguments passed to each function.
+
+    Returns
+    -------
+    out : ndarray
+        The output, the same shape and type as `x`.
+
+    See Also
+    --------
+    numpy.piecewise : The NumPy function this mirrors.
+    select, where, choose
+
+    Notes
+    -----
+    When traced, each function is called on the whole of `x` and its results are kept where its
+    condition holds (NumPy calls it on ``x[cond]`` only), so the functions must work elementwise.
+    """
     x = asarray(x)
     n2 = len(funclist)
     if np.isscalar(condlist) or (

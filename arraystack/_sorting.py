@@ -80,7 +80,39 @@ def sort(
     stable: bool | None = None,
     descending: bool = False,
 ) -> NDArray:
-    """Return a sorted copy of an array."""
+    """Return a sorted copy of an array.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or None, optional
+        Axis along which to sort; the last by default, None for the flattened array.
+    kind : {'quicksort', 'mergesort', 'heapsort', 'stable'}, optional
+        Sorting algorithm; ties come out in NumPy's order for that kind (introsort, heapsort or stable).
+    order : str or list of str, optional
+        Field order for structured arrays; arraystack has none, so only None is accepted.
+    stable : bool, optional
+        If True, use a stable sort (Array API keyword).
+    descending : bool, optional
+        Sort in descending order (an Array API keyword NumPy lacks).
+
+    Returns
+    -------
+    sorted_array : ndarray
+        Array of the same type and shape as `a`.
+
+    See Also
+    --------
+    numpy.sort : The NumPy function this mirrors.
+    argsort, lexsort, partition, searchsorted, ndarray.sort
+
+    Notes
+    -----
+    NaNs sort last and complex numbers lexicographically, as in NumPy. `descending` is the Array API's
+    keyword: the sort of the flipped array, flipped (as array-api-strict does), so equal elements keep
+    their relative order and NaNs come first.
+    """
     kind = _sort_kind(kind, stable)
     _check_order(order)
     x, axis = _operand_and_axis(a, axis)
@@ -97,7 +129,38 @@ def argsort(
     stable: bool | None = None,
     descending: bool = False,
 ) -> NDArray:
-    """Returns the indices that would sort an array."""
+    """Returns the indices that would sort an array.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or None, optional
+        Axis along which to sort; the last by default, None for the flattened array.
+    kind : {'quicksort', 'mergesort', 'heapsort', 'stable'}, optional
+        Sorting algorithm; ties come out in NumPy's order for that kind (introsort, heapsort or stable).
+    order : str or list of str, optional
+        Field order for structured arrays; arraystack has none, so only None is accepted.
+    stable : bool, optional
+        If True, use a stable sort (Array API keyword).
+    descending : bool, optional
+        Sort in descending order (an Array API keyword NumPy lacks).
+
+    Returns
+    -------
+    index_array : ndarray, int
+        Indices that sort `a` along the axis.
+
+    See Also
+    --------
+    numpy.argsort : The NumPy function this mirrors.
+    sort, lexsort, take_along_axis
+
+    Notes
+    -----
+    With `descending`, the indices refer to the original array; the result is the sort of the flipped
+    array, flipped, so equal elements keep their relative order and NaNs come first.
+    """
     kind = _sort_kind(kind, stable)
     _check_order(order)
     a = asarray(a)
@@ -113,7 +176,27 @@ def argsort(
 
 
 def lexsort(keys: ArrayLike | Sequence[ArrayLike], axis: int = -1) -> NDArray:
-    """Perform an indirect stable sort using a sequence of keys."""
+    """Perform an indirect stable sort using a sequence of keys.
+
+    The last key is the primary sort key; ties are broken by the keys before it.
+
+    Parameters
+    ----------
+    keys : (k, m, n, ...) array-like or tuple
+        The k keys to sort by, each of shape ``(m, n, ...)``.
+    axis : int, optional
+        Axis to be indirectly sorted; the last by default.
+
+    Returns
+    -------
+    indices : (m, n, ...) ndarray of ints
+        Array of indices that sort the keys along the specified axis.
+
+    See Also
+    --------
+    numpy.lexsort : The NumPy function this mirrors.
+    argsort, sort
+    """
     if isinstance(keys, (ndarray, np.ndarray)):
         keys = asarray(keys)
         keys = [keys] if keys.ndim == 0 else [keys[i] for i in range(keys.shape[0])]
@@ -166,7 +249,36 @@ def partition(
     kind: str = "introselect",
     order: str | list[str] | None = None,
 ) -> NDArray:
-    """Return a partitioned copy of an array."""
+    """Return a partitioned copy of an array.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    kth : int or sequence of ints
+        Element index (or indices) to partition by: the k-th element is in its sorted position, smaller
+        ones before it, larger ones after.
+    axis : int or None, optional
+        Axis along which to partition; -1 (the last) by default, None for the flattened array.
+    kind : {'introselect'}, optional
+        Selection algorithm.
+    order : str or list of str, optional
+        Field order for structured arrays; arraystack has none, so only None is accepted.
+
+    Returns
+    -------
+    partitioned_array : ndarray
+        Array of the same type and shape as `a`.
+
+    See Also
+    --------
+    numpy.partition : The NumPy function this mirrors.
+    argpartition, sort
+
+    Notes
+    -----
+    The order inside each part is NumPy's introselect order.
+    """
     x, kth, axis = _partition_args(a, kth, axis, kind, order)
     return wrap(bind(partition_p, x, kth=kth, axis=axis))
 
@@ -178,7 +290,32 @@ def argpartition(
     kind: str = "introselect",
     order: str | list[str] | None = None,
 ) -> NDArray:
-    """Perform an indirect partition along the given axis."""
+    """Perform an indirect partition along the given axis.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    kth : int or sequence of ints
+        Element index (or indices) to partition by: the k-th element is in its sorted position, smaller
+        ones before it, larger ones after.
+    axis : int or None, optional
+        Axis along which to partition; -1 (the last) by default, None for the flattened array.
+    kind : {'introselect'}, optional
+        Selection algorithm.
+    order : str or list of str, optional
+        Field order for structured arrays; arraystack has none, so only None is accepted.
+
+    Returns
+    -------
+    index_array : ndarray, int
+        Indices that partition `a` along the axis.
+
+    See Also
+    --------
+    numpy.argpartition : The NumPy function this mirrors.
+    partition, argsort, take_along_axis
+    """
     a = asarray(a)
     if a.ndim == 0:  # as argsort
         a = wrap(_flat(a))
@@ -199,7 +336,36 @@ def searchsorted(
     side: str = "left",
     sorter: ArrayLike | None = None,
 ) -> NDArray:
-    """Find indices where elements should be inserted to maintain order."""
+    """Find indices where elements should be inserted to maintain order.
+
+    Parameters
+    ----------
+    a : 1-D array_like
+        Input array, sorted in ascending order unless `sorter` is given.
+    v : array_like
+        Values to insert into `a`.
+    side : {'left', 'right'}, optional
+        'left' gives the first suitable index, 'right' the last.
+    sorter : array_like of int, optional
+        Indices that sort `a` into ascending order.
+
+    Returns
+    -------
+    indices : ndarray of ints
+        Array of insertion points, with the same shape as `v`.
+
+    See Also
+    --------
+    numpy.searchsorted : The NumPy function this mirrors.
+    sort, digitize, histogram
+
+    Notes
+    -----
+    NaNs sort last, as in NumPy. Every entry of `sorter` is checked, eagerly and under a trace: one
+    outside ``[0, len(a))`` raises NumPy's ValueError ("Sorter index out of range."). NumPy checks only
+    the entries its binary search reads (none when `v` is empty), so it can return a result for a
+    sorter with a bad entry that arraystack refuses.
+    """
     if side not in ("left", "right"):
         if isinstance(side, str) and side[:1].lower() in ("l", "r"):
             raise ValueError("search side must be one of 'left' or 'right'")
@@ -248,7 +414,32 @@ def _bins_decreasing(bins):
 
 
 def digitize(x: ArrayLike, bins: ArrayLike, right: bool = False) -> NDArray:
-    """Return the indices of the bins to which each value in input array belongs."""
+    """Return the indices of the bins to which each value in input array belongs.
+
+    Parameters
+    ----------
+    x : array_like
+        Input array to be binned.
+    bins : array_like
+        1-D monotonic array of bin edges.
+    right : bool, optional
+        Whether the intervals include the right or the left bin edge.
+
+    Returns
+    -------
+    indices : ndarray of ints
+        Output array of indices, of the same shape as `x`.
+
+    See Also
+    --------
+    numpy.digitize : The NumPy function this mirrors.
+    bincount, histogram, searchsorted
+
+    Notes
+    -----
+    With traced `bins` their monotonicity cannot be checked: increasing order is assumed unless
+    ``bins[0] > bins[-1]``, which selects the decreasing formula.
+    """
     x, bins = asarray(x), asarray(bins)
     if x.dtype.kind == "c":
         raise TypeError("x may not be complex")
@@ -283,7 +474,35 @@ def _sort_method(
     *,
     stable: bool | None = None,
 ) -> None:
-    """Sort an array in place."""
+    """Sort an array in place.
+
+    Refer to `arraystack.sort` for full documentation.
+
+    Parameters
+    ----------
+    axis : int, optional
+        Axis along which to sort; the last by default.
+    kind : {'quicksort', 'mergesort', 'heapsort', 'stable'}, optional
+        Sorting algorithm; ties come out in NumPy's order for that kind (introsort, heapsort or stable).
+    order : str or list of str, optional
+        Field order for structured arrays; arraystack has none, so only None is accepted.
+    stable : bool, optional
+        If True, use a stable sort (Array API keyword).
+
+    Returns
+    -------
+    None
+        The array is sorted in place (functionalized when traced).
+
+    See Also
+    --------
+    numpy.ndarray.sort : The NumPy method this mirrors.
+    arraystack.sort : The equivalent function.
+
+    Notes
+    -----
+    Like NumPy's method, it has no `descending` keyword.
+    """
     self[...] = sort(self, axis, kind, order, stable=stable)
 
 
@@ -294,7 +513,31 @@ def _partition_method(
     kind: str = "introselect",
     order: str | list[str] | None = None,
 ) -> None:
-    """Partially sort the array in place, so the k-th element is in its sorted position."""
+    """Partially sort the array in place, so the k-th element is in its sorted position.
+
+    Refer to `arraystack.partition` for full documentation.
+
+    Parameters
+    ----------
+    kth : int or sequence of ints
+        Element index (or indices) to partition by.
+    axis : int, optional
+        Axis along which to sort; the last by default.
+    kind : {'introselect'}, optional
+        Selection algorithm.
+    order : str or list of str, optional
+        Field order for structured arrays; arraystack has none, so only None is accepted.
+
+    Returns
+    -------
+    None
+        The array is partitioned in place.
+
+    See Also
+    --------
+    numpy.ndarray.partition : The NumPy method this mirrors.
+    arraystack.partition : The equivalent function.
+    """
     self[...] = partition(self, kth, axis, kind, order)
 
 
@@ -306,7 +549,31 @@ def _argsort_method(
     *,
     stable: bool | None = None,
 ) -> NDArray:
-    """Returns the indices that would sort this array."""
+    """Returns the indices that would sort this array.
+
+    Refer to `arraystack.argsort` for full documentation.
+
+    Parameters
+    ----------
+    axis : int, optional
+        Axis along which to sort; the last by default.
+    kind : {'quicksort', 'mergesort', 'heapsort', 'stable'}, optional
+        Sorting algorithm; ties come out in NumPy's order for that kind (introsort, heapsort or stable).
+    order : str or list of str, optional
+        Field order for structured arrays; arraystack has none, so only None is accepted.
+    stable : bool, optional
+        If True, use a stable sort (Array API keyword).
+
+    Returns
+    -------
+    index_array : ndarray
+        Indices that sort the array along the axis.
+
+    See Also
+    --------
+    numpy.ndarray.argsort : The NumPy method this mirrors.
+    arraystack.argsort : The equivalent function.
+    """
     return argsort(self, axis, kind, order, stable=stable)
 
 
@@ -317,7 +584,31 @@ def _argpartition_method(
     kind: str = "introselect",
     order: str | list[str] | None = None,
 ) -> NDArray:
-    """Returns the indices that would partition this array."""
+    """Returns the indices that would partition this array.
+
+    Refer to `arraystack.argpartition` for full documentation.
+
+    Parameters
+    ----------
+    kth : int or sequence of ints
+        Element index (or indices) to partition by.
+    axis : int, optional
+        Axis along which to sort; the last by default.
+    kind : {'introselect'}, optional
+        Selection algorithm.
+    order : str or list of str, optional
+        Field order for structured arrays; arraystack has none, so only None is accepted.
+
+    Returns
+    -------
+    index_array : ndarray
+        Indices that partition the array along the axis.
+
+    See Also
+    --------
+    numpy.ndarray.argpartition : The NumPy method this mirrors.
+    arraystack.argpartition : The equivalent function.
+    """
     return argpartition(self, kth, axis, kind, order)
 
 
@@ -327,7 +618,29 @@ def _searchsorted_method(
     side: str = "left",
     sorter: ArrayLike | None = None,
 ) -> NDArray:
-    """Find indices where elements of v should be inserted in the array to maintain order."""
+    """Find indices where elements of v should be inserted in the array to maintain order.
+
+    Refer to `arraystack.searchsorted` for full documentation.
+
+    Parameters
+    ----------
+    v : array_like
+        Values to insert.
+    side : {'left', 'right'}, optional
+        Whether to return the first ('left') or last ('right') suitable index.
+    sorter : array_like of int, optional
+        Indices that sort `a` into ascending order.
+
+    Returns
+    -------
+    indices : ndarray
+        Insertion points, the shape of `v`.
+
+    See Also
+    --------
+    numpy.ndarray.searchsorted : The NumPy method this mirrors.
+    arraystack.searchsorted : The equivalent function.
+    """
     return searchsorted(self, v, side, sorter)
 
 
@@ -338,22 +651,3 @@ ndarray.argpartition = _argpartition_method
 ndarray.searchsorted = _searchsorted_method
 
 __all__ = ["argpartition", "argsort", "digitize", "lexsort", "partition", "searchsorted", "sort"]
-
-
-from arraystack._sorting_docs import DOCS  # the docstrings, kept apart (line budget)
-
-for _function in (
-    argpartition,
-    argsort,
-    digitize,
-    lexsort,
-    partition,
-    searchsorted,
-    sort,
-    _sort_method,
-    _partition_method,
-    _argsort_method,
-    _argpartition_method,
-    _searchsorted_method,
-):
-    _function.__doc__ = DOCS[_function.__name__]

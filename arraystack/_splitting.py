@@ -1,5 +1,5 @@
 """Splitting: array_split, split, hsplit, vsplit, dsplit, unstack. Each piece is a slice along the axis (a
-view in eager mode). Re-exported by _manipulation.
+view in eager mode).
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import numpy as np
 from arraystack._aliasing import view_of
 from arraystack._array import ndarray, wrap
 from arraystack._creation import asarray
-from arraystack._manipulation import moveaxis, normalize_axis
+from arraystack._manipulation import moveaxis
+from arraystack._shapes import normalize_axis
 from arraystack.ir.core import bind
 from arraystack.ir.structural import reshape_p, slice_p
 

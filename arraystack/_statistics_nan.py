@@ -1,5 +1,5 @@
 """NaN-ignoring statistics: nanmean, nanvar, nanstd, written as numpy/lib/_nanfunctions_impl.py writes them
-(NaNs replaced by zero, counts excluding them), on the helpers of _reductions_nan, which re-exports them.
+(NaNs replaced by zero, counts excluding them), on the helpers of _reductions_nan.
 """
 
 from __future__ import annotations
@@ -57,7 +57,39 @@ def nanmean(
     *,
     where: ArrayLike = True,
 ) -> NDArray:
-    """Compute the arithmetic mean along the specified axis, ignoring NaNs."""
+    """Compute the arithmetic mean along the specified axis, ignoring NaNs.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    dtype : data-type, optional
+        The desired data-type of the result. By default it is inferred from the input, as in NumPy.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    where : array_like of bool, optional
+        Elements to include in the operation.
+
+    Returns
+    -------
+    m : ndarray
+        The mean of the non-NaN elements.
+
+    See Also
+    --------
+    numpy.nanmean : The NumPy function this mirrors.
+    mean, nanvar, nanstd
+
+    Notes
+    -----
+    An all-NaN slice gives NaN with a RuntimeWarning, as in NumPy.
+    """
     a = as_array(a)
     if _plain_first(a, dtype, out, where) and reduced_size(a.shape, axes_of(axis, a.ndim)):
         r = mean(a, axis, None, None, keepdims)
@@ -133,7 +165,45 @@ def nanvar(
     mean: ArrayLike = NoValue,
     correction: float = NoValue,
 ) -> NDArray:
-    """Compute the variance along the specified axis, while ignoring NaNs."""
+    """Compute the variance along the specified axis, while ignoring NaNs.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    dtype : data-type, optional
+        The desired data-type of the result. By default it is inferred from the input, as in NumPy.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    ddof : {int, float}, optional
+        Delta degrees of freedom: the divisor is ``N - ddof``, N the number of non-NaN elements.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    where : array_like of bool, optional
+        Elements to include in the operation.
+    mean : array_like, optional
+        A precomputed mean (with ``keepdims=True`` shape) to use instead of computing it.
+    correction : {int, float}, optional
+        Array API name for `ddof`; only one of them may be given.
+
+    Returns
+    -------
+    variance : ndarray
+        The variance of the non-NaN elements.
+
+    See Also
+    --------
+    numpy.nanvar : The NumPy function this mirrors.
+    var, nanstd, nanmean
+
+    Notes
+    -----
+    An all-NaN slice gives NaN with a RuntimeWarning, as in NumPy.
+    """
     a = as_array(a)
     out = unpack_out(out)
     r = _nanvar_raw(a, axis, dtype, out, ddof_of(ddof, correction), keepdims, where, mean)
@@ -156,7 +226,45 @@ def nanstd(
     mean: ArrayLike = NoValue,
     correction: float = NoValue,
 ) -> NDArray:
-    """Compute the standard deviation along the specified axis, while ignoring NaNs."""
+    """Compute the standard deviation along the specified axis, while ignoring NaNs.
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    axis : int or tuple of ints, optional
+        Axis or axes along which to operate. By default (None) the flattened array is used.
+    dtype : data-type, optional
+        The desired data-type of the result. By default it is inferred from the input, as in NumPy.
+    out : ndarray, optional
+        Alternative output array in which to place the result; it must have the expected shape. Eagerly
+        it is written in place; traced, the update is functionalized.
+    ddof : {int, float}, optional
+        Delta degrees of freedom: the divisor is ``N - ddof``, N the number of non-NaN elements.
+    keepdims : bool, optional
+        If True, the reduced axes are left in the result as dimensions with size one, so the result
+        broadcasts against the input.
+    where : array_like of bool, optional
+        Elements to include in the operation.
+    mean : array_like, optional
+        A precomputed mean (with ``keepdims=True`` shape) to use instead of computing it.
+    correction : {int, float}, optional
+        Array API name for `ddof`; only one of them may be given.
+
+    Returns
+    -------
+    standard_deviation : ndarray
+        The standard deviation of the non-NaN elements.
+
+    See Also
+    --------
+    numpy.nanstd : The NumPy function this mirrors.
+    std, nanvar, nanmean
+
+    Notes
+    -----
+    An all-NaN slice gives NaN with a RuntimeWarning, as in NumPy.
+    """
     a = as_array(a)
     out = unpack_out(out)
     r = _nanvar_raw(a, axis, dtype, out, ddof_of(ddof, correction), keepdims, where, mean)

@@ -116,14 +116,14 @@ def _accumulate(ufunc, inputs, kwargs):
     name = _ACCUMULATE.get(ufunc)
     if name is None or len(inputs) != 1:
         return NotImplemented
-    from arraystack import _reductions
+    from arraystack import _cumulative
 
     out = _single_out(kwargs)
     axis = kwargs.pop("axis", 0)
     dtype = kwargs.pop("dtype", None)
     if kwargs:
         return NotImplemented
-    return getattr(_reductions, name)(inputs[0], axis=axis, dtype=dtype, out=out)
+    return getattr(_cumulative, name)(inputs[0], axis=axis, dtype=dtype, out=out)
 
 
 def _outer(ufunc, inputs, kwargs):

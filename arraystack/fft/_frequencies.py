@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._creation import _check_device, arange, asarray
-from arraystack._manipulation import concatenate as _concatenate
+from arraystack._creation import _check_device, asarray
+from arraystack._creation_ranges import arange
+from arraystack._joining import concatenate as _concatenate
 from arraystack._rearranging import roll
 
 if TYPE_CHECKING:

@@ -12,8 +12,8 @@ from arraystack._contractions import vecdot as _vecdot
 from arraystack._creation import asarray
 from arraystack._linalg import matmul as _matmul
 from arraystack._manipulation import matrix_transpose
-from arraystack._selection import diagonal as _diagonal
-from arraystack._selection import trace as _trace
+from arraystack._index_tricks import diagonal as _diagonal
+from arraystack._index_tricks import trace as _trace
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
