@@ -27,7 +27,7 @@ PACKAGE_DIR, PACKAGES = discover(ROOTS)
 
 # The C sources of the eager fast path; arraystack/_accelerator.py lists the same files for its CRC check.
 FASTPATH = ["_fastpath.c", "_fastpath.h", "_fastpath_array.c", "_fastpath_function.c", "_fastpath_jit.c"]
-# The C twin of the numba backend's mathlib (tier 0 of tiered jit); backends/numba/mathlib/exp_log_numpy.py
+# The C twin of the numba backend's mathlib (tier 0 of tiered jit); backends/numba/mathlib/twins.py
 # checks its CRC the same way.
 MATHLIB = "backends/numba/mathlib"
 MATHLIB_TWIN = [

@@ -15,16 +15,14 @@ Takes 2-3 minutes per function on a 2-core machine without --numpy-twin.
 
 from __future__ import annotations
 
+import importlib
 import math
 import sys
 import time
 
 import numba
 import numpy as np
-from arraystack.backends.numba.mathlib import exp_log as mathlib
-from arraystack.backends.numba.mathlib import exp_log_numpy as mathlib_numpy
-from arraystack.backends.numba.mathlib import log1p as mathlib_log1p
-from arraystack.backends.numba.mathlib import trig as mathlib_trig
+from arraystack.backends.numba.mathlib import exp_log, twins
 from arraystack.backends.numba.intrinsics import prefer_wide_vectors
 
 FUNCTIONS = ("exp", "expm1", "log", "tanh", "logistic", "erf", "sin", "cos", "tan", "log1p")
@@ -89,8 +87,8 @@ def _tally(got, want, lo, hi, hist, worst, x):
         if np.isnan(a) or np.isnan(b):
             d = 0 if (np.isnan(a) and np.isnan(b)) else top
         else:
-            ia = np.int64(mathlib.f32_bits(a))
-            ib = np.int64(mathlib.f32_bits(b))
+            ia = np.int64(exp_log.f32_bits(a))
+            ib = np.int64(exp_log.f32_bits(b))
             ia = -2147483648 - ia if ia < 0 else ia  # a monotonic integer line through -0.0 and +0.0
             ib = -2147483648 - ib if ib < 0 else ib
             d = min(abs(ia - ib), top)
@@ -99,17 +97,16 @@ def _tally(got, want, lo, hi, hist, worst, x):
         hist[d] += 1
         if d > worst[0]:
             worst[0] = d
-            worst[1] = np.int64(mathlib.f32_bits(x[i]))
+            worst[1] = np.int64(exp_log.f32_bits(x[i]))
 
 
 def check(name: str, numpy_twin: bool) -> bool:
-    module = mathlib_trig if name in ("sin", "cos", "tan") else mathlib
-    module = mathlib_log1p if name == "log1p" else module
+    module = importlib.import_module(f"arraystack.backends.numba.mathlib.{twins.FAMILY[name]}")
     kernel = _kernel(getattr(module, f"{name}_f32"))
     oracle = ORACLES[name]
     lo, hi = RANGES.get(name, (-np.inf, np.inf))
-    c_twin = mathlib_numpy.C_TWIN
-    emulation = mathlib_numpy.numpy_twin(name, np.float32, "numpy") if numpy_twin else None
+    c_twin = twins.C_TWIN
+    emulation = twins.numpy_twin(name, np.float32, "numpy") if numpy_twin else None
     hist = np.zeros(BINS, np.int64)
     worst = np.zeros(2, np.int64)
     c_mismatches = dict.fromkeys(c_twin.VARIANTS if c_twin is not None else (), 0)

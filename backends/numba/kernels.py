@@ -35,9 +35,9 @@ from arraystack.backends.numba.intrinsics import (
 )
 from arraystack.backends.numba.mathlib.exp_log import (
     exp_f32, exp_f64, expm1_f32, expm1_f64, log_f32, log_f64, tanh_f32, tanh_f64,
-    logistic_f32, logistic_f64, erf_f32, maximum, minimum,
+    logistic_f32, logistic_f64, maximum, minimum,
 )
-from arraystack.backends.numba.mathlib.erf import erf_f64
+from arraystack.backends.numba.mathlib.erf import erf_f32, erf_f64
 from arraystack.backends.numba.mathlib.log1p import log1p_f32, log1p_f64
 from arraystack.backends.numba.mathlib.trig import (
     sin_f32, sin_f64, cos_f32, cos_f64, tan_f32, tan_f64,

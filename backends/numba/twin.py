@@ -3,9 +3,9 @@
 It runs the same plan as `compile_numba` (the same regions, the same reference steps outside them), but
 each region's equations run as NumPy calls instead of a generated loop. Where a kernel computes differently
 from NumPy's own function, the twin computes what the kernel computes, bit for bit:
-- exp, expm1, log, tanh, logistic, erf, sin, cos on float32/float64: mathlib's (mathlib/erf.py's,
-  mathlib/trig.py's) polynomials with the kernel's exact FMAs (mathlib/exp_log_numpy.py: a C loop, the optional extension mathlib/_twin, about as fast as NumPy's own exp;
-  without it an exact NumPy emulation, 20-500x slower);
+- exp, expm1, log, log1p, tanh, logistic, erf, sin, cos, tan on float32/float64: mathlib's polynomials
+  with the kernel's exact FMAs (mathlib/twins.py: a C loop, the optional extension mathlib/_twin, about
+  as fast as NumPy's own exp; without it an exact NumPy emulation, 20-200x slower);
 - float32 x ** 3 and x ** 4: computed in float64 and rounded once, as lowering.py does;
 - float sums and products: the kernel's fixed summation order (summation_order.py), not NumPy's pairwise one;
 - float max/min reductions: the later of equal values (0.0, -0.0) and a canonical NaN (extrema.py), where
@@ -39,7 +39,7 @@ from arraystack.backends.executable import (
 )
 from arraystack.backends.numba import _reference_region_step, _region_problem
 from arraystack.backends.numba.extrema import kernel_extremum
-from arraystack.backends.numba.mathlib.exp_log_numpy import numpy_twin
+from arraystack.backends.numba.mathlib.twins import numpy_twin
 from arraystack.backends.numba.summation_order import kernel_reduce
 from arraystack.backends.reference import reference_step
 from arraystack.ir.control import fusion_p

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.numba
 
 numba = pytest.importorskip("numba")
 mathlib_erf = pytest.importorskip("arraystack.backends.numba.mathlib.erf")
-from arraystack.backends.numba.mathlib import erf_numpy as mathlib_erf_numpy, exp_log_numpy as mathlib_numpy, fma_emulation
+from arraystack.backends.numba.mathlib import erf_numpy as mathlib_erf_numpy, fma_emulation, twins as mathlib_numpy
 from arraystack.backends.numba.mathlib import constants as constants
 
 from tests.backends.test_mathlib_numpy import IMPLEMENTATIONS, specials, twin

@@ -19,10 +19,11 @@ mathlib = pytest.importorskip("arraystack.backends.numba.mathlib.exp_log")
 mathlib_erf = pytest.importorskip("arraystack.backends.numba.mathlib.erf")
 mathlib_log1p = pytest.importorskip("arraystack.backends.numba.mathlib.log1p")
 from arraystack.backends.numba.mathlib import erf_numpy as mathlib_erf_numpy
-from arraystack.backends.numba.mathlib import exp_log_numpy as mathlib_numpy
-from arraystack.backends.numba.mathlib import fma_emulation
+from arraystack.backends.numba.mathlib import exp_log_numpy
+from arraystack.backends.numba.mathlib import twins as mathlib_numpy
+from arraystack.backends.numba.mathlib import checked_jit, fma_emulation
 from arraystack.backends.numba.mathlib import trig_numpy as mathlib_trig_numpy
-from arraystack.backends.numba.mathlib.exp_log_numpy import numpy_twin
+from arraystack.backends.numba.mathlib.twins import numpy_twin
 
 NAMES = ("exp", "expm1", "log", "tanh", "logistic", "erf", "log1p")
 C_TWIN = mathlib_numpy.C_TWIN
@@ -41,7 +42,7 @@ _kernel_results = {}
 def kernel_function(name, dtype):
     """The kernels' function for `name` on dtype (float64 erf lives in mathlib_erf.py, log1p in
     mathlib_log1p.py)."""
-    module = mathlib_erf if (name, np.dtype(dtype)) == ("erf", np.float64) else mathlib
+    module = mathlib_erf if name == "erf" else mathlib
     module = mathlib_log1p if name == "log1p" else module
     return getattr(module, f"{name}_{'f32' if dtype == np.float32 else 'f64'}")
 
@@ -268,7 +269,7 @@ def test_float64_fma_operands_stay_in_the_exact_range(f64_sample, monkeypatch):
         calls.append(1)
         return fma_emulation.fma_f64(a, b, c, b_parts)
 
-    for module in (mathlib_numpy, mathlib_erf_numpy, mathlib_trig_numpy):
+    for module in (exp_log_numpy, mathlib_erf_numpy, mathlib_trig_numpy):
         monkeypatch.setattr(module, "fma_f64", checked)
     rng = np.random.default_rng(3)
     x64 = np.concatenate([rng.choice(f64_sample, 200_000), specials(np.float64)])
@@ -360,7 +361,7 @@ def test_loading_the_twin_imports_no_numba():
     """Tier 0 serves the first calls: it must not wait for numba's import (0.5-1 s)."""
     out = run_python(
         "import sys, numpy as np\n"
-        "from arraystack.backends.numba.mathlib.exp_log_numpy import numpy_twin\n"
+        "from arraystack.backends.numba.mathlib.twins import numpy_twin\n"
         "for name in ('exp', 'expm1', 'log', 'tanh', 'logistic', 'erf', 'sin', 'cos'):\n"
         "    for dtype in (np.float32, np.float64):\n"
         "        numpy_twin(name, dtype)(np.ones(3, dtype))\n"
@@ -373,7 +374,7 @@ def test_without_the_extension_the_numpy_twin_serves():
     out = run_python(
         "import sys, numpy as np\n"
         "sys.modules['arraystack.backends.numba.mathlib._twin'] = None  # import fails\n"
-        "from arraystack.backends.numba.mathlib import exp_log_numpy as m\n"
+        "from arraystack.backends.numba.mathlib import twins as m\n"
         "assert m.C_TWIN is None\n"
         "x = np.linspace(-5, 5, 101)\n"
         "assert m.numpy_twin('tanh', np.float64) is m._ENTRY_POINTS['tanh', np.dtype(np.float64)]\n"
@@ -507,7 +508,7 @@ def test_kernels_compile_without_fast_math_and_with_explicit_fma():
     for name in NAMES:
         for dtype in (np.float32, np.float64):
             compiled(name, dtype)(np.ones(2, dtype))
-    options = {k: v for k, v in mathlib._jit_options.items() if k != "cache"}
+    options = checked_jit.OPTIONS
     fma_seen = set()
     dispatchers = {
         v

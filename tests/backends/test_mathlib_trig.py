@@ -171,7 +171,7 @@ def test_jitted_loops_check_blocks_in_flat_nested_and_donated_kernels():
     input; each gives the full functions' bits (NumPy twin), which eager-NumPy float32 arithmetic then
     rounds as NumPy does."""
     import arraystack as ast
-    from arraystack.backends.numba.mathlib.exp_log_numpy import numpy_twin
+    from arraystack.backends.numba.mathlib.twins import numpy_twin
 
     sin, cos = numpy_twin("sin", np.float32), numpy_twin("cos", np.float32)
     rng = np.random.default_rng(11)
@@ -196,7 +196,7 @@ def test_float32_sin_stays_out_of_reducing_regions():
     """A float32 sin or cos never joins a region that reduces (its block check is the elementwise loop's);
     a float64 one does, and both results are the twins' bits."""
     import arraystack as ast
-    from arraystack.backends.numba.mathlib.exp_log_numpy import numpy_twin
+    from arraystack.backends.numba.mathlib.twins import numpy_twin
 
     f = ast.jit(lambda x: ast.sum(ast.sin(x), axis=1))
     x32 = np.random.default_rng(3).standard_normal((64, 300)).astype(np.float32)

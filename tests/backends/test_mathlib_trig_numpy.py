@@ -14,9 +14,9 @@ pytestmark = pytest.mark.numba
 
 numba = pytest.importorskip("numba")
 mathlib_trig = pytest.importorskip("arraystack.backends.numba.mathlib.trig")
-from arraystack.backends.numba.mathlib import exp_log_numpy as mathlib_numpy, fma_emulation, trig_numpy as mathlib_trig_numpy
+from arraystack.backends.numba.mathlib import checked_jit, fma_emulation, trig_numpy as mathlib_trig_numpy, twins as mathlib_numpy
 from arraystack.backends.numba.mathlib import trig_constants as constants
-from arraystack.backends.numba.mathlib.exp_log_numpy import numpy_twin
+from arraystack.backends.numba.mathlib.twins import numpy_twin
 
 from tests.backends.test_mathlib_numpy import (
     FAST_MATH_FLAG,
@@ -239,7 +239,7 @@ def test_emulated_fmas_stay_in_the_exact_range(f64_sample, f32_sample, monkeypat
 def test_kernels_compile_without_fast_math_and_with_explicit_fma():
     """As for mathlib (test_mathlib_numpy.py): no fast-math flag and no llvm.fmuladd in the functions
     kernels call, recompiled uncached (their callees are inlined into them, so their IR is all there)."""
-    options = {k: v for k, v in mathlib_trig._jit_options.items() if k != "cache"}
+    options = checked_jit.OPTIONS
     fma_seen = set()
     for name in NAMES:
         for function, dtype in [(f"{name}_f64", np.float64), (f"{name}_f32", np.float32),
@@ -309,7 +309,7 @@ def test_c_twin_runs_sin_and_cos_only_with_its_tables(tmp_path):
         f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\n"
         "import numpy as np\n"
         "import _twin as fresh\n"
-        "from arraystack.backends.numba.mathlib import exp_log_numpy as mathlib_numpy\n"
+        "from arraystack.backends.numba.mathlib import twins as mathlib_numpy\n"
         "from arraystack.backends.numba.mathlib.trig_constants import TRIG_TABLE, TRIG_TABLE_F\n"
         "T, TF = TRIG_TABLE, TRIG_TABLE_F\n"
         "assert fresh is not mathlib_numpy.C_TWIN\n"

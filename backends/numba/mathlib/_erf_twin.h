@@ -1,10 +1,10 @@
-/* erf.py's float64 erf in C, bit for bit (_twin.c loops over arrays), and libm's erf
- * for eager erf's reference rule.
+/* erf.py's erf (float32, float64) in C, bit for bit (_twin.c loops over arrays), and libm's erf for
+ * eager erf's reference rule.
  *
- * The rules of _exp_log_twin.h hold here: the IEEE operations of erf.erf_f64 in the same order,
- * every `fma` C99 fma(); the constants are constants.py's ERF_* as exact hex literals
- * (test_mathlib_erf_numpy.py compares them with Python's). Edit erf.py, erf_numpy.py and
- * this file together.
+ * The rules of _exp_log_twin.h hold here: the IEEE operations of erf.erf_f64 and erf.erf_f32 in the same
+ * order, every `fma` C99 fma()/fmaf(); the constants are constants.py's ERF_* as exact hex literals
+ * (tests/backends/test_mathlib_twins.py compares float64's with Python's). Edit erf.py, erf_numpy.py
+ * and this file together.
  */
 #ifndef ARRAYSTACK_MATHLIB_ERF_TWIN_H
 #define ARRAYSTACK_MATHLIB_ERF_TWIN_H
@@ -68,5 +68,40 @@ INLINE double erf_f64(double x)
 }
 
 INLINE double libm_erf_f64(double x) { return erf(x); } /* eager erf's reference rule (libm's bits) */
+
+/* erf.erf_f32: two polynomials in float32 (constants.py) */
+static const float ERF_SMALL_F[7] = {
+    0x1.4a9dacp-14f, -0x1.a46b4p-11f, 0x1.541636p-8f, -0x1.b7fb38p-6f, 0x1.ce2d18p-4f, -0x1.81273ep-2f, 0x1.06eba8p-3f,
+};
+static const float ERF_LARGE_F[17] = {
+    -0x1.834db2p-27f, 0x1.79346p-22f, -0x1.a76c98p-21f, -0x1.d0bfep-19f,
+    0x1.0180aap-16f, -0x1.04435cp-17f, -0x1.5132b8p-14f, 0x1.09bc08p-12f,
+    -0x1.101444p-12f, -0x1.1d7e18p-11f, 0x1.6ebcacp-9f, -0x1.90db5p-8f,
+    0x1.1a8aa4p-7f, -0x1.119ea8p-7f, 0x1.64e3b6p-8f, -0x1.1d82e6p-9f,
+    0x1.aab862p-12f,
+};
+#define ERF_SPLIT_F 1.0f
+#define ERF_CLAMP_F 4.0f
+#define ERF_CENTER_F 2.5f
+
+INLINE float erf_f32(float x)
+{
+    float ax = fabsf(x);
+    float a = ax < ERF_CLAMP_F ? ax : ERF_CLAMP_F; /* NaN: 4, a garbage lane the last select drops */
+    float u = a * a;
+    float p = fmaf(ERF_SMALL_F[0], u, ERF_SMALL_F[1]);
+    UNROLL
+    for (int i = 2; i < 7; i++)
+        p = fmaf(p, u, ERF_SMALL_F[i]);
+    float small = fmaf(a, p, a);
+    float w = a - ERF_CENTER_F; /* exact */
+    float e = fmaf(ERF_LARGE_F[0], w, ERF_LARGE_F[1]);
+    UNROLL
+    for (int i = 2; i < 17; i++)
+        e = fmaf(e, w, ERF_LARGE_F[i]);
+    float y = a < ERF_SPLIT_F ? small : 1.0f - e;
+    y = copysignf(y, x);
+    return x != x ? x : y;
+}
 
 #endif /* ARRAYSTACK_MATHLIB_ERF_TWIN_H */

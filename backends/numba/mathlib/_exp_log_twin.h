@@ -1,14 +1,14 @@
 /* exp_log.py's functions in C, bit for bit (the math of _twin.c, which loops over arrays).
  *
  * Each function below performs exactly the IEEE operations of the numba function of the same name in
- * exp_log.py (float64 erf: _erf_twin.h), in the same order: every `fma` there is C99 fma()/fmaf() here
+ * exp_log.py, in the same order: every `fma` there is C99 fma()/fmaf() here
  * (correctly rounded, as llvm.fma), every other operator is one rounded operation. That holds only without
  * contraction or reassociation: setup.py compiles with -ffp-contract=off and without -ffast-math (checked
  * below), and FLT_EVAL_METHOD must be 0 (no x87 excess precision). Selects are ternaries on values computed
  * either way, as in the branch-free kernels; NaN inputs come back as themselves. The constants are
- * constants.py's values as exact hex literals. tests/backends/test_mathlib_numpy.py compares every
- * result with the compiled kernels bitwise; edit exp_log.py (erf.py), exp_log_numpy.py
- * (erf_numpy.py) and this file together.
+ * constants.py's values as exact hex literals. tests/backends/test_mathlib_agreement.py compares every
+ * result with the compiled kernels bitwise; edit exp_log.py, exp_log_numpy.py and this file together.
+ * The other families' headers (_erf_twin.h, _log1p_twin.h, _trig_twin.h) follow the same rules.
  */
 #ifndef ARRAYSTACK_MATHLIB_EXP_LOG_TWIN_H
 #define ARRAYSTACK_MATHLIB_EXP_LOG_TWIN_H
@@ -336,41 +336,6 @@ INLINE float logistic_f32(float x)
 {
     float e = exp_f32(-fabsf(x));
     float y = x >= 0.0f ? 1.0f / (1.0f + e) : e / (1.0f + e);
-    return x != x ? x : y;
-}
-
-/* erf: float32 from two polynomials in float32 (constants.py) */
-static const float ERF_SMALL_F[7] = {
-    0x1.4a9dacp-14f, -0x1.a46b4p-11f, 0x1.541636p-8f, -0x1.b7fb38p-6f, 0x1.ce2d18p-4f, -0x1.81273ep-2f, 0x1.06eba8p-3f,
-};
-static const float ERF_LARGE_F[17] = {
-    -0x1.834db2p-27f, 0x1.79346p-22f, -0x1.a76c98p-21f, -0x1.d0bfep-19f,
-    0x1.0180aap-16f, -0x1.04435cp-17f, -0x1.5132b8p-14f, 0x1.09bc08p-12f,
-    -0x1.101444p-12f, -0x1.1d7e18p-11f, 0x1.6ebcacp-9f, -0x1.90db5p-8f,
-    0x1.1a8aa4p-7f, -0x1.119ea8p-7f, 0x1.64e3b6p-8f, -0x1.1d82e6p-9f,
-    0x1.aab862p-12f,
-};
-#define ERF_SPLIT_F 1.0f
-#define ERF_CLAMP_F 4.0f
-#define ERF_CENTER_F 2.5f
-
-INLINE float erf_f32(float x)
-{
-    float ax = fabsf(x);
-    float a = ax < ERF_CLAMP_F ? ax : ERF_CLAMP_F; /* NaN: 4, a garbage lane the last select drops */
-    float u = a * a;
-    float p = fmaf(ERF_SMALL_F[0], u, ERF_SMALL_F[1]);
-    UNROLL
-    for (int i = 2; i < 7; i++)
-        p = fmaf(p, u, ERF_SMALL_F[i]);
-    float small = fmaf(a, p, a);
-    float w = a - ERF_CENTER_F; /* exact */
-    float e = fmaf(ERF_LARGE_F[0], w, ERF_LARGE_F[1]);
-    UNROLL
-    for (int i = 2; i < 17; i++)
-        e = fmaf(e, w, ERF_LARGE_F[i]);
-    float y = a < ERF_SPLIT_F ? small : 1.0f - e;
-    y = copysignf(y, x);
     return x != x ? x : y;
 }
 

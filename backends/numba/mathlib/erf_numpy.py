@@ -1,14 +1,15 @@
-"""erf.py's float64 erf as NumPy array code, bit for bit, for tier 0 (exp_log_numpy.py's _TWINS
-holds it): erf_f64's IEEE operations in its order, each `fma` fma_emulation's exact one. Two steps differ
-in form, not in bits (each has a Note): the lanes a select drops get operands inside fma_f64's exact
-range, and the small branch's last fma takes another route for tiny |x|. No numba import.
+"""erf.py's erf as NumPy array code, bit for bit, for tier 0: erf_f32's and erf_f64's IEEE operations in
+their order, each `fma` fma_emulation's exact one. Two steps of float64 erf differ in form, not in bits
+(each has a Note): the lanes a select drops get operands inside fma_f64's exact range, and the small
+branch's last fma takes another route for tiny |x|. No numba import.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from arraystack.backends.numba.mathlib import constants as ml
-from arraystack.backends.numba.mathlib.fma_emulation import fma_f64
+from arraystack.backends.numba.mathlib.exp_log_numpy import _exp_f64
+from arraystack.backends.numba.mathlib.fma_emulation import fma_f32, fma_f64
 from arraystack.backends.numba.mathlib.trig_numpy import _horner
 
 # below it a * a is 0 (so Q's value is Q(0)); above it fma(a, q, a) is exact in fma_f64
@@ -17,9 +18,6 @@ SCALE_HALF = 2.0**537  # 2**1074 is no float64: scalings by it take two steps, e
 
 
 def _erf_f64(x):
-    # imported here: exp_log_numpy.py imports this module
-    from arraystack.backends.numba.mathlib.exp_log_numpy import _exp_f64
-
     a = np.abs(x)
     # Note: the kernel runs the small branch on every a; here the lanes the select drops (a >= 1, NaN)
     # and tiny a (redone below) run it on 0, so that every fma_f64 is exact (huge a, inf, NaN are not)
@@ -51,3 +49,19 @@ def _fma_tiny(a, q):
     r = fma_f64(big, q, big)
     r = np.where(r < 2.0**52, fma_f64(big, q, big + 2.0**52) - 2.0**52, r)
     return r / SCALE_HALF / SCALE_HALF
+
+
+def _horner_f32(c, x):
+    p = fma_f32(c[0], x, c[1])
+    for i in range(2, len(c)):
+        p = fma_f32(p, x, c[i])
+    return p
+
+
+def _erf_f32(x):
+    a = np.minimum(np.abs(x), ml.ERF_CLAMP_F)
+    small = fma_f32(a, _horner_f32(ml.ERF_SMALL_F, a * a), a)
+    large = ml.ONE_F - _horner_f32(ml.ERF_LARGE_F, a - ml.ERF_CENTER_F)
+    y = np.where(a < ml.ERF_SPLIT_F, small, large)
+    y = np.copysign(y, x)
+    return np.where(np.isnan(x), x, y)

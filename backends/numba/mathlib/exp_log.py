@@ -1,5 +1,5 @@
-"""Vectorizable float32/float64 math for generated numba kernels: exp, expm1, log, tanh, logistic, erf
-(float32; float64 erf is erf.py's, sin and cos trig.py's).
+"""Vectorizable float32/float64 math for generated numba kernels: exp, expm1, log, tanh, logistic (erf is
+erf.py's, log1p log1p.py's, sin, cos and tan trig.py's), and NumPy's maximum and minimum.
 
 numba lowers np.exp/np.tanh in a loop to scalar libm calls, which blocks SIMD. These branch-free versions
 (argument reduction + polynomial, selects instead of branches, bit-level scaling) let LLVM vectorize the loop.
@@ -12,17 +12,12 @@ Every result is specified bit for bit (IEEE operations and explicit fmas only), 
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
+from arraystack.backends.numba.mathlib.checked_jit import njit_checked
 from arraystack.backends.numba.mathlib.constants import (
     ATANH_C,
     ATANH_CF,
-    ERF_CENTER_F,
-    ERF_CLAMP_F,
-    ERF_LARGE_F,
-    ERF_SMALL_F,
-    ERF_SPLIT_F,
     EXP_C,
     EXP_CF,
     EXP_QF,
@@ -46,7 +41,7 @@ from arraystack.backends.numba.mathlib.constants import (
 )
 from arraystack.backends.numba.mathlib.scale import exp_scale_f32, scale_pow2_f64
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -104,17 +99,16 @@ def pow2_shifted_f32(typingctx, shifted):
     return types.float32(types.float32), codegen
 
 
-# Compiled once per signature and kept in numba's disk cache; a kernel links them and LLVM inlines them
+# Compiled once per signature and kept in numba's disk cache (checked_jit.njit_checked); a kernel links them and LLVM inlines them
 # before it vectorizes the loop (numba-level inline="always" re-typed them inside every kernel: ~1 s of
 # each cold kernel compile). No fast-math: every operator is one IEEE operation, every fusion is an fma.
 # Where an fma's product is exact (a power of two, or short constants times a small integer) it equals the
 # unfused expression, which is how exp_log_numpy.py computes it; the comments say which.
-_jit_options = dict(error_model="numpy", cache=True)
 
 # -- float64 ------------------------------------------------------------------------------------------------
 
 
-@njit(**_jit_options)
+@njit_checked
 def _pow2_f64(k):
     """2**k for integer k in [-1076, 1024], as two normal factors."""
     k1 = k >> 1
@@ -122,7 +116,7 @@ def _pow2_f64(k):
     return bits_f64((k1 + 1023) << 52), bits_f64((k2 + 1023) << 52)
 
 
-@njit(**_jit_options)
+@njit_checked
 def _reduce_f64(x):
     xc = min(max(x, -746.0), 710.0) if x == x else 0.0
     k = np.floor(fma(xc, LOG2E, 0.5))
@@ -131,7 +125,7 @@ def _reduce_f64(x):
     return np.int64(k), r
 
 
-@njit(**_jit_options)
+@njit_checked
 def exp_f64(x):
     k, r = _reduce_f64(x)
     c = EXP_C
@@ -155,7 +149,7 @@ def exp_f64(x):
     return x if x != x else y
 
 
-@njit(**_jit_options)
+@njit_checked
 def expm1_f64(x):
     k, r = _reduce_f64(x)
     c = EXP_C
@@ -181,7 +175,7 @@ def expm1_f64(x):
     return x if (x != x or x == 0.0) else y  # expm1(-0.0) is -0.0 (em1r = r + r*r*p gives +0.0)
 
 
-@njit(**_jit_options)
+@njit_checked
 def log_f64(x):
     tiny = x < 2.2250738585072014e-308
     xs = x * 18014398509481984.0 if tiny else x  # 2**54 lifts denormals
@@ -216,7 +210,7 @@ def log_f64(x):
     return x if x != x else y
 
 
-@njit(**_jit_options)
+@njit_checked
 def tanh_f64(x):
     ax = abs(x)
     t = expm1_f64(2.0 * min(ax, 23.0))
@@ -226,7 +220,7 @@ def tanh_f64(x):
     return x if x != x else y
 
 
-@njit(**_jit_options)
+@njit_checked
 def logistic_f64(x):
     e = exp_f64(-abs(x))
     y = 1.0 / (1.0 + e) if x >= 0.0 else e / (1.0 + e)
@@ -236,7 +230,7 @@ def logistic_f64(x):
 # -- float32 ------------------------------------------------------------------------------------------------
 
 
-@njit(**_jit_options)
+@njit_checked
 def _pow2_f32(k):
     """2**k for integral float32 k in [-150, 128], as two normal factors. Kept in float arithmetic: numba
     widens int32 arithmetic to int64, which would halve the vector width of the whole loop."""
@@ -247,7 +241,7 @@ def _pow2_f32(k):
     )
 
 
-@njit(**_jit_options)
+@njit_checked
 def _reduce_f32(x):
     """k = round(x / ln2) (by the 1.5 * 2**23 shifter, also returned) and r = x - k ln2. For NaN x all are
     garbage that every caller discards with its final select."""
@@ -259,7 +253,7 @@ def _reduce_f32(x):
     return k, r, shifted
 
 
-@njit(**_jit_options)
+@njit_checked
 def exp_f32(x):
     """2**k (1 + em1), em1 = r + r**2 Q(r) ~ expm1(r) (constants.py has Q and the bound), 2**k
     applied as fma(em1, s1, s1) * s2 with s1 * s2 = 2**k, or ldexp(1 + em1, k) (exp_scale_f32)."""
@@ -277,7 +271,7 @@ def exp_f32(x):
     return x if x != x else y
 
 
-@njit(**_jit_options)
+@njit_checked
 def expm1_f32(x):
     k, r, _ = _reduce_f32(x)
     c = EXP_CF
@@ -299,7 +293,7 @@ def expm1_f32(x):
     return x if (x != x or x == ZERO_F) else y  # expm1(-0.0) is -0.0
 
 
-@njit(**_jit_options)
+@njit_checked
 def log_f32(x):
     tiny = x < F(1.1754943508222875e-38)
     xs = x * F(33554432.0) if tiny else x  # 2**25
@@ -329,7 +323,7 @@ def log_f32(x):
     return x if x != x else y
 
 
-@njit(**_jit_options)
+@njit_checked
 def tanh_f32(x):
     """E / (E + 1) with E = expm1(2m) / 2, m = min(|x|, 10), sign restored (constants.py has the
     derivation and the bound). For x = +-0 and denormals E is m itself, so tanh(x) = x."""
@@ -350,40 +344,19 @@ def tanh_f32(x):
     return x if x != x else y
 
 
-@njit(**_jit_options)
+@njit_checked
 def logistic_f32(x):
     e = exp_f32(-abs(x))
     y = ONE_F / (ONE_F + e) if x >= ZERO_F else e / (ONE_F + e)
     return x if x != x else y
 
 
-@njit(**_jit_options)
-def _horner_f32(c, x):
-    """fma(...fma(fma(c[0], x, c[1]), x, c[2])..., x, c[-1]): Horner's rule, highest coefficient first."""
-    p = fma(c[0], x, c[1])
-    for i in range(2, len(c)):
-        p = fma(p, x, c[i])
-    return p
-
-
-@njit(**_jit_options)
-def erf_f32(x):
-    """a + a A(a**2) below 1, 1 - E(a - 2.5) from 1 on, a = min(|x|, 4), sign restored
-    (constants.py has A, E and the bound)."""
-    a = min(abs(x), ERF_CLAMP_F)
-    small = fma(a, _horner_f32(ERF_SMALL_F, a * a), a)
-    large = ONE_F - _horner_f32(ERF_LARGE_F, a - ERF_CENTER_F)  # a - 2.5 is exact
-    y = small if a < ERF_SPLIT_F else large
-    y = np.copysign(y, x)
-    return x if x != x else y
-
-
-@njit(**_jit_options)
+@njit_checked
 def maximum(a, b):
     """NumPy's maximum: NaN propagates (from either side)."""
     return a if (a > b or a != a) else b  # equal values (0.0 vs -0.0) give b, as NumPy's loops do
 
 
-@njit(**_jit_options)
+@njit_checked
 def minimum(a, b):
     return a if (a < b or a != a) else b

@@ -1,34 +1,21 @@
 """exp_log.py's functions as NumPy array code, bit for bit: the same IEEE operations in the same order,
 so tier 0 (NumPy) computes exactly what tier 1's kernels compute. Each `_<fn>_<f32|f64>` mirrors the
-numba function of that name line by line; keep the two in step (tests/backends/test_mathlib_numpy.py
-compares every result bitwise); trig.py's sin and cos have theirs in trig_numpy.py,
-erf.py's float64 erf in erf_numpy.py. The kernel's `fma` is emulated exactly
-(fma_emulation.py), except where exp_log.py notes the product is exact: there the fma is the unfused
-expression. Constants come from constants.py (no numba import: tier 0 must not wait for it).
-Selects evaluate both sides, as the branch-free kernels do; NaN inputs come back as themselves.
-Cost (1e6 elements, 2-core host): float32 40-150 ms, float64 0.4-0.8 s (each emulated float64 fma is ~35
-NumPy passes), against 1-6 ms for NumPy's own exp/log/tanh. So `numpy_twin` prefers the same functions in
-C (the optional extension _twin, built from _twin.c/.h by setup.py), which computes the
-same bits in 0.6-11 ms per 1e6 elements (AVX-512 host); this NumPy code serves when the extension is
-not built or is stale.
+numba function of that name line by line (tests/backends/test_mathlib_agreement.py compares every result
+bitwise). The kernel's `fma` is emulated exactly (fma_emulation.py), except where exp_log.py notes the
+product is exact: there the fma is the unfused expression. Constants come from constants.py (no numba
+import: tier 0 must not wait for it). Selects evaluate both sides, as the branch-free kernels do; NaN
+inputs come back as themselves. Cost (1e6 elements): float32 25-55 ms, float64 0.2 s (each emulated
+float64 fma is ~35 NumPy passes), against 1-13 ms for the C twin (_exp_log_twin.h), which twins.py
+prefers; this code serves when the extension is not built or is stale.
 """
 
 from __future__ import annotations
 
-import os
-import warnings
-
 import numpy as np
-from arraystack.backends.native_build import built_from_sources
 from arraystack.backends.numba.mathlib import constants as ml
-from arraystack.backends.numba.mathlib import trig_numpy as trig
 from arraystack.backends.numba.mathlib.fma_emulation import fma_f32, fma_f64, split
-from arraystack.backends.numba.mathlib.erf_numpy import _erf_f64
-from arraystack.backends.numba.mathlib.log1p_numpy import _log1p_f32, _log1p_f64
-from arraystack.backends.numba.mathlib.trig_constants import TRIG_TABLE, TRIG_TABLE_F
 
 F = np.float32
-CHUNK = 16384  # elements per pass: a function makes 100-600 passes, over arrays that stay in cache
 
 
 # -- float64 ------------------------------------------------------------------------------------------------
@@ -223,171 +210,3 @@ def _logistic_f32(x):
     e = _exp_f32(-np.abs(x))
     y = np.where(x >= ml.ZERO_F, ml.ONE_F / (ml.ONE_F + e), e / (ml.ONE_F + e))
     return np.where(np.isnan(x), x, y)
-
-
-def _horner_f32(c, x):
-    p = fma_f32(c[0], x, c[1])
-    for i in range(2, len(c)):
-        p = fma_f32(p, x, c[i])
-    return p
-
-
-def _erf_f32(x):
-    a = np.minimum(np.abs(x), ml.ERF_CLAMP_F)
-    small = fma_f32(a, _horner_f32(ml.ERF_SMALL_F, a * a), a)
-    large = ml.ONE_F - _horner_f32(ml.ERF_LARGE_F, a - ml.ERF_CENTER_F)
-    y = np.where(a < ml.ERF_SPLIT_F, small, large)
-    y = np.copysign(y, x)
-    return np.where(np.isnan(x), x, y)
-
-
-# -- entry points -------------------------------------------------------------------------------------------
-_TWINS = {
-    ("exp", np.dtype(np.float64)): _exp_f64,
-    ("expm1", np.dtype(np.float64)): _expm1_f64,
-    ("log", np.dtype(np.float64)): _log_f64,
-    ("tanh", np.dtype(np.float64)): _tanh_f64,
-    ("logistic", np.dtype(np.float64)): _logistic_f64,
-    ("exp", np.dtype(np.float32)): _exp_f32,
-    ("expm1", np.dtype(np.float32)): _expm1_f32,
-    ("log", np.dtype(np.float32)): _log_f32,
-    ("tanh", np.dtype(np.float32)): _tanh_f32,
-    ("logistic", np.dtype(np.float32)): _logistic_f32,
-    ("erf", np.dtype(np.float64)): _erf_f64,
-    ("log1p", np.dtype(np.float64)): _log1p_f64,
-    ("log1p", np.dtype(np.float32)): _log1p_f32,
-    ("erf", np.dtype(np.float32)): _erf_f32,
-    ("sin", np.dtype(np.float64)): trig._sin_f64,
-    ("cos", np.dtype(np.float64)): trig._cos_f64,
-    ("sin", np.dtype(np.float32)): trig._sin_f32,
-    ("cos", np.dtype(np.float32)): trig._cos_f32,
-    ("tan", np.dtype(np.float64)): trig._tan_f64,
-    ("tan", np.dtype(np.float32)): trig._tan_f32,
-}
-
-
-def _elementwise(fn, dtype):
-    def twin(x):
-        if x.dtype != dtype:
-            raise TypeError(f"mathlib's NumPy {fn.__name__[1:]} takes {dtype}, got {x.dtype}")
-        flat = np.ascontiguousarray(x).reshape(-1)
-        out = np.empty(flat.shape, dtype)
-        with np.errstate(all="ignore"):
-            for start in range(0, flat.size, CHUNK):
-                out[start : start + CHUNK] = fn(flat[start : start + CHUNK])
-        return out.reshape(x.shape)
-
-    twin.__name__ = fn.__name__[1:]
-    twin.__doc__ = f"mathlib.{twin.__name__} over a {dtype} ndarray, bit for bit (a new array)."
-    return twin
-
-
-_ENTRY_POINTS = {key: _elementwise(fn, key[1]) for key, fn in _TWINS.items()}
-
-
-# in the order setup.py hashes them
-C_TWIN_SOURCES = (
-    "_twin.c",
-    "_exp_log_twin.h",
-    "_trig_twin.h",
-    "_erf_twin.h",
-    "_log1p_twin.h",
-)
-
-
-def _is_current(module) -> bool:
-    """Whether the built C twin matches its sources next to this file (setup.py compiles their CRC in):
-    an editable install does not rebuild it when they change, and a stale build is not used."""
-    if built_from_sources(module, os.path.dirname(os.path.abspath(__file__)), C_TWIN_SOURCES):
-        return True
-    warnings.warn(
-        "arraystack: the C twin of mathlib was built from older mathlib/_twin.c/.h; tier 0 uses the "
-        "slower NumPy twin until it is rebuilt (`pip install -e .`)",
-        RuntimeWarning,
-        stacklevel=2,
-    )
-    return False
-
-
-def _load_c_twin():
-    try:
-        from arraystack.backends.numba.mathlib import _twin
-    except ImportError:  # built without a C compiler
-        return None
-    if not _is_current(_twin):
-        return None
-    _twin.set_trig_tables(TRIG_TABLE, TRIG_TABLE_F)  # before sin or cos can run
-    return _twin
-
-
-C_TWIN = _load_c_twin()  # the extension module, or None
-
-
-def _c_elementwise(name, dtype):
-    kernel = getattr(C_TWIN, f"{name}_{'f32' if dtype == np.float32 else 'f64'}")
-
-    def twin(x):
-        if x.dtype != dtype:
-            raise TypeError(f"mathlib's C {name} takes {dtype}, got {x.dtype}")
-        # the C loop reads whole aligned elements: a misaligned operand (np.frombuffer at an odd
-        # offset) is copied first, as a strided one is
-        flat = np.require(x, requirements=("C", "A")).reshape(-1)
-        out = np.empty(flat.shape, dtype)
-        kernel(flat, out)  # releases the GIL
-        return out.reshape(x.shape)
-
-    twin.__name__ = name
-    twin.__doc__ = f"mathlib.{name} over a {dtype} ndarray, bit for bit (a new array), in C."
-    return twin
-
-
-_C_ENTRY_POINTS = {key: _c_elementwise(*key) for key in _TWINS} if C_TWIN is not None else {}
-
-
-def _install_reference_erf():
-    """erf's reference rule (jit/reference.py: libm's erf through np.frompyfunc, ~150 ns an element, which
-    eager calls run) becomes the C twin's loop over the same libm erf (libm_erf_f64; its erf_f64 is the
-    kernels' erf.py one) for float32 and float64 host arrays: the same bits, ~10x faster. Other inputs
-    keep the rule it replaces."""
-    from arraystack.ir import primitives as prims
-    from arraystack.ir.reference import reference_rules
-
-    general = reference_rules[prims.erf_p]
-    loop = C_TWIN.libm_erf_f64
-
-    def erf(xp, x):
-        dtype = getattr(x, "dtype", None)
-        if xp is not np or dtype not in _ERF_DTYPES:
-            return general(xp, x)
-        wide = np.array(x, np.float64, order="C")  # a copy: the loop writes in place
-        flat = wide.reshape(-1)
-        loop(flat, flat)
-        return wide.astype(dtype, copy=False)
-
-    erf.general = general  # the rule replaced (tests compare the two)
-    reference_rules[prims.erf_p] = erf
-
-
-_ERF_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
-if C_TWIN is not None:
-    _install_reference_erf()
-
-
-def numpy_twin(name: str, dtype, implementation: str | None = None):
-    """The function computing on NumPy arrays exactly what the kernels' mathlib `<name>_<f32|f64>`
-    computes (name: "exp", "expm1", "log", "tanh", "logistic", "erf", "sin" or "cos"; sin and cos are
-    trig.py's, float64 erf erf.py's), or None for other names and dtypes.
-    It takes an ndarray of that dtype (any shape and strides) and returns a new ndarray of the same shape.
-    implementation: "c" (the extension; ValueError when it is not available), "numpy", or None for the C
-    one when available, else the NumPy one."""
-    if implementation not in (None, "c", "numpy"):
-        raise ValueError(f"implementation must be 'c', 'numpy' or None, not {implementation!r}")
-    if implementation == "c" and C_TWIN is None:
-        raise ValueError("mathlib's C twin is not built (or stale): `pip install -e .` builds it")
-    try:
-        key = (name, np.dtype(dtype))
-    except TypeError:  # not a dtype
-        return None
-    if implementation != "numpy" and C_TWIN is not None:
-        return _C_ENTRY_POINTS.get(key)
-    return _ENTRY_POINTS.get(key)

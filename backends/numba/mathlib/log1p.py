@@ -12,12 +12,12 @@ their loops split around a NumPy step. Bit for bit as log1p_numpy.py and _log1p_
 from __future__ import annotations
 
 import numpy as np
+from arraystack.backends.numba.mathlib.checked_jit import njit_checked
 from arraystack.backends.numba.mathlib.exp_log import log_f32, log_f64
 from arraystack.backends.numba.mathlib.trig import always_inline
-from numba import njit
 
 
-@njit(error_model="numpy", cache=True)
+@njit_checked
 def log1p_f64(x):
     always_inline()
     u = x + 1.0
@@ -28,7 +28,7 @@ def log1p_f64(x):
     return x if x != x else y
 
 
-@njit(error_model="numpy", cache=True)
+@njit_checked
 def log1p_f32(x):
     always_inline()
     u = x + np.float32(1.0)

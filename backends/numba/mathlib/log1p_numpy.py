@@ -1,9 +1,10 @@
-"""log1p.py's log1p as NumPy array code, bit for bit, for tier 0 (exp_log_numpy.py's _TWINS holds
-it): log(u) * (x / (u - 1)), u = 1 + x, with the NumPy twin of mathlib's log. No numba import."""
+"""log1p.py's log1p as NumPy array code, bit for bit, for tier 0: log(u) * (x / (u - 1)), u = 1 + x,
+with exp_log_numpy.py's log. No numba import."""
 
 from __future__ import annotations
 
 import numpy as np
+from arraystack.backends.numba.mathlib.exp_log_numpy import _log_f32, _log_f64
 
 
 def _log1p(x, log, one):
@@ -16,13 +17,8 @@ def _log1p(x, log, one):
 
 
 def _log1p_f64(x):
-    # imported here: exp_log_numpy.py imports this module
-    from arraystack.backends.numba.mathlib.exp_log_numpy import _log_f64
-
     return _log1p(x, _log_f64, 1.0)
 
 
 def _log1p_f32(x):
-    from arraystack.backends.numba.mathlib.exp_log_numpy import _log_f32
-
     return _log1p(x, _log_f32, np.float32(1.0))

@@ -16,6 +16,7 @@ _trig_twin.h compute the same bits. Edit the three together.
 from __future__ import annotations
 
 import numpy as np
+from arraystack.backends.numba.mathlib.checked_jit import njit_checked
 from arraystack.backends.numba.mathlib.exp_log import bits_f64, f32_bits, f64_bits, fma
 from arraystack.backends.numba.mathlib.trig_constants import (
     COS_C,
@@ -33,7 +34,7 @@ from arraystack.backends.numba.mathlib.trig_constants import (
     TRIG_TINY_F,
     TWO_OVER_PI,
 )
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
 
 
@@ -49,10 +50,8 @@ def always_inline(typingctx):
     return types.none(), codegen
 
 
-_jit_options = dict(error_model="numpy", cache=True)
 
-
-@njit(**_jit_options)
+@njit_checked
 def _horner(c, x):
     """c[0] + x (c[1] + x (... + x c[-1])) by fmas, c[-1] innermost."""
     always_inline()
@@ -62,14 +61,14 @@ def _horner(c, x):
     return p
 
 
-@njit(**_jit_options)
+@njit_checked
 def _two_product(a, b):
     always_inline()
     p = a * b
     return p, fma(a, b, -p)
 
 
-@njit(**_jit_options)
+@njit_checked
 def _two_sum(a, b):
     always_inline()
     s = a + b
@@ -77,14 +76,14 @@ def _two_sum(a, b):
     return s, (a - (s - bb)) + (b - bb)
 
 
-@njit(**_jit_options)
+@njit_checked
 def _mod4(v):
     """v - 4 round(v / 4): exact (|result| <= 2)."""
     always_inline()
     return fma(np.rint(v * 0.25), -4.0, v)
 
 
-@njit(**_jit_options)
+@njit_checked
 def _reduce_f64(ax):
     """(k, hi, lo): ax * 2/pi = k + hi + lo (mod 4), k an integer, |hi| <= 1/2 + 2**-26, hi + lo within
     2**-131 of the exact fraction. m * T0 and m * T1 are exact as two doubles each, all multiples of their
@@ -113,7 +112,7 @@ def _reduce_f64(ax):
     return k, hi, lo - (hi - d)
 
 
-@njit(**_jit_options)
+@njit_checked
 def _sincos_f64(hi, lo):
     """sin and cos of (hi + lo) pi/2, |hi + lo| <= 1/2 + 2**-26, from z = zh + zl = (hi + lo) pi/2."""
     always_inline()
@@ -128,7 +127,7 @@ def _sincos_f64(hi, lo):
     return s, w + tail
 
 
-@njit(**_jit_options)
+@njit_checked
 def sin_f64(x):
     always_inline()
     ax = abs(x)
@@ -143,7 +142,7 @@ def sin_f64(x):
     return x if x != x else y
 
 
-@njit(**_jit_options)
+@njit_checked
 def cos_f64(x):
     always_inline()
     ax = abs(x)
@@ -157,7 +156,7 @@ def cos_f64(x):
     return x if x != x else y
 
 
-@njit(**_jit_options)
+@njit_checked
 def tan_f64(x):
     """s / c, or -c / s in odd quadrants (c >= 0.707 and s >= 0.707 there: neither divides by a small
     value); each within ~0.6 ulp, the quotient within 2 ulp."""
@@ -175,7 +174,7 @@ def tan_f64(x):
 # -- float32 ------------------------------------------------------------------------------------------------
 
 
-@njit(**_jit_options)
+@njit_checked
 def _reduce_fast_f32(ax):
     """(k, z): float64(ax) = k pi/2 + z, for ax <= TRIG_FAST_F."""
     always_inline()
@@ -184,7 +183,7 @@ def _reduce_fast_f32(ax):
     return k, fma(-k, PIO2_B, xd - k * PIO2_A)  # exact product and difference
 
 
-@njit(**_jit_options)
+@njit_checked
 def _reduce_table_f32(ax):
     """(k, z): ax = k pi/2 + z (mod 2 pi), any finite ax. m * T0, m * T1, m * T2 are exact; a and a - k
     are exact (2**-27 grid), the two additions after them round relative to their results."""
@@ -200,14 +199,14 @@ def _reduce_table_f32(ax):
     return k, r * PIO2_HI
 
 
-@njit(**_jit_options)
+@njit_checked
 def _sincos_f32(z):
     always_inline()
     zz = z * z
     return fma(z * zz, _horner(SIN_CF, zz), z), fma(zz, _horner(COS_CF, zz), 1.0)
 
 
-@njit(**_jit_options)
+@njit_checked
 def _sin_f32(x, k, z):
     always_inline()
     s, c = _sincos_f32(z)
@@ -221,7 +220,7 @@ def _sin_f32(x, k, z):
     return x if x != x else r
 
 
-@njit(**_jit_options)
+@njit_checked
 def _cos_f32(x, k, z):
     always_inline()
     s, c = _sincos_f32(z)
@@ -234,7 +233,7 @@ def _cos_f32(x, k, z):
     return x if x != x else r
 
 
-@njit(**_jit_options)
+@njit_checked
 def _tan_f32(x, k, z):
     always_inline()
     s, c = _sincos_f32(z)
@@ -246,7 +245,7 @@ def _tan_f32(x, k, z):
     return x if x != x else r
 
 
-@njit(**_jit_options)
+@njit_checked
 def _reduce_f32(ax):
     always_inline()
     k_fast, z_fast = _reduce_fast_f32(ax)
@@ -255,21 +254,21 @@ def _reduce_f32(ax):
     return (k_table if large else k_fast), (z_table if large else z_fast)
 
 
-@njit(**_jit_options)
+@njit_checked
 def sin_f32(x):
     always_inline()
     k, z = _reduce_f32(abs(x))
     return _sin_f32(x, k, z)
 
 
-@njit(**_jit_options)
+@njit_checked
 def cos_f32(x):
     always_inline()
     k, z = _reduce_f32(abs(x))
     return _cos_f32(x, k, z)
 
 
-@njit(**_jit_options)
+@njit_checked
 def sin_f32_fast(x):
     """sin_f32(x) for |x| <= TRIG_FAST_F, the same bits; undefined for larger |x|, inf and NaN (k would not
     be an integer): callers check first."""
@@ -278,7 +277,7 @@ def sin_f32_fast(x):
     return _sin_f32(x, k, z)
 
 
-@njit(**_jit_options)
+@njit_checked
 def cos_f32_fast(x):
     """cos_f32(x) for |x| <= TRIG_FAST_F, the same bits; undefined beyond (see sin_f32_fast)."""
     always_inline()
@@ -286,14 +285,14 @@ def cos_f32_fast(x):
     return _cos_f32(x, k, z)
 
 
-@njit(**_jit_options)
+@njit_checked
 def tan_f32(x):
     always_inline()
     k, z = _reduce_f32(abs(x))
     return _tan_f32(x, k, z)
 
 
-@njit(**_jit_options)
+@njit_checked
 def tan_f32_fast(x):
     """tan_f32(x) for |x| <= TRIG_FAST_F, the same bits; undefined beyond (see sin_f32_fast)."""
     always_inline()
