@@ -107,7 +107,7 @@ def _writes(program, arguments=None) -> bool:
 SHARP_EDGES = [
     KnownFailure(
         "write into an argument under a transformation",
-        "documented (docs/sharp-edges.md): a transformed function (grad, vmap, jit of grad) that "
+        "documented (docs/guide/sharp-edges.md): a transformed function (grad, vmap, jit of grad) that "
         "writes into an array the transformation did not make (an argument it does not "
         "differentiate or map, or a view of one) raises WriteOutsideTraceError and changes nothing",
         JIT_TIERS + DERIVATIVE_CHECKS,
@@ -155,7 +155,7 @@ KNOWN = [
     ),
     KnownFailure(
         "errors of unused values under jit",
-        "by design (docs/sharp-edges.md): NumPy raises for a value the function computes and never uses (an "
+        "by design (docs/guide/sharp-edges.md): NumPy raises for a value the function computes and never uses (an "
         "out-of-bounds traced index, int ** -1 of an array, a floating-point error under "
         "errstate(all='raise')); jit drops unused values (dead code) and their checks with them",
         JIT_TIERS,

@@ -37,7 +37,7 @@ def test_a_write_into_a_read_only_argument_raises():
 
 @pytest.mark.xfail(
     strict=True,
-    reason="traced reshapes view where NumPy copies an elementwise result in another memory order (docs/sharp-edges.md)",
+    reason="traced reshapes view where NumPy copies an elementwise result in another memory order (docs/guide/sharp-edges.md)",
 )
 def test_reshape_of_a_fortran_ordered_value_copies_as_in_numpy():
     """Known class: "reshape of a value NumPy holds in another order, under tracing". y = a + 1 of a
@@ -54,7 +54,7 @@ def test_reshape_of_a_fortran_ordered_value_copies_as_in_numpy():
 
 @pytest.mark.xfail(
     strict=True,
-    reason="traced reshapes view where NumPy copies an elementwise result in another memory order (docs/sharp-edges.md)",
+    reason="traced reshapes view where NumPy copies an elementwise result in another memory order (docs/guide/sharp-edges.md)",
 )
 def test_reshape_of_a_fortran_ordered_value_under_grad_and_vmap():
     """Known class: "reshape of a value NumPy holds in another order, under tracing" (grad,
@@ -119,7 +119,7 @@ def test_integer_power_with_a_negative_exponent_raises():
 
 
 @pytest.mark.xfail(
-    strict=True, reason="by design: jit drops unused values and their errors (docs/sharp-edges.md)"
+    strict=True, reason="by design: jit drops unused values and their errors (docs/guide/sharp-edges.md)"
 )
 def test_errstate_raise_sees_errors_in_unused_values():
     """Known class: "errors of unused values under jit"."""
@@ -132,7 +132,7 @@ def test_errstate_raise_sees_errors_in_unused_values():
 
 
 @pytest.mark.xfail(
-    strict=True, reason="by design: jit drops unused values and their errors (docs/sharp-edges.md)"
+    strict=True, reason="by design: jit drops unused values and their errors (docs/guide/sharp-edges.md)"
 )
 def test_an_unused_out_of_bounds_index_raises():
     """Known class: "errors of unused values under jit"."""
@@ -145,7 +145,7 @@ def test_an_unused_out_of_bounds_index_raises():
 
 
 @pytest.mark.xfail(
-    strict=True, reason="by design: jit drops unused values and their errors (docs/sharp-edges.md)"
+    strict=True, reason="by design: jit drops unused values and their errors (docs/guide/sharp-edges.md)"
 )
 def test_an_unused_integer_power_with_a_negative_exponent_raises():
     """Known class: "errors of unused values under jit"."""
@@ -158,7 +158,7 @@ def test_an_unused_integer_power_with_a_negative_exponent_raises():
 
 
 @pytest.mark.xfail(
-    strict=True, reason="by design: errors found while tracing come first (docs/sharp-edges.md)"
+    strict=True, reason="by design: errors found while tracing come first (docs/guide/sharp-edges.md)"
 )
 def test_an_out_of_bounds_index_raises_before_a_later_shape_error():
     """Known class: "errors found while tracing come before run-time errors of earlier lines".
@@ -173,7 +173,7 @@ def test_an_out_of_bounds_index_raises_before_a_later_shape_error():
 
 
 @pytest.mark.xfail(
-    strict=True, reason="by design: errors found while tracing come first (docs/sharp-edges.md)"
+    strict=True, reason="by design: errors found while tracing come first (docs/guide/sharp-edges.md)"
 )
 def test_a_floating_point_error_raises_before_a_later_constant_index_error():
     """Known class: "errors found while tracing come before run-time errors of earlier lines".
