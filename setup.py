@@ -25,7 +25,9 @@ def discover(roots):
 PACKAGE_DIR, PACKAGES = discover(ROOTS)
 
 
-# The C sources of the eager fast path; arraystack/_accelerator.py lists the same files for its CRC check.
+# The C sources of the eager fast path (arraystack/_core/); accelerator.py there lists the same files for
+# its CRC check.
+FASTPATH_FOLDER = "arraystack/_core"
 FASTPATH = ["_fastpath.c", "_fastpath.h", "_fastpath_array.c", "_fastpath_function.c", "_fastpath_jit.c"]
 # The C twin of the numba backend's mathlib (tier 0 of tiered jit); backends/numba/mathlib/twins.py
 # checks its CRC the same way.
@@ -39,9 +41,9 @@ MATHLIB_TWIN = [
 ]
 
 
-def source_crc(names, folder="arraystack"):
+def source_crc(names, folder):
     """The CRC-32 of the C sources: the built module carries it, so a stale build of an edited source is
-    detected at import (arraystack/_accelerator.py) instead of silently running old code."""
+    detected at import (arraystack/_core/accelerator.py) instead of silently running old code."""
     crc = 0
     for name in names:
         with open(f"{folder}/{name}", "rb") as f:
@@ -56,10 +58,10 @@ setup(
     # Python code serves every call (tests run both ways).
     ext_modules=[
         Extension(
-            "arraystack._fastpath",
-            [f"arraystack/{name}" for name in FASTPATH if name.endswith(".c")],
-            depends=[f"arraystack/{name}" for name in FASTPATH if name.endswith(".h")],
-            define_macros=[("SOURCE_CRC", f'"{source_crc(FASTPATH)}"')],
+            "arraystack._core._fastpath",
+            [f"{FASTPATH_FOLDER}/{name}" for name in FASTPATH if name.endswith(".c")],
+            depends=[f"{FASTPATH_FOLDER}/{name}" for name in FASTPATH if name.endswith(".h")],
+            define_macros=[("SOURCE_CRC", f'"{source_crc(FASTPATH, FASTPATH_FOLDER)}"')],
             optional=True,
         ),
         # Bit-exact IEEE arithmetic: nothing contracted into fmas, no fast-math; not trapping lets the

@@ -13,11 +13,11 @@ own `__all__` agree.
 # fmt: off
 # _array first: it loads the elementwise and creation families, which the other families import
 # from (in sorted order, fft would import _creation half-initialized).
-from arraystack._array import ndarray
+from arraystack._core.array import ndarray
 
 from arraystack import fft, linalg, nn, optim, prng, random, testing, typing
-from arraystack._array_api import __array_api_version__, e, inf, nan, newaxis, pi
-from arraystack._array_api_info import __array_namespace_info__
+from arraystack._core.array_api import __array_api_version__, e, inf, nan, newaxis, pi
+from arraystack._core.array_api_info import __array_namespace_info__
 from arraystack._array_assembly import block, fromiter
 from arraystack._array_editing import append, delete, insert, resize, trim_zeros
 from arraystack._array_writes import copyto, fill_diagonal
@@ -29,8 +29,8 @@ from arraystack._broadcast_object import broadcast
 from arraystack._calculus import cross, diff, ediff1d, gradient, interp, trapezoid, unwrap
 from arraystack._checked_conversions import asarray_chkfinite, real_if_close, sort_complex
 from arraystack._comparison import allclose, array_equal, array_equiv, isclose
-from arraystack._config import OutOfMemory, config
-from arraystack._constants import euler_gamma
+from arraystack._core.config import OutOfMemory, config
+from arraystack._core.constants import euler_gamma
 from arraystack._contractions import inner, kron, matvec, outer, tensordot, vdot, vecdot, vecmat
 from arraystack._control import cond, switch
 from arraystack._control_loops import fori_loop, scan, while_loop
@@ -49,16 +49,16 @@ from arraystack._creation_spaces import geomspace, linspace, logspace
 from arraystack._cumulative import cumprod, cumsum, cumulative_prod, cumulative_sum
 from arraystack._custom import checkpoint, custom_jvp, custom_vjp, remat, stop_gradient
 from arraystack._deprecated_aliases import row_stack
-from arraystack._devices import devices
-from arraystack._dlpack import from_dlpack
-from arraystack._dtypes import (
+from arraystack._core.devices import devices
+from arraystack._core.dlpack import from_dlpack
+from arraystack._core.dtypes import (
     bool_, byte, can_cast, cdouble, complex64, complex128, complexfloating, csingle, double, dtype,
     finfo, float16, float32, float64, floating, generic, half, iinfo, inexact, int8, int16, int32,
     int64, int_, intc, integer, intp, isdtype, issubdtype, long, longlong, number, promote_types,
     result_type, short, signedinteger, single, ubyte, uint, uint8, uint16, uint32, uint64, uintc,
     uintp, ulong, ulonglong, unsignedinteger, ushort,
 )
-from arraystack._dtypes import bool_ as bool
+from arraystack._core.dtypes import bool_ as bool
 from arraystack._einsum import einsum, einsum_path
 from arraystack._elementwise import (
     abs, absolute, acos, acosh, add, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh,
@@ -80,7 +80,7 @@ from arraystack._elementwise_math import (
     reciprocal, spacing, square,
 )
 from arraystack._emath_namespace import emath
-from arraystack._floating_point_errors import errstate, geterr, geterrcall, seterr, seterrcall
+from arraystack._core.floating_point_errors import errstate, geterr, geterrcall, seterr, seterrcall
 from arraystack._functional import apply_along_axis, frompyfunc, vectorize
 from arraystack._functional_axes import apply_over_axes
 from arraystack._histograms import bincount, histogram, histogram_bin_edges
@@ -91,7 +91,7 @@ from arraystack._index_tricks import (
     tril_indices, tril_indices_from, triu_indices, triu_indices_from, unravel_index,
 )
 from arraystack._indexing import argwhere, flatnonzero, nonzero
-from arraystack._introspection import iterable, ndim, shape, size
+from arraystack._core.introspection import iterable, ndim, shape, size
 from arraystack._io import (
     fromfile, fromstring, genfromtxt, load, loadtxt, save, savetxt, savez, savez_compressed,
 )
@@ -108,14 +108,14 @@ from arraystack._manipulation import (
     broadcast_arrays, broadcast_shapes, broadcast_to, expand_dims, matrix_transpose, moveaxis,
     permute_dims, ravel, reshape, squeeze, swapaxes, transpose,
 )
-from arraystack._memory_layout import isfortran, may_share_memory, require, shares_memory
+from arraystack._core.memory_layout import isfortran, may_share_memory, require, shares_memory
 from arraystack._number_representations import base_repr, binary_repr
 from arraystack._pad import pad
 from arraystack._polynomial import (
     poly1d, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub, polyval, roots,
 )
 from arraystack._polynomial_construction import poly, vander
-from arraystack._printing import (
+from arraystack._core.printing import (
     array2string, array_repr, array_str, format_float_positional, format_float_scientific,
     get_printoptions, printoptions, set_printoptions,
 )
@@ -142,7 +142,7 @@ from arraystack._special import i0, sinc
 from arraystack._splitting import array_split, dsplit, hsplit, split, unstack, vsplit
 from arraystack._statistics import mean, std, var
 from arraystack._statistics_nan import nanmean, nanstd, nanvar
-from arraystack._type_queries import (
+from arraystack._core.type_queries import (
     False_, ScalarType, True_, common_type, isscalar, little_endian, min_scalar_type, mintypecode,
     typecodes, typename,
 )

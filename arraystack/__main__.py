@@ -107,7 +107,7 @@ def layer(x, w, b):
 def _traced_ir() -> str:
     """Trace a small layer, tanh(x @ w + b).sum(axis=1), into the IR and print it."""
     import arraystack
-    from arraystack._array import wrap
+    from arraystack._core.array import wrap
     from arraystack.ir import ShapedArray, make_graph, print_graph, typecheck
 
     namespace = {"np": arraystack}

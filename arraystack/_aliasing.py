@@ -168,7 +168,7 @@ def reshape_in_place(x, shape, reshape_raw=_reshape_raw):
     """`x.shape = shape` while tracing, for an x with aliases: x becomes a reshape view of a new array
     holding its old value, which takes x's place among the aliases; NumPy's AttributeError where x's
     layout would need a copy."""
-    from arraystack._array import wrap
+    from arraystack._core.array import wrap
 
     trace = current_trace()
     if not _made_here(x, trace):
@@ -281,7 +281,7 @@ _VIEW_WRITES = {  # prim -> params -> (base's raw value, the view's new raw valu
 def view_of(base, prim, **params):
     """`prim` applied to base's value, as an ndarray that is a view of `base` while tracing (where
     NumPy's would be one); in eager mode the reference rule gives NumPy's own view."""
-    from arraystack._array import wrap
+    from arraystack._core.array import wrap
 
     out = wrap(bind(prim, base._value, **params))
     if active.n and current_trace() is not None:

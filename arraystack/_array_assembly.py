@@ -1,7 +1,7 @@
 """Assembling an array from pieces: block (nested lists of blocks, numpy/_core/shape_base.py) and
 fromiter (an iterable of scalars, numpy/_core/multiarray).
 
-Concrete calls run NumPy's own function on the host buffers (arraystack._host_calls). A traced block
+Concrete calls run NumPy's own function on the host buffers (arraystack._core.host_calls). A traced block
 is NumPy's algorithm (repeated concatenation) over arraystack functions, after NumPy's own check of the
 nesting; fromiter stacks traced elements.
 """
@@ -15,8 +15,8 @@ import numpy as np
 from numpy._core.shape_base import _block_setup  # NumPy's nesting checks and their messages
 
 import arraystack as anp
-from arraystack._dtypes import check_supported
-from arraystack._host_calls import host_arguments, wrap_result
+from arraystack._core.dtypes import check_supported
+from arraystack._core.host_calls import host_arguments, wrap_result
 from arraystack.ir.core import Tracer
 
 if TYPE_CHECKING:

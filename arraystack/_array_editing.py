@@ -1,7 +1,7 @@
 """Editing an array's length along an axis: append, insert, delete, resize, trim_zeros
 (numpy/lib/_function_base_impl.py, numpy/_core/fromnumeric.py).
 
-Concrete calls run NumPy's own function on the host buffers (arraystack._host_calls). Traced calls need
+Concrete calls run NumPy's own function on the host buffers (arraystack._core.host_calls). Traced calls need
 the positions (`obj`, `new_shape`) concrete: NumPy's index arithmetic runs on them at trace time, and
 the array itself moves through take/concatenate/reshape, so the output shape is static. trim_zeros's
 output shape depends on the values: it has no traced form (ShapeDependsOnDataError).
@@ -16,8 +16,8 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
 import arraystack as anp
-from arraystack._array import ndarray
-from arraystack._host_calls import host_arguments, wrap_result
+from arraystack._core.array import ndarray
+from arraystack._core.host_calls import host_arguments, wrap_result
 from arraystack.ir.core import ShapeDependsOnDataError
 
 if TYPE_CHECKING:

@@ -16,8 +16,8 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 import arraystack as anp
-from arraystack._array import ndarray
-from arraystack._host_calls import host_arguments
+from arraystack._core.array import ndarray
+from arraystack._core.host_calls import host_arguments
 from arraystack.ir.core import Tracer
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
 import arraystack as anp
-from arraystack._host_calls import host_arguments, wrap_result
+from arraystack._core.host_calls import host_arguments, wrap_result
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, NDArray

@@ -12,7 +12,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 import arraystack as anp
-from arraystack._array import wrap
+from arraystack._core.array import wrap
 from arraystack.ir.core import Tracer, bind
 from arraystack.ir.primitives import complex_p
 

@@ -21,7 +21,7 @@ import sys
 
 
 def cache_dir() -> str:
-    from arraystack._config import config
+    from arraystack._core.config import config
 
     return os.path.abspath(os.path.expanduser(config.cache_dir))
 

@@ -52,7 +52,7 @@ def _cuda_status() -> tuple[bool, str]:
 
 def backend_rows() -> list[tuple[str, str, str]]:
     """(name, "yes"/"no", why) for each backend arraystack knows."""
-    from arraystack._config import config
+    from arraystack._core.config import config
     from arraystack.backends import BACKENDS
 
     rows = [

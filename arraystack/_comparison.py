@@ -236,7 +236,7 @@ def compare_function_with_object(ufunc, x1, x2, out, where, casting, dtype):
     (all True for not_equal) in the broadcast shape, as the operator does; a str raises NumPy's
     error, any other object a TypeError. None where no operand is such an object: the caller's
     error stands."""
-    from arraystack._array import _is_array_operand
+    from arraystack._core.array import _is_array_operand
     from arraystack._creation import _contains_traced
     from arraystack._elementwise import store_results
 

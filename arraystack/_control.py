@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import ndarray, raw, wrap
-from arraystack._dtypes import result_type
-from arraystack._operands import broadcast_raw, convert_raw
+from arraystack._core.array import ndarray, raw, wrap
+from arraystack._core.dtypes import result_type
+from arraystack._core.operands import broadcast_raw, convert_raw
 from arraystack.ir import tree
 from arraystack.ir.avals import ShapedArray, aval_of_concrete
 from arraystack.ir.control import switch_p

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from arraystack._array import is_tracing, ndarray, raw, wrap
+from arraystack._core.array import is_tracing, ndarray, raw, wrap
 from arraystack._control import _aval, _matched, _promoted, _same_types, _trace
-from arraystack._operands import convert_raw
+from arraystack._core.operands import convert_raw
 from arraystack.ir import tree
 from arraystack.ir.control import scan_p, while_p
 from arraystack.ir.core import Tracer, bind
@@ -156,7 +156,7 @@ def fori_loop(
         for i in range(int(np.asarray(lo)), int(np.asarray(hi))):
             val = body_fun(wrap(np.asarray(i)), val)
         return val
-    from arraystack._dtypes import result_type
+    from arraystack._core.dtypes import result_type
 
     dtype = result_type(lo, hi)
     if dtype.kind not in "iu":

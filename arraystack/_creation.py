@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import ndarray, wrap
-from arraystack._dtypes import check_supported, native_order
+from arraystack._core.array import ndarray, wrap
+from arraystack._core.dtypes import check_supported, native_order
 from arraystack.ir.core import Tracer, active, bind, is_tracing, user_line
 from arraystack.ir.primitives import convert_p, copy_p
 from arraystack.ir.structural import reshape_p

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 
 from arraystack._creation import asarray
 from arraystack._creation_filled import zeros
-from arraystack._dtypes import check_supported
+from arraystack._core.dtypes import check_supported
 from arraystack._manipulation import broadcast_arrays, reshape
 from arraystack._joining import concatenate
-from arraystack._shapes import shape_tuple
+from arraystack._core.shapes import shape_tuple
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import _make, eager_buffer, ndarray, wrap
+from arraystack._core.array import _make, eager_buffer, ndarray, wrap
 from arraystack._creation import (
     _FLOAT64,
     _SCALAR_DTYPES,
@@ -19,9 +19,9 @@ from arraystack._creation import (
     astype,
     copy,
 )
-from arraystack._dtypes import check_supported
-from arraystack._operands import convert_raw
-from arraystack._shapes import format_shape, shape_tuple
+from arraystack._core.dtypes import check_supported
+from arraystack._core.operands import convert_raw
+from arraystack._core.shapes import format_shape, shape_tuple
 from arraystack.ir.core import Tracer, active, bind, is_tracing
 from arraystack.ir.structural import full_p, transpose_p
 

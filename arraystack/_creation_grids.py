@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import wrap
+from arraystack._core.array import wrap
 from arraystack._creation import _check_device, _check_order, asarray, astype
-from arraystack._dtypes import check_supported
+from arraystack._core.dtypes import check_supported
 from arraystack._manipulation import ravel, transpose
-from arraystack._operands import broadcast_raw
+from arraystack._core.operands import broadcast_raw
 from arraystack.ir import primitives as p
 from arraystack.ir.core import bind, is_tracing
 from arraystack.ir.structural import pad_p, reshape_p, slice_p

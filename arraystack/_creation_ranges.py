@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import _make, ndarray, wrap
+from arraystack._core.array import _make, ndarray, wrap
 from arraystack._creation import _check_device, astype
 from arraystack._creation_filled import zeros
-from arraystack._dtypes import check_supported, fast_dtype
+from arraystack._core.dtypes import check_supported, fast_dtype
 from arraystack._elementwise import apply_ufunc
 from arraystack.ir import primitives as p
 from arraystack.ir.core import Tracer, active, bind, is_tracing

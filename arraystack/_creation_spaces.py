@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import _make, wrap
+from arraystack._core.array import _make, wrap
 from arraystack._creation import _check_device, asarray, astype
 from arraystack._creation_ranges import _NUMBERS, _ufunc, iota
-from arraystack._dtypes import check_supported, fast_dtype, result_type
+from arraystack._core.dtypes import check_supported, fast_dtype, result_type
 from arraystack._manipulation import expand_dims, moveaxis, reshape
 from arraystack.ir import primitives as p
 from arraystack.ir.core import Tracer, active, bind

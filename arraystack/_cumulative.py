@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import eager_buffer, wrap
-from arraystack._shapes import normalize_axis
+from arraystack._core.array import eager_buffer, wrap
+from arraystack._core.shapes import normalize_axis
 from arraystack._reduce import (
     SUM_DTYPES,
     arg_axis,

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import wrap
+from arraystack._core.array import wrap
 from arraystack._creation import asarray
-from arraystack._dtypes import result_type
-from arraystack._operands import convert_raw
+from arraystack._core.dtypes import result_type
+from arraystack._core.operands import convert_raw
 from arraystack.ir.core import Tracer, bind
 from arraystack.ir.structural import (
     dot_general_p,

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack import _ufunc
-from arraystack._array import _is_array_operand, ndarray, raw, wrap
+from arraystack._core.array import _is_array_operand, ndarray, raw, wrap
 from arraystack._elementwise_math import reciprocal, square
-from arraystack._operands import convert_raw, is_weak
+from arraystack._core.operands import convert_raw, is_weak
 from arraystack._ufunc import binary, bind_impl, unary
 from arraystack._ufunc_out import assign, normalize_out, operands_shape, where_mask, write_out
 from arraystack.ir import primitives as p

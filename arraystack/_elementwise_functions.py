@@ -14,10 +14,10 @@ import numpy as np
 from numpy._core import umath as _umath
 
 from arraystack._aliasing import view_of
-from arraystack._array import ndarray, raw, wrap
+from arraystack._core.array import ndarray, raw, wrap
 from arraystack._creation import asarray, astype
 from arraystack._creation_filled import zeros
-from arraystack._dtypes import result_type
+from arraystack._core.dtypes import result_type
 from arraystack._elementwise import (
     arctan2,
     equal,
@@ -30,7 +30,7 @@ from arraystack._elementwise import (
     trunc,
 )
 from arraystack._elementwise_math import positive
-from arraystack._operands import broadcast_raw, is_scalar_literal, is_weak, shape_of
+from arraystack._core.operands import broadcast_raw, is_scalar_literal, is_weak, shape_of
 from arraystack._ufunc import accelerated, composite
 from arraystack._ufunc_out import assign, normalize_out
 from arraystack.ir import primitives as p

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from arraystack._operands import convert_raw
+from arraystack._core.operands import convert_raw
 from arraystack._ufunc import bind_impl, composite
 from arraystack.ir import primitives as p
 from arraystack.ir.core import bind

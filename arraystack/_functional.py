@@ -15,7 +15,7 @@ from numpy.lib._function_base_impl import _parse_gufunc_signature
 from numpy.lib.array_utils import normalize_axis_index
 
 import arraystack as anp
-from arraystack._array import ndarray, wrap
+from arraystack._core.array import ndarray, wrap
 from arraystack.ir.core import Tracer
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ import numpy as np
 from numpy.lib import _histograms_impl as _nph
 
 import arraystack as anp
-from arraystack._array import wrap
+from arraystack._core.array import wrap
 from arraystack.ir.core import ShapeDependsOnDataError, Tracer, bind
 from arraystack.ir.structural import scatter_p
 

@@ -14,16 +14,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._aliasing import read_only_view
-from arraystack._array import ndarray, wrap
+from arraystack._core.array import ndarray, wrap
 from arraystack._creation import array, asarray, astype
 from arraystack._creation_ranges import arange
 from arraystack._creation_spaces import linspace
-from arraystack._dtypes import result_type
+from arraystack._core.dtypes import result_type
 from arraystack._elementwise_functions import clip
 from arraystack._joining import concatenate
 from arraystack._manipulation import moveaxis, reshape, transpose
 from arraystack._reductions import sum as sum_
-from arraystack._shapes import normalize_axis
+from arraystack._core.shapes import normalize_axis
 from arraystack.ir.core import Tracer, is_tracing
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._aliasing import layout_of, link, rebind
-from arraystack._array import ndarray, wrap
+from arraystack._core.array import ndarray, wrap
 from arraystack._creation import asarray
 from arraystack._indexing_key import (
     advanced_layout,

@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from arraystack._array import ndarray
+from arraystack._core.array import ndarray
 from arraystack._indexing_key import (
     advanced_layout,
     apply_basic,
@@ -21,7 +21,7 @@ from arraystack._indexing_key import (
     make_plan,
     transpose_raw,
 )
-from arraystack._operands import broadcast_raw, convert_raw, shape_of
+from arraystack._core.operands import broadcast_raw, convert_raw, shape_of
 from arraystack.ir.control import barrier_p
 from arraystack.ir.core import (
     ShapeDependsOnDataError,

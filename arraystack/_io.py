@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import ndarray, wrap
-from arraystack._dtypes import is_supported
+from arraystack._core.array import ndarray, wrap
+from arraystack._core.dtypes import is_supported
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from arraystack._accelerator import fastpath as _fastpath
-from arraystack._array import _make, ndarray, wrap
-from arraystack._config import config
+from arraystack._core.accelerator import fastpath as _fastpath
+from arraystack._core.array import _make, ndarray, wrap
+from arraystack._core.config import config
 from arraystack._jit_arguments import (
     IntegerChecks,
     _describe_change,

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from arraystack._array import ndarray
-from arraystack._dtypes import native_order
+from arraystack._core.array import ndarray
+from arraystack._core.dtypes import native_order
 from arraystack.ir import tree
 from arraystack.ir.avals import ShapedArray, aval_of_concrete, is_supported_dtype
 from arraystack.ir.core import user_line

@@ -8,7 +8,7 @@ and `used` (entry -> None, least recently used first; the C path moves the entri
 
 from __future__ import annotations
 
-from arraystack._config import config
+from arraystack._core.config import config
 
 
 class Specializations:

@@ -41,7 +41,7 @@ import types
 
 import numpy as np
 
-from arraystack._array import ndarray
+from arraystack._core.array import ndarray
 
 # Guard kinds; _fastpath_jit.c checks ITEM, CELL, INDEX, CLASS and LENGTH itself and leaves the others to
 # `read` (Python)

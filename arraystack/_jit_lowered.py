@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from arraystack._config import config
+from arraystack._core.config import config
 
 
 class Stats:
@@ -64,7 +64,7 @@ class Lowered:
     def cost(self, devices=None):
         """Flops, bytes and kernels of the optimized graph, per region and in total, with a predicted time
         on each device of `devices` (default: arraystack.devices()); see arraystack.ir.cost."""
-        from arraystack._devices import devices as detected
+        from arraystack._core.devices import devices as detected
         from arraystack.ir.cost_report import graph_cost
 
         return graph_cost(self.optimized, tuple(detected() if devices is None else devices))
@@ -77,7 +77,7 @@ class Lowered:
         "default" on arraystack.devices()."""
         from dataclasses import replace
 
-        from arraystack._devices import devices as detected
+        from arraystack._core.devices import devices as detected
         from arraystack.backends.planner import plan_graph
 
         placement = getattr(self.call[0], "placement", None) if self.call is not None else None
@@ -115,7 +115,7 @@ class _PlanBinding:
         ]
 
     def results(self, outputs):
-        from arraystack._array import wrap
+        from arraystack._core.array import wrap
         from arraystack.ir import tree
 
         return tree.unflatten(self.out_tree, [wrap(o) for o in outputs])

@@ -36,7 +36,7 @@ class Placement:
     @property
     def model(self):
         if self._model is None:
-            from arraystack._devices import devices as detected
+            from arraystack._core.devices import devices as detected
 
             self._model = detected()
         return self._model

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from arraystack._array import ndarray
+from arraystack._core.array import ndarray
 from arraystack.ir.core import TracerError, user_line
 
 

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import _make, eager_buffer, ndarray, raw, wrap
+from arraystack._core.array import _make, eager_buffer, ndarray, raw, wrap
 from arraystack._creation import asarray, astype
-from arraystack._dtypes import result_type
+from arraystack._core.dtypes import result_type
 from arraystack._manipulation import ravel
-from arraystack._shapes import normalize_axis
+from arraystack._core.shapes import normalize_axis
 from arraystack.ir.core import active, bind, is_tracing
 from arraystack.ir.structural import concatenate_p, reshape_p
 

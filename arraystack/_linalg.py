@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._aliasing import rebind
-from arraystack._array import ndarray, raw, wrap
-from arraystack._operands import broadcast_raw, convert_raw, resolution_operand
+from arraystack._core.array import ndarray, raw, wrap
+from arraystack._core.operands import broadcast_raw, convert_raw, resolution_operand
 from arraystack.ir.core import Tracer, active, bind, trace_state
 from arraystack.ir.structural import dot_general_p, transpose_p
 
@@ -96,7 +96,7 @@ def _check_core(sa, sb):
 
 def _move_core(x, axes_entry, ncore, operand):
     """Move the core axes named by one entry of matmul's `axes=` to the end of operand `x`."""
-    from arraystack._shapes import normalize_axis
+    from arraystack._core.shapes import normalize_axis
 
     entry = (axes_entry,) if isinstance(axes_entry, int) else tuple(axes_entry)
     if len(entry) != ncore:
@@ -130,7 +130,7 @@ def _matmul_axes(a, b, axes):
             f"matmul: operand 2 has {nout} core dimensions, but {len(entry)} dimensions are specified "
             "by axes tuple."
         )
-    from arraystack._shapes import normalize_axis
+    from arraystack._core.shapes import normalize_axis
 
     ndim = len(_shape(out))
     core = [normalize_axis(ax, ndim) for ax in entry]

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._aliasing import view_of
-from arraystack._array import ndarray, wrap
+from arraystack._core.array import ndarray, wrap
 from arraystack._creation import asarray, copy
-from arraystack._shapes import (  # normalize_axes is imported from here by other families
+from arraystack._core.shapes import (  # normalize_axes is imported from here by other families
     format_shape,
     int_tuple,
     normalize_axes,  # noqa: F401

@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import ndarray, wrap
+from arraystack._core.array import ndarray, wrap
 from arraystack._creation import asarray, astype, copy
 from arraystack._creation_filled import zeros
 from arraystack._elementwise import apply_ufunc
 from arraystack._manipulation import moveaxis, squeeze
-from arraystack._operands import convert_raw
+from arraystack._core.operands import convert_raw
 from arraystack.ir import primitives as p
 from arraystack.ir.core import ConcretizationError, Tracer, bind, concretization_message
 from arraystack.ir.structural import broadcast_in_dim_p, concatenate_p, pad_p, rev_p, slice_p

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 import arraystack as anp
-from arraystack._array import ndarray, wrap
+from arraystack._core.array import ndarray, wrap
 from arraystack.ir.core import ShapeDependsOnDataError, Tracer
 
 if TYPE_CHECKING:

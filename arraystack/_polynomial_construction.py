@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 import arraystack as anp
-from arraystack._host_calls import host_arguments, wrap_result
+from arraystack._core.host_calls import host_arguments, wrap_result
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, NDArray

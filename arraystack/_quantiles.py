@@ -12,7 +12,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
 import arraystack as anp
-from arraystack._array import ndarray
+from arraystack._core.array import ndarray
 from arraystack.ir.core import Tracer
 
 if TYPE_CHECKING:

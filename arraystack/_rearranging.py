@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._aliasing import view_of
-from arraystack._array import ndarray, wrap
+from arraystack._core.array import ndarray, wrap
 from arraystack._creation import asarray, copy
 from arraystack._manipulation import moveaxis, ravel, reshape, transpose
-from arraystack._shapes import normalize_axis, normalize_axis_tuple
+from arraystack._core.shapes import normalize_axis, normalize_axis_tuple
 from arraystack.ir.core import ShapeDependsOnDataError, Tracer, bind
 from arraystack.ir.structural import (
     broadcast_in_dim_p,

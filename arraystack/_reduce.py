@@ -13,11 +13,11 @@ import warnings
 import numpy as np
 
 from arraystack._aliasing import rebind
-from arraystack._array import ndarray, raw, wrap
+from arraystack._core.array import ndarray, raw, wrap
 from arraystack._creation import asarray
-from arraystack._dtypes import check_supported
-from arraystack._shapes import normalize_axis
-from arraystack._operands import broadcast_raw, convert_raw
+from arraystack._core.dtypes import check_supported
+from arraystack._core.shapes import normalize_axis
+from arraystack._core.operands import broadcast_raw, convert_raw
 from arraystack.ir.core import Tracer, active, bind, trace_state
 from arraystack.ir.primitives import convert_p, div_p, select_p
 from arraystack.ir.structural import full_p, reduce_sum_p, reshape_p

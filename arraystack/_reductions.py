@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import eager_buffer, ndarray, wrap
+from arraystack._core.array import eager_buffer, ndarray, wrap
 from arraystack._creation import asarray
 from arraystack._reduce import (
     BOOL,

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import wrap
+from arraystack._core.array import wrap
 from arraystack._cumulative import cumprod, cumsum
 from arraystack._reduce import (
     NoValue,

@@ -13,18 +13,18 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import ndarray
+from arraystack._core.array import ndarray
 from arraystack._creation import asarray, astype, copy
 from arraystack._creation_filled import zeros
 from arraystack._creation_ranges import arange
-from arraystack._dtypes import result_type
+from arraystack._core.dtypes import result_type
 from arraystack._elementwise_functions import clip, where
 from arraystack._index_tricks import diagonal, trace  # noqa: F401  (arraystack.linalg imports them here)
 from arraystack._indexing import getitem
 from arraystack._joining import concatenate
 from arraystack._manipulation import broadcast_arrays, ravel, reshape
 from arraystack._joining import stack
-from arraystack._shapes import normalize_axis
+from arraystack._core.shapes import normalize_axis
 from arraystack.ir.core import Tracer, is_tracing
 
 if TYPE_CHECKING:

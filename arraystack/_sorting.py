@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import ndarray, wrap
+from arraystack._core.array import ndarray, wrap
 from arraystack._creation import asarray
-from arraystack._shapes import normalize_axis
+from arraystack._core.shapes import normalize_axis
 from arraystack.ir.core import Tracer, bind, is_tracing
 from arraystack.ir.primitives import convert_p, iota_p
 from arraystack.ir.sorting import argpartition_p, partition_p, searchsorted_p, sort_p

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._aliasing import view_of
-from arraystack._array import ndarray, wrap
+from arraystack._core.array import ndarray, wrap
 from arraystack._creation import asarray
 from arraystack._manipulation import moveaxis
-from arraystack._shapes import normalize_axis
+from arraystack._core.shapes import normalize_axis
 from arraystack.ir.core import bind
 from arraystack.ir.structural import reshape_p, slice_p
 

@@ -11,8 +11,8 @@ import numpy as np
 from arraystack.ir.core import active, device_namespaces
 from arraystack.ir.reference import host_rules
 
-from arraystack._array import eager_buffer, wrap
-from arraystack._dtypes import check_supported, result_type
+from arraystack._core.array import eager_buffer, wrap
+from arraystack._core.dtypes import check_supported, result_type
 from arraystack._reduce import (
     FLOAT64,
     INT64,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._dtypes import check_supported, result_type
+from arraystack._core.dtypes import check_supported, result_type
 from arraystack._reduce import (
     INT64,
     NoValue,

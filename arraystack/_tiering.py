@@ -180,7 +180,7 @@ class Tier:
     def start(self, buffers, consts, copies=None):
         """Start compiling (once), for the types and layouts of these buffers (`copies`: an ArgumentCopies
         of `buffers` made meanwhile, used instead of copying them here)."""
-        from arraystack._config import config
+        from arraystack._core.config import config
         from arraystack.backends.compile_worker import describe_buffer
 
         with self._lock:

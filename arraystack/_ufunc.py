@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, TypeVar, overload
 
 import numpy as np
 
-from arraystack._array import _fastpath, _make, ndarray, raw, wrap
-from arraystack._dtypes import check_supported
-from arraystack._operands import (
+from arraystack._core.array import _fastpath, _make, ndarray, raw, wrap
+from arraystack._core.dtypes import check_supported
+from arraystack._core.operands import (
     array_shape,
     broadcast_raw,
     convert_raw,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from arraystack._array import ndarray
+from arraystack._core.array import ndarray
 
 _NoValue = np._NoValue
 _ndarray_np = np.ndarray

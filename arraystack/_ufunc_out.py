@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from arraystack._aliasing import rebind
-from arraystack._array import ndarray, raw, wrap
-from arraystack._operands import broadcast_raw, convert_raw, shape_of
+from arraystack._core.array import ndarray, raw, wrap
+from arraystack._core.operands import broadcast_raw, convert_raw, shape_of
 from arraystack.ir.core import Tracer, bind
 from arraystack.ir.primitives import select_p
 

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import wrap
-from arraystack._shapes import normalize_axes
+from arraystack._core.array import wrap
+from arraystack._core.shapes import normalize_axes
 from arraystack._manipulation import transpose
-from arraystack._operands import broadcast_raw
+from arraystack._core.operands import broadcast_raw
 from arraystack._reduce import NoValue, as_array, as_dtype, axes_of, binary, is_concrete
 from arraystack._statistics import mean, sum_raw
 from arraystack.ir.core import bind

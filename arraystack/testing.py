@@ -12,7 +12,7 @@ import functools
 
 import numpy.testing as _npt
 
-from arraystack._array import ndarray
+from arraystack._core.array import ndarray
 
 
 def _host(obj):

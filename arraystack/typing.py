@@ -12,7 +12,7 @@ from typing import Any, TypeAlias, Union
 import numpy as np
 import numpy.typing as npt
 
-from arraystack._array import ndarray
+from arraystack._core.array import ndarray
 
 NDArray: TypeAlias = ndarray
 ArrayLike: TypeAlias = Union[ndarray, npt.ArrayLike]

@@ -2,7 +2,7 @@
 
 setup.py compiles the CRC-32 of an extension's source files into it (SOURCE_CRC). An editable install does
 not rebuild the extension when those files change, and a stale build must not be used: its callers (the
-eager fast path, arraystack/_accelerator.py, and mathlib's C twin, numba/mathlib/twins.py) fall back to
+eager fast path, arraystack/_core/accelerator.py, and mathlib's C twin, numba/mathlib/twins.py) fall back to
 their Python code and warn.
 """
 

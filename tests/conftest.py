@@ -132,7 +132,7 @@ def _unflatten(like, leaves):
 def run_traced(fn, *args):
     """Trace `fn(arraystack, *args)` with every NumPy-array argument as a graph input, verify the graph,
     then evaluate it on the concrete arguments. Returns the results as arraystack arrays."""
-    from arraystack._array import wrap
+    from arraystack._core.array import wrap
     from arraystack.ir import ShapedArray, eval_graph, make_graph, typecheck
 
     positions = [i for i, a in enumerate(args) if isinstance(a, numpy.ndarray)]

@@ -109,7 +109,7 @@ def test_imports_go_one_way(folder):
         ("jit", "from ..ir import avals\n", False),
         ("backends", "from arraystack.ir.ir import Graph\nfrom . import cache\n", False),
         ("backends", "from arraystack import ndarray\n", True),
-        ("backends", "from arraystack._array import wrap\n", True),
+        ("backends", "from arraystack._core.array import wrap\n", True),
         ("backends", "from ... import _creation\n", True),
         ("backends", "from .. import cache\n", False),
         (
@@ -131,4 +131,4 @@ def test_module_names_map_folders_to_the_namespace():
         module_name(ROOT / "backends" / "numba" / "lowering.py")
         == "arraystack.backends.numba.lowering"
     )
-    assert module_name(ROOT / "arraystack" / "_array.py") == "arraystack._array"
+    assert module_name(ROOT / "arraystack" / "_core" / "array.py") == "arraystack._core.array"

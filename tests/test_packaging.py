@@ -108,12 +108,12 @@ def test_the_folders_refuse_to_load_under_their_own_names(folder, namespace):
 
 
 def test_a_built_accelerator_is_the_one_in_use():
-    """A C fast path built next to its sources is current (setup.py and arraystack/_array.py hash the same
+    """A C fast path built next to its sources is current (setup.py and arraystack/_core/array.py hash the same
     files) and loaded: a stale or mismatched build would silently leave the Python path in use."""
     import glob
     import os
 
-    from arraystack import _accelerator
+    from arraystack._core import accelerator as _accelerator
 
     folder = os.path.dirname(_accelerator.__file__)
     if os.environ.get("ARRAYSTACK_FASTPATH") == "0" or not glob.glob(os.path.join(folder, "_fastpath*.so")):

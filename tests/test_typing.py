@@ -77,15 +77,29 @@ def test_every_public_name_is_bound_by_an_explicit_import():
         assert getattr(source, attribute) is getattr(arraystack, name), name
 
 
+def _family_modules():
+    """Every module of the frontend's private chapters (`arraystack/_core/array.py`, ...): the families."""
+    for path in sorted(INIT.parent.rglob("*.py")):
+        parts = path.relative_to(INIT.parent).with_suffix("").parts
+        if parts[0] in ("__init__", "__main__") or not parts[0].startswith("_") or parts[-1] == "__init__":
+            continue  # the namespace itself, the public modules and subpackages, a chapter's index
+        yield "arraystack." + ".".join(parts)
+
+
+def test_the_families_are_found():
+    names = list(_family_modules())
+    assert "arraystack._core.array" in names, names
+
+
 def test_every_family_export_reaches_the_namespace():
     """A family module's __all__ is its public surface: a name added there (or a whole new family) but not
     imported in arraystack/__init__.py fails here instead of silently staying private."""
     public = set(arraystack.__all__)
     missing = {}
-    for path in sorted(INIT.parent.glob("_*.py")):
-        if path.name == "__main__.py" or f"arraystack.{path.stem}" in INTERNAL:
+    for name in _family_modules():
+        if name in INTERNAL:
             continue
-        module = importlib.import_module(f"arraystack.{path.stem}")
+        module = importlib.import_module(name)
         lost = [n for n in getattr(module, "__all__", ()) if n not in public]
         if lost:
             missing[module.__name__] = lost
@@ -127,7 +141,7 @@ np.no_such_function(x)  # error
 reveal_type(x + 1.0)  # operator
 """
 
-NDARRAY = "arraystack._array.ndarray"
+NDARRAY = "arraystack._core.array.ndarray"
 EXPECTED = {
     "ndarray": NDARRAY,
     "unique": f"{NDARRAY} | tuple[{NDARRAY}, ...]",  # return_index=... adds arrays

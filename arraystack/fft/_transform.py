@@ -14,10 +14,10 @@ import warnings
 
 import numpy as np
 
-from arraystack._array import ndarray, raw, wrap
+from arraystack._core.array import ndarray, raw, wrap
 from arraystack._creation import asarray
-from arraystack._operands import convert_raw, shape_of
-from arraystack._shapes import normalize_axis
+from arraystack._core.operands import convert_raw, shape_of
+from arraystack._core.shapes import normalize_axis
 from arraystack.ir.core import bind
 from arraystack.ir.fft import complex_dtype_of, fft_p, real_dtype_of
 from arraystack.ir.structural import pad_p, slice_p

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from arraystack._array import ndarray, wrap
+from arraystack._core.array import ndarray, wrap
 from arraystack.ir.core import bind
 from arraystack.ir.linalg import det_p, slogdet_p
 from arraystack.linalg._operands import assert_stacked_square, prepare

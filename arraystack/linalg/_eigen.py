@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from arraystack._array import ndarray, wrap
+from arraystack._core.array import ndarray, wrap
 from arraystack.ir.core import bind
 from arraystack.ir.linalg import eig_p, eigh_p, eigvals_p, eigvalsh_p
 from arraystack.linalg._operands import (

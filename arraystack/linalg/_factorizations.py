@@ -9,7 +9,7 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, NamedTuple
 
-from arraystack._array import ndarray, wrap
+from arraystack._core.array import ndarray, wrap
 from arraystack._creation import asarray
 from arraystack._manipulation import matrix_transpose
 from arraystack.ir.core import bind

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import wrap
+from arraystack._core.array import wrap
 from arraystack._creation import asarray
 from arraystack._elementwise import absolute, conjugate, multiply, not_equal, power, sqrt
 from arraystack._elementwise_functions import real
@@ -20,7 +20,7 @@ from arraystack._reductions import count_nonzero
 from arraystack._reductions import max as _max
 from arraystack._reductions import min as _min
 from arraystack._reductions import sum as _sum
-from arraystack._shapes import normalize_axis, normalize_axis_tuple
+from arraystack._core.shapes import normalize_axis, normalize_axis_tuple
 from arraystack.linalg._factorizations import svd
 from arraystack.linalg._operands import (
     LinAlgError,

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from arraystack._array import wrap
+from arraystack._core.array import wrap
 from arraystack._creation import asarray
-from arraystack._operands import convert_raw
+from arraystack._core.operands import convert_raw
 from arraystack.ir.core import ShapeDependsOnDataError, Tracer
 
 LinAlgError = np.linalg.LinAlgError

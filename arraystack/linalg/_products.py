@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import wrap
+from arraystack._core.array import wrap
 from arraystack._creation import asarray
 from arraystack._linalg import dot, matmul
 from arraystack._manipulation import reshape

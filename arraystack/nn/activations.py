@@ -12,7 +12,7 @@ import math
 from typing import TYPE_CHECKING
 
 import arraystack as ast
-from arraystack._array import raw, wrap
+from arraystack._core.array import raw, wrap
 from arraystack.ir import primitives as p
 from arraystack.ir.core import bind
 

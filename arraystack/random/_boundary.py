@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy
 
-from arraystack._array import ndarray, wrap
-from arraystack._dtypes import SUPPORTED
+from arraystack._core.array import ndarray, wrap
+from arraystack._core.dtypes import SUPPORTED
 from arraystack.ir.ad import BatchTrace
 from arraystack.ir.core import ConcretizationError, Tracer, active, trace_state, user_source
 from arraystack.ir.trace import GraphTrace

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy
 
-from arraystack._array import ndarray
+from arraystack._core.array import ndarray
 from arraystack.random._boundary import NumpyOwner, call, check_eager, forward, to_numpy
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from arraystack.ir.core import bind
 from arraystack.ir.trace import make_graph
 
 import arraystack as ast
-from arraystack._array import wrap
+from arraystack._core.array import wrap
 
 # -- functions under test ----------------------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from arraystack.ir.ad import (
 )
 
 import arraystack as ast
-from arraystack._array import raw, wrap
+from arraystack._core.array import raw, wrap
 
 rng = numpy.random.default_rng(42)
 A = rng.standard_normal((3, 4))

@@ -17,7 +17,7 @@ from arraystack.ir.core import Primitive, bind
 from arraystack.ir.reference import reference_rules
 
 import arraystack as ast
-from arraystack._array import wrap
+from arraystack._core.array import wrap
 
 B = 3
 rng = np.random.default_rng(0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arraystack._array import _fastpath
+from arraystack._core.array import _fastpath
 
 
 @pytest.fixture(params=[True, False], ids=["c", "python"])

@@ -41,7 +41,7 @@ def _traced(fn, aval=AVAL):
     out = []
 
     def body(t):
-        out.append(fn(arraystack._array.wrap(t)))
+        out.append(fn(arraystack._core.array.wrap(t)))
         return [t]
 
     make_graph(body, [aval])
@@ -94,7 +94,7 @@ def test_device():
 
 
 def test_device_values():
-    from arraystack._devices import Device
+    from arraystack._core.devices import Device
 
     assert Device("cuda", 1) == "cuda:1" == Device.parse("cuda:1")
     assert Device("cuda", 1) != Device("cuda", 0)

@@ -1,7 +1,7 @@
 """The Array API namespace (2024.12): every name of the standard exists in arraystack and accepts the
 standard's arguments; the version, the inspection namespace, devices, DLPack, finfo/iinfo; the functions
 other families add (sorting, searching, sets, contractions) against array-api-strict; and each documented
-case where arraystack keeps NumPy's behaviour against the standard's (arraystack/_array_api.py)."""
+case where arraystack keeps NumPy's behaviour against the standard's (arraystack/_core/array_api.py)."""
 
 from __future__ import annotations
 
@@ -281,7 +281,7 @@ def test_contractions(pair):
     strict_parity(lambda xp, a, b: xp.linalg.vecdot(a, b), a, b)
 
 
-# -- where arraystack keeps NumPy's behaviour (arraystack/_array_api.py lists these) --------------------
+# -- where arraystack keeps NumPy's behaviour (arraystack/_core/array_api.py lists these) --------------------
 def test_can_cast_across_kinds_is_numpy():
     assert arraystack.can_cast(arraystack.int8, arraystack.float32) is True  # NumPy's safe casting
     assert xps.can_cast(xps.int8, xps.float32) is False

@@ -170,7 +170,7 @@ def test_unsupported_dtypes(obj, dtype):
 
 def test_zero_d_traced_list_stacks():
     def body(t):
-        x = arraystack._array.wrap(t)
+        x = arraystack._core.array.wrap(t)
         out = arraystack.asarray([[x, 1.0], [2.0, x]])
         return [out._value]
 
@@ -344,7 +344,7 @@ def test_arange_float_bits(n, dtype):
 
 def test_arange_traced_argument_raises():
     def body(t):
-        return [arraystack.arange(arraystack._array.wrap(t))._value]
+        return [arraystack.arange(arraystack._core.array.wrap(t))._value]
 
     with pytest.raises(TracerError):
         make_graph(body, [ShapedArray((), numpy.dtype(numpy.int64))])

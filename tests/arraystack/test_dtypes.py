@@ -141,7 +141,7 @@ def test_result_type_traced():
     seen = []
 
     def f(x):
-        seen.append(arraystack.result_type(arraystack._array.wrap(x), 1.0))
+        seen.append(arraystack.result_type(arraystack._core.array.wrap(x), 1.0))
         seen.append(arraystack.result_type(x, numpy.int64))
         return [x]
 
@@ -256,7 +256,7 @@ def test_finfo_of_traced_array():
     seen = []
 
     def f(x):
-        seen.append(arraystack.finfo(arraystack._array.wrap(x)).eps)
+        seen.append(arraystack.finfo(arraystack._core.array.wrap(x)).eps)
         return [x]
 
     make_graph(f, [ShapedArray((2,), numpy.dtype("float32"))])

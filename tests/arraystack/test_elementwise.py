@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import arraystack
-from arraystack._array import wrap
+from arraystack._core.array import wrap
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 

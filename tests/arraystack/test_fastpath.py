@@ -1,4 +1,4 @@
-"""The C accelerator of the eager fast path (arraystack/_fastpath.c) against the Python definitions it
+"""The C accelerator of the eager fast path (arraystack/_core/_fastpath.c) against the Python definitions it
 short-cuts: every operator, indexing form and accelerated function gives the same value, dtype, type, view
 aliasing and exception with the accelerator on and off."""
 
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import arraystack as xp
-from arraystack._array import _fastpath
+from arraystack._core.array import _fastpath
 
 pytestmark = pytest.mark.skipif(_fastpath is None, reason="the C accelerator is not built")
 
@@ -271,8 +271,8 @@ def test_without_the_accelerator_the_python_class_serves_everything():
     script = textwrap.dedent(
         """
         import numpy as np, arraystack as xp
-        from arraystack._array import _fastpath
-        assert _fastpath is None and xp.ndarray.__mro__[1].__module__ == "arraystack._accelerator"
+        from arraystack._core.array import _fastpath
+        assert _fastpath is None and xp.ndarray.__mro__[1].__module__ == "arraystack._core.accelerator"
         a, b = np.arange(1.0, 7.0), np.linspace(-1.0, 2.0, 6)
         A, B = xp.asarray(a.copy()), xp.asarray(b)
         for r, e in [(A + B, a + b), (2.0 - A, 2.0 - a), (A ** 2, a ** 2), (A @ B, a @ b), (-A, -a),

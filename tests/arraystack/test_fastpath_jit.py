@@ -1,4 +1,4 @@
-"""The C fast path of jitted functions' cached calls (arraystack/_fastpath_jit.c) against `_call`, the
+"""The C fast path of jitted functions' cached calls (arraystack/_core/_fastpath_jit.c) against `_call`, the
 Python definition: the same results, types and counters with the accelerator on and off, and every case
 it must leave to Python (keywords, captured arrays to re-read, disable_jit, tracing, a new shape)."""
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import arraystack as ast
-from arraystack._array import _fastpath
+from arraystack._core.array import _fastpath
 
 pytestmark = pytest.mark.skipif(_fastpath is None, reason="the C accelerator is not built")
 

@@ -9,7 +9,7 @@ from arraystack.ir import ShapedArray, make_graph
 from arraystack.ir.core import ShapeDependsOnDataError
 
 import arraystack
-from arraystack._array import wrap
+from arraystack._core.array import wrap
 from tests.conftest import assert_same, run_traced
 
 ARRAYS = {

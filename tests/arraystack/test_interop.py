@@ -8,7 +8,7 @@ from arraystack.ir import ShapedArray, make_graph
 from arraystack.ir.core import ConcretizationError, TracerError
 
 import arraystack
-from arraystack import _interop
+from arraystack._core import interop as _interop
 
 AVAL = ShapedArray((3,), numpy.dtype("float64"))
 
@@ -17,7 +17,7 @@ def _traced(fn, aval=AVAL):
     out = []
 
     def body(t):
-        out.append(fn(arraystack._array.wrap(t)))
+        out.append(fn(arraystack._core.array.wrap(t)))
         return [t]
 
     make_graph(body, [aval])

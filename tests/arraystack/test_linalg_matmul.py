@@ -188,7 +188,7 @@ def test_matmul_traced_graph_is_dot_general():
     from arraystack.ir import ShapedArray, make_graph, print_graph
 
     def f(a, b):
-        return [arraystack.matmul(arraystack._array.wrap(a), arraystack._array.wrap(b))._value]
+        return [arraystack.matmul(arraystack._core.array.wrap(a), arraystack._core.array.wrap(b))._value]
 
     graph, _ = make_graph(
         f,

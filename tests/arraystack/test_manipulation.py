@@ -36,7 +36,7 @@ def sample(shape, dtype="float64", seed=0):
 
 
 def count_eqns(fn, *avals):
-    graph, _ = make_graph(lambda *ts: [fn(*[arraystack._array.wrap(t) for t in ts])._value], avals)
+    graph, _ = make_graph(lambda *ts: [fn(*[arraystack._core.array.wrap(t) for t in ts])._value], avals)
     return len(graph.eqns)
 
 
@@ -443,7 +443,7 @@ def test_repeat_small(parity):
 
 def test_repeat_traced_repeats_raise():
     def body(x, r):
-        return [arraystack.repeat(arraystack._array.wrap(x), arraystack._array.wrap(r))._value]
+        return [arraystack.repeat(arraystack._core.array.wrap(x), arraystack._core.array.wrap(r))._value]
 
     avals = [ShapedArray((3,), numpy.dtype("float32")), ShapedArray((3,), numpy.dtype("int64"))]
     with pytest.raises(TracerError, match="concrete repeats"):
@@ -725,7 +725,7 @@ def test_error_messages_traced(call):
         call(numpy, a)
 
     def body(t):
-        out = call(arraystack, arraystack._array.wrap(t))
+        out = call(arraystack, arraystack._core.array.wrap(t))
         return [arraystack.asarray(o)._value for o in (out if isinstance(out, list) else [out])]
 
     with pytest.raises(type(expected.value)) as actual:

@@ -150,7 +150,7 @@ def test_out_into_an_argument(parity):
 
 def test_out_traced_rebinds():
     def body(x):
-        out = arraystack._array.wrap(x)
+        out = arraystack._core.array.wrap(x)
         arraystack.multiply(out, 3, out=out, where=out > 0)
         return [out._value]
 

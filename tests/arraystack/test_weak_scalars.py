@@ -173,7 +173,7 @@ def test_range_check_of_a_computed_value_with_a_shape():
     from arraystack.ir.primitives import iota_p, lt_p, mul_p, select_p
 
     from arraystack._jit_arguments import IntegerChecks
-    from arraystack._operands import convert_raw
+    from arraystack._core.operands import convert_raw
 
     def fn(s):
         # a weak value with a shape: select of weak branches (structural results are strong)

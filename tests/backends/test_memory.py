@@ -219,7 +219,7 @@ def test_memory_limit_checks_one_step_reference_plans(memory_limit):
 
 
 def test_memory_limit_setting(monkeypatch):
-    from arraystack._config import Config
+    from arraystack._core.config import Config
 
     monkeypatch.setenv("ARRAYSTACK_MEMORY_LIMIT", "1.5G")
     assert Config().memory_limit == 3 << 29

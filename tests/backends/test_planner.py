@@ -292,7 +292,7 @@ def test_lowered_plan_from_the_frontend(monkeypatch):
     assert plan.regions[0].primitive == "dot_general" and plan.devices[0] == GPU
     assert set(plan.devices) == {GPU}  # tanh follows its operand
     check_transfers(plan)
-    monkeypatch.setattr("arraystack._devices.devices", lambda *presets, **kw: HW)
+    monkeypatch.setattr("arraystack._core.devices.devices", lambda *presets, **kw: HW)
     default = lowered.plan()
     assert default.model is HW and set(default.devices) == {"cpu"}
 

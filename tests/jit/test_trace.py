@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import arraystack
-from arraystack._array import wrap
+from arraystack._core.array import wrap
 from arraystack.ir import (
     ConcretizationError,
     EscapedTracerError,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from arraystack import _comparison, _elementwise, _elementwise_math, _linalg
 import numpy as np
 
-from arraystack._array import _fastpath, _is_array_operand, ndarray
+from arraystack._core.array import _fastpath, _is_array_operand, ndarray
 from arraystack._ufunc import python_operator
 from arraystack.ir.core import active
 

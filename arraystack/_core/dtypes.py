@@ -84,7 +84,7 @@ def is_supported(dt) -> bool:
 
 def _array_dtype(value):
     """The dtype of an arraystack array or traced value, or None for anything else."""
-    from arraystack._array import ndarray
+    from arraystack._core.array import ndarray
 
     if isinstance(value, ndarray):
         value = value._value
@@ -101,7 +101,7 @@ def promotion_operand(value):
     arraystack arrays give their dtype (NEP 50: arrays, 0-d included, are strongly typed); Python scalars
     stay weak; everything else (dtypes, scalar types, strings, NumPy values) is NumPy's to interpret.
     """
-    from arraystack._array import ndarray
+    from arraystack._core.array import ndarray
 
     if isinstance(value, ndarray):
         value = value._value

@@ -1,6 +1,6 @@
 """ndarray's operators as static type checkers see them. At run time the C accelerator's slots or the
 functions _array_operators.py binds serve them; this module is imported only under TYPE_CHECKING, as the
-base class checkers see under ndarray (arraystack/_array.py)."""
+base class checkers see under ndarray (arraystack/_core/array.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-    from arraystack._array import ndarray
+    from arraystack._core.array import ndarray
     from arraystack.typing import ArrayLike
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 import arraystack as anp
-from arraystack._array import ndarray
+from arraystack._core.array import ndarray
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

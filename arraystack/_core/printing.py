@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import ndarray
+from arraystack._core.array import ndarray
 from arraystack.ir.core import Tracer
 
 if TYPE_CHECKING:

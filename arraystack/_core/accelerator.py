@@ -1,4 +1,4 @@
-"""Loading the optional C accelerator of the eager fast path (arraystack/_fastpath*.c).
+"""Loading the optional C accelerator of the eager fast path (arraystack/_core/_fastpath*.c).
 
 `fastpath` is the extension module, or None when it is not built (no compiler at install time), turned off
 (ARRAYSTACK_FASTPATH=0) or stale (an editable install does not rebuild it when its sources change);
@@ -25,7 +25,7 @@ def is_current(module) -> bool:
     if built_from_sources(module, os.path.dirname(os.path.abspath(__file__)), FASTPATH_SOURCES):
         return True
     warnings.warn(
-        "arraystack: the C fast path was built from older sources (arraystack/_fastpath*.c); eager calls "
+        "arraystack: the C fast path was built from older sources (arraystack/_core/_fastpath*.c); eager calls "
         "use the Python path until it is rebuilt (`pip install -e .`)",
         RuntimeWarning,
         stacklevel=2,
@@ -37,7 +37,7 @@ def _load():
     if os.environ.get("ARRAYSTACK_FASTPATH", "1") == "0":  # run the pure-Python definitions only
         return None
     try:
-        from arraystack import _fastpath
+        from arraystack._core import _fastpath
     except ImportError:
         return None
     return _fastpath if is_current(_fastpath) else None
@@ -55,4 +55,4 @@ else:
         __slots__ = ("__weakref__", "_value")
 
 
-__all__: list[str] = []  # internal: arraystack/_array.py uses `fastpath` and `ArrayBase`
+__all__: list[str] = []  # internal: arraystack/_core/array.py uses `fastpath` and `ArrayBase`

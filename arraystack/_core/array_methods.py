@@ -1,6 +1,6 @@
 """ndarray's methods that mirror functions: `a.sum(axis=0)` is `arraystack.sum(a, axis=0)`, `a.reshape(...)`
 is `arraystack.reshape(a, ...)`, with NumPy's own method where an eager array allows it (the same views and
-errors). A base class of ndarray (arraystack/_array.py), which keeps the type's state, protocols and
+errors). A base class of ndarray (arraystack/_core/array.py), which keeps the type's state, protocols and
 indexing. The family modules these methods call import ndarray themselves, so they cannot be imported
 here before ndarray exists: _array.py binds them in (`bind`) once it has imported them.
 """
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from arraystack._array import ndarray
+    from arraystack._core.array import ndarray
     from arraystack.typing import ArrayLike, AxisLike, DTypeLike, ScalarLike, ShapeLike
 
 # bound by _array.py (see bind) once the family modules are imported

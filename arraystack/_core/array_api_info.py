@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from arraystack import _devices
+from arraystack._core import devices as _devices
 
 # The dtypes of each kind the Array API names, in the standard's order (float16 is a NumPy extra and
 # is not listed, as in NumPy's info namespace).

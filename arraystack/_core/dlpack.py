@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._array import ndarray, wrap
-from arraystack._devices import CPU, check_device
+from arraystack._core.array import ndarray, wrap
+from arraystack._core.devices import CPU, check_device
 from arraystack.ir.core import ConcretizationError, Tracer, concretization_message
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ def from_dlpack(x: Any, /, *, device: object | None = None, copy: bool | None = 
                 )
             numpy_device = "cpu"  # asks the producer for a copy in host memory
     value = np.from_dlpack(x, device=numpy_device, copy=copy)
-    from arraystack._dtypes import check_supported
+    from arraystack._core.dtypes import check_supported
 
     check_supported(value.dtype)
     return wrap(value)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._creation import asarray
-from arraystack._shapes import normalize_axis_tuple
+from arraystack._core.shapes import normalize_axis_tuple
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, AxisLike

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from arraystack._array import ndarray, wrap
-from arraystack._dtypes import is_supported
+from arraystack._core.array import ndarray, wrap
+from arraystack._core.dtypes import is_supported
 from arraystack.ir.core import ConcretizationError, Tracer, concretization_message
 
 # The Array API versions arraystack accepts in __array_namespace__ (the same as NumPy 2's).

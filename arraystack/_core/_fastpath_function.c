@@ -126,7 +126,7 @@ static PyGetSetDef function_getset[] = {
 
 PyTypeObject FunctionType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "arraystack._fastpath.Function",
+    .tp_name = "arraystack._core._fastpath.Function",
     .tp_doc = "An arraystack function whose plain eager calls go straight to NumPy; see `fallback`.",
     .tp_basicsize = sizeof(Function),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,

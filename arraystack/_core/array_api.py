@@ -4,7 +4,7 @@
 spells most of the standard's functions the standard's way (`concat`, `permute_dims`, `pow`, `acos`,
 `bitwise_invert`, `astype`, `cumulative_sum`, `unstack`, `isdtype`, `std(correction=)` ...), and the frontend
 families mirror them. This module adds what the standard has and the families do not: the version, the
-inspection namespace (arraystack/_array_api_info.py) and the constants. (`diff` is in _calculus.py.)
+inspection namespace (arraystack/_core/array_api_info.py) and the constants. (`diff` is in _calculus.py.)
 
 Where NumPy and the standard disagree, a NumPy name keeps NumPy's behaviour (NumPy programs run
 unchanged). The cases (tests/arraystack/test_array_api.py pins each):
@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 
-from arraystack._array_api_info import __array_namespace_info__
+from arraystack._core.array_api_info import __array_namespace_info__
 
 __array_api_version__ = "2024.12"
 

@@ -154,7 +154,7 @@ static PyMethodDef module_methods[] = {
 };
 
 static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "arraystack._fastpath", NULL, -1, module_methods,
+    PyModuleDef_HEAD_INIT, "arraystack._core._fastpath", NULL, -1, module_methods,
 };
 
 PyMODINIT_FUNC PyInit__fastpath(void)

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack import _accelerator, _aliasing
-from arraystack._array_methods import ArrayMethods
+from arraystack import _aliasing
+from arraystack._core import accelerator as _accelerator
+from arraystack._core.array_methods import ArrayMethods
 from arraystack.ir.core import active as _active
 from arraystack.ir.core import (
     ConcretizationError,
@@ -26,13 +27,13 @@ from arraystack.ir.core import (
 if TYPE_CHECKING:
     from typing import Any
 
-    from arraystack._devices import Device
+    from arraystack._core.devices import Device
     from arraystack.typing import DTypeLike, ShapeLike
 
 _ndarray_np = np.ndarray
 
 if TYPE_CHECKING:  # static checkers see ndarray's operators declared (they are bound at import)
-    from arraystack._array_operator_types import ArrayOperators as _ArrayBase
+    from arraystack._core.array_operator_types import ArrayOperators as _ArrayBase
 else:
     _ArrayBase = _accelerator.ArrayBase
 _fastpath = _accelerator.fastpath  # the C accelerator, or None
@@ -371,13 +372,9 @@ def is_tracing() -> bool:
 from arraystack import (
     _creation,
     _cumulative,
-    _dtypes,
-    _devices,
-    _dlpack,
     _elementwise,
     _elementwise_functions,
     _indexing,
-    _interop,
     _linalg,
     _manipulation,
     _rearranging,
@@ -385,8 +382,12 @@ from arraystack import (
     _statistics,
     _ufunc_dispatch,
 )
+from arraystack._core import dtypes as _dtypes
+from arraystack._core import devices as _devices
+from arraystack._core import dlpack as _dlpack
+from arraystack._core import interop as _interop
 
-from arraystack import _array_methods  # noqa: E402
+from arraystack._core import array_methods as _array_methods  # noqa: E402
 
 _array_methods.bind(
     {
@@ -398,7 +399,8 @@ _array_methods.bind(
     eager_buffer,
     _make,
 )
-from arraystack import _array_operators  # noqa: E402,F401  (binds the operators onto ndarray)
-from arraystack._array_docs import document
+# binds the operators onto ndarray
+from arraystack._core import array_operators as _array_operators  # noqa: E402,F401
+from arraystack._core.array_docs import document
 
 document(ndarray)  # NumPy-style docstrings of the attributes and methods (_array_docs.py)

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 import arraystack as anp
-from arraystack._array import ndarray
-from arraystack._host_calls import host_arguments, wrap_result
+from arraystack._core.array import ndarray
+from arraystack._core.host_calls import host_arguments, wrap_result
 from arraystack.ir.core import Tracer
 
 if TYPE_CHECKING:

@@ -333,7 +333,7 @@ static PyMappingMethods base_as_mapping = {
 
 PyTypeObject ArrayBaseType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "arraystack._fastpath.ArrayBase",
+    .tp_name = "arraystack._core._fastpath.ArrayBase",
     .tp_doc = "The C layout of arraystack.ndarray: its raw value, and the eager fast path of its operators.",
     .tp_basicsize = sizeof(ArrayBase),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from arraystack._array import ndarray, wrap
+from arraystack._core.array import ndarray, wrap
 from arraystack.ir.core import Tracer, active
 
 _SEQUENCES = (list, tuple)

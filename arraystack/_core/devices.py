@@ -204,7 +204,7 @@ def devices(*presets: str, recalibrate: bool = False) -> HardwareModel:
     arraystack-specific: NumPy has no equivalent (the Array API's
     ``__array_namespace_info__().devices()`` lists device names only).
     """
-    from arraystack._config import config
+    from arraystack._core.config import config
     from arraystack.backends.hardware import detect
 
     return detect(config.cache_dir, recalibrate=recalibrate, presets=presets)

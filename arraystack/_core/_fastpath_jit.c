@@ -335,7 +335,7 @@ static PyMemberDef jit_members[] = {
 
 PyTypeObject JitBaseType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "arraystack._fastpath.JitBase",
+    .tp_name = "arraystack._core._fastpath.JitBase",
     .tp_basicsize = sizeof(JitBase),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "The C fast path of a jitted function's cached calls (see _fastpath_jit.c).",
