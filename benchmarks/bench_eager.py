@@ -217,30 +217,37 @@ def main(argv=None) -> int:
         help="wall clock (default), or this process's CPU time: steadier on a busy machine, but it "
         "adds up the time of all BLAS threads",
     )
+    parser.add_argument(
+        "--markdown",
+        metavar="PATH",
+        help="also write the output into this benchmark's section of PATH (docs/benchmarks.md)",
+    )
     args = parser.parse_args(argv)
     harness.limit_threads(args.threads)  # before NumPy is imported
 
-    machine = harness.machine_info()
-    print("eager benchmark: arraystack vs NumPy, per-call time")
-    for key in ("cpu", "logical_cores", "python", "numpy", "numpy_blas", "arraystack"):
-        print(f"  {key}: {machine[key]}")
-    print(f"  threads: {machine['threadpools']}; env: {machine['thread_env'] or 'unset'}")
-    payload = run(args)
-    print(report(payload))
-    if args.json:
-        harness.write_json(
-            args.json,
-            dict(
-                payload,
-                benchmark="eager",
-                machine=machine,
-                backend="eager (NumPy reference rules)",
-                device="cpu",
-                compile_cache="n/a (eager mode does not compile)",
-            ),
-        )
-        print(f"\nwrote {args.json}")
-    return 0
+    with harness.markdown_section(
+        args.markdown, "eager", "Eager calls: arraystack against NumPy", argv, __file__
+    ):
+        for line in harness.describe_machine():
+            print(line)
+        machine = harness.machine_info()
+        print("eager benchmark: arraystack vs NumPy, per-call time")
+        payload = run(args)
+        print(report(payload))
+        if args.json:
+            harness.write_json(
+                args.json,
+                dict(
+                    payload,
+                    benchmark="eager",
+                    machine=machine,
+                    backend="eager (NumPy reference rules)",
+                    device="cpu",
+                    compile_cache="n/a (eager mode does not compile)",
+                ),
+            )
+            print(f"\nwrote {args.json}")
+        return 0
 
 
 if __name__ == "__main__":

@@ -27,6 +27,10 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import harness
+
 
 def _set_threads(n):
     for var in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -257,79 +261,89 @@ def main(argv=None):
     parser.add_argument(
         "--no-first-call", action="store_true", help="skip (e), the fresh-process first calls"
     )
+    parser.add_argument(
+        "--markdown",
+        metavar="PATH",
+        help="also write the output into this benchmark's section of PATH (docs/benchmarks.md)",
+    )
     args = parser.parse_args(argv)
     if args.threads:
         _set_threads(args.threads)
-    rounds = 5 if args.quick else 11
-    results = {"threads": args.threads or os.cpu_count(), "rows": []}
-    run_triad, triad_bytes = triad(args.quick)
-    bandwidth = triad_bytes / interleaved({"triad": run_triad}, rounds)["triad"] / 1e9
-    print(f"(f) STREAM triad roofline: {bandwidth:.1f} GB/s  (threads: {results['threads']})")
-    results["triad_gbs"] = bandwidth
-    loads, ast = workloads(args.quick)
-    for name, make, data, nbytes in loads:
-        systems, batch = systems_for(make, data, ast)
-        if nbytes:  # the triad joins the round-robin: on a shared machine the bandwidth varies by the minute
-            systems["triad"] = run_triad
-        copy = _copy_of(data[0]) if nbytes == 2 * data[0].nbytes else None
-        if copy is not None:  # one read and one write of the row's bytes, as the kernel's
-            systems["copy"] = copy
-        t = interleaved(systems, rounds if batch == 1 else rounds * 5)
-        t = {k: v / batch for k, v in t.items()}
-        copied = t.pop("copy", None)
-        if nbytes:
-            bandwidth = triad_bytes / t.pop("triad") / 1e9
-        row = {"workload": name, **{k: v for k, v in t.items()}}
-        base = t["arraystack.jit"]
-        parts = [
-            f"{k} {v * 1e3:8.3f} ms" if v > 1e-4 else f"{k} {v * 1e6:6.2f} us" for k, v in t.items()
-        ]
-        ratios = [f"numpy/ours {t['numpy'] / base:5.2f}x"]
-        if "jax.jit" in t:
-            ratios.append(f"jax/ours {t['jax.jit'] / base:5.2f}x")
-        if nbytes:
-            gbs = nbytes / base / 1e9
-            ratios.append(
-                f"{gbs:5.1f} GB/s = {100 * gbs / bandwidth:3.0f}% of triad ({bandwidth:.1f} GB/s in"
-                " the same rounds)"
-            )
-            row["triad_gbs"] = bandwidth
-            if "jax.jit" in t:  # how far the triad's bandwidth lets any kernel get ahead of jax here
-                ceiling = bandwidth / (nbytes / t["jax.jit"] / 1e9)
-                ratios.append(f"the roofline allows jax/ours <= {ceiling:4.2f}x")
-                row["jax_ratio_at_triad"] = ceiling
-        if copied is not None:  # the same bytes moved by a plain copy
-            floor = f"a copy of the input {copied * 1e3:.3f} ms"
+    with harness.markdown_section(
+        args.markdown, "jit", "jit: arraystack.jit against NumPy and jax.jit", argv, __file__
+    ):
+        for line in harness.describe_machine():
+            print(line)
+        rounds = 5 if args.quick else 11
+        results = {"threads": args.threads or os.cpu_count(), "rows": []}
+        run_triad, triad_bytes = triad(args.quick)
+        bandwidth = triad_bytes / interleaved({"triad": run_triad}, rounds)["triad"] / 1e9
+        print(f"(f) STREAM triad roofline: {bandwidth:.1f} GB/s  (threads: {results['threads']})")
+        results["triad_gbs"] = bandwidth
+        loads, ast = workloads(args.quick)
+        for name, make, data, nbytes in loads:
+            systems, batch = systems_for(make, data, ast)
+            if nbytes:  # the triad joins the round-robin: on a shared machine the bandwidth varies by the minute
+                systems["triad"] = run_triad
+            copy = _copy_of(data[0]) if nbytes == 2 * data[0].nbytes else None
+            if copy is not None:  # one read and one write of the row's bytes, as the kernel's
+                systems["copy"] = copy
+            t = interleaved(systems, rounds if batch == 1 else rounds * 5)
+            t = {k: v / batch for k, v in t.items()}
+            copied = t.pop("copy", None)
+            if nbytes:
+                bandwidth = triad_bytes / t.pop("triad") / 1e9
+            row = {"workload": name, **{k: v for k, v in t.items()}}
+            base = t["arraystack.jit"]
+            parts = [
+                f"{k} {v * 1e3:8.3f} ms" if v > 1e-4 else f"{k} {v * 1e6:6.2f} us" for k, v in t.items()
+            ]
+            ratios = [f"numpy/ours {t['numpy'] / base:5.2f}x"]
             if "jax.jit" in t:
-                floor += f" (jax/copy {t['jax.jit'] / copied:4.2f}x)"
-            ratios.append(floor)
-            row["copy"] = copied
-        print(f"{name:28s} " + " | ".join(parts) + " || " + ", ".join(ratios))
-        results["rows"].append(row)
-    for name in () if args.no_first_call else DEFINES:
-        runs, err = first_call(name)
-        if err:
-            print(f"(e) first call {name}: failed: {err}")
-            continue
-        (cold, cold_c, cold_i), (helpers, helpers_c, _), (warm, warm_c, warm_i) = runs
-        print(
-            f"(e) first call {name:8s} fresh process: cold {cold:.3f} s, "
-            f"helpers cached {helpers:.3f} s, warm disk cache {warm:.3f} s "
-            f"(compiled speed after {cold_c:.2f} / {helpers_c:.2f} / {warm_c:.2f} s; "
-            f"import arraystack before it {cold_i:.2f} / {warm_i:.2f} s)"
-        )
-        results["rows"].append(
-            {
-                "workload": f"(e) first call {name}",
-                "cold_s": cold,
-                "helpers_cached_s": helpers,
-                "warm_s": warm,
-                "compiled_after_s": [cold_c, helpers_c, warm_c],
-            }
-        )
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results, f, indent=1)
+                ratios.append(f"jax/ours {t['jax.jit'] / base:5.2f}x")
+            if nbytes:
+                gbs = nbytes / base / 1e9
+                ratios.append(
+                    f"{gbs:5.1f} GB/s = {100 * gbs / bandwidth:3.0f}% of triad ({bandwidth:.1f} GB/s in"
+                    " the same rounds)"
+                )
+                row["triad_gbs"] = bandwidth
+                if "jax.jit" in t:  # how far the triad's bandwidth lets any kernel get ahead of jax here
+                    ceiling = bandwidth / (nbytes / t["jax.jit"] / 1e9)
+                    ratios.append(f"the roofline allows jax/ours <= {ceiling:4.2f}x")
+                    row["jax_ratio_at_triad"] = ceiling
+            if copied is not None:  # the same bytes moved by a plain copy
+                floor = f"a copy of the input {copied * 1e3:.3f} ms"
+                if "jax.jit" in t:
+                    floor += f" (jax/copy {t['jax.jit'] / copied:4.2f}x)"
+                ratios.append(floor)
+                row["copy"] = copied
+            print(f"{name:28s} " + " | ".join(parts) + " || " + ", ".join(ratios))
+            results["rows"].append(row)
+        for name in () if args.no_first_call else DEFINES:
+            runs, err = first_call(name)
+            if err:
+                print(f"(e) first call {name}: failed: {err}")
+                continue
+            (cold, cold_c, cold_i), (helpers, helpers_c, _), (warm, warm_c, warm_i) = runs
+            print(
+                f"(e) first call {name:8s} fresh process: cold {cold:.3f} s, "
+                f"helpers cached {helpers:.3f} s, warm disk cache {warm:.3f} s "
+                f"(compiled speed after {cold_c:.2f} / {helpers_c:.2f} / {warm_c:.2f} s; "
+                f"import arraystack before it {cold_i:.2f} / {warm_i:.2f} s)"
+            )
+            results["rows"].append(
+                {
+                    "workload": f"(e) first call {name}",
+                    "cold_s": cold,
+                    "helpers_cached_s": helpers,
+                    "warm_s": warm,
+                    "compiled_after_s": [cold_c, helpers_c, warm_c],
+                }
+            )
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(results, f, indent=1)
 
 
 if __name__ == "__main__":

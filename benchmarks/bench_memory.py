@@ -20,7 +20,9 @@ import sys
 import tracemalloc
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import format_table, machine_info, write_json  # noqa: E402
+
+import harness
+from harness import format_table, machine_info, write_json
 
 ROUNDS = 4  # 5 elementwise ops per round: 20 in all
 
@@ -53,9 +55,9 @@ def peak_bytes(fn, *args) -> int:
 
 def measure(n: int, cut: bool) -> dict:
     import numpy
+    from arraystack.backends.buffers import host_pool
 
     import arraystack as ast
-    from arraystack.backends.buffers import host_pool
 
     rng = numpy.random.default_rng(0)
     x = rng.random(n, dtype=numpy.float32)
@@ -92,25 +94,35 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=10_000_000)
     parser.add_argument("--json", default=None)
+    parser.add_argument(
+        "--markdown",
+        metavar="PATH",
+        help="also write the output into this benchmark's section of PATH (docs/benchmarks.md)",
+    )
     args = parser.parse_args(argv)
-    rows = [measure(args.n, cut) for cut in (False, True)]
-    columns = [
-        ("workload", "workload", "s"),
-        ("numpy_peak_mb", "NumPy peak MB", ".1f"),
-        ("jit_peak_mb", "jit peak MB", ".1f"),
-        ("numpy_arrays", "NumPy (arrays)", ".2f"),
-        ("jit_arrays", "jit (arrays)", ".2f"),
-        ("ratio", "NumPy/jit", ".2f"),
-        ("target_mb", "target MB", ".1f"),
-        ("meets_target", "target met", "s"),
-        ("pool_keeps_mb", "pool keeps MB", ".1f"),
-    ]
-    array_mb = rows[0]["array_mb"]
-    print(f"peak memory, float32 n={args.n} (one array = {array_mb:.1f} MB; 2 inputs, 1 output)")
-    print(format_table([{**r, "meets_target": str(r["meets_target"])} for r in rows], columns))
-    if args.json:
-        write_json(args.json, {"machine": machine_info(), "results": rows})
-    return rows
+    with harness.markdown_section(
+        args.markdown, "memory", "Peak memory of a fused chain", argv, __file__
+    ):
+        for line in harness.describe_machine():
+            print(line)
+        rows = [measure(args.n, cut) for cut in (False, True)]
+        columns = [
+            ("workload", "workload", "s"),
+            ("numpy_peak_mb", "NumPy peak MB", ".1f"),
+            ("jit_peak_mb", "jit peak MB", ".1f"),
+            ("numpy_arrays", "NumPy (arrays)", ".2f"),
+            ("jit_arrays", "jit (arrays)", ".2f"),
+            ("ratio", "NumPy/jit", ".2f"),
+            ("target_mb", "target MB", ".1f"),
+            ("meets_target", "target met", "s"),
+            ("pool_keeps_mb", "pool keeps MB", ".1f"),
+        ]
+        array_mb = rows[0]["array_mb"]
+        print(f"peak memory, float32 n={args.n} (one array = {array_mb:.1f} MB; 2 inputs, 1 output)")
+        print(format_table([{**r, "meets_target": str(r["meets_target"])} for r in rows], columns))
+        if args.json:
+            write_json(args.json, {"machine": machine_info(), "results": rows})
+        return rows
 
 
 if __name__ == "__main__":

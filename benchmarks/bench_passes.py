@@ -12,7 +12,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bench_jit import _set_threads, interleaved  # noqa: E402
+import harness
+from bench_jit import _set_threads, interleaved
 
 
 def workloads(quick):
@@ -43,28 +44,39 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument(
+        "--markdown",
+        metavar="PATH",
+        help="also write the output into this benchmark's section of PATH (docs/benchmarks.md)",
+    )
     args = parser.parse_args(argv)
     if args.threads:
         _set_threads(args.threads)
-    import arraystack as ast
-    from arraystack.ir import passes
+    with harness.markdown_section(
+        args.markdown, "passes", "What each optimizer pass is worth", argv, __file__
+    ):
+        for line in harness.describe_machine():
+            print(line)
+        from arraystack.ir import passes
 
-    ast.config.tiered = False
-    names = passes.passes()
-    rounds = 5 if args.quick else 11
-    print(f"{'workload':18s} {'all passes':>11s}  " + "  ".join(f"-{n[:14]:>14s}" for n in names))
-    for label, (fn, data) in workloads(args.quick).items():
-        systems = {}
-        for left_out in [None] + names:
-            pipeline = [n for n in names if n != left_out]
-            f = ast.jit(fn, passes=pipeline)
-            f(*data)  # compile before timing
-            systems[left_out or "all"] = (lambda f=f: f(*data))
-        t = interleaved(systems, rounds)
-        base = t["all"]
-        cells = "  ".join(f"{t[n] / base:14.2f}x" for n in names)
-        print(f"{label:18s} {base * 1e3:8.2f} ms  {cells}")
-    print("(each column: time without that pass / time with every pass)")
+        import arraystack as ast
+
+        ast.config.tiered = False
+        names = passes.passes()
+        rounds = 5 if args.quick else 11
+        print(f"{'workload':18s} {'all passes':>11s}  " + "  ".join(f"-{n[:14]:>14s}" for n in names))
+        for label, (fn, data) in workloads(args.quick).items():
+            systems = {}
+            for left_out in [None] + names:
+                pipeline = [n for n in names if n != left_out]
+                f = ast.jit(fn, passes=pipeline)
+                f(*data)  # compile before timing
+                systems[left_out or "all"] = (lambda f=f: f(*data))
+            t = interleaved(systems, rounds)
+            base = t["all"]
+            cells = "  ".join(f"{t[n] / base:14.2f}x" for n in names)
+            print(f"{label:18s} {base * 1e3:8.2f} ms  {cells}")
+        print("(each column: time without that pass / time with every pass)")
 
 
 if __name__ == "__main__":

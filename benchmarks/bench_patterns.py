@@ -20,6 +20,10 @@ import sys
 import time
 import warnings
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import harness
+
 
 def patterns(np):
     rng = np.random.default_rng(0)
@@ -137,47 +141,57 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("only", nargs="*", help="run the patterns whose names contain one of these")
+    parser.add_argument(
+        "--markdown",
+        metavar="PATH",
+        help="also write the output into this benchmark's section of PATH (docs/benchmarks.md)",
+    )
     args = parser.parse_args(argv)
     if args.threads:
         for var in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
             os.environ[var] = str(args.threads)
-    import numpy as np
+    with harness.markdown_section(
+        args.markdown, "patterns", "Common patterns: arraystack.jit against NumPy", argv, __file__
+    ):
+        for line in harness.describe_machine():
+            print(line)
+        import numpy as np
+        from arraystack.backends.numba.layouts import wait_layout_kernels
 
-    import arraystack as ast
-    from arraystack.backends.numba.layouts import wait_layout_kernels
+        import arraystack as ast
 
-    ast.config.tiered = False  # steady state: compiled before the first call returns
-    warnings.filterwarnings("ignore")
-    slower = 0
-    for name, make, x in patterns(np):
-        if args.only and not any(s in name for s in args.only):
-            continue
-        numpy_fn, jitted, arg = make(np), ast.jit(make(ast)), ast.asarray(x)
-        want, got = numpy_fn(x), np.asarray(jitted(arg))
-        wait_layout_kernels()  # kernels for strided or transposed operands build in the background
-        agree = want.shape == got.shape and np.allclose(
-            want, got, rtol=1e-4, atol=1e-4, equal_nan=True
-        )
-        calls = {"numpy": lambda: numpy_fn(x), "jit": lambda: jitted(arg)}
-        batch = {s: _batch(call) for s, call in calls.items()}
-        times = {"numpy": [], "jit": []}
-        for r in range(args.rounds):
-            for system in ("numpy", "jit") if r % 2 else ("jit", "numpy"):
-                call, n = calls[system], batch[system]
-                start = time.perf_counter()
-                for _ in range(n):
-                    call()
-                times[system].append((time.perf_counter() - start) / n)
-        t_np, t_jit = (statistics.median(times[s]) for s in ("numpy", "jit"))
-        mark = "  <- slower than NumPy" if t_jit > t_np else ""
-        slower += t_jit > t_np
-        print(
-            f"{name:28s} numpy {t_np * 1e3:8.3f} ms | jit {t_jit * 1e3:8.3f} ms | "
-            f"numpy/jit {t_np / t_jit:6.2f}x | agrees {agree}{mark}",
-            flush=True,
-        )
-    print(f"{slower} slower than NumPy")
-    return 0
+        ast.config.tiered = False  # steady state: compiled before the first call returns
+        warnings.filterwarnings("ignore")
+        slower = 0
+        for name, make, x in patterns(np):
+            if args.only and not any(s in name for s in args.only):
+                continue
+            numpy_fn, jitted, arg = make(np), ast.jit(make(ast)), ast.asarray(x)
+            want, got = numpy_fn(x), np.asarray(jitted(arg))
+            wait_layout_kernels()  # kernels for strided or transposed operands build in the background
+            agree = want.shape == got.shape and np.allclose(
+                want, got, rtol=1e-4, atol=1e-4, equal_nan=True
+            )
+            calls = {"numpy": lambda: numpy_fn(x), "jit": lambda: jitted(arg)}
+            batch = {s: _batch(call) for s, call in calls.items()}
+            times = {"numpy": [], "jit": []}
+            for r in range(args.rounds):
+                for system in ("numpy", "jit") if r % 2 else ("jit", "numpy"):
+                    call, n = calls[system], batch[system]
+                    start = time.perf_counter()
+                    for _ in range(n):
+                        call()
+                    times[system].append((time.perf_counter() - start) / n)
+            t_np, t_jit = (statistics.median(times[s]) for s in ("numpy", "jit"))
+            mark = "  <- slower than NumPy" if t_jit > t_np else ""
+            slower += t_jit > t_np
+            print(
+                f"{name:28s} numpy {t_np * 1e3:8.3f} ms | jit {t_jit * 1e3:8.3f} ms | "
+                f"numpy/jit {t_np / t_jit:6.2f}x | agrees {agree}{mark}",
+                flush=True,
+            )
+        print(f"{slower} slower than NumPy")
+        return 0
 
 
 if __name__ == "__main__":

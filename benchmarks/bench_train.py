@@ -28,6 +28,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import harness
 from bench_jit import _set_threads, interleaved
 from train_models import cnn_systems, mlp_systems
 
@@ -175,36 +176,46 @@ def main(argv=None):
     parser.add_argument("--first-call-modes", default="process,thread")
     parser.add_argument("--first-call-repeats", type=int, default=1)
     parser.add_argument("--first-call-workload", default="mlp", choices=["mlp", "elementwise"])
+    parser.add_argument(
+        "--markdown",
+        metavar="PATH",
+        help="also write the output into this benchmark's section of PATH (docs/benchmarks.md)",
+    )
     args = parser.parse_args(argv)
     if args.threads:
         _set_threads(args.threads)
-    import numpy as np
+    with harness.markdown_section(
+        args.markdown, "train", "A training step: arraystack.jit against jax.jit, PyTorch and NumPy", argv, __file__
+    ):
+        for line in harness.describe_machine():
+            print(line)
+        import numpy as np
 
-    import arraystack
+        import arraystack
 
-    arraystack.config.tiered = False  # steady-state timing: compile before the first call returns
-    rounds = 5 if args.quick else 15
-    results = {"threads": args.threads or os.cpu_count(), "rows": []}
-    rng = np.random.default_rng(0)
-    if not args.first_call_only:
-        systems = mlp_systems(rng, 256)
-        report("(a) MLP", interleaved(systems, rounds), results)
-        systems = cnn_systems(rng, 128)
-        if systems:
-            report("(b) CNN", interleaved(systems, rounds), results)
-    if not args.skip_first_call:
-        rows, err = first_call(
-            args.first_call_modes.split(","), args.first_call_repeats, args.first_call_workload
-        )
-        print_first_calls(rows)
-        if args.first_call_repeats > 1:
-            summarize_first_calls(rows)
-        if err:
-            print(f"(c) first call: failed: {err}")
-        results["rows"].append({"workload": "(c) first call", "runs": rows})
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results, f, indent=1)
+        arraystack.config.tiered = False  # steady-state timing: compile before the first call returns
+        rounds = 5 if args.quick else 15
+        results = {"threads": args.threads or os.cpu_count(), "rows": []}
+        rng = np.random.default_rng(0)
+        if not args.first_call_only:
+            systems = mlp_systems(rng, 256)
+            report("(a) MLP", interleaved(systems, rounds), results)
+            systems = cnn_systems(rng, 128)
+            if systems:
+                report("(b) CNN", interleaved(systems, rounds), results)
+        if not args.skip_first_call:
+            rows, err = first_call(
+                args.first_call_modes.split(","), args.first_call_repeats, args.first_call_workload
+            )
+            print_first_calls(rows)
+            if args.first_call_repeats > 1:
+                summarize_first_calls(rows)
+            if err:
+                print(f"(c) first call: failed: {err}")
+            results["rows"].append({"workload": "(c) first call", "runs": rows})
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(results, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Shared benchmark harness: thread limits, machine description, interleaved timing, tables and JSON.
+"""Shared benchmark harness: thread limits, machine description, interleaved timing, tables, JSON, and the
+sections of the benchmarks page (docs/benchmarks.md) that `--markdown PATH` rewrites.
 
 Benchmarks are scripts, not tests. Call `limit_threads` before anything imports NumPy (BLAS reads its
 thread count once, at load time); everything else here imports NumPy lazily for that reason.
@@ -6,11 +7,15 @@ thread count once, at load time); everything else here imports NumPy lazily for 
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import math
 import os
 import platform
+import shlex
 import statistics
+import subprocess
 import sys
 import time
 import timeit
@@ -152,3 +157,128 @@ def write_json(path: str, payload: dict) -> None:
     with open(path, "w") as f:
         json.dump(payload, f, indent=2, default=str)
         f.write("\n")
+
+
+def describe_machine(info: dict | None = None) -> list[str]:
+    """The machine in a few lines, as every benchmark prints it first: CPU, cores, load, library versions
+    and thread settings."""
+    info = info or machine_info()
+    try:
+        load = ", ".join(f"{v:.2f}" for v in os.getloadavg())
+    except OSError:
+        load = "unknown"
+    env = ", ".join(f"{k}={v}" for k, v in info["thread_env"].items()) or "no thread variables set"
+    pools = info["threadpools"]
+    if isinstance(pools, str):
+        threads = f"threads: {env} (pools not listed: threadpoolctl is not installed)"
+    else:
+        listed = ", ".join(f"{p['internal_api']} {p['num_threads']}" for p in pools)
+        threads = f"threads: {listed}; {env}"
+    return [
+        f"machine: {info['cpu']}, {info['logical_cores']} logical cores, {info['platform']}",
+        f"load average (1, 5, 15 min) at start: {load}",
+        (
+            f"python {info['python']}, numpy {info['numpy']} ({info['numpy_blas']}), "
+            f"arraystack {info['arraystack']}"
+        ),
+        threads,
+    ]
+
+
+def command_line(argv: list[str] | None, script: str) -> str:
+    """The command that reproduces this run: the script's path from the repository root and its arguments,
+    without --markdown (which only says where the output goes)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    kept = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg == "--markdown":
+            skip = True
+        elif not arg.startswith("--markdown="):
+            kept.append(arg)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    path = os.path.relpath(os.path.abspath(script), root)
+    return " ".join(["python", shlex.quote(path), *map(shlex.quote, kept)])
+
+
+def _commit() -> str:
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        done = subprocess.run(
+            ["git", "-C", here, "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return done.stdout.strip() or "unknown"
+
+
+class _Tee(io.TextIOBase):
+    """Writes to the terminal and keeps a copy."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.copy = io.StringIO()
+
+    def write(self, text):
+        self.stream.write(text)
+        self.copy.write(text)
+        return len(text)
+
+    def flush(self):
+        self.stream.flush()
+
+
+def begin_marker(name: str) -> str:
+    return f"<!-- benchmark {name}: written by --markdown, do not edit -->"
+
+
+def end_marker(name: str) -> str:
+    return f"<!-- end of benchmark {name} -->"
+
+
+def replace_section(page: str, name: str, section: str) -> str:
+    """page with the text between `name`'s markers replaced by section (appended when absent)."""
+    begin, end = begin_marker(name), end_marker(name)
+    block = f"{begin}\n{section.rstrip()}\n{end}"
+    start = page.find(begin)
+    if start < 0:
+        return page.rstrip() + "\n\n" + block + "\n"
+    stop = page.index(end, start) + len(end)
+    return page[:start] + block + page[stop:]
+
+
+@contextlib.contextmanager
+def markdown_section(path: str | None, name: str, title: str, argv: list[str] | None, script: str):
+    """Everything printed inside the block also goes into the section `name` of the Markdown page at
+    `path` (docs/benchmarks.md), under `title`, with the command that reproduces it, the date and the
+    commit. Without a path, only prints."""
+    if not path:
+        yield
+        return
+    tee = _Tee(sys.stdout)
+    with contextlib.redirect_stdout(tee):
+        yield
+    output = tee.copy.getvalue().rstrip()
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    section = "\n".join(
+        [
+            f"## {title}",
+            "",
+            f"`{command_line(argv, script)}` (run {when}, commit {_commit()}):",
+            "",
+            "```text",
+            output,
+            "```",
+        ]
+    )
+    with open(path, encoding="utf-8") as f:
+        page = f.read()
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(replace_section(page, name, section))
+    print(f"wrote the {name} section of {path}")

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import importlib
 import inspect
-
 import re
 
 from griffe import Docstring, Extension, Function, Parameter, ParameterKind, Parameters
@@ -64,7 +63,12 @@ class FactoryFunctions(Extension):
         if parent is None or not parent.is_module or attr.docstring is not None:
             return
         value = _runtime_value(parent.path, attr.name)
-        if value is None or inspect.isclass(value) or inspect.ismodule(value) or not callable(value):
+        if (
+            value is None
+            or inspect.isclass(value)
+            or inspect.ismodule(value)
+            or not callable(value)
+        ):
             return
         doc = inspect.getdoc(value)
         if not doc or doc == inspect.getdoc(type(value)):
@@ -93,7 +97,9 @@ def reindent(text: str, unit: int = 3, target: int = 4) -> str:
     indents = {len(m.group(1)) for m in _INDENT.finditer(text)} - {0}
     if not indents or any(k % unit for k in indents) or all(k % target == 0 for k in indents):
         return text
-    return _INDENT.sub(lambda m: " " * (len(m.group(1)) // unit * target) + m.group(0).lstrip(" "), text)
+    return _INDENT.sub(
+        lambda m: " " * (len(m.group(1)) // unit * target) + m.group(0).lstrip(" "), text
+    )
 
 
 class IndentUnit(Extension):

@@ -52,7 +52,7 @@ class _DoctestPreprocessor(Preprocessor):
 
 
 class DoctestBlocks(Extension):
-    def extendMarkdown(self, md) -> None:  # noqa: N802 (Markdown's API)
+    def extendMarkdown(self, md) -> None:
         # after whitespace normalization (priority 30), before fenced code blocks are read (25)
         md.preprocessors.register(_DoctestPreprocessor(md), "doctest_blocks", 28)
 
