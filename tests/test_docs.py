@@ -176,3 +176,36 @@ def test_a_benchmark_rewrites_its_own_section_and_keeps_the_others():
         )
         == "python benchmarks/bench_jit.py --quick --threads 1"
     )
+
+
+def error_classes() -> dict:
+    """{class name: module} of every exception class arraystack defines (private ones aside)."""
+    import importlib as imports
+    import inspect
+    import pkgutil
+
+    import arraystack.backends
+    import arraystack.ir
+
+    found = {}
+    for package in (arraystack, arraystack.ir, arraystack.backends):
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            module = imports.import_module(info.name)
+            for name, value in vars(module).items():
+                if (
+                    inspect.isclass(value)
+                    and issubclass(value, BaseException)
+                    and value.__module__ == info.name
+                    and not name.startswith("_")
+                ):
+                    found[name] = info.name
+    return found
+
+
+@pytest.mark.slow  # imports every module
+def test_the_troubleshooting_page_names_every_error_class():
+    page = (ROOT / "docs" / "guide" / "troubleshooting.md").read_text("utf-8")
+    found = error_classes()
+    assert {"TracerError", "PassError", "PlanError"} <= set(found)
+    missing = sorted(f"{name} ({module})" for name, module in found.items() if name not in page)
+    assert missing == []
