@@ -204,18 +204,22 @@ def command_line(argv: list[str] | None, script: str) -> str:
 
 
 def _commit() -> str:
-    here = os.path.dirname(os.path.abspath(__file__))
-    try:
-        done = subprocess.run(
-            ["git", "-C", here, "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=10,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return done.stdout.strip() or "unknown"
+    """The commit the code ran at, and whether the library's folders differed from it."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+    def git(*args) -> str:
+        try:
+            done = subprocess.run(
+                ["git", "-C", root, *args], capture_output=True, text=True, check=False, timeout=10
+            )
+        except (OSError, subprocess.SubprocessError):
+            return ""
+        return done.stdout.strip()
+
+    commit = git("rev-parse", "--short", "HEAD") or "unknown"
+    if git("status", "--porcelain", "--", "arraystack", "jit", "backends"):
+        commit += " with uncommitted changes to arraystack/, jit/ or backends/"
+    return commit
 
 
 class _Tee(io.TextIOBase):

@@ -84,7 +84,12 @@ class FactoryFunctions(Extension):
             parameters=_parameters(signature),
             returns=_annotation(signature.return_annotation),
         )
-        function.docstring = Docstring(doc, parent=function)
+        function.docstring = Docstring(
+            reindent(doc),
+            parent=function,
+            parser=agent.docstring_parser,
+            parser_options=agent.docstring_options,
+        )
         parent.set_member(attr.name, function)
 
 
