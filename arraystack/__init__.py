@@ -18,35 +18,35 @@ from arraystack._core.array import ndarray
 from arraystack import fft, linalg, nn, optim, prng, random, testing, typing
 from arraystack._core.array_api import __array_api_version__, e, inf, nan, newaxis, pi
 from arraystack._core.array_api_info import __array_namespace_info__
-from arraystack._array_assembly import block, fromiter
+from arraystack._creation.assembly import block, fromiter
 from arraystack._array_editing import append, delete, insert, resize, trim_zeros
 from arraystack._array_writes import copyto, fill_diagonal
 from arraystack._autodiff import grad, value_and_grad, vjp
 from arraystack._autodiff_forward import jvp, linearize
 from arraystack._axis_order import rollaxis
-from arraystack._bit_packing import packbits, unpackbits
+from arraystack._math.bit_packing import packbits, unpackbits
 from arraystack._broadcast_object import broadcast
-from arraystack._calculus import cross, diff, ediff1d, gradient, interp, trapezoid, unwrap
-from arraystack._checked_conversions import asarray_chkfinite, real_if_close, sort_complex
-from arraystack._comparison import allclose, array_equal, array_equiv, isclose
+from arraystack._math.calculus import cross, diff, ediff1d, gradient, interp, trapezoid, unwrap
+from arraystack._creation.checked_conversions import asarray_chkfinite, real_if_close, sort_complex
+from arraystack._math.comparison import allclose, array_equal, array_equiv, isclose
 from arraystack._core.config import OutOfMemory, config
 from arraystack._core.constants import euler_gamma
 from arraystack._contractions import inner, kron, matvec, outer, tensordot, vdot, vecdot, vecmat
 from arraystack._control import cond, switch
 from arraystack._control_loops import fori_loop, scan, while_loop
-from arraystack._convolution import convolve, correlate
+from arraystack._math.convolution import convolve, correlate
 from arraystack._covariance import corrcoef, cov
-from arraystack._creation import (
+from arraystack._creation.from_data import (
     array, asanyarray, asarray, ascontiguousarray, asfortranarray, astype, copy, frombuffer,
 )
-from arraystack._creation_coordinates import fromfunction, indices, meshgrid
-from arraystack._creation_filled import (
+from arraystack._creation.coordinates import fromfunction, indices, meshgrid
+from arraystack._creation.filled import (
     empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like,
 )
-from arraystack._creation_grids import diag, diagflat, eye, identity, tri, tril, triu
-from arraystack._creation_ranges import arange
-from arraystack._creation_spaces import geomspace, linspace, logspace
-from arraystack._cumulative import cumprod, cumsum, cumulative_prod, cumulative_sum
+from arraystack._creation.matrices import diag, diagflat, eye, identity, tri, tril, triu
+from arraystack._creation.ranges import arange
+from arraystack._creation.spaces import geomspace, linspace, logspace
+from arraystack._math.cumulative import cumprod, cumsum, cumulative_prod, cumulative_sum
 from arraystack._custom import checkpoint, custom_jvp, custom_vjp, remat, stop_gradient
 from arraystack._deprecated_aliases import row_stack
 from arraystack._core.devices import devices
@@ -60,7 +60,7 @@ from arraystack._core.dtypes import (
 )
 from arraystack._core.dtypes import bool_ as bool
 from arraystack._einsum import einsum, einsum_path
-from arraystack._elementwise import (
+from arraystack._math.elementwise import (
     abs, absolute, acos, acosh, add, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh,
     asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_count, bitwise_invert, bitwise_left_shift,
     bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor, cbrt, ceil, conj, conjugate,
@@ -70,16 +70,16 @@ from arraystack._elementwise import (
     remainder, right_shift, rint, sign, signbit, sin, sinh, sqrt, subtract, tan, tanh, true_divide,
     trunc,
 )
-from arraystack._elementwise_functions import (
+from arraystack._math.elementwise_functions import (
     angle, around, clip, fix, imag, iscomplex, iscomplexobj, isreal, isrealobj, nan_to_num, real,
     round, where,
 )
-from arraystack._elementwise_math import (
+from arraystack._math.elementwise_math import (
     deg2rad, degrees, divmod, fabs, float_power, fmax, fmin, frexp, heaviside, lcm, logaddexp,
     logaddexp2, logical_and, logical_not, logical_or, logical_xor, modf, positive, rad2deg, radians,
     reciprocal, spacing, square,
 )
-from arraystack._emath_namespace import emath
+from arraystack._math.emath_namespace import emath
 from arraystack._core.floating_point_errors import errstate, geterr, geterrcall, seterr, seterrcall
 from arraystack._functional import apply_along_axis, frompyfunc, vectorize
 from arraystack._functional_axes import apply_over_axes
@@ -123,10 +123,10 @@ from arraystack._quantiles import (
     median, nanmedian, nanpercentile, nanquantile, percentile, quantile,
 )
 from arraystack._rearranging import flip, fliplr, flipud, repeat, roll, rot90, tile
-from arraystack._reductions import (
+from arraystack._math.reductions import (
     all, amax, amin, any, argmax, argmin, count_nonzero, max, min, prod, ptp, sum,
 )
-from arraystack._reductions_nan import (
+from arraystack._math.reductions_nan import (
     nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmin, nanprod, nansum,
 )
 from arraystack._selection import choose, place, put, put_along_axis, putmask, take, take_along_axis
@@ -138,7 +138,7 @@ from arraystack._sets import (
 from arraystack._sorting import (
     argpartition, argsort, digitize, lexsort, partition, searchsorted, sort,
 )
-from arraystack._special import i0, sinc
+from arraystack._math.special import i0, sinc
 from arraystack._splitting import array_split, dsplit, hsplit, split, unstack, vsplit
 from arraystack._statistics import mean, std, var
 from arraystack._statistics_nan import nanmean, nanstd, nanvar
@@ -146,10 +146,10 @@ from arraystack._core.type_queries import (
     False_, ScalarType, True_, common_type, isscalar, little_endian, min_scalar_type, mintypecode,
     typecodes, typename,
 )
-from arraystack._ufunclike import isneginf, isposinf
+from arraystack._math.ufunclike import isneginf, isposinf
 from arraystack._vmap import vmap
 from arraystack._weighted_average import average
-from arraystack._window_functions import bartlett, blackman, hamming, hanning, kaiser
+from arraystack._math.window_functions import bartlett, blackman, hamming, hanning, kaiser
 from arraystack.ir import tree as tree_util
 
 __version__ = "0.1.0"

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import wrap
-from arraystack._creation import asarray
+from arraystack._creation.from_data import asarray
 from arraystack._core.dtypes import result_type
-from arraystack._elementwise import conjugate, multiply
+from arraystack._math.elementwise import conjugate, multiply
 from arraystack._manipulation import broadcast_shapes, broadcast_to, expand_dims, moveaxis, reshape
 from arraystack._core.operands import convert_raw
 from arraystack._core.shapes import normalize_axis

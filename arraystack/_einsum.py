@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import wrap
-from arraystack._creation import asarray
+from arraystack._creation.from_data import asarray
 from arraystack._core.dtypes import result_type
 from arraystack._core.operands import convert_raw
 from arraystack.ir.core import Tracer, bind
@@ -358,7 +358,7 @@ def einsum(
     )
     if out is None:
         return result
-    from arraystack._elementwise import store_results
+    from arraystack._math.elementwise import store_results
 
     return store_results([result], out, True, casting, 1)
 

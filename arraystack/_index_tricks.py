@@ -15,14 +15,14 @@ import numpy as np
 
 from arraystack._aliasing import read_only_view
 from arraystack._core.array import ndarray, wrap
-from arraystack._creation import array, asarray, astype
-from arraystack._creation_ranges import arange
-from arraystack._creation_spaces import linspace
+from arraystack._creation.from_data import array, asarray, astype
+from arraystack._creation.ranges import arange
+from arraystack._creation.spaces import linspace
 from arraystack._core.dtypes import result_type
-from arraystack._elementwise_functions import clip
+from arraystack._math.elementwise_functions import clip
 from arraystack._joining import concatenate
 from arraystack._manipulation import moveaxis, reshape, transpose
-from arraystack._reductions import sum as sum_
+from arraystack._math.reductions import sum as sum_
 from arraystack._core.shapes import normalize_axis
 from arraystack.ir.core import Tracer, is_tracing
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._creation import asarray, astype
+from arraystack._creation.from_data import asarray, astype
 from arraystack._core.dtypes import result_type
 from arraystack._manipulation import broadcast_to
 from arraystack.ir.core import Tracer

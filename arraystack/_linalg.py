@@ -230,7 +230,7 @@ def matmul(
         result = wrap(_contract(a, b, sa, sb))
     if out is None:
         return result
-    from arraystack._elementwise import store_results
+    from arraystack._math.elementwise import store_results
 
     if isinstance(out, tuple) and len(out) == 1:
         out = out[0]
@@ -262,13 +262,13 @@ def dot(a: ArrayLike, b: ArrayLike, out: NDArray | None = None) -> NDArray:
     numpy.dot : The NumPy function this mirrors.
     matmul, vdot, inner, tensordot, einsum, ndarray.dot
     """
-    from arraystack._creation import asarray
+    from arraystack._creation.from_data import asarray
 
     a, b = asarray(a), asarray(b)  # (a Python scalar is an array: np.dot(int8_array, 5) is int64)
     av, bv = a._value, b._value
     na, nb = len(av.shape), len(bv.shape)
     if na == 0 or nb == 0:
-        from arraystack._elementwise import multiply
+        from arraystack._math.elementwise import multiply
 
         result = multiply(a, b)
     else:

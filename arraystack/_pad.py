@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import ndarray, wrap
-from arraystack._creation import asarray, astype, copy
-from arraystack._creation_filled import zeros
-from arraystack._elementwise import apply_ufunc
+from arraystack._creation.from_data import asarray, astype, copy
+from arraystack._creation.filled import zeros
+from arraystack._math.elementwise import apply_ufunc
 from arraystack._manipulation import moveaxis, squeeze
 from arraystack._core.operands import convert_raw
 from arraystack.ir import primitives as p
@@ -291,7 +291,7 @@ def _wrap_step(x, axis, lo, hi, original_period):
 
 
 def _pad_ramp(x, axis, lo, hi, ends, dtype):
-    from arraystack._creation_spaces import linspace
+    from arraystack._creation.spaces import linspace
     from arraystack._rearranging import flip
 
     if not (lo or hi):

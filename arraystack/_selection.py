@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import ndarray
-from arraystack._creation import asarray, astype, copy
-from arraystack._creation_filled import zeros
-from arraystack._creation_ranges import arange
+from arraystack._creation.from_data import asarray, astype, copy
+from arraystack._creation.filled import zeros
+from arraystack._creation.ranges import arange
 from arraystack._core.dtypes import result_type
-from arraystack._elementwise_functions import clip, where
+from arraystack._math.elementwise_functions import clip, where
 from arraystack._index_tricks import diagonal, trace  # noqa: F401  (arraystack.linalg imports them here)
 from arraystack._indexing import getitem
 from arraystack._joining import concatenate

@@ -10,15 +10,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import ndarray
-from arraystack._creation import asarray, astype
-from arraystack._creation_filled import full, zeros_like
-from arraystack._creation_ranges import arange
+from arraystack._creation.from_data import asarray, astype
+from arraystack._creation.filled import full, zeros_like
+from arraystack._creation.ranges import arange
 from arraystack._core.dtypes import result_type
-from arraystack._elementwise_functions import where
+from arraystack._math.elementwise_functions import where
 from arraystack._manipulation import broadcast_arrays, ravel, reshape
 from arraystack._joining import stack
-from arraystack._reductions import any as any_
-from arraystack._reductions import sum as sum_
+from arraystack._math.reductions import any as any_
+from arraystack._math.reductions import sum as sum_
 from arraystack._selection import _concrete, _store, take
 from arraystack._core.shapes import normalize_axis
 from arraystack.ir.core import ShapeDependsOnDataError

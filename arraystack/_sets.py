@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from arraystack._core.array import ndarray, wrap
-from arraystack._creation import asarray, astype
-from arraystack._creation_filled import full
-from arraystack._creation_ranges import arange
+from arraystack._creation.from_data import asarray, astype
+from arraystack._creation.filled import full
+from arraystack._creation.ranges import arange
 from arraystack._core.dtypes import result_type
-from arraystack._elementwise_functions import where
+from arraystack._math.elementwise_functions import where
 from arraystack._joining import concatenate
 from arraystack._manipulation import moveaxis, ravel, reshape
-from arraystack._reductions import any as any_
+from arraystack._math.reductions import any as any_
 from arraystack._core.shapes import normalize_axis
 from arraystack._sorting import searchsorted, sort
 from arraystack.ir.core import ShapeDependsOnDataError, Tracer, bind, is_tracing

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import ndarray, wrap
-from arraystack._creation import asarray
+from arraystack._creation.from_data import asarray
 from arraystack._core.shapes import normalize_axis
 from arraystack.ir.core import Tracer, bind, is_tracing
 from arraystack.ir.primitives import convert_p, iota_p
@@ -458,7 +458,7 @@ def digitize(x: ArrayLike, bins: ArrayLike, right: bool = False) -> NDArray:
     down = n - searchsorted(reversed_bins, x, side=side)
     if decreasing:
         return down
-    from arraystack._elementwise_functions import where
+    from arraystack._math.elementwise_functions import where
 
     return where(bins[0] > bins[n - 1], down, searchsorted(bins, x, side=side))
 

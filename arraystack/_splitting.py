@@ -10,7 +10,7 @@ import numpy as np
 
 from arraystack._aliasing import view_of
 from arraystack._core.array import ndarray, wrap
-from arraystack._creation import asarray
+from arraystack._creation.from_data import asarray
 from arraystack._manipulation import moveaxis
 from arraystack._core.shapes import normalize_axis
 from arraystack.ir.core import bind

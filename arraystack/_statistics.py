@@ -13,7 +13,7 @@ from arraystack.ir.reference import host_rules
 
 from arraystack._core.array import eager_buffer, wrap
 from arraystack._core.dtypes import check_supported, result_type
-from arraystack._reduce import (
+from arraystack._math.reduce import (
     FLOAT64,
     INT64,
     NoValue,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.dtypes import check_supported, result_type
-from arraystack._reduce import (
+from arraystack._math.reduce import (
     INT64,
     NoValue,
     as_array,
@@ -26,7 +26,7 @@ from arraystack._reduce import (
     unpack_out,
     warn,
 )
-from arraystack._reductions_nan import _INEXACT, _plain_first, replace_nan
+from arraystack._math.reductions_nan import _INEXACT, _plain_first, replace_nan
 from arraystack._statistics import ddof_of, mean, sqrt_result, std, sum_raw, summand, var
 from arraystack.ir.core import bind
 from arraystack.ir.primitives import conj_p, le_p, mul_p, not_p, real_p, sub_p

@@ -370,18 +370,18 @@ def is_tracing() -> bool:
 
 
 from arraystack import (
-    _creation,
-    _cumulative,
-    _elementwise,
-    _elementwise_functions,
     _indexing,
     _linalg,
     _manipulation,
     _rearranging,
-    _reductions,
     _statistics,
-    _ufunc_dispatch,
 )
+from arraystack._creation import from_data as _creation
+from arraystack._math import cumulative as _cumulative
+from arraystack._math import elementwise as _elementwise
+from arraystack._math import elementwise_functions as _elementwise_functions
+from arraystack._math import reductions as _reductions
+from arraystack._math import ufunc_dispatch as _ufunc_dispatch
 from arraystack._core import dtypes as _dtypes
 from arraystack._core import devices as _devices
 from arraystack._core import dlpack as _dlpack

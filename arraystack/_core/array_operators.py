@@ -5,11 +5,14 @@ where NumPy's functions do not."""
 
 from __future__ import annotations
 
-from arraystack import _comparison, _elementwise, _elementwise_math, _linalg
+from arraystack import _linalg
+from arraystack._math import comparison as _comparison
+from arraystack._math import elementwise as _elementwise
+from arraystack._math import elementwise_math as _elementwise_math
 import numpy as np
 
 from arraystack._core.array import _fastpath, _is_array_operand, ndarray
-from arraystack._ufunc import python_operator
+from arraystack._math.ufunc import python_operator
 from arraystack.ir.core import active
 
 

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._creation import _check_device, asarray
-from arraystack._creation_ranges import arange
+from arraystack._creation.from_data import _check_device, asarray
+from arraystack._creation.ranges import arange
 from arraystack._joining import concatenate as _concatenate
 from arraystack._rearranging import roll
 

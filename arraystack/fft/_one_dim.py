@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arraystack._creation import asarray
-from arraystack._elementwise import conjugate
+from arraystack._creation.from_data import asarray
+from arraystack._math.elementwise import conjugate
 from arraystack.fft._transform import _check_swap, _one, _store
 
 if TYPE_CHECKING:

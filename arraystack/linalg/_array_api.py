@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arraystack._calculus import cross as _cross
+from arraystack._math.calculus import cross as _cross
 from arraystack._contractions import outer as _outer
 from arraystack._contractions import tensordot as _tensordot
 from arraystack._contractions import vecdot as _vecdot
-from arraystack._creation import asarray
+from arraystack._creation.from_data import asarray
 from arraystack._linalg import matmul as _matmul
 from arraystack._manipulation import matrix_transpose
 from arraystack._index_tricks import diagonal as _diagonal

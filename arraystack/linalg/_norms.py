@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import wrap
-from arraystack._creation import asarray
-from arraystack._elementwise import absolute, conjugate, multiply, not_equal, power, sqrt
-from arraystack._elementwise_functions import real
+from arraystack._creation.from_data import asarray
+from arraystack._math.elementwise import absolute, conjugate, multiply, not_equal, power, sqrt
+from arraystack._math.elementwise_functions import real
 from arraystack._linalg import dot
 from arraystack._manipulation import moveaxis, reshape, transpose
-from arraystack._reductions import count_nonzero
-from arraystack._reductions import max as _max
-from arraystack._reductions import min as _min
-from arraystack._reductions import sum as _sum
+from arraystack._math.reductions import count_nonzero
+from arraystack._math.reductions import max as _max
+from arraystack._math.reductions import min as _min
+from arraystack._math.reductions import sum as _sum
 from arraystack._core.shapes import normalize_axis, normalize_axis_tuple
 from arraystack.linalg._factorizations import svd
 from arraystack.linalg._operands import (
@@ -295,8 +295,8 @@ def matrix_rank(
     numpy.linalg.matrix_rank : the function mirrored.
     arraystack.linalg.svd, arraystack.linalg.svdvals
     """
-    from arraystack._elementwise import equal, greater
-    from arraystack._reductions import all as _all
+    from arraystack._math.elementwise import equal, greater
+    from arraystack._math.reductions import all as _all
 
     if rtol is not None and tol is not None:
         raise ValueError("`tol` and `rtol` can't be both set.")

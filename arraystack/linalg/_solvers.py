@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import wrap
-from arraystack._creation import asarray
+from arraystack._creation.from_data import asarray
 from arraystack._linalg import matmul
 from arraystack._manipulation import broadcast_shapes, broadcast_to, matrix_transpose, reshape
 from arraystack.ir.core import bind
@@ -214,9 +214,9 @@ def pinv(
     Traceable: works under `jit`, `grad` and `vmap` (factorizations are primitives with
     derivative and batching rules).
     """
-    from arraystack._elementwise import conjugate, divide, greater, multiply
-    from arraystack._elementwise_functions import where
-    from arraystack._reductions import amax
+    from arraystack._math.elementwise import conjugate, divide, greater, multiply
+    from arraystack._math.elementwise_functions import where
+    from arraystack._math.reductions import amax
 
     a = asarray(a)
     if rcond is None:

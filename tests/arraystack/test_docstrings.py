@@ -168,7 +168,7 @@ def test_ndarray_member_has_numpy_style_docstring(name):
 
 
 def test_ufunc_docstrings_come_from_the_table():
-    from arraystack._ufunc_docs import SUMMARIES
+    from arraystack._math.ufunc_docs import SUMMARIES
 
     assert arraystack.sin.__doc__.startswith(SUMMARIES["sin"][0])
     assert "numpy.absolute" in arraystack.abs.__doc__ and "numpy.abs " in arraystack.abs.__doc__

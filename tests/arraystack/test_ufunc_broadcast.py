@@ -1,4 +1,4 @@
-"""Broadcasting of traced elementwise operands (arraystack/_ufunc.py broadcast_operands): NumPy's rule, and
+"""Broadcasting of traced elementwise operands (arraystack/_math/ufunc.py broadcast_operands): NumPy's rule, and
 NumPy's message when shapes do not broadcast."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import arraystack as ast
-from arraystack._ufunc import _broadcast_shapes
+from arraystack._math.ufunc import _broadcast_shapes
 
 shapes = st.lists(st.integers(0, 3), max_size=3).map(tuple)
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arraystack._creation import asarray
-from arraystack._creation_filled import zeros
+from arraystack._creation.from_data import asarray
+from arraystack._creation.filled import zeros
 from arraystack._core.dtypes import check_supported
 from arraystack._manipulation import broadcast_arrays, reshape
 from arraystack._joining import concatenate
@@ -47,7 +47,7 @@ def indices(
     numpy.indices : The NumPy function this mirrors.
     mgrid, ogrid, meshgrid, ix_
     """
-    from arraystack._creation_ranges import iota
+    from arraystack._creation.ranges import iota
 
     dimensions = tuple(dimensions)
     dims = shape_tuple(dimensions)
@@ -134,7 +134,7 @@ def meshgrid(
     numpy.meshgrid : The NumPy function this mirrors.
     mgrid, ogrid, indices
     """
-    from arraystack._creation import copy as copy_array
+    from arraystack._creation.from_data import copy as copy_array
 
     ndim = len(xi)
     if indexing not in ("xy", "ij"):

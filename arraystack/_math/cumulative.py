@@ -11,7 +11,7 @@ import numpy as np
 
 from arraystack._core.array import eager_buffer, wrap
 from arraystack._core.shapes import normalize_axis
-from arraystack._reduce import (
+from arraystack._math.reduce import (
     SUM_DTYPES,
     arg_axis,
     as_array,
@@ -20,7 +20,7 @@ from arraystack._reduce import (
     scalar,
     unpack_out,
 )
-from arraystack._reduce import write as write_out
+from arraystack._math.reduce import write as write_out
 from arraystack.ir.core import bind
 from arraystack.ir.structural import concatenate_p, cumprod_p, cumsum_p, full_p, reshape_p
 

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import wrap
-from arraystack._cumulative import cumprod, cumsum
-from arraystack._reduce import (
+from arraystack._math.cumulative import cumprod, cumsum
+from arraystack._math.reduce import (
     NoValue,
     accumulating_reduce,
     arg_reduce,

@@ -15,10 +15,10 @@ from numpy._core import umath as _umath
 
 from arraystack._aliasing import view_of
 from arraystack._core.array import ndarray, raw, wrap
-from arraystack._creation import asarray, astype
-from arraystack._creation_filled import zeros
+from arraystack._creation.from_data import asarray, astype
+from arraystack._creation.filled import zeros
 from arraystack._core.dtypes import result_type
-from arraystack._elementwise import (
+from arraystack._math.elementwise import (
     arctan2,
     equal,
     maximum,
@@ -29,10 +29,10 @@ from arraystack._elementwise import (
     true_divide,
     trunc,
 )
-from arraystack._elementwise_math import positive
+from arraystack._math.elementwise_math import positive
 from arraystack._core.operands import broadcast_raw, is_scalar_literal, is_weak, shape_of
-from arraystack._ufunc import accelerated, composite
-from arraystack._ufunc_out import assign, normalize_out
+from arraystack._math.ufunc import accelerated, composite
+from arraystack._math.ufunc_out import assign, normalize_out
 from arraystack.ir import primitives as p
 from arraystack.ir.core import Tracer, active, bind, device_namespaces, trace_state
 

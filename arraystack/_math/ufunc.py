@@ -29,7 +29,7 @@ from arraystack._core.operands import (
     python_type,
     resolution_operand,
 )
-from arraystack._ufunc_out import normalize_out, operands_shape, where_mask, write_out
+from arraystack._math.ufunc_out import normalize_out, operands_shape, where_mask, write_out
 from arraystack.ir.core import Tracer, active, bind, device_namespaces, trace_state
 from arraystack.ir.primitives import convert_p
 from arraystack.ir.reference import host_rules
@@ -256,7 +256,7 @@ def bind_impl(prim):
 
 def _named(fn, ufunc):
     """`fn` named after `ufunc`, with its NumPy-style docstring and annotations (_ufunc_docs)."""
-    from arraystack._ufunc_docs import document
+    from arraystack._math.ufunc_docs import document
 
     return document(fn, ufunc)
 

@@ -524,7 +524,7 @@ def unwrap(
 
 
 # convolution and correlation, kept apart (line budget)
-from arraystack._convolution import convolve, correlate
+from arraystack._math.convolution import convolve, correlate
 
 __all__ = [
     "convolve",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from arraystack._core.operands import convert_raw
-from arraystack._ufunc import bind_impl, composite
+from arraystack._math.ufunc import bind_impl, composite
 from arraystack.ir import primitives as p
 from arraystack.ir.core import bind
 

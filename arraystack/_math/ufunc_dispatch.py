@@ -16,7 +16,7 @@ _NoValue = np._NoValue
 _ndarray_np = np.ndarray
 _OPERAND_TYPES = (ndarray, _ndarray_np, np.generic, bool, int, float, complex, list, tuple)
 
-# ufunc -> (its reduction in arraystack._reductions, the keywords of ufunc.reduce that one accepts)
+# ufunc -> (its reduction in arraystack._math.reductions, the keywords of ufunc.reduce that one accepts)
 _REDUCE = {
     np.add: ("sum", ("dtype", "initial")),
     np.multiply: ("prod", ("dtype", "initial")),
@@ -87,14 +87,14 @@ def _reduce(ufunc, inputs, kwargs):
     entry = _REDUCE.get(ufunc)
     if entry is None or len(inputs) != 1:
         return NotImplemented
-    from arraystack import _reductions
+    from arraystack._math import reductions as _reductions
 
     name, accepted = entry
     out = _single_out(kwargs)
     array = inputs[0]
     dtype = kwargs.pop("dtype", None)
     if dtype is not None and "dtype" not in accepted:
-        from arraystack._creation import astype
+        from arraystack._creation.from_data import astype
 
         array = astype(array, dtype)
     call = {"axis": kwargs.pop("axis", 0), "out": out, "keepdims": kwargs.pop("keepdims", False)}
@@ -116,7 +116,7 @@ def _accumulate(ufunc, inputs, kwargs):
     name = _ACCUMULATE.get(ufunc)
     if name is None or len(inputs) != 1:
         return NotImplemented
-    from arraystack import _cumulative
+    from arraystack._math import cumulative as _cumulative
 
     out = _single_out(kwargs)
     axis = kwargs.pop("axis", 0)
@@ -130,7 +130,7 @@ def _outer(ufunc, inputs, kwargs):
     fn = _function(ufunc)
     if fn is None or len(inputs) != 2:
         return NotImplemented
-    from arraystack._creation import asarray
+    from arraystack._creation.from_data import asarray
     from arraystack._manipulation import reshape
 
     a, b = asarray(inputs[0]), asarray(inputs[1])

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import _make, eager_buffer, ndarray, wrap
-from arraystack._creation import (
+from arraystack._creation.from_data import (
     _FLOAT64,
     _SCALAR_DTYPES,
     _SUPPORTED_DTYPES,

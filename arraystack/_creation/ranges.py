@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import _make, ndarray, wrap
-from arraystack._creation import _check_device, astype
-from arraystack._creation_filled import zeros
+from arraystack._creation.from_data import _check_device, astype
+from arraystack._creation.filled import zeros
 from arraystack._core.dtypes import check_supported, fast_dtype
-from arraystack._elementwise import apply_ufunc
+from arraystack._math.elementwise import apply_ufunc
 from arraystack.ir import primitives as p
 from arraystack.ir.core import Tracer, active, bind, is_tracing
 from arraystack.ir.structural import concatenate_p, full_p, slice_p
@@ -292,6 +292,6 @@ def _fix_head(vals, head, n):
 
 
 # linspace and friends, kept apart (line budget); re-exported for the modules importing them here
-from arraystack._creation_spaces import geomspace, linspace, logspace
+from arraystack._creation.spaces import geomspace, linspace, logspace
 
 __all__ = ["arange", "geomspace", "linspace", "logspace"]

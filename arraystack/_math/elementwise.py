@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack import _ufunc
+from arraystack._math import ufunc as _ufunc
 from arraystack._core.array import _is_array_operand, ndarray, raw, wrap
-from arraystack._elementwise_math import reciprocal, square
+from arraystack._math.elementwise_math import reciprocal, square
 from arraystack._core.operands import convert_raw, is_weak
-from arraystack._ufunc import binary, bind_impl, unary
-from arraystack._ufunc_out import assign, normalize_out, operands_shape, where_mask, write_out
+from arraystack._math.ufunc import binary, bind_impl, unary
+from arraystack._math.ufunc_out import assign, normalize_out, operands_shape, where_mask, write_out
 from arraystack.ir import primitives as p
 from arraystack.ir.reference import host_rules
 from arraystack.ir.core import Tracer, active, bind, device_namespaces, trace_state
@@ -214,7 +214,7 @@ def _comparison(ufunc, prim) -> Callable[..., ndarray]:
         except TypeError:
             if not objects or (_is_array_operand(x1) and _is_array_operand(x2)):
                 raise
-            from arraystack._comparison import compare_function_with_object
+            from arraystack._math.comparison import compare_function_with_object
 
             result = compare_function_with_object(ufunc, x1, x2, out, where, casting, dtype)
             if result is None:

@@ -1,0 +1,1 @@
+"""Array creation routines (NumPy's reference chapter of that name)."""
