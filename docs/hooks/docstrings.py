@@ -6,7 +6,9 @@ Griffe reads the source, where `sin = unary(np.sin, sin_p)` is an assignment: an
 signature or docstring. For a module-level assignment whose value at run time is callable (a function, or
 an object with `__call__` such as arraystack's ufunc-like `Function`) and carries a docstring, this
 extension replaces the attribute by a function with the runtime signature and docstring, which is what a
-user calls and reads. Classes, modules and plain values stay attributes.
+user calls and reads. Classes, modules and plain values stay attributes. Their docstrings are parsed
+without griffe's warnings: a factory's signature can be generic (`*args`) where the docstring names the
+parameters, and some quote NumPy's own documentation.
 
 `IndentUnit`: numpydoc reads a description as the lines indented under its name, by any amount; NumPy's
 own docstrings (those `arraystack.emath` keeps) indent by 3 spaces. Griffe reads them alike but warns
@@ -88,7 +90,9 @@ class FactoryFunctions(Extension):
             reindent(doc),
             parent=function,
             parser=agent.docstring_parser,
-            parser_options=agent.docstring_options,
+            # A factory's signature can be generic (`*args`) and its docstring NumPy's own text, so
+            # griffe's checks of names and indentation against the signature do not apply.
+            parser_options={**agent.docstring_options, "warnings": False},
         )
         parent.set_member(attr.name, function)
 
