@@ -40,6 +40,7 @@ def lay_out(root: pathlib.Path) -> pathlib.Path:
 @event_priority(100)  # before mkdocstrings reads its handlers' configuration
 def on_config(config):
     global _tree
+    on_shutdown()  # mkdocs serve configures again on every rebuild
     _tree = lay_out(pathlib.Path(tempfile.mkdtemp(prefix="arraystack-docs-")))
     handlers = config.plugins["mkdocstrings"].config.handlers
     python = handlers.setdefault("python", {})
