@@ -8,6 +8,7 @@ installed package as one folder tree of symbolic links (`arraystack/`, `arraysta
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import pathlib
 import shutil
@@ -42,6 +43,9 @@ def on_config(config):
     global _tree
     on_shutdown()  # mkdocs serve configures again on every rebuild
     _tree = lay_out(pathlib.Path(tempfile.mkdtemp(prefix="arraystack-docs-")))
+    atexit.register(
+        on_shutdown
+    )  # also when the build aborts (strict mode) before mkdocs shuts down
     handlers = config.plugins["mkdocstrings"].config.handlers
     python = handlers.setdefault("python", {})
     python["paths"] = [str(_tree), *python.get("paths", [])]
@@ -49,5 +53,7 @@ def on_config(config):
 
 
 def on_shutdown():
+    global _tree
     if _tree is not None:
         shutil.rmtree(_tree, ignore_errors=True)
+        _tree = None
