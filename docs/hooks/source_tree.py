@@ -43,9 +43,8 @@ def on_config(config):
     global _tree
     on_shutdown()  # mkdocs serve configures again on every rebuild
     _tree = lay_out(pathlib.Path(tempfile.mkdtemp(prefix="arraystack-docs-")))
-    atexit.register(
-        on_shutdown
-    )  # also when the build aborts (strict mode) before mkdocs shuts down
+    # also when a strict build aborts before mkdocs shuts down
+    atexit.register(on_shutdown)
     handlers = config.plugins["mkdocstrings"].config.handlers
     python = handlers.setdefault("python", {})
     python["paths"] = [str(_tree), *python.get("paths", [])]
