@@ -252,7 +252,7 @@ def _write_rev(params):
 
 
 def _write_slice(params):
-    from arraystack._indexing_update import updated
+    from arraystack._indexing.updates import updated
 
     key = _slice_key(params)
     return lambda b, v: updated(b, key, v)
@@ -260,7 +260,7 @@ def _write_slice(params):
 
 def _write_part(part):
     def make(params):
-        from arraystack._indexing_update import updated_part
+        from arraystack._indexing.updates import updated_part
 
         return lambda b, v: updated_part(b, part, v)
 

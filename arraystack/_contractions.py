@@ -14,7 +14,7 @@ from arraystack._core.array import wrap
 from arraystack._creation.from_data import asarray
 from arraystack._core.dtypes import result_type
 from arraystack._math.elementwise import conjugate, multiply
-from arraystack._manipulation import broadcast_shapes, broadcast_to, expand_dims, moveaxis, reshape
+from arraystack._manipulation.reshaping import broadcast_shapes, broadcast_to, expand_dims, moveaxis, reshape
 from arraystack._core.operands import convert_raw
 from arraystack._core.shapes import normalize_axis
 from arraystack.ir.core import bind

@@ -369,13 +369,11 @@ def is_tracing() -> bool:
     return current_trace() is not None
 
 
-from arraystack import (
-    _indexing,
-    _linalg,
-    _manipulation,
-    _rearranging,
-    _statistics,
-)
+from arraystack import _linalg
+from arraystack._indexing import subscripts as _indexing
+from arraystack._manipulation import reshaping as _manipulation
+from arraystack._manipulation import rearranging as _rearranging
+from arraystack._statistics import averages as _statistics
 from arraystack._creation import from_data as _creation
 from arraystack._math import cumulative as _cumulative
 from arraystack._math import elementwise as _elementwise

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 from arraystack._creation.from_data import asarray
 from arraystack._creation.filled import zeros
 from arraystack._core.dtypes import check_supported
-from arraystack._manipulation import broadcast_arrays, reshape
-from arraystack._joining import concatenate
+from arraystack._manipulation.reshaping import broadcast_arrays, reshape
+from arraystack._manipulation.joining import concatenate
 from arraystack._core.shapes import shape_tuple
 
 if TYPE_CHECKING:

@@ -94,7 +94,7 @@ def full(
     dtype = _fill_dtype(value) if dtype is None else dtype
     dtype = check_supported(dtype)
     if hasattr(value, "shape") and value.shape != ():
-        from arraystack._manipulation import broadcast_to
+        from arraystack._manipulation.reshaping import broadcast_to
 
         value = asarray(value)
         lead = len(shape) - value.ndim

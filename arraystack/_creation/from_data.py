@@ -77,7 +77,7 @@ def _contains_traced(obj) -> bool:
 def _from_traced_sequence(seq):
     """A nested list holding traced arrays: stacked item by item, with NumPy's list promotion
     (Python scalars inside a list count as float64/int64 arrays, not as weak scalars)."""
-    from arraystack._joining import stack
+    from arraystack._manipulation.joining import stack
 
     return stack([asarray(item) for item in seq])
 

@@ -14,7 +14,7 @@ from arraystack._core.array import _make, wrap
 from arraystack._creation.from_data import _check_device, asarray, astype
 from arraystack._creation.ranges import _NUMBERS, _ufunc, iota
 from arraystack._core.dtypes import check_supported, fast_dtype, result_type
-from arraystack._manipulation import expand_dims, moveaxis, reshape
+from arraystack._manipulation.reshaping import expand_dims, moveaxis, reshape
 from arraystack.ir import primitives as p
 from arraystack.ir.core import Tracer, active, bind
 from arraystack.ir.structural import reduce_or_p

@@ -81,7 +81,7 @@ def where(
     The one-argument form is ``nonzero(condition)``, as in NumPy.
     """
     if x is _NoValue and y is _NoValue:
-        from arraystack import _indexing
+        from arraystack._indexing import subscripts as _indexing
 
         return _indexing.nonzero(condition)
     if x is _NoValue or y is _NoValue:

@@ -131,7 +131,7 @@ def _outer(ufunc, inputs, kwargs):
     if fn is None or len(inputs) != 2:
         return NotImplemented
     from arraystack._creation.from_data import asarray
-    from arraystack._manipulation import reshape
+    from arraystack._manipulation.reshaping import reshape
 
     a, b = asarray(inputs[0]), asarray(inputs[1])
     return fn(reshape(a, tuple(a.shape) + (1,) * b.ndim), b, **kwargs)

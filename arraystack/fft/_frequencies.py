@@ -8,8 +8,8 @@ import numpy as np
 
 from arraystack._creation.from_data import _check_device, asarray
 from arraystack._creation.ranges import arange
-from arraystack._joining import concatenate as _concatenate
-from arraystack._rearranging import roll
+from arraystack._manipulation.joining import concatenate as _concatenate
+from arraystack._manipulation.rearranging import roll
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, AxisLike, DTypeLike, NDArray

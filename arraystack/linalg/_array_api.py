@@ -11,9 +11,9 @@ from arraystack._contractions import tensordot as _tensordot
 from arraystack._contractions import vecdot as _vecdot
 from arraystack._creation.from_data import asarray
 from arraystack._linalg import matmul as _matmul
-from arraystack._manipulation import matrix_transpose
-from arraystack._index_tricks import diagonal as _diagonal
-from arraystack._index_tricks import trace as _trace
+from arraystack._manipulation.reshaping import matrix_transpose
+from arraystack._indexing.index_tricks import diagonal as _diagonal
+from arraystack._indexing.index_tricks import trace as _trace
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from arraystack._core.array import ndarray, wrap
 from arraystack._creation.from_data import asarray
-from arraystack._manipulation import matrix_transpose
+from arraystack._manipulation.reshaping import matrix_transpose
 from arraystack.ir.core import bind
 from arraystack.ir.linalg import (
     cholesky_p,

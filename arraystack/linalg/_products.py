@@ -11,7 +11,7 @@ import numpy as np
 from arraystack._core.array import wrap
 from arraystack._creation.from_data import asarray
 from arraystack._linalg import dot, matmul
-from arraystack._manipulation import reshape
+from arraystack._manipulation.reshaping import reshape
 from arraystack.linalg._operands import assert_2d, assert_stacked_square
 from arraystack.linalg._solvers import inv
 

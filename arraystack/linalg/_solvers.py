@@ -12,7 +12,7 @@ import numpy as np
 from arraystack._core.array import wrap
 from arraystack._creation.from_data import asarray
 from arraystack._linalg import matmul
-from arraystack._manipulation import broadcast_shapes, broadcast_to, matrix_transpose, reshape
+from arraystack._manipulation.reshaping import broadcast_shapes, broadcast_to, matrix_transpose, reshape
 from arraystack.ir.core import bind
 from arraystack.ir.linalg import lstsq_p, solve_p
 from arraystack.linalg._factorizations import svd
@@ -290,7 +290,7 @@ def tensorsolve(a: ArrayLike, b: ArrayLike, axes: Sequence[int] | None = None) -
     numpy.linalg.tensorsolve : the function mirrored.
     arraystack.linalg.tensorinv, arraystack.linalg.solve
     """
-    from arraystack._manipulation import transpose
+    from arraystack._manipulation.reshaping import transpose
 
     a, b = asarray(a), asarray(b)
     an = a.ndim

@@ -54,10 +54,10 @@ def test_where_arguments(parity):
 
 
 def test_where_one_argument_is_nonzero(parity):
-    from arraystack import _indexing
+    from arraystack._indexing import subscripts as _indexing
 
     if not hasattr(_indexing, "nonzero"):
-        pytest.skip("arraystack._indexing.nonzero is written by the indexing family")
+        pytest.skip("arraystack._indexing.subscripts.nonzero is written by the indexing family")
     parity(lambda xp, c: xp.where(c), np.array([[0, 1], [2, 0]]), traced=False)
 
 

@@ -19,11 +19,11 @@ from arraystack._creation.filled import zeros
 from arraystack._creation.ranges import arange
 from arraystack._core.dtypes import result_type
 from arraystack._math.elementwise_functions import clip, where
-from arraystack._index_tricks import diagonal, trace  # noqa: F401  (arraystack.linalg imports them here)
-from arraystack._indexing import getitem
-from arraystack._joining import concatenate
-from arraystack._manipulation import broadcast_arrays, ravel, reshape
-from arraystack._joining import stack
+from arraystack._indexing.index_tricks import diagonal, trace  # noqa: F401  (arraystack.linalg imports them here)
+from arraystack._indexing.subscripts import getitem
+from arraystack._manipulation.joining import concatenate
+from arraystack._manipulation.reshaping import broadcast_arrays, ravel, reshape
+from arraystack._manipulation.joining import stack
 from arraystack._core.shapes import normalize_axis
 from arraystack.ir.core import Tracer, is_tracing
 
@@ -463,7 +463,7 @@ def choose(
 
 
 # selection by condition, kept apart (line budget); compress is also an ndarray method below
-from arraystack._selection_conditions import compress, extract, piecewise, select
+from arraystack._indexing.selection_conditions import compress, extract, piecewise, select
 
 # -- ndarray methods ------------------------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from arraystack._core.array import ndarray
-from arraystack._indexing_key import (
+from arraystack._indexing.keys import (
     advanced_layout,
     apply_basic,
     format_shape,

@@ -272,6 +272,6 @@ def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0)
 
 
 # the multidimensional histograms, kept apart (line budget)
-from arraystack._histograms_nd import histogram2d, histogramdd
+from arraystack._statistics.histograms_nd import histogram2d, histogramdd
 
 __all__ = ["bincount", "histogram", "histogram2d", "histogram_bin_edges", "histogramdd"]

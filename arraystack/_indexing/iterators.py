@@ -14,7 +14,7 @@ import numpy as np
 
 from arraystack._creation.from_data import asarray, astype
 from arraystack._core.dtypes import result_type
-from arraystack._manipulation import broadcast_to
+from arraystack._manipulation.reshaping import broadcast_to
 from arraystack.ir.core import Tracer
 
 if TYPE_CHECKING:

@@ -20,8 +20,8 @@ from arraystack._creation.ranges import arange
 from arraystack._creation.spaces import linspace
 from arraystack._core.dtypes import result_type
 from arraystack._math.elementwise_functions import clip
-from arraystack._joining import concatenate
-from arraystack._manipulation import moveaxis, reshape, transpose
+from arraystack._manipulation.joining import concatenate
+from arraystack._manipulation.reshaping import moveaxis, reshape, transpose
 from arraystack._math.reductions import sum as sum_
 from arraystack._core.shapes import normalize_axis
 from arraystack.ir.core import Tracer, is_tracing

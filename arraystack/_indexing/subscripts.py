@@ -22,7 +22,7 @@ import numpy as np
 from arraystack._aliasing import layout_of, link, rebind
 from arraystack._core.array import ndarray, wrap
 from arraystack._creation.from_data import asarray
-from arraystack._indexing_key import (
+from arraystack._indexing.keys import (
     advanced_layout,
     apply_basic,
     gather_operands,
@@ -30,7 +30,7 @@ from arraystack._indexing_key import (
     make_plan,
     transpose_raw,
 )
-from arraystack._indexing_update import updated, updated_part
+from arraystack._indexing.updates import updated, updated_part
 from arraystack.ir.core import Tracer, active, bind, is_tracing
 from arraystack.ir.primitives import copy_p
 from arraystack.ir.structural import concatenate_p, gather_p, nonzero_p, reshape_p, slice_p

@@ -15,11 +15,11 @@ from arraystack._creation.filled import full, zeros_like
 from arraystack._creation.ranges import arange
 from arraystack._core.dtypes import result_type
 from arraystack._math.elementwise_functions import where
-from arraystack._manipulation import broadcast_arrays, ravel, reshape
-from arraystack._joining import stack
+from arraystack._manipulation.reshaping import broadcast_arrays, ravel, reshape
+from arraystack._manipulation.joining import stack
 from arraystack._math.reductions import any as any_
 from arraystack._math.reductions import sum as sum_
-from arraystack._selection import _concrete, _store, take
+from arraystack._indexing.selection import _concrete, _store, take
 from arraystack._core.shapes import normalize_axis
 from arraystack.ir.core import ShapeDependsOnDataError
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 def _selected(name, condition, size, fill_value):
     """The positions of the true entries of a 1-d condition (padded to `size` with a validity mask)."""
-    from arraystack._indexing import nonzero
+    from arraystack._indexing.subscripts import nonzero
 
     try:
         (index,) = nonzero(condition, size=size)

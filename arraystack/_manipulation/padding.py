@@ -13,7 +13,7 @@ from arraystack._core.array import ndarray, wrap
 from arraystack._creation.from_data import asarray, astype, copy
 from arraystack._creation.filled import zeros
 from arraystack._math.elementwise import apply_ufunc
-from arraystack._manipulation import moveaxis, squeeze
+from arraystack._manipulation.reshaping import moveaxis, squeeze
 from arraystack._core.operands import convert_raw
 from arraystack.ir import primitives as p
 from arraystack.ir.core import ConcretizationError, Tracer, bind, concretization_message
@@ -292,7 +292,7 @@ def _wrap_step(x, axis, lo, hi, original_period):
 
 def _pad_ramp(x, axis, lo, hi, ends, dtype):
     from arraystack._creation.spaces import linspace
-    from arraystack._rearranging import flip
+    from arraystack._manipulation.rearranging import flip
 
     if not (lo or hi):
         return x

@@ -12,7 +12,7 @@ import numpy as np
 from numpy.lib import _histograms_impl as _nph
 
 import arraystack as anp
-from arraystack._histograms import INTP, _concrete, _host, _scatter_add, _traced_edges
+from arraystack._statistics.histograms import INTP, _concrete, _host, _scatter_add, _traced_edges
 
 if TYPE_CHECKING:
     from typing import Any

@@ -11,7 +11,7 @@ import numpy as np
 from arraystack._core.array import _make, eager_buffer, ndarray, raw, wrap
 from arraystack._creation.from_data import asarray, astype
 from arraystack._core.dtypes import result_type
-from arraystack._manipulation import ravel
+from arraystack._manipulation.reshaping import ravel
 from arraystack._core.shapes import normalize_axis
 from arraystack.ir.core import active, bind, is_tracing
 from arraystack.ir.structural import concatenate_p, reshape_p

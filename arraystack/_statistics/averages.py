@@ -353,6 +353,6 @@ def std(
 
 
 # weighted averages, kept apart (line budget)
-from arraystack._weighted_average import average
+from arraystack._statistics.weighted_average import average
 
 __all__ = ["average", "mean", "std", "var"]

@@ -20,11 +20,11 @@ from arraystack._creation.filled import full
 from arraystack._creation.ranges import arange
 from arraystack._core.dtypes import result_type
 from arraystack._math.elementwise_functions import where
-from arraystack._joining import concatenate
-from arraystack._manipulation import moveaxis, ravel, reshape
+from arraystack._manipulation.joining import concatenate
+from arraystack._manipulation.reshaping import moveaxis, ravel, reshape
 from arraystack._math.reductions import any as any_
 from arraystack._core.shapes import normalize_axis
-from arraystack._sorting import searchsorted, sort
+from arraystack._sorting.sorting import searchsorted, sort
 from arraystack.ir.core import ShapeDependsOnDataError, Tracer, bind, is_tracing
 from arraystack.ir.primitives import iota_p, isnan_p
 from arraystack.ir.sorting import sort_p
@@ -67,7 +67,7 @@ def _first_of_runs(differs, n):
 
 
 def _nonzero_or_explain(mask, size, fill_value):
-    from arraystack._indexing import nonzero
+    from arraystack._indexing.subscripts import nonzero
 
     try:
         return nonzero(mask, size=size, fill_value=fill_value)[0]

@@ -10,10 +10,10 @@ import numpy as np
 
 from arraystack._core.array import wrap
 from arraystack._core.shapes import normalize_axes
-from arraystack._manipulation import transpose
+from arraystack._manipulation.reshaping import transpose
 from arraystack._core.operands import broadcast_raw
 from arraystack._math.reduce import NoValue, as_array, as_dtype, axes_of, binary, is_concrete
-from arraystack._statistics import mean, sum_raw
+from arraystack._statistics.averages import mean, sum_raw
 from arraystack.ir.core import bind
 from arraystack.ir.primitives import copy_p, div_p, mul_p
 from arraystack.ir.structural import reshape_p

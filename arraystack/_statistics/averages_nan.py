@@ -27,7 +27,7 @@ from arraystack._math.reduce import (
     warn,
 )
 from arraystack._math.reductions_nan import _INEXACT, _plain_first, replace_nan
-from arraystack._statistics import ddof_of, mean, sqrt_result, std, sum_raw, summand, var
+from arraystack._statistics.averages import ddof_of, mean, sqrt_result, std, sum_raw, summand, var
 from arraystack.ir.core import bind
 from arraystack.ir.primitives import conj_p, le_p, mul_p, not_p, real_p, sub_p
 from arraystack.ir.structural import reshape_p

@@ -1,0 +1,1 @@
+"""Indexing routines: subscripts, index tricks, selection, and iteration over arrays."""

@@ -1,0 +1,1 @@
+"""Array manipulation routines: shapes, joining, splitting, rearranging, padding, editing."""

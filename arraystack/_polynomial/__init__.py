@@ -1,0 +1,1 @@
+"""Polynomials: the power-series routines (poly1d, polyfit, roots, ...) and their construction."""

@@ -1,0 +1,1 @@
+"""Sorting, searching, counting and set routines."""

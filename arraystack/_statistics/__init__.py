@@ -1,0 +1,1 @@
+"""Statistics: averages and variances, order statistics, histograms, covariance and correlation."""
