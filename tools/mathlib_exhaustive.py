@@ -5,7 +5,7 @@ For each function, over all 2**32 float32 bit patterns: the ulp distance of the 
 oracle (NumPy's function; logistic: computed in float64 and rounded; erf: libm's float64 erf, rounded), where NaN matches NaN and a
 zero's sign must match; tanh and logistic results stay in range; and the twins tier 0 runs (the C
 extension in every loop variant, and with --numpy-twin the NumPy emulation, ~10 min per function) equal the
-kernel bit for bit. The suite checks samples of the same properties (tests/backends/test_mathlib*.py).
+kernel bit for bit. The suite checks samples of the same properties (tests/backends/numba/mathlib/).
 
     python tools/mathlib_exhaustive.py [exp expm1 log tanh logistic erf sin cos tan log1p] [--numpy-twin]
 
@@ -30,7 +30,7 @@ BOUND = 4  # ulp, the bound mathlib promises
 BINS = 8  # the last bin: BINS - 1 ulp or more, a NaN or zero-sign mismatch, or a result out of range
 
 
-def _logistic(x):  # as tests/backends/test_mathlib.py: in float64, without overflow, rounded once
+def _logistic(x):  # as tests/backends/numba/mathlib/test_accuracy.py: in float64, without overflow, rounded once
     x64 = x.astype(np.float64)
     e = np.exp(-np.abs(x64))
     return np.where(x64 >= 0, 1 / (1 + e), e / (1 + e)).astype(np.float32)

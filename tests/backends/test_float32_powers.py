@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import arraystack as ast
-from tests.backends.test_mathlib import ulp_distance
+from tests.backends.numba.mathlib.inputs import ulp_distance
 
 pytestmark = pytest.mark.numba
 

@@ -3,7 +3,7 @@
  *
  * The rules of _exp_log_twin.h hold here: the IEEE operations of erf.erf_f64 and erf.erf_f32 in the same
  * order, every `fma` C99 fma()/fmaf(); the constants are constants.py's ERF_* as exact hex literals
- * (tests/backends/test_mathlib_twins.py compares float64's with Python's). Edit erf.py, erf_numpy.py
+ * (tests/backends/numba/mathlib/test_twins.py compares float64's with Python's). Edit erf.py, erf_numpy.py
  * and this file together.
  */
 #ifndef ARRAYSTACK_MATHLIB_ERF_TWIN_H

@@ -6,8 +6,9 @@
  * contraction or reassociation: setup.py compiles with -ffp-contract=off and without -ffast-math (checked
  * below), and FLT_EVAL_METHOD must be 0 (no x87 excess precision). Selects are ternaries on values computed
  * either way, as in the branch-free kernels; NaN inputs come back as themselves. The constants are
- * constants.py's values as exact hex literals. tests/backends/test_mathlib_agreement.py compares every
- * result with the compiled kernels bitwise; edit exp_log.py, exp_log_numpy.py and this file together.
+ * constants.py's values as exact hex literals. tests/backends/numba/mathlib/test_agreement.py compares
+ * every result with the compiled kernels bitwise; edit exp_log.py, exp_log_numpy.py and this file
+ * together.
  * The other families' headers (_erf_twin.h, _log1p_twin.h, _trig_twin.h) follow the same rules.
  */
 #ifndef ARRAYSTACK_MATHLIB_EXP_LOG_TWIN_H

@@ -3,9 +3,9 @@
  * The rules of _exp_log_twin.h hold here: each function performs exactly the IEEE operations of the
  * numba function of the same name, in the same order; every `fma` there is C99 fma() here and every
  * np.rint is rint() (the default rounding mode: to nearest, ties to even). The scalar constants are
- * trig_constants.py's values as exact hex literals (test_mathlib_trig_numpy.py compares them
- * with Python's). The reduction tables (8000 values) are not written out here:
- * trig_constants.py builds them at import, and exp_log_numpy.py copies them in through the
+ * trig_constants.py's values as exact hex literals (tests/backends/numba/mathlib/test_twins.py
+ * compares them with Python's). The reduction tables (8000 values) are not written out here:
+ * trig_constants.py builds them at import, and twins.py copies them in through the
  * module's set_trig_tables() when it loads it, so their bits have one source; the sin and cos entry
  * points refuse to run before that. Edit trig.py, trig_numpy.py and this file
  * together.

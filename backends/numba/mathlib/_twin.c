@@ -1,9 +1,8 @@
-/* The fast twin of the numba kernels' mathlib for tier 0: exp_log.py's exp, expm1, log, tanh, logistic, erf
- * (float64: erf.py's), log1p.py's log1p and trig.py's sin, cos, tan (float32, float64)
- * over contiguous arrays, bit
- * for bit (_exp_log_twin.h and _trig_twin.h have the functions and say how). exp_log_numpy.py loads
- * it (and hands it the trig reduction tables), and falls back to its NumPy code when this module is missing
- * or stale.
+/* The fast twin of the numba kernels' mathlib for tier 0: exp_log.py's exp, expm1, log, tanh, logistic,
+ * erf.py's erf, log1p.py's log1p and trig.py's sin, cos, tan (float32, float64) over contiguous arrays,
+ * bit for bit (the _<family>_twin.h headers have the functions and say how). twins.py loads it (and
+ * hands it the trig reduction tables), and falls back to the NumPy twins (<family>_numpy.py) when this
+ * module is missing or stale.
  *
  * Each function has three loops: a portable one (fma() may be a libm call) and, on x86 with GCC or clang,
  * one compiled for AVX2 + FMA and one for AVX-512 (the best the CPU runs is chosen at import): there fma()
@@ -236,8 +235,8 @@ py_set_trig_tables(PyObject *self, PyObject *args)
     {                                                                                               \
         (void)self;                                                                                 \
         if (!trig_tables_set) {                                                                     \
-            PyErr_SetString(PyExc_RuntimeError, #fn ": set_trig_tables() has not run (mathlib/exp_log_" \
-                                                "numpy.py runs it when it loads this module)");          \
+            PyErr_SetString(PyExc_RuntimeError, #fn ": set_trig_tables() has not run (mathlib/twins.py "  \
+                                                "runs it when it loads this module)");                   \
             return NULL;                                                                            \
         }                                                                                           \
         return run(args, format, (Py_ssize_t)sizeof(T), fn##_loops);                                \

@@ -2,7 +2,7 @@
 
 exp_log.py (the numba kernels' functions) and exp_log_numpy.py (their NumPy twin, tier 0 of tiered jit)
 both read them from here, so the twin loads without importing numba. _exp_log_twin.h spells the same
-values as hex float literals (tests/backends/test_mathlib_numpy.py compares all three bit for bit).
+values as hex float literals (tests/backends/numba/mathlib/test_agreement.py compares all three bit for bit).
 An edit here changes compiled code: numba's disk cache of mathlib's functions keys on exp_log.py's file,
 so edit (or touch) exp_log.py with it.
 """

@@ -2,7 +2,7 @@
 
 float64: a = |x|; erf = a + a Q(a**2) below 1, 1 - exp(-a**2) R((a - 3.5) / 2.5) from 1 to 6, 1 beyond,
 sign restored; both polynomials and the exp run for every element and a select picks (constants.py has
-Q, R and the error budget). Bound: within 1 ulp of libm's erf (tests/backends/test_mathlib.py, against
+Q, R and the error budget). Bound: within 1 ulp of libm's erf (tests/backends/numba/mathlib/test_accuracy.py, against
 mpmath too). libm's erf, which this replaces, is a scalar call that kept loops from vectorizing.
 float32: two float32 polynomials, one on each side of 1 (erf_f32 says how).
 Bit for bit as erf_numpy.py's and _erf_twin.h's: edit the three together.

@@ -4,7 +4,7 @@ erf.py's, log1p log1p.py's, sin, cos and tan trig.py's), and NumPy's maximum and
 numba lowers np.exp/np.tanh in a loop to scalar libm calls, which blocks SIMD. These branch-free versions
 (argument reduction + polynomial, selects instead of branches, bit-level scaling) let LLVM vectorize the loop.
 Bound: max error <= 4 ulp against NumPy over the whole input range, incl. inf, nan, denormals and overflow
-(tests/backends/test_mathlib.py measures it). Constants are typed per precision so float32 stays float32;
+(tests/backends/numba/mathlib/test_accuracy.py measures it). Constants are typed per precision so float32 stays float32;
 they live in constants.py, which the twins read without importing numba.
 Every result is specified bit for bit (IEEE operations and explicit fmas only), and exp_log_numpy.py
 (NumPy) and _exp_log_twin.h (C) compute the same bits: edit the three together.

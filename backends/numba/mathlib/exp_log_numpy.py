@@ -1,6 +1,6 @@
 """exp_log.py's functions as NumPy array code, bit for bit: the same IEEE operations in the same order,
 so tier 0 (NumPy) computes exactly what tier 1's kernels compute. Each `_<fn>_<f32|f64>` mirrors the
-numba function of that name line by line (tests/backends/test_mathlib_agreement.py compares every result
+numba function of that name line by line (tests/backends/numba/mathlib/test_agreement.py compares every result
 bitwise). The kernel's `fma` is emulated exactly (fma_emulation.py), except where exp_log.py notes the
 product is exact: there the fma is the unfused expression. Constants come from constants.py (no numba
 import: tier 0 must not wait for it). Selects evaluate both sides, as the branch-free kernels do; NaN

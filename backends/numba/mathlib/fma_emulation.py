@@ -67,7 +67,7 @@ def split(a):
 def fma_f64(a, b, c, b_parts=None):
     """float64 a * b + c rounded once. b_parts = split(b) when the caller reuses b (a Horner variable).
 
-    Exact over the operands mathlib's polynomials reach (tests/backends/test_mathlib_numpy.py asserts
+    Exact over the operands mathlib's polynomials reach (tests/backends/numba/mathlib/test_twins.py asserts
     them): |a|, |b| < 2**995, |c| and |a * b| < 2**1000, and either a * b == 0, |a * b| >= 2**-960
     (Dekker's product is then exact), or |a * b| <= 2**-60 |c| (the result is then c, computed so)."""
     ah, al = split(a)

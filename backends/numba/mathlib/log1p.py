@@ -4,7 +4,7 @@ log1p(x) = log(u) * (x / (u - 1)) with u = fl(1 + x), and x itself where u is 1 
 computer scientist should know about floating-point arithmetic", theorem 4): u - 1 is exact, and the
 quotient x / (u - 1) corrects log(u) for the rounding of 1 + x. The quotient (not the product x * log(u),
 which overflows for x near the largest float) keeps every finite x finite. Branch-free; x = -1 gives
-log(0) = -inf, x < -1 NaN (NumPy's np.nan), +inf +inf. Bound: <= 4 ulp from NumPy's log1p (tests/backends/test_mathlib.py;
+log(0) = -inf, x < -1 NaN (NumPy's np.nan), +inf +inf. Bound: <= 4 ulp from NumPy's log1p (tests/backends/numba/mathlib/test_accuracy.py;
 float32 over all 2**32 inputs by tools/mathlib_exhaustive.py). softplus and logaddexp call it: without it
 their loops split around a NumPy step. Bit for bit as log1p_numpy.py and _log1p_twin.h.
 """

@@ -3,7 +3,7 @@
 Branch-free over the whole input range: the argument reduction reads its bits of 2/pi from a table row per
 exponent (a gather per piece; trig_constants.py builds the tables), adds the products with
 error-free transformations, and both polynomials run for every element, a select picking by quadrant.
-Bound (tests/backends/test_mathlib_trig.py): sin and cos within 1 ulp of the correctly rounded result,
+Bound (tests/backends/numba/mathlib/test_accuracy.py): sin and cos within 1 ulp of the correctly rounded result,
 tan (their quotient) within 2; so within 4 ulp of NumPy's wherever NumPy is within 3 (not at the worst
 cases of the reduction, which NumPy's cos misses by 8 ulp; these functions get them right).
 float32 has a cheaper variant, `<fn>_f32_fast`, for |x| <= TRIG_FAST_F (2**20): a two-constant reduction

@@ -1,4 +1,4 @@
-"""trig.py's sin, cos and tan as NumPy array code, bit for bit, for tier 0 (exp_log_numpy.py's _TWINS
+"""trig.py's sin, cos and tan as NumPy array code, bit for bit, for tier 0 (twins.py's _TWINS
 holds them). Each function mirrors the numba function of its name line by line, on 1-D chunks: a table
 gather is fancy indexing of the row per exponent, fma_emulation.two_sum is _two_sum operation for
 operation, and each `fma` is fma_emulation's exact one, except in _mod4, whose result trig.py
