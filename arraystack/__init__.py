@@ -21,8 +21,8 @@ from arraystack._core.array_api_info import __array_namespace_info__
 from arraystack._creation.assembly import block, fromiter
 from arraystack._manipulation.editing import append, delete, insert, resize, trim_zeros
 from arraystack._manipulation.writes import copyto, fill_diagonal
-from arraystack._autodiff import grad, value_and_grad, vjp
-from arraystack._autodiff_forward import jvp, linearize
+from arraystack._transforms.autodiff import grad, value_and_grad, vjp
+from arraystack._transforms.autodiff_forward import jvp, linearize
 from arraystack._manipulation.axis_order import rollaxis
 from arraystack._math.bit_packing import packbits, unpackbits
 from arraystack._manipulation.broadcast_object import broadcast
@@ -31,9 +31,9 @@ from arraystack._creation.checked_conversions import asarray_chkfinite, real_if_
 from arraystack._math.comparison import allclose, array_equal, array_equiv, isclose
 from arraystack._core.config import OutOfMemory, config
 from arraystack._core.constants import euler_gamma
-from arraystack._contractions import inner, kron, matvec, outer, tensordot, vdot, vecdot, vecmat
-from arraystack._control import cond, switch
-from arraystack._control_loops import fori_loop, scan, while_loop
+from arraystack.linalg._contractions import inner, kron, matvec, outer, tensordot, vdot, vecdot, vecmat
+from arraystack._transforms.control import cond, switch
+from arraystack._transforms.control_loops import fori_loop, scan, while_loop
 from arraystack._math.convolution import convolve, correlate
 from arraystack._statistics.covariance import corrcoef, cov
 from arraystack._creation.from_data import (
@@ -47,7 +47,7 @@ from arraystack._creation.matrices import diag, diagflat, eye, identity, tri, tr
 from arraystack._creation.ranges import arange
 from arraystack._creation.spaces import geomspace, linspace, logspace
 from arraystack._math.cumulative import cumprod, cumsum, cumulative_prod, cumulative_sum
-from arraystack._custom import checkpoint, custom_jvp, custom_vjp, remat, stop_gradient
+from arraystack._transforms.custom import checkpoint, custom_jvp, custom_vjp, remat, stop_gradient
 from arraystack._manipulation.deprecated_aliases import row_stack
 from arraystack._core.devices import devices
 from arraystack._core.dlpack import from_dlpack
@@ -59,7 +59,7 @@ from arraystack._core.dtypes import (
     uintp, ulong, ulonglong, unsignedinteger, ushort,
 )
 from arraystack._core.dtypes import bool_ as bool
-from arraystack._einsum import einsum, einsum_path
+from arraystack.linalg._einsum import einsum, einsum_path
 from arraystack._math.elementwise import (
     abs, absolute, acos, acosh, add, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh,
     asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_count, bitwise_invert, bitwise_left_shift,
@@ -81,8 +81,8 @@ from arraystack._math.elementwise_math import (
 )
 from arraystack._math.emath_namespace import emath
 from arraystack._core.floating_point_errors import errstate, geterr, geterrcall, seterr, seterrcall
-from arraystack._functional import apply_along_axis, frompyfunc, vectorize
-from arraystack._functional_axes import apply_over_axes
+from arraystack._transforms.functional import apply_along_axis, frompyfunc, vectorize
+from arraystack._transforms.functional_axes import apply_over_axes
 from arraystack._statistics.histograms import bincount, histogram, histogram_bin_edges
 from arraystack._statistics.histograms_nd import histogram2d, histogramdd
 from arraystack._indexing.index_expressions import index_exp, mask_indices, s_
@@ -96,14 +96,14 @@ from arraystack._io.npyio import (
     fromfile, fromstring, genfromtxt, load, loadtxt, save, savetxt, savez, savez_compressed,
 )
 from arraystack._indexing.iterators import ndenumerate, ndindex, nditer
-from arraystack._jacobian import hessian, jacfwd, jacrev
-from arraystack._jit import jit
+from arraystack._transforms.jacobian import hessian, jacfwd, jacrev
+from arraystack._transforms.jit import jit
 from arraystack._manipulation.joining import (
     atleast_1d, atleast_2d, atleast_3d, column_stack, concat, concatenate, dstack, hstack, stack,
     vstack,
 )
-from arraystack._linalg import dot, matmul
-from arraystack._make_graph import make_graph
+from arraystack.linalg._matmul import dot, matmul
+from arraystack._transforms.make_graph import make_graph
 from arraystack._manipulation.reshaping import (
     broadcast_arrays, broadcast_shapes, broadcast_to, expand_dims, matrix_transpose, moveaxis,
     permute_dims, ravel, reshape, squeeze, swapaxes, transpose,
@@ -147,7 +147,7 @@ from arraystack._core.type_queries import (
     typecodes, typename,
 )
 from arraystack._math.ufunclike import isneginf, isposinf
-from arraystack._vmap import vmap
+from arraystack._transforms.vmap import vmap
 from arraystack._statistics.weighted_average import average
 from arraystack._math.window_functions import bartlett, blackman, hamming, hanning, kaiser
 from arraystack.ir import tree as tree_util

@@ -1,8 +1,8 @@
 """`python -m arraystack`: the demo (`demo`), `info`, `bench` and `cache info|clear`.
 
-`info`, `bench` and `cache` live in arraystack/_cli_info.py, _cli_bench.py and _cli_cache.py.
+`info`, `bench` and `cache` live in arraystack/_cli/info.py, _cli_bench.py and _cli_cache.py.
 
-`demo` trains a digit classifier written imperatively with arraystack (arraystack/_demo_train.py).
+`demo` trains a digit classifier written imperatively with arraystack (arraystack/_cli/demo_train.py).
 `demo --numpy` runs one ordinary NumPy program twice, once with `numpy` and once with `arraystack` as its
 `np`, prints the results side by side and says whether they match (values, dtypes, shapes); then it traces a
 small function into the IR and prints it.
@@ -15,7 +15,7 @@ import sys
 
 import numpy
 
-from arraystack._cli_info import info
+from arraystack._cli.info import info
 
 
 def demo_program(np):
@@ -134,7 +134,7 @@ EPILOG = """examples:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from arraystack._cli_bench import SCRIPTS
+    from arraystack._cli.bench import SCRIPTS
 
     raw = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
@@ -232,7 +232,7 @@ def main(argv=None) -> int:
     if args.command == "demo":
         if args.numpy:
             return run_demo()
-        from arraystack._demo_train import run
+        from arraystack._cli.demo_train import run
 
         if args.epochs < 1:
             parser.error("--epochs must be at least 1")
@@ -240,13 +240,13 @@ def main(argv=None) -> int:
     if args.command == "info":
         return info(recalibrate=args.recalibrate)
     if args.command == "bench":
-        from arraystack._cli_bench import run_bench
+        from arraystack._cli.bench import run_bench
 
         if args.threads is not None and args.threads < 1:
             parser.error("--threads must be at least 1")
         return run_bench(args.dir, args.only, args.quick, args.threads, args.list)
     if args.command == "cache":
-        from arraystack._cli_cache import cache_clear, cache_info
+        from arraystack._cli.cache import cache_clear, cache_info
 
         if args.action == "clear":
             return cache_clear(dry_run=args.dry_run)

@@ -113,7 +113,7 @@ def test_readme_quickstart_is_the_two_commands_and_ci_runs_the_second():
     assert ci[-1] == INSTALL_AND_TEST
 
 
-# -- info, cache and bench (arraystack/_cli_info.py, _cli_cache.py, _cli_bench.py) ---------------------------
+# -- info, cache and bench (arraystack/_cli/info.py, cache.py, bench.py) ------------------------------------
 
 
 def run_env(tmp_path, cache, *args):

@@ -7,14 +7,14 @@
    Everything else (keywords, other arguments, a miss, a guard that sees another object than the one it
    expects, tracing, disable_jit, the accelerator turned off) calls the Python method `_call`, the
    definition. The key is the one `_call` builds: (pipeline generation, default backend, then type,
-   shape, dtype per argument). The guards are those of arraystack/_jit_captures.py: (kind, source, key,
+   shape, dtype per argument). The guards are those of arraystack/_transforms/jit_captures.py: (kind, source, key,
    expected, buffer); this file checks identity only, for the kinds below, and leaves the rest to Python.
 */
 #include "_fastpath.h"
 
 #define MAX_ARGS 16
 
-/* guard kinds, as in arraystack/_jit_captures.py */
+/* guard kinds, as in arraystack/_transforms/jit_captures.py */
 enum { G_ITEM, G_CELL, G_INDEX, G_CLASS, G_LENGTH };
 
 typedef struct {

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack import _aliasing
+from arraystack._transforms import aliasing as _aliasing
 from arraystack._core import accelerator as _accelerator
 from arraystack._core.array_methods import ArrayMethods
 from arraystack.ir.core import active as _active
@@ -369,7 +369,7 @@ def is_tracing() -> bool:
     return current_trace() is not None
 
 
-from arraystack import _linalg
+from arraystack.linalg import _matmul as _linalg
 from arraystack._indexing import subscripts as _indexing
 from arraystack._manipulation import reshaping as _manipulation
 from arraystack._manipulation import rearranging as _rearranging

@@ -5,7 +5,7 @@ where NumPy's functions do not."""
 
 from __future__ import annotations
 
-from arraystack import _linalg
+from arraystack.linalg import _matmul as _linalg
 from arraystack._math import comparison as _comparison
 from arraystack._math import elementwise as _elementwise
 from arraystack._math import elementwise_math as _elementwise_math

@@ -7,7 +7,7 @@ log_compiles (ARRAYSTACK_LOG_COMPILES=1): log every trace and compile with its r
 tiered (ARRAYSTACK_TIERED, default on): a jitted function's first calls run on the reference path while numba
     compiles in the background; off: the first call waits for the compiled code.
 tier_compile (ARRAYSTACK_TIER_COMPILE): where that background compile runs: "process" (default; a compile
-    worker process writes numba's disk cache, this process loads it) or "thread" (arraystack/_tiering.py).
+    worker process writes numba's disk cache, this process loads it) or "thread" (arraystack/_transforms/tiering.py).
 memory_limit (ARRAYSTACK_MEMORY_LIMIT, bytes; suffixes K, M, G as powers of 1024): compiled plans raise
     arraystack.OutOfMemory before a step would hold more than this on the host; None (default): no limit.
     A dict {"cpu": ..., "cuda:0": ...} sets a limit per device, which plan.run() checks per device.

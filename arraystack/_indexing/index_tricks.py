@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._aliasing import read_only_view
+from arraystack._transforms.aliasing import read_only_view
 from arraystack._core.array import ndarray, wrap
 from arraystack._creation.from_data import array, asarray, astype
 from arraystack._creation.ranges import arange

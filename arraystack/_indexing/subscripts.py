@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._aliasing import layout_of, link, rebind
+from arraystack._transforms.aliasing import layout_of, link, rebind
 from arraystack._core.array import ndarray, wrap
 from arraystack._creation.from_data import asarray
 from arraystack._indexing.keys import (

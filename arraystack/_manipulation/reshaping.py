@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._aliasing import view_of
+from arraystack._transforms.aliasing import view_of
 from arraystack._core.array import ndarray, wrap
 from arraystack._creation.from_data import asarray, copy
 from arraystack._core.shapes import (  # normalize_axes is imported from here by other families

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._aliasing import view_of
+from arraystack._transforms.aliasing import view_of
 from arraystack._core.array import ndarray, wrap
 from arraystack._creation.from_data import asarray
 from arraystack._manipulation.reshaping import moveaxis

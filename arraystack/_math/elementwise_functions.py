@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy._core import umath as _umath
 
-from arraystack._aliasing import view_of
+from arraystack._transforms.aliasing import view_of
 from arraystack._core.array import ndarray, raw, wrap
 from arraystack._creation.from_data import asarray, astype
 from arraystack._creation.filled import zeros

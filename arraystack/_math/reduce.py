@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 
-from arraystack._aliasing import rebind
+from arraystack._transforms.aliasing import rebind
 from arraystack._core.array import ndarray, raw, wrap
 from arraystack._creation.from_data import asarray
 from arraystack._core.dtypes import check_supported

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from arraystack._aliasing import rebind
+from arraystack._transforms.aliasing import rebind
 from arraystack._core.array import ndarray, raw, wrap
 from arraystack._core.operands import broadcast_raw, convert_raw, shape_of
 from arraystack.ir.core import Tracer, bind

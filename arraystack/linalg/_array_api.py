@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from arraystack._math.calculus import cross as _cross
-from arraystack._contractions import outer as _outer
-from arraystack._contractions import tensordot as _tensordot
-from arraystack._contractions import vecdot as _vecdot
+from arraystack.linalg._contractions import outer as _outer
+from arraystack.linalg._contractions import tensordot as _tensordot
+from arraystack.linalg._contractions import vecdot as _vecdot
 from arraystack._creation.from_data import asarray
-from arraystack._linalg import matmul as _matmul
+from arraystack.linalg._matmul import matmul as _matmul
 from arraystack._manipulation.reshaping import matrix_transpose
 from arraystack._indexing.index_tricks import diagonal as _diagonal
 from arraystack._indexing.index_tricks import trace as _trace

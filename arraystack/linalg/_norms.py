@@ -14,7 +14,7 @@ from arraystack._core.array import wrap
 from arraystack._creation.from_data import asarray
 from arraystack._math.elementwise import absolute, conjugate, multiply, not_equal, power, sqrt
 from arraystack._math.elementwise_functions import real
-from arraystack._linalg import dot
+from arraystack.linalg._matmul import dot
 from arraystack._manipulation.reshaping import moveaxis, reshape, transpose
 from arraystack._math.reductions import count_nonzero
 from arraystack._math.reductions import max as _max

@@ -10,7 +10,7 @@ import numpy as np
 
 from arraystack._core.array import wrap
 from arraystack._creation.from_data import asarray
-from arraystack._linalg import dot, matmul
+from arraystack.linalg._matmul import dot, matmul
 from arraystack._manipulation.reshaping import reshape
 from arraystack.linalg._operands import assert_2d, assert_stacked_square
 from arraystack.linalg._solvers import inv
@@ -136,7 +136,7 @@ def multi_dot(arrays: Sequence[ArrayLike], *, out: NDArray | None = None) -> NDA
         result = reshape(result, (result.size,))
     if out is None:
         return result
-    from arraystack._linalg import _dot_out
+    from arraystack.linalg._matmul import _dot_out
 
     return _dot_out(result, out)
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from arraystack._core.array import wrap
 from arraystack._creation.from_data import asarray
-from arraystack._linalg import matmul
+from arraystack.linalg._matmul import matmul
 from arraystack._manipulation.reshaping import broadcast_shapes, broadcast_to, matrix_transpose, reshape
 from arraystack.ir.core import bind
 from arraystack.ir.linalg import lstsq_p, solve_p

@@ -1,4 +1,4 @@
-"""Writes through views keep NumPy's meaning while tracing (arraystack/_aliasing.py): under jit (both
+"""Writes through views keep NumPy's meaning while tracing (arraystack/_transforms/aliasing.py): under jit (both
 tiers), grad, value_and_grad and vmap, each program gives what NumPy gives; writes that a trace cannot
 make raise and change nothing."""
 
@@ -8,7 +8,7 @@ import numpy
 import pytest
 
 import arraystack as ast
-from arraystack._aliasing import WriteOutsideTraceError
+from arraystack._transforms.aliasing import WriteOutsideTraceError
 
 
 def _slice_times(xp, x):

@@ -1,4 +1,4 @@
-"""`python -m arraystack cache info|clear` (arraystack/_cli_cache.py) and the kernel fallback directory:
+"""`python -m arraystack cache info|clear` (arraystack/_cli/cache.py) and the kernel fallback directory:
 where the cache directory cannot be written, kernels are cached in <tmp>/arraystack-<uid>
 (backends/numba/kernels.py); `info` shows it while it is in use or exists, `clear` deletes arraystack's
 entries there too, and a fallback directory kernels.py would not use (not private) is left alone."""
@@ -17,7 +17,7 @@ import pytest
 from arraystack.backends.numba import kernels
 
 import arraystack as ast
-from arraystack import _cli_cache
+from arraystack._cli import cache as _cli_cache
 
 
 @pytest.fixture

@@ -32,7 +32,7 @@ TRANSFORMATIONS = [
     "while_loop", "fori_loop", "scan",
 ]
 
-TOP_LEVEL_FAMILIES = {"arraystack._manipulation.reshaping", "arraystack._linalg", "arraystack._contractions"}
+TOP_LEVEL_FAMILIES = {"arraystack._manipulation.reshaping", "arraystack.linalg._matmul", "arraystack.linalg._contractions"}
 
 
 def _module(name):

@@ -10,14 +10,14 @@ import pytest
 import arraystack
 
 MODULES = [
-    "arraystack._autodiff",
-    "arraystack._autodiff_forward",
-    "arraystack._vmap",
-    "arraystack._jacobian",
-    "arraystack._custom",
-    "arraystack._control",
-    "arraystack._control_loops",
-    "arraystack._jit",
+    "arraystack._transforms.autodiff",
+    "arraystack._transforms.autodiff_forward",
+    "arraystack._transforms.vmap",
+    "arraystack._transforms.jacobian",
+    "arraystack._transforms.custom",
+    "arraystack._transforms.control",
+    "arraystack._transforms.control_loops",
+    "arraystack._transforms.jit",
     "arraystack.fft._one_dim",
     "arraystack.fft._n_dim",
     "arraystack.fft._frequencies",

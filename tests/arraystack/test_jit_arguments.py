@@ -1,4 +1,4 @@
-"""Python scalar arguments of jitted functions behave as NumPy's Python scalars (arraystack/_jit_arguments.py):
+"""Python scalar arguments of jitted functions behave as NumPy's Python scalars (arraystack/_transforms/jit_arguments.py):
 an int cast to an integer dtype it does not fit raises NumPy's OverflowError (with NumPy's message) on
 every call, where NumPy raises, and wraps where NumPy wraps; floats overflow to inf as in NumPy."""
 

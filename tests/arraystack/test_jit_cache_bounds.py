@@ -1,5 +1,5 @@
 """A jitted function keeps at most config.jit_cache_size specializations in memory, and the process at most
-config.kernel_cache_size kernels, the least recently used evicted first (arraystack/_jit_cache.py,
+config.kernel_cache_size kernels, the least recently used evicted first (arraystack/_transforms/jit_cache.py,
 backends/numba/kernels.py); evictions are counted, and an evicted shape called again is traced again and
 right."""
 

@@ -1,4 +1,4 @@
-"""arraystack.jit never reuses a trace whose captured values changed (arraystack/_jit_captures.py): arrays,
+"""arraystack.jit never reuses a trace whose captured values changed (arraystack/_transforms/jit_captures.py): arrays,
 Python scalars and helpers read through globals, closure cells, helpers' globals, dicts, object and class
 attributes, lists and user modules, rebound after the first call, give what the same code gives without
 jit, on the C fast path of cached calls and on the Python one."""

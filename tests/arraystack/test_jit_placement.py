@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from arraystack._jit_placement import PlacedExecutable
+from arraystack._transforms.jit_placement import PlacedExecutable
 from arraystack.backends.presets import model as preset_model
 
 import arraystack as ast

@@ -10,7 +10,7 @@ import pytest
 from arraystack.backends.presets import model as preset_model
 
 import arraystack as ast
-from arraystack._jit_placement import PlacedExecutable
+from arraystack._transforms.jit_placement import PlacedExecutable
 
 pytestmark = pytest.mark.numba
 

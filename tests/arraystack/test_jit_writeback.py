@@ -1,5 +1,5 @@
 """A jitted function that writes its arguments in place changes the caller's arrays as the function run
-eagerly does (arraystack/_jit_writeback.py); what jit cannot reproduce raises before anything changes."""
+eagerly does (arraystack/_transforms/jit_writeback.py); what jit cannot reproduce raises before anything changes."""
 
 from __future__ import annotations
 

@@ -148,7 +148,7 @@ def test_jit_switches_tiers_without_changing_a_bit(monkeypatch):
     """Through jit itself: the first call (tier 0) and a call after the switch (tier 1) agree."""
     import threading
 
-    import arraystack._tiering as tiering
+    import arraystack._transforms.tiering as tiering
 
     gate, compile_now = threading.Event(), tiering.Tier._compile
     monkeypatch.setattr(tiering.Tier, "_compile", lambda self, *a: (gate.wait(300), compile_now(self, *a)))

@@ -17,7 +17,7 @@ from arraystack.backends.compile_worker import describe_buffer, rebuild_buffer
 from arraystack.backends.numba.kernels import compile_counts
 
 import arraystack as ast
-import arraystack._tiering as tiering
+import arraystack._transforms.tiering as tiering
 
 X = numpy.linspace(-2, 2, 4096).astype(numpy.float32)
 
@@ -424,7 +424,7 @@ def _cases():
 def test_tiers_are_bit_identical_on_exact_work(name, fun, args, held):
     """Where neither tier approximates (no transcendental functions, no float sums), tier 0 (NumPy on the
     optimized graph) and tier 1 (numba kernels) give the same bits, NaNs, signed zeros and infinities
-    included. Transcendentals and float sums differ by a few ulp (see arraystack/_tiering.py)."""
+    included. Transcendentals and float sums differ by a few ulp (see arraystack/_transforms/tiering.py)."""
     f = ast.jit(fun, tiered=True)
     tier0 = [numpy.asarray(o) for o in f(*[ast.asarray(a) for a in args])]
     assert entry_of(f).tier == 0

@@ -172,7 +172,7 @@ def test_range_check_of_a_computed_value_with_a_shape():
     from arraystack.ir.core import bind
     from arraystack.ir.primitives import iota_p, lt_p, mul_p, select_p
 
-    from arraystack._jit_arguments import IntegerChecks
+    from arraystack._transforms.jit_arguments import IntegerChecks
     from arraystack._core.operands import convert_raw
 
     def fn(s):

@@ -137,7 +137,7 @@ def test_a_queued_compile_whose_function_is_gone_is_dropped(monkeypatch):
     import numpy
 
     import arraystack as ast
-    import arraystack._tiering as tiering
+    import arraystack._transforms.tiering as tiering
 
     gate, ran = threading.Event(), []
 

@@ -238,6 +238,6 @@ def cond(
 
 
 # the loops, kept apart (line budget); their traced bodies use the tracing helpers above
-from arraystack._control_loops import fori_loop, scan, while_loop
+from arraystack._transforms.control_loops import fori_loop, scan, while_loop
 
 __all__ = ["cond", "fori_loop", "scan", "switch", "while_loop"]

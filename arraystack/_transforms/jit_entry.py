@@ -1,5 +1,5 @@
 """One compiled specialization of a jitted function, and the guards on what its trace read besides the
-arguments (arraystack/_jit_captures.py says what is guarded and what is not).
+arguments (arraystack/_transforms/jit_captures.py says what is guarded and what is not).
 
 Arrays a function reaches through globals, closure cells, objects and dicts are inputs of its graph, never
 constants: each call reads them again where they were found, and one rebound with a new shape or dtype
@@ -9,7 +9,7 @@ asks for a retrace, as does a changed Python scalar or any other value on the wa
 from __future__ import annotations
 
 from arraystack._core.array import wrap
-from arraystack._jit_captures import (
+from arraystack._transforms.jit_captures import (
     IDENTITY,
     VALUE,
     buffer_of,
@@ -39,7 +39,7 @@ class _Entry:
         self.lowered = lowered
         self.single_output = out_tree.node is None
         self.run = executable.runner
-        self.tier = 1  # 0 while tiered compilation runs the reference path (arraystack/_tiering.py)
+        self.tier = 1  # 0 while tiered compilation runs the reference path (arraystack/_transforms/tiering.py)
         self.pending = None  # the Tier compiling this entry in the background, if any
         self.key = None  # its key in the function's cache
         self.fast_keys: list = []  # and those of the C fast path it is stored under

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from arraystack._core.array import is_tracing, ndarray, raw, wrap
-from arraystack._control import _aval, _matched, _promoted, _same_types, _trace
+from arraystack._transforms.control import _aval, _matched, _promoted, _same_types, _trace
 from arraystack._core.operands import convert_raw
 from arraystack.ir import tree
 from arraystack.ir.control import scan_p, while_p

@@ -6,7 +6,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from arraystack._jit import JitFunction
+from arraystack._transforms.jit import JitFunction
 from arraystack.ir import Graph
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from arraystack._autodiff import (
+from arraystack._transforms.autodiff import (
     _as_raw,
     _aux_tree,
     _differentiable_call,

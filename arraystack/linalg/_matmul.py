@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._aliasing import rebind
+from arraystack._transforms.aliasing import rebind
 from arraystack._core.array import ndarray, raw, wrap
 from arraystack._core.operands import broadcast_raw, convert_raw, resolution_operand
 from arraystack.ir.core import Tracer, active, bind, trace_state

@@ -2,7 +2,7 @@
 
 The cache key holds everything that changes the program: the function's code, the pytree structure
 of the arguments, each array's shape/dtype/weak type, the values of static arguments and the
-backend. What the trace read besides the arguments is guarded (arraystack/_jit_captures.py): arrays
+backend. What the trace read besides the arguments is guarded (arraystack/_transforms/jit_captures.py): arrays
 captured from globals, closures, objects and dicts are inputs of the compiled graph, re-read on every
 call; a rebound array with a new shape, a changed Python scalar or a rebound helper retraces.
 """
@@ -20,7 +20,7 @@ import numpy as np
 from arraystack._core.accelerator import fastpath as _fastpath
 from arraystack._core.array import _make, ndarray, wrap
 from arraystack._core.config import config
-from arraystack._jit_arguments import (
+from arraystack._transforms.jit_arguments import (
     IntegerChecks,
     _describe_change,
     _leaf_aval,
@@ -29,14 +29,14 @@ from arraystack._jit_arguments import (
     is_static_position,
     split_arguments,
 )
-from arraystack._jit_cache import Specializations
-from arraystack._jit_captures import MISSING, find_captures
-from arraystack._jit_entry import _Entry
-from arraystack._jit_entry import finish_outputs as _finish
-from arraystack._jit_lowered import Lowered, Stats
-from arraystack._jit_placement import PlacedExecutable, resolve_placement
-from arraystack._jit_writeback import check_writable, write_back, written_arguments
-from arraystack._tiering import ArgumentCopies, Tier
+from arraystack._transforms.jit_cache import Specializations
+from arraystack._transforms.jit_captures import MISSING, find_captures
+from arraystack._transforms.jit_entry import _Entry
+from arraystack._transforms.jit_entry import finish_outputs as _finish
+from arraystack._transforms.jit_lowered import Lowered, Stats
+from arraystack._transforms.jit_placement import PlacedExecutable, resolve_placement
+from arraystack._transforms.jit_writeback import check_writable, write_back, written_arguments
+from arraystack._transforms.tiering import ArgumentCopies, Tier
 from arraystack.backends import compile_graph
 from arraystack.ir import passes as _passes
 from arraystack.ir import tree

@@ -2,7 +2,7 @@
 
 NumPy code may update its arguments (`x += 1`, `x[i] = v`, `np.add(a, b, out=x)`); run eagerly, the caller
 sees the change. A traced function cannot write a buffer: the trace records the argument's new value
-(arraystack/_aliasing.py), the graph returns it beside the results, and each call copies it into the
+(arraystack/_transforms/aliasing.py), the graph returns it beside the results, and each call copies it into the
 argument's buffer, as torch.compile does with mutated inputs. So a jitted call changes its arguments as
 the function run eagerly would.
 

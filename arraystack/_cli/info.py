@@ -75,7 +75,7 @@ def backend_rows() -> list[tuple[str, str, str]]:
 def info(out=sys.stdout, recalibrate: bool = False) -> int:
     import arraystack
     import arraystack.ir
-    from arraystack._cli_cache import summary
+    from arraystack._cli.cache import summary
 
     rows = [
         ("arraystack", f"{arraystack.__version__} ({os.path.dirname(arraystack.__file__)})"),

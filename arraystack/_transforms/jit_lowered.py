@@ -99,7 +99,7 @@ class _PlanBinding:
         self.cache_dir = config.cache_dir  # where the plan's kernels persist, as for a call
 
     def buffers(self, args, kwargs):
-        from arraystack._jit_arguments import _leaf_buffer
+        from arraystack._transforms.jit_arguments import _leaf_buffer
 
         key, leaves = self.function._key(args, kwargs)
         avals = key[2]

@@ -325,6 +325,6 @@ def grad(
 
 
 # forward mode, kept apart (line budget); it uses the pytree conversions above
-from arraystack._autodiff_forward import jvp, linearize
+from arraystack._transforms.autodiff_forward import jvp, linearize
 
 __all__ = ["grad", "jvp", "linearize", "value_and_grad", "vjp"]

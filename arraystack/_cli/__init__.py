@@ -1,0 +1,1 @@
+"""`python -m arraystack`: the commands (info, bench, cache) and the demo."""
