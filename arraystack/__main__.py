@@ -1,6 +1,6 @@
 """`python -m arraystack`: the demo (`demo`), `info`, `bench` and `cache info|clear`.
 
-`info`, `bench` and `cache` live in arraystack/_cli/info.py, _cli_bench.py and _cli_cache.py.
+`info`, `bench` and `cache` live in arraystack/_cli/info.py, _cli/bench.py and _cli/cache.py.
 
 `demo` trains a digit classifier written imperatively with arraystack (arraystack/_cli/demo_train.py).
 `demo --numpy` runs one ordinary NumPy program twice, once with `numpy` and once with `arraystack` as its

@@ -309,7 +309,7 @@ class ndarray(_ArrayBase, ArrayMethods):
         _indexing.setitem(self, key, value)
 
     # operators (arithmetic, comparisons, equality, in-place forms): the C accelerator's slots serve them,
-    # or _array_operators.py binds them; _array_operator_types.py declares them for type checkers
+    # or array_operators.py binds them; array_operator_types.py declares them for type checkers
 
 def _python_make(value):
     out = object.__new__(ndarray)
@@ -401,4 +401,4 @@ _array_methods.bind(
 from arraystack._core import array_operators as _array_operators  # noqa: E402,F401
 from arraystack._core.array_docs import document
 
-document(ndarray)  # NumPy-style docstrings of the attributes and methods (_array_docs.py)
+document(ndarray)  # NumPy-style docstrings of the attributes and methods (array_docs.py)

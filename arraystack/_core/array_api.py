@@ -4,7 +4,8 @@
 spells most of the standard's functions the standard's way (`concat`, `permute_dims`, `pow`, `acos`,
 `bitwise_invert`, `astype`, `cumulative_sum`, `unstack`, `isdtype`, `std(correction=)` ...), and the frontend
 families mirror them. This module adds what the standard has and the families do not: the version, the
-inspection namespace (arraystack/_core/array_api_info.py) and the constants. (`diff` is in _calculus.py.)
+inspection namespace (arraystack/_core/array_api_info.py) and the constants. (`diff` is in
+_math/calculus.py.)
 
 Where NumPy and the standard disagree, a NumPy name keeps NumPy's behaviour (NumPy programs run
 unchanged). The cases (tests/arraystack/test_array_api.py pins each):
@@ -24,8 +25,8 @@ unchanged). The cases (tests/arraystack/test_array_api.py pins each):
   standard requires (NumPy returns NumPy scalars; arraystack never does).
 - `cumulative_sum(x, include_initial=True)` keeps the sign of a leading -0.0 after the initial 0, as
   NumPy's does; array-api-strict adds them (0.0). `clip` on equal zeros of opposite sign is NumPy's.
-- `diff(x, prepend=None, append=None)` (in _calculus.py): the standard's None means "nothing to add";
-  NumPy raises a TypeError, and so does arraystack (bad input gets NumPy's exception).
+- `diff(x, prepend=None, append=None)` (in _math/calculus.py): the standard's None means "nothing
+  to add"; NumPy raises a TypeError, and so does arraystack (bad input gets NumPy's exception).
 Behaviour the standard leaves unspecified (mixed-kind promotion, bool sums, integer `mean`, flat
 indexing of n-d arrays, in-place ops that change dtype) is NumPy's throughout.
 """

@@ -2,7 +2,7 @@
 is `arraystack.reshape(a, ...)`, with NumPy's own method where an eager array allows it (the same views and
 errors). A base class of ndarray (arraystack/_core/array.py), which keeps the type's state, protocols and
 indexing. The family modules these methods call import ndarray themselves, so they cannot be imported
-here before ndarray exists: _array.py binds them in (`bind`) once it has imported them.
+here before ndarray exists: array.py binds them in (`bind`) once it has imported them.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from arraystack._core.array import ndarray
     from arraystack.typing import ArrayLike, AxisLike, DTypeLike, ScalarLike, ShapeLike
 
-# bound by _array.py (see bind) once the family modules are imported
+# bound by array.py (see bind) once the family modules are imported
 _creation: ModuleType
 _cumulative: ModuleType
 _dtypes: ModuleType
@@ -155,7 +155,8 @@ class ArrayMethods:
 
 
 def bind(families: dict, eager_buffer_fn, make) -> None:
-    """Called once by _array.py after the family modules are imported: the names the methods above call."""
+    """Called once by array.py after the family modules are imported: the names the methods above
+    call."""
     global _creation, _cumulative, _dtypes, _elementwise, _elementwise_functions, _indexing, _linalg
     global _manipulation, _rearranging, _reductions, _statistics, eager_buffer, _make
     _creation, _cumulative, _dtypes = families["_creation"], families["_cumulative"], families["_dtypes"]

@@ -1,6 +1,6 @@
 """ndarray's operators as static type checkers see them. At run time the C accelerator's slots or the
-functions _array_operators.py binds serve them; this module is imported only under TYPE_CHECKING, as the
-base class checkers see under ndarray (arraystack/_core/array.py)."""
+functions array_operators.py binds serve them; this module is imported only under TYPE_CHECKING, as
+the base class checkers see under ndarray (arraystack/_core/array.py)."""
 
 from __future__ import annotations
 

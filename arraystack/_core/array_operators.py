@@ -1,5 +1,5 @@
 """ndarray's arithmetic, bitwise, comparison, equality and in-place operators, bound onto the class
-by _array.py after the families they call are imported. x + y runs the ufunc function add itself,
+by array.py after the families they call are imported. x + y runs the ufunc function add itself,
 through python_operator: on traced Python scalars alone Python's operators give weakly typed results
 where NumPy's functions do not."""
 

@@ -1,4 +1,4 @@
-"""NumPy's constants beyond the Array API's (e, pi, inf, nan and newaxis are in _array_api.py)."""
+"""NumPy's constants beyond the Array API's (e, pi, inf, nan and newaxis are in array_api.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Concrete calls of NumPy's own implementation, shared by the families added for NumPy breadth
-(_array_editing.py, _array_assembly.py, _array_writes.py, _bit_packing.py, ...).
+(_manipulation/editing.py, _creation/assembly.py, _manipulation/writes.py, _math/bit_packing.py,
+...).
 
 When no argument holds a traced value or a device buffer, those functions hand NumPy the host buffers,
 so values, dtypes, views, warnings and error messages are NumPy's by construction; otherwise they run

@@ -3,7 +3,7 @@ frombuffer, copy, astype.
 
 Eager conversions of foreign data (lists, NumPy arrays, buffers) are NumPy's own; everything that computes
 goes through bind() (convert, copy), so the same code traces. Filled arrays, ranges and grids live in
-_creation_filled.py, _creation_ranges.py, _creation_grids.py and _creation_coordinates.py.
+filled.py, ranges.py, matrices.py and coordinates.py.
 """
 
 from __future__ import annotations

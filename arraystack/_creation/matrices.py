@@ -1,5 +1,5 @@
 """Matrices: eye, identity, tri/tril/triu, diag, diagflat (the coordinate grids indices, meshgrid and
-fromfunction live in _creation_coordinates.py).
+fromfunction live in coordinates.py).
 
 Triangles and identities are iota comparisons (then convert or select); a diagonal matrix is built by
 padding a column and re-reading it with a longer row, so no scatter is needed.

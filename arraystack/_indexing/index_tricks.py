@@ -1,6 +1,6 @@
 """Index tricks: diagonal, trace, diag/tril/triu_indices(_from), ravel_multi_index, unravel_index, ix_, mgrid,
 ogrid, r_, c_.
-(ndindex, ndenumerate and nditer are in _iterators.py.)
+(ndindex, ndenumerate and nditer are in iterators.py.)
 
 Index sets that depend only on shapes are computed by NumPy as constants; coordinate arithmetic
 (ravel_multi_index, unravel_index) and r_/c_ joins compose arraystack functions, so they trace.

@@ -1,6 +1,6 @@
 """Picking and placing elements: take, take_along_axis, put, put_along_axis, place, putmask, choose, compress,
 extract, select, piecewise, and the ndarray methods take/put/compress/choose (diagonal and trace are in
-_index_tricks.py; compress, extract, select and piecewise in _selection_conditions.py).
+index_tricks.py; compress, extract, select and piecewise in selection_conditions.py).
 
 All are compositions of indexing (x[key], x[key] = v), where, and the shape functions, so they run eagerly,
 trace, differentiate and vmap like those. In-place functions write the buffer eagerly (views see it) and

@@ -1,8 +1,8 @@
 """Indexing: x[key] and x[key] = v (basic, advanced, boolean) onto slice/rev/reshape/gather/scatter;
 nonzero, argwhere, flatnonzero.
 
-Keys are normalised in _indexing_key.py. Eager assignment writes the NumPy buffer (views alias as
-in NumPy); traced assignment is functionalized in _indexing_update.py: the ndarray is rebound.
+Keys are normalised in keys.py. Eager assignment writes the NumPy buffer (views alias as
+in NumPy); traced assignment is functionalized in updates.py: the ndarray is rebound.
 
 Out-of-bounds indices are never silent: concrete ones raise NumPy's IndexError while the key is
 normalised; a traced one (under jit, grad, vmap, in every tier) is checked by its gather or scatter

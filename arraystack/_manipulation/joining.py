@@ -1,5 +1,6 @@
 """Joining and changing the number of dimensions: concatenate, stack, atleast_nd, vstack, hstack, dstack,
-column_stack. Joins are one concatenate (NumPy's own on eager buffers). Splitting lives in _splitting.py.
+column_stack. Joins are one concatenate (NumPy's own on eager buffers). Splitting lives in
+splitting.py.
 """
 
 from __future__ import annotations

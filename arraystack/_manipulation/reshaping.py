@@ -2,8 +2,8 @@
 
 Each function is one or two shape primitives on its common path. Eager results alias the input exactly
 as NumPy's views do, because the reference rules of reshape/transpose/broadcast_in_dim/slice/rev return
-NumPy views. Joining, splitting, rearranging and padding live in _joining.py, _splitting.py,
-_rearranging.py and _pad.py.
+NumPy views. Joining, splitting, rearranging and padding live in joining.py, splitting.py,
+rearranging.py and padding.py.
 """
 
 from __future__ import annotations

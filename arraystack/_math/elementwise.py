@@ -1,6 +1,6 @@
 """Elementwise functions (NumPy's ufuncs) that are one primitive each, and in-place operators. The
-composite ufuncs are in _elementwise_math.py, the array functions (where, clip, round, ...) in
-_elementwise_functions.py.
+composite ufuncs are in elementwise_math.py, the array functions (where, clip, round, ...) in
+elementwise_functions.py.
 
 Eager calls without out=/where=/dtype= bind the primitive with the raw operands, and its reference
 rule is the NumPy ufunc itself. Other calls go through `_ufunc.apply_ufunc` with an implementation

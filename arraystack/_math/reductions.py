@@ -1,7 +1,8 @@
 """Reductions: sum, prod, max, min, any, all, argmax, argmin, ptp, count_nonzero.
 
-Each is NumPy's `ufunc.reduce` (see _reduce.py) around one reduce primitive. The statistics are in
-_statistics.py, the scans in _cumulative.py and the NaN-ignoring variants in _reductions_nan.py.
+Each is NumPy's `ufunc.reduce` (see reduce.py) around one reduce primitive. The statistics are in
+_statistics/averages.py, the scans in cumulative.py and the NaN-ignoring variants in
+reductions_nan.py.
 """
 
 from __future__ import annotations

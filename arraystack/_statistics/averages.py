@@ -1,5 +1,5 @@
 """Statistics: mean, var, std, average, written as NumPy writes them (numpy/_core/_methods.py: _mean, _var,
-_std; numpy.average, in _weighted_average.py), so dtypes, rounding and warnings follow NumPy's.
+_std; numpy.average, in weighted_average.py), so dtypes, rounding and warnings follow NumPy's.
 """
 
 from __future__ import annotations

@@ -48,8 +48,9 @@ _host_array = np.ndarray
 _pipeline_generation = _passes.pipeline.generation
 
 
-# With the C accelerator, a cached call with positional array arguments runs in C (_fastpath_jit.c), which
-# calls `_call` for everything else; without it, `_call` is __call__ (set after the class)
+# With the C accelerator, a cached call with positional array arguments runs in C
+# (_core/_fastpath_jit.c), which calls `_call` for everything else; without it, `_call` is __call__
+# (set after the class)
 _JitBase = _fastpath.JitBase if _fastpath is not None else object
 
 

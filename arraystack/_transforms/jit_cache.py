@@ -1,9 +1,10 @@
 """A jitted function's compiled specializations, in memory: at most `config.jit_cache_size`, the least
 recently used evicted first (an evicted one retraces when it is called again).
 
-Three dicts, which the C fast path of cached calls (_fastpath_jit.c) shares: `entries` (the full cache key
--> entry), `fast` (the C path's key: pipeline generation, backend, type/shape/dtype per argument -> entry)
-and `used` (entry -> None, least recently used first; the C path moves the entries it serves to the end).
+Three dicts, which the C fast path of cached calls (_core/_fastpath_jit.c) shares: `entries` (the
+full cache key -> entry), `fast` (the C path's key: pipeline generation, backend, type/shape/dtype per
+argument -> entry) and `used` (entry -> None, least recently used first; the C path moves the entries it
+serves to the end).
 """
 
 from __future__ import annotations

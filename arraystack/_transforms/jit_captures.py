@@ -1,5 +1,5 @@
 """What a jitted function reads besides its arguments, found when it is traced, as guards that each call of
-the compiled specialization checks (in C on the fast path of cached calls, _fastpath_jit.c).
+the compiled specialization checks (in C on the fast path of cached calls, _core/_fastpath_jit.c).
 
 A trace bakes in what it reads from outside: a captured array becomes an input of the graph (so changes to
 its contents are seen), a Python scalar becomes a literal, Python control flow takes one branch. After the
@@ -43,8 +43,8 @@ import numpy as np
 
 from arraystack._core.array import ndarray
 
-# Guard kinds; _fastpath_jit.c checks ITEM, CELL, INDEX, CLASS and LENGTH itself and leaves the others to
-# `read` (Python)
+# Guard kinds; _core/_fastpath_jit.c checks ITEM, CELL, INDEX, CLASS and LENGTH itself and leaves
+# the others to `read` (Python)
 ITEM, CELL, INDEX, CLASS, LENGTH, SLOT = range(6)
 VALUE, IDENTITY = -2, -1  # a guard's role when it is no captured array (those hold the const's index)
 

@@ -44,7 +44,7 @@ class _Entry:
         self.key = None  # its key in the function's cache
         self.fast_keys: list = []  # and those of the C fast path it is stored under
         self.changed = ""  # what made current_consts() ask for a retrace
-        self.written = ()  # the argument leaves the function writes in place (_jit_writeback.py)
+        self.written = ()  # the argument leaves the function writes in place (jit_writeback.py)
 
     @property
     def consts(self):

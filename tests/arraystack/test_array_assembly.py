@@ -1,4 +1,4 @@
-"""NumPy parity of _array_assembly.py: block and fromiter."""
+"""NumPy parity of _creation/assembly.py: block and fromiter."""
 
 from __future__ import annotations
 

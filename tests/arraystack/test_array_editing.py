@@ -1,4 +1,4 @@
-"""NumPy parity of _array_editing.py: append, insert, delete, resize, trim_zeros."""
+"""NumPy parity of _manipulation/editing.py: append, insert, delete, resize, trim_zeros."""
 
 from __future__ import annotations
 

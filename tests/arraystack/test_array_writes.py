@@ -1,4 +1,5 @@
-"""NumPy parity of _array_writes.py: copyto and fill_diagonal (in place, also through views)."""
+"""NumPy parity of _manipulation/writes.py: copyto and fill_diagonal (in place, also through
+views)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""NumPy parity of _axis_order.py: rollaxis (results are views of concrete inputs)."""
+"""NumPy parity of _manipulation/axis_order.py: rollaxis (results are views of concrete inputs)."""
 
 from __future__ import annotations
 

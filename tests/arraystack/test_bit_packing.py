@@ -1,4 +1,4 @@
-"""NumPy parity of _bit_packing.py: packbits and unpackbits."""
+"""NumPy parity of _math/bit_packing.py: packbits and unpackbits."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""NumPy parity of _broadcast_object.py: the broadcast class (shape, nd, ndim, size, numiter,
-iters, index, reset and joint iteration)."""
+"""NumPy parity of _manipulation/broadcast_object.py: the broadcast class (shape, nd, ndim, size,
+numiter, iters, index, reset and joint iteration)."""
 
 from __future__ import annotations
 

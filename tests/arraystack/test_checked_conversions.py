@@ -1,4 +1,5 @@
-"""NumPy parity of _checked_conversions.py: asarray_chkfinite, real_if_close, sort_complex."""
+"""NumPy parity of _creation/checked_conversions.py: asarray_chkfinite, real_if_close,
+sort_complex."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""NumPy parity of _deprecated_aliases.py: row_stack warns as NumPy does and stacks as vstack."""
+"""NumPy parity of _manipulation/deprecated_aliases.py: row_stack warns as NumPy does and stacks as
+vstack."""
 
 from __future__ import annotations
 

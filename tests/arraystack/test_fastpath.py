@@ -263,7 +263,7 @@ def test_tracing_takes_the_python_path():
 
 def test_without_the_accelerator_the_python_class_serves_everything():
     """ARRAYSTACK_FASTPATH=0 (or no compiler at install time): ndarray is the pure-Python class with the
-    operators bound from _array_operators.py; a fresh interpreter checks them against NumPy."""
+    operators bound from _core/array_operators.py; a fresh interpreter checks them against NumPy."""
     import os
     import subprocess
     import textwrap

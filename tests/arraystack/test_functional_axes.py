@@ -1,4 +1,4 @@
-"""NumPy parity of _functional_axes.py: apply_over_axes."""
+"""NumPy parity of _transforms/functional_axes.py: apply_over_axes."""
 
 from __future__ import annotations
 

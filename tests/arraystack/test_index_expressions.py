@@ -1,4 +1,4 @@
-"""NumPy parity of _index_expressions.py: s_, index_exp and mask_indices."""
+"""NumPy parity of _indexing/index_expressions.py: s_, index_exp and mask_indices."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""NumPy parity of _index_tricks.py: diag/tril/triu indices, ravel_multi_index, unravel_index, ix_, mgrid,
-ogrid, r_, c_, ndindex, ndenumerate, nditer."""
+"""NumPy parity of _indexing/index_tricks.py: diag/tril/triu indices, ravel_multi_index,
+unravel_index, ix_, mgrid, ogrid, r_, c_, ndindex, ndenumerate, nditer."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""NumPy parity of _memory_layout.py: require, isfortran, shares_memory, may_share_memory."""
+"""NumPy parity of _core/memory_layout.py: require, isfortran, shares_memory, may_share_memory."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""NumPy parity of _number_representations.py: binary_repr and base_repr."""
+"""NumPy parity of _io/number_representations.py: binary_repr and base_repr."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""NumPy parity of _polynomial_construction.py: vander and poly."""
+"""NumPy parity of _polynomial/construction.py: vander and poly."""
 
 from __future__ import annotations
 

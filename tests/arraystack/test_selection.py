@@ -1,5 +1,5 @@
-"""NumPy parity of _selection.py: take, take_along_axis, put, put_along_axis, place, putmask, choose, compress,
-extract, select, piecewise, diagonal, trace and their ndarray methods."""
+"""NumPy parity of _indexing/selection.py: take, take_along_axis, put, put_along_axis, place,
+putmask, choose, compress, extract, select, piecewise, diagonal, trace and their ndarray methods."""
 
 from __future__ import annotations
 
@@ -192,7 +192,8 @@ def test_diagonal_trace(parity, dtype):
 
 
 def test_nonzero_family_and_where(parity):
-    # these live in _indexing.py / _elementwise_functions.py; checked here with the selection family
+    # these live in _indexing/subscripts.py / _math/elementwise_functions.py; checked here with the
+    # selection family
     x = numpy.array([[0.0, 1.5, 0.0], [numpy.nan, 0.0, -2.0]])
     for fn in (
         lambda xp, x: xp.nonzero(x),

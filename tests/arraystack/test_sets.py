@@ -1,4 +1,5 @@
-"""NumPy parity of _sets.py: unique (all options, axis, equal_nan, size=), the Array API unique_* functions,
+"""NumPy parity of _sorting/sets.py: unique (all options, axis, equal_nan, size=), the Array API
+unique_* functions,
 intersect1d, union1d, setdiff1d, setxor1d, isin; ShapeDependsOnDataError under jit without size=."""
 
 from __future__ import annotations

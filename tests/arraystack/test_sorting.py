@@ -1,5 +1,5 @@
-"""NumPy parity of the sorting family (_sorting.py): sort, argsort, lexsort, partition, argpartition,
-searchsorted, digitize and the ndarray methods; eager, traced, under jit and vmap."""
+"""NumPy parity of the sorting family (_sorting/sorting.py): sort, argsort, lexsort, partition,
+argpartition, searchsorted, digitize and the ndarray methods; eager, traced, under jit and vmap."""
 
 from __future__ import annotations
 

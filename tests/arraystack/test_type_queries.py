@@ -1,5 +1,5 @@
-"""NumPy parity of _type_queries.py: isscalar, common_type, mintypecode, min_scalar_type, typename,
-little_endian, True_, False_ (dtypes only: also on traced arrays)."""
+"""NumPy parity of _core/type_queries.py: isscalar, common_type, mintypecode, min_scalar_type,
+typename, little_endian, True_, False_ (dtypes only: also on traced arrays)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""NumPy parity of _ufunclike.py: isposinf and isneginf."""
+"""NumPy parity of _math/ufunclike.py: isposinf and isneginf."""
 
 from __future__ import annotations
 

@@ -3,8 +3,8 @@ argument is traced as a weakly typed 0-d value; Python's operators on Python sca
 result of the type Python gives (5 + 1 is the weak 6, 5 / 2 the weak 2.5), NumPy's functions give a
 strong one (np.add(5, 1) is np.int64, np.sin(5.0) np.float64); comparisons and clip with a Python int
 beyond an integer dtype's range are exact, as in NumPy 2; values computed from Python int arguments
-are range-checked where NumPy checks a Python int (arraystack/_math/ufunc.py, _operands.py, _elementwise.py,
-_jit_arguments.py).
+are range-checked where NumPy checks a Python int (arraystack/_math/ufunc.py, _core/operands.py,
+_math/elementwise.py, _transforms/jit_arguments.py).
 
 Each case is written once against `xp` and compared with NumPy: eagerly, through jit's first call
 (tier 0), the compiled tier and the reference backend."""

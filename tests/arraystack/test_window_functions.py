@@ -1,4 +1,4 @@
-"""NumPy parity of _window_functions.py: bartlett, blackman, hamming, hanning, kaiser."""
+"""NumPy parity of _math/window_functions.py: bartlett, blackman, hamming, hanning, kaiser."""
 
 from __future__ import annotations
 
