@@ -18,37 +18,8 @@ from arraystack._core.array import ndarray
 from arraystack import fft, linalg, nn, optim, prng, random, testing, typing
 from arraystack._core.array_api import __array_api_version__, e, inf, nan, newaxis, pi
 from arraystack._core.array_api_info import __array_namespace_info__
-from arraystack._creation.assembly import block, fromiter
-from arraystack._manipulation.editing import append, delete, insert, resize, trim_zeros
-from arraystack._manipulation.writes import copyto, fill_diagonal
-from arraystack._transforms.autodiff import grad, value_and_grad, vjp
-from arraystack._transforms.autodiff_forward import jvp, linearize
-from arraystack._manipulation.axis_order import rollaxis
-from arraystack._math.bit_packing import packbits, unpackbits
-from arraystack._manipulation.broadcast_object import broadcast
-from arraystack._math.calculus import cross, diff, ediff1d, gradient, interp, trapezoid, unwrap
-from arraystack._creation.checked_conversions import asarray_chkfinite, real_if_close, sort_complex
-from arraystack._math.comparison import allclose, array_equal, array_equiv, isclose
 from arraystack._core.config import OutOfMemory, config
 from arraystack._core.constants import euler_gamma
-from arraystack.linalg._contractions import inner, kron, matvec, outer, tensordot, vdot, vecdot, vecmat
-from arraystack._transforms.control import cond, switch
-from arraystack._transforms.control_loops import fori_loop, scan, while_loop
-from arraystack._math.convolution import convolve, correlate
-from arraystack._statistics.covariance import corrcoef, cov
-from arraystack._creation.from_data import (
-    array, asanyarray, asarray, ascontiguousarray, asfortranarray, astype, copy, frombuffer,
-)
-from arraystack._creation.coordinates import fromfunction, indices, meshgrid
-from arraystack._creation.filled import (
-    empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like,
-)
-from arraystack._creation.matrices import diag, diagflat, eye, identity, tri, tril, triu
-from arraystack._creation.ranges import arange
-from arraystack._creation.spaces import geomspace, linspace, logspace
-from arraystack._math.cumulative import cumprod, cumsum, cumulative_prod, cumulative_sum
-from arraystack._transforms.custom import checkpoint, custom_jvp, custom_vjp, remat, stop_gradient
-from arraystack._manipulation.deprecated_aliases import row_stack
 from arraystack._core.devices import devices
 from arraystack._core.dlpack import from_dlpack
 from arraystack._core.dtypes import (
@@ -59,7 +30,63 @@ from arraystack._core.dtypes import (
     uintp, ulong, ulonglong, unsignedinteger, ushort,
 )
 from arraystack._core.dtypes import bool_ as bool
-from arraystack.linalg._einsum import einsum, einsum_path
+from arraystack._core.floating_point_errors import errstate, geterr, geterrcall, seterr, seterrcall
+from arraystack._core.introspection import iterable, ndim, shape, size
+from arraystack._core.memory_layout import isfortran, may_share_memory, require, shares_memory
+from arraystack._core.printing import (
+    array2string, array_repr, array_str, format_float_positional, format_float_scientific,
+    get_printoptions, printoptions, set_printoptions,
+)
+from arraystack._core.type_queries import (
+    False_, ScalarType, True_, common_type, isscalar, little_endian, min_scalar_type, mintypecode,
+    typecodes, typename,
+)
+from arraystack._creation.assembly import block, fromiter
+from arraystack._creation.basic import (
+    array, asanyarray, asarray, ascontiguousarray, asfortranarray, astype, copy, empty, empty_like,
+    frombuffer, full, full_like, ones, ones_like, zeros, zeros_like,
+)
+from arraystack._creation.checked_conversions import asarray_chkfinite, real_if_close, sort_complex
+from arraystack._creation.coordinates import fromfunction, indices, meshgrid
+from arraystack._creation.matrices import diag, diagflat, eye, identity, tri, tril, triu
+from arraystack._creation.ranges import arange, geomspace, linspace, logspace
+from arraystack._indexing.index_expressions import index_exp, mask_indices, s_
+from arraystack._indexing.index_tricks import (
+    c_, diag_indices, diag_indices_from, diagonal, ix_, mgrid, ogrid, r_, ravel_multi_index, trace,
+    tril_indices, tril_indices_from, triu_indices, triu_indices_from, unravel_index,
+)
+from arraystack._indexing.iterators import ndenumerate, ndindex, nditer
+from arraystack._indexing.selection import (
+    choose, compress, extract, piecewise, place, put, put_along_axis, putmask, select, take,
+    take_along_axis,
+)
+from arraystack._indexing.subscripts import argwhere, flatnonzero, nonzero
+from arraystack._io.npyio import (
+    fromfile, fromstring, genfromtxt, load, loadtxt, save, savetxt, savez, savez_compressed,
+)
+from arraystack._io.number_representations import base_repr, binary_repr
+from arraystack._manipulation.axis_order import rollaxis
+from arraystack._manipulation.broadcast_object import broadcast
+from arraystack._manipulation.deprecated_aliases import row_stack
+from arraystack._manipulation.editing import append, delete, insert, resize, trim_zeros
+from arraystack._manipulation.joining import (
+    atleast_1d, atleast_2d, atleast_3d, column_stack, concat, concatenate, dstack, hstack, stack,
+    vstack,
+)
+from arraystack._manipulation.padding import pad
+from arraystack._manipulation.rearranging import flip, fliplr, flipud, repeat, roll, rot90, tile
+from arraystack._manipulation.reshaping import (
+    broadcast_arrays, broadcast_shapes, broadcast_to, expand_dims, matrix_transpose, moveaxis,
+    permute_dims, ravel, reshape, squeeze, swapaxes, transpose,
+)
+from arraystack._manipulation.splitting import array_split, dsplit, hsplit, split, unstack, vsplit
+from arraystack._manipulation.writes import copyto, fill_diagonal
+from arraystack._math.bit_packing import packbits, unpackbits
+from arraystack._math.calculus import (
+    convolve, correlate, cross, diff, ediff1d, gradient, interp, trapezoid, unwrap,
+)
+from arraystack._math.comparison import allclose, array_equal, array_equiv, isclose
+from arraystack._math.cumulative import cumprod, cumsum, cumulative_prod, cumulative_sum
 from arraystack._math.elementwise import (
     abs, absolute, acos, acosh, add, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh,
     asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_count, bitwise_invert, bitwise_left_shift,
@@ -80,57 +107,19 @@ from arraystack._math.elementwise_math import (
     reciprocal, spacing, square,
 )
 from arraystack._math.emath_namespace import emath
-from arraystack._core.floating_point_errors import errstate, geterr, geterrcall, seterr, seterrcall
-from arraystack._transforms.functional import apply_along_axis, frompyfunc, vectorize
-from arraystack._transforms.functional_axes import apply_over_axes
-from arraystack._statistics.histograms import bincount, histogram, histogram_bin_edges
-from arraystack._statistics.histograms_nd import histogram2d, histogramdd
-from arraystack._indexing.index_expressions import index_exp, mask_indices, s_
-from arraystack._indexing.index_tricks import (
-    c_, diag_indices, diag_indices_from, diagonal, ix_, mgrid, ogrid, r_, ravel_multi_index, trace,
-    tril_indices, tril_indices_from, triu_indices, triu_indices_from, unravel_index,
-)
-from arraystack._indexing.subscripts import argwhere, flatnonzero, nonzero
-from arraystack._core.introspection import iterable, ndim, shape, size
-from arraystack._io.npyio import (
-    fromfile, fromstring, genfromtxt, load, loadtxt, save, savetxt, savez, savez_compressed,
-)
-from arraystack._indexing.iterators import ndenumerate, ndindex, nditer
-from arraystack._transforms.jacobian import hessian, jacfwd, jacrev
-from arraystack._transforms.jit import jit
-from arraystack._manipulation.joining import (
-    atleast_1d, atleast_2d, atleast_3d, column_stack, concat, concatenate, dstack, hstack, stack,
-    vstack,
-)
-from arraystack.linalg._matmul import dot, matmul
-from arraystack._transforms.make_graph import make_graph
-from arraystack._manipulation.reshaping import (
-    broadcast_arrays, broadcast_shapes, broadcast_to, expand_dims, matrix_transpose, moveaxis,
-    permute_dims, ravel, reshape, squeeze, swapaxes, transpose,
-)
-from arraystack._core.memory_layout import isfortran, may_share_memory, require, shares_memory
-from arraystack._io.number_representations import base_repr, binary_repr
-from arraystack._manipulation.padding import pad
-from arraystack._polynomial.power_series import (
-    poly1d, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub, polyval, roots,
-)
-from arraystack._polynomial.construction import poly, vander
-from arraystack._core.printing import (
-    array2string, array_repr, array_str, format_float_positional, format_float_scientific,
-    get_printoptions, printoptions, set_printoptions,
-)
-from arraystack._statistics.quantiles import (
-    median, nanmedian, nanpercentile, nanquantile, percentile, quantile,
-)
-from arraystack._manipulation.rearranging import flip, fliplr, flipud, repeat, roll, rot90, tile
 from arraystack._math.reductions import (
     all, amax, amin, any, argmax, argmin, count_nonzero, max, min, prod, ptp, sum,
 )
 from arraystack._math.reductions_nan import (
     nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmin, nanprod, nansum,
 )
-from arraystack._indexing.selection import choose, place, put, put_along_axis, putmask, take, take_along_axis
-from arraystack._indexing.selection_conditions import compress, extract, piecewise, select
+from arraystack._math.special import i0, sinc
+from arraystack._math.ufunclike import isneginf, isposinf
+from arraystack._math.window_functions import bartlett, blackman, hamming, hanning, kaiser
+from arraystack._polynomial.construction import poly, vander
+from arraystack._polynomial.power_series import (
+    poly1d, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub, polyval, roots,
+)
 from arraystack._sorting.sets import (
     intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts,
     unique_inverse, unique_values,
@@ -138,19 +127,30 @@ from arraystack._sorting.sets import (
 from arraystack._sorting.sorting import (
     argpartition, argsort, digitize, lexsort, partition, searchsorted, sort,
 )
-from arraystack._math.special import i0, sinc
-from arraystack._manipulation.splitting import array_split, dsplit, hsplit, split, unstack, vsplit
-from arraystack._statistics.averages import mean, std, var
+from arraystack._statistics.averages import average, mean, std, var
 from arraystack._statistics.averages_nan import nanmean, nanstd, nanvar
-from arraystack._core.type_queries import (
-    False_, ScalarType, True_, common_type, isscalar, little_endian, min_scalar_type, mintypecode,
-    typecodes, typename,
+from arraystack._statistics.covariance import corrcoef, cov
+from arraystack._statistics.histograms import (
+    bincount, histogram, histogram2d, histogram_bin_edges, histogramdd,
 )
-from arraystack._math.ufunclike import isneginf, isposinf
+from arraystack._statistics.quantiles import (
+    median, nanmedian, nanpercentile, nanquantile, percentile, quantile,
+)
+from arraystack._transforms.autodiff import grad, jvp, linearize, value_and_grad, vjp
+from arraystack._transforms.control import cond, fori_loop, scan, switch, while_loop
+from arraystack._transforms.custom import checkpoint, custom_jvp, custom_vjp, remat, stop_gradient
+from arraystack._transforms.functional import apply_along_axis, frompyfunc, vectorize
+from arraystack._transforms.functional_axes import apply_over_axes
+from arraystack._transforms.jacobian import hessian, jacfwd, jacrev
+from arraystack._transforms.jit import jit
+from arraystack._transforms.make_graph import make_graph
 from arraystack._transforms.vmap import vmap
-from arraystack._statistics.weighted_average import average
-from arraystack._math.window_functions import bartlett, blackman, hamming, hanning, kaiser
 from arraystack.ir import tree as tree_util
+from arraystack.linalg._contractions import (
+    inner, kron, matvec, outer, tensordot, vdot, vecdot, vecmat,
+)
+from arraystack.linalg._einsum import einsum, einsum_path
+from arraystack.linalg._matmul import dot, matmul
 
 __version__ = "0.1.0"
 

@@ -374,7 +374,7 @@ from arraystack._indexing import subscripts as _indexing
 from arraystack._manipulation import reshaping as _manipulation
 from arraystack._manipulation import rearranging as _rearranging
 from arraystack._statistics import averages as _statistics
-from arraystack._creation import from_data as _creation
+from arraystack._creation import basic as _creation
 from arraystack._math import cumulative as _cumulative
 from arraystack._math import elementwise as _elementwise
 from arraystack._math import elementwise_functions as _elementwise_functions

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arraystack._creation.from_data import asarray
-from arraystack._creation.filled import zeros
+from arraystack._creation.basic import asarray, zeros
 from arraystack._core.dtypes import check_supported
 from arraystack._manipulation.reshaping import broadcast_arrays, reshape
 from arraystack._manipulation.joining import concatenate
@@ -134,7 +133,7 @@ def meshgrid(
     numpy.meshgrid : The NumPy function this mirrors.
     mgrid, ogrid, indices
     """
-    from arraystack._creation.from_data import copy as copy_array
+    from arraystack._creation.basic import copy as copy_array
 
     ndim = len(xi)
     if indexing not in ("xy", "ij"):

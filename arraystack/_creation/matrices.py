@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import wrap
-from arraystack._creation.from_data import _check_device, _check_order, asarray, astype
+from arraystack._creation.basic import _check_device, _check_order, asarray, astype
 from arraystack._core.dtypes import check_supported
 from arraystack._manipulation.reshaping import ravel, transpose
 from arraystack._core.operands import broadcast_raw

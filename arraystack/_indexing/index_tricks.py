@@ -15,9 +15,8 @@ import numpy as np
 
 from arraystack._transforms.aliasing import read_only_view
 from arraystack._core.array import ndarray, wrap
-from arraystack._creation.from_data import array, asarray, astype
-from arraystack._creation.ranges import arange
-from arraystack._creation.spaces import linspace
+from arraystack._creation.basic import array, asarray, astype
+from arraystack._creation.ranges import arange, linspace
 from arraystack._core.dtypes import result_type
 from arraystack._math.elementwise_functions import clip
 from arraystack._manipulation.joining import concatenate

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._creation.from_data import asarray, astype
+from arraystack._creation.basic import asarray, astype
 from arraystack._core.dtypes import result_type
 from arraystack._manipulation.reshaping import broadcast_to
 from arraystack.ir.core import Tracer

@@ -33,7 +33,7 @@ def _sequence(seq):
     try:
         value = np.asarray(seq)
     except TracerError:  # it holds traced arrays: stack them in the trace
-        from arraystack._creation.from_data import asarray
+        from arraystack._creation.basic import asarray
 
         return asarray(seq)._value
     if value.size == 0:

@@ -21,7 +21,7 @@ import numpy as np
 
 from arraystack._transforms.aliasing import layout_of, link, rebind
 from arraystack._core.array import ndarray, wrap
-from arraystack._creation.from_data import asarray
+from arraystack._creation.basic import asarray
 from arraystack._indexing.keys import (
     advanced_layout,
     apply_basic,

@@ -54,7 +54,7 @@ def cast_value(value, dtype, as_array=False):
         try:
             v = np.asarray(value)
         except TracerError:
-            from arraystack._creation.from_data import asarray
+            from arraystack._creation.basic import asarray
 
             v = asarray(value)._value
     elif isinstance(value, _SCALARS):
@@ -68,7 +68,7 @@ def cast_value(value, dtype, as_array=False):
         try:  # sequences convert straight to the target dtype, as in NumPy
             v = np.asarray(value, dtype=dtype)
         except TracerError:
-            from arraystack._creation.from_data import asarray
+            from arraystack._creation.basic import asarray
 
             v = asarray(value)._value
     if type(v) is not Tracer:

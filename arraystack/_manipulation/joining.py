@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import _make, eager_buffer, ndarray, raw, wrap
-from arraystack._creation.from_data import asarray, astype
+from arraystack._creation.basic import asarray, astype
 from arraystack._core.dtypes import result_type
 from arraystack._manipulation.reshaping import ravel
 from arraystack._core.shapes import normalize_axis

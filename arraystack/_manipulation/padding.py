@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import ndarray, wrap
-from arraystack._creation.from_data import asarray, astype, copy
-from arraystack._creation.filled import zeros
+from arraystack._creation.basic import asarray, astype, copy, zeros
 from arraystack._math.elementwise import apply_ufunc
 from arraystack._manipulation.reshaping import moveaxis, squeeze
 from arraystack._core.operands import convert_raw
@@ -291,7 +290,7 @@ def _wrap_step(x, axis, lo, hi, original_period):
 
 
 def _pad_ramp(x, axis, lo, hi, ends, dtype):
-    from arraystack._creation.spaces import linspace
+    from arraystack._creation.ranges import linspace
     from arraystack._manipulation.rearranging import flip
 
     if not (lo or hi):

@@ -14,7 +14,7 @@ import numpy as np
 
 from arraystack._transforms.aliasing import view_of
 from arraystack._core.array import ndarray, wrap
-from arraystack._creation.from_data import asarray, copy
+from arraystack._creation.basic import asarray, copy
 from arraystack._manipulation.reshaping import moveaxis, ravel, reshape, transpose
 from arraystack._core.shapes import normalize_axis, normalize_axis_tuple
 from arraystack.ir.core import ShapeDependsOnDataError, Tracer, bind

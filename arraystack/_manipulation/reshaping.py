@@ -15,7 +15,7 @@ import numpy as np
 
 from arraystack._transforms.aliasing import view_of
 from arraystack._core.array import ndarray, wrap
-from arraystack._creation.from_data import asarray, copy
+from arraystack._creation.basic import asarray, copy
 from arraystack._core.shapes import (  # normalize_axes is imported from here by other families
     format_shape,
     int_tuple,

@@ -10,7 +10,7 @@ import numpy as np
 
 from arraystack._transforms.aliasing import view_of
 from arraystack._core.array import ndarray, wrap
-from arraystack._creation.from_data import asarray
+from arraystack._creation.basic import asarray
 from arraystack._manipulation.reshaping import moveaxis
 from arraystack._core.shapes import normalize_axis
 from arraystack.ir.core import bind

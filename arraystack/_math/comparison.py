@@ -237,7 +237,7 @@ def compare_function_with_object(ufunc, x1, x2, out, where, casting, dtype):
     error, any other object a TypeError. None where no operand is such an object: the caller's
     error stands."""
     from arraystack._core.array import _is_array_operand
-    from arraystack._creation.from_data import _contains_traced
+    from arraystack._creation.basic import _contains_traced
     from arraystack._math.elementwise import store_results
 
     if not _contains_traced(x1) and not _contains_traced(x2):

@@ -15,8 +15,7 @@ from numpy._core import umath as _umath
 
 from arraystack._transforms.aliasing import view_of
 from arraystack._core.array import ndarray, raw, wrap
-from arraystack._creation.from_data import asarray, astype
-from arraystack._creation.filled import zeros
+from arraystack._creation.basic import asarray, astype, zeros
 from arraystack._core.dtypes import result_type
 from arraystack._math.elementwise import (
     arctan2,

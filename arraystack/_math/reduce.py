@@ -14,7 +14,7 @@ import numpy as np
 
 from arraystack._transforms.aliasing import rebind
 from arraystack._core.array import ndarray, raw, wrap
-from arraystack._creation.from_data import asarray
+from arraystack._creation.basic import asarray
 from arraystack._core.dtypes import check_supported
 from arraystack._core.shapes import normalize_axis
 from arraystack._core.operands import broadcast_raw, convert_raw

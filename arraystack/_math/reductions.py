@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import eager_buffer, ndarray, wrap
-from arraystack._creation.from_data import asarray
+from arraystack._creation.basic import asarray
 from arraystack._math.reduce import (
     BOOL,
     INT64,

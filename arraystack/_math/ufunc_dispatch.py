@@ -94,7 +94,7 @@ def _reduce(ufunc, inputs, kwargs):
     array = inputs[0]
     dtype = kwargs.pop("dtype", None)
     if dtype is not None and "dtype" not in accepted:
-        from arraystack._creation.from_data import astype
+        from arraystack._creation.basic import astype
 
         array = astype(array, dtype)
     call = {"axis": kwargs.pop("axis", 0), "out": out, "keepdims": kwargs.pop("keepdims", False)}
@@ -130,7 +130,7 @@ def _outer(ufunc, inputs, kwargs):
     fn = _function(ufunc)
     if fn is None or len(inputs) != 2:
         return NotImplemented
-    from arraystack._creation.from_data import asarray
+    from arraystack._creation.basic import asarray
     from arraystack._manipulation.reshaping import reshape
 
     a, b = asarray(inputs[0]), asarray(inputs[1])

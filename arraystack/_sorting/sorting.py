@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import ndarray, wrap
-from arraystack._creation.from_data import asarray
+from arraystack._creation.basic import asarray
 from arraystack._core.shapes import normalize_axis
 from arraystack.ir.core import Tracer, bind, is_tracing
 from arraystack.ir.primitives import convert_p, iota_p

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from arraystack._core.array import ndarray, raw, wrap
-from arraystack._creation.from_data import asarray
+from arraystack._creation.basic import asarray
 from arraystack.ir import tree
 from arraystack.ir.ad import batching, ops
 from arraystack.ir.core import user_line

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._creation.from_data import _check_device, asarray
+from arraystack._creation.basic import _check_device, asarray
 from arraystack._creation.ranges import arange
 from arraystack._manipulation.joining import concatenate as _concatenate
 from arraystack._manipulation.rearranging import roll

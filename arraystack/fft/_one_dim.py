@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arraystack._creation.from_data import asarray
+from arraystack._creation.basic import asarray
 from arraystack._math.elementwise import conjugate
 from arraystack.fft._transform import _check_swap, _one, _store
 

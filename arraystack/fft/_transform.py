@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 
 from arraystack._core.array import ndarray, raw, wrap
-from arraystack._creation.from_data import asarray
+from arraystack._creation.basic import asarray
 from arraystack._core.operands import convert_raw, shape_of
 from arraystack._core.shapes import normalize_axis
 from arraystack.ir.core import bind

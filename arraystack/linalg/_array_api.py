@@ -9,7 +9,7 @@ from arraystack._math.calculus import cross as _cross
 from arraystack.linalg._contractions import outer as _outer
 from arraystack.linalg._contractions import tensordot as _tensordot
 from arraystack.linalg._contractions import vecdot as _vecdot
-from arraystack._creation.from_data import asarray
+from arraystack._creation.basic import asarray
 from arraystack.linalg._matmul import matmul as _matmul
 from arraystack._manipulation.reshaping import matrix_transpose
 from arraystack._indexing.index_tricks import diagonal as _diagonal

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import wrap
-from arraystack._creation.from_data import asarray
+from arraystack._creation.basic import asarray
 from arraystack._core.dtypes import result_type
 from arraystack._math.elementwise import conjugate, multiply
 from arraystack._manipulation.reshaping import broadcast_shapes, broadcast_to, expand_dims, moveaxis, reshape

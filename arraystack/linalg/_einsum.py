@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import wrap
-from arraystack._creation.from_data import asarray
+from arraystack._creation.basic import asarray
 from arraystack._core.dtypes import result_type
 from arraystack._core.operands import convert_raw
 from arraystack.ir.core import Tracer, bind

@@ -10,7 +10,7 @@ import warnings
 from typing import TYPE_CHECKING, NamedTuple
 
 from arraystack._core.array import ndarray, wrap
-from arraystack._creation.from_data import asarray
+from arraystack._creation.basic import asarray
 from arraystack._manipulation.reshaping import matrix_transpose
 from arraystack.ir.core import bind
 from arraystack.ir.linalg import (

@@ -262,7 +262,7 @@ def dot(a: ArrayLike, b: ArrayLike, out: NDArray | None = None) -> NDArray:
     numpy.dot : The NumPy function this mirrors.
     matmul, vdot, inner, tensordot, einsum, ndarray.dot
     """
-    from arraystack._creation.from_data import asarray
+    from arraystack._creation.basic import asarray
 
     a, b = asarray(a), asarray(b)  # (a Python scalar is an array: np.dot(int8_array, 5) is int64)
     av, bv = a._value, b._value

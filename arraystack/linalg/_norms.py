@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import wrap
-from arraystack._creation.from_data import asarray
+from arraystack._creation.basic import asarray
 from arraystack._math.elementwise import absolute, conjugate, multiply, not_equal, power, sqrt
 from arraystack._math.elementwise_functions import real
 from arraystack.linalg._matmul import dot

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from arraystack._core.array import wrap
-from arraystack._creation.from_data import asarray
+from arraystack._creation.basic import asarray
 from arraystack._core.operands import convert_raw
 from arraystack.ir.core import ShapeDependsOnDataError, Tracer
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import wrap
-from arraystack._creation.from_data import asarray
+from arraystack._creation.basic import asarray
 from arraystack.linalg._matmul import dot, matmul
 from arraystack._manipulation.reshaping import reshape
 from arraystack.linalg._operands import assert_2d, assert_stacked_square

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import wrap
-from arraystack._creation.from_data import asarray
+from arraystack._creation.basic import asarray
 from arraystack.linalg._matmul import matmul
 from arraystack._manipulation.reshaping import broadcast_shapes, broadcast_to, matrix_transpose, reshape
 from arraystack.ir.core import bind

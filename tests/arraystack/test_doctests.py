@@ -11,12 +11,10 @@ import arraystack
 
 MODULES = [
     "arraystack._transforms.autodiff",
-    "arraystack._transforms.autodiff_forward",
     "arraystack._transforms.vmap",
     "arraystack._transforms.jacobian",
     "arraystack._transforms.custom",
     "arraystack._transforms.control",
-    "arraystack._transforms.control_loops",
     "arraystack._transforms.jit",
     "arraystack.fft._one_dim",
     "arraystack.fft._n_dim",

@@ -3,7 +3,7 @@
 NumPy's functions that are no ufunc make a Python scalar an array before they compute (np.asarray(5) is
 an int64 array, np.sum(5) an np.int64), so `int8_array + np.sum(5)` is int64, where Python's operators
 keep it a Python scalar (`int8_array + (5 + 1)` is int8). Under jit a Python scalar argument is a weakly
-typed value: asarray/array/copy/astype make it strongly typed (arraystack/_creation/from_data.py) and so does every
+typed value: asarray/array/copy/astype make it strongly typed (arraystack/_creation/basic.py) and so does every
 shape, indexing, reduction and scan primitive (jit/structural.py). Traced Python bools are Python's under
 Python's operators (True + True is the int 2, weakly typed) and NumPy's under its functions
 (np.add(True, True) is np.True_). np.equal(x, None) and np.not_equal are elementwise, as x == None is
