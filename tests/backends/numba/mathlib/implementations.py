@@ -129,9 +129,11 @@ class _SelectRecorder:
         return np.fmax(a, b, **kwargs)
 
 
-@functools.cache
+_OUTCOMES = {}  # (name, dtype) -> the outcomes numpy_run saw at each select
+
+
 def numpy_run(name, dtype):
-    """(the NumPy twin's bits on generate(name, dtype), {select call site: outcomes seen})."""
+    """The NumPy twin's bits on generate(name, dtype), its selects recorded (select_outcomes)."""
     recorder = _SelectRecorder()
     for module in NUMPY_MODULES.values():
         module.np = recorder
@@ -140,8 +142,15 @@ def numpy_run(name, dtype):
     finally:
         for module in NUMPY_MODULES.values():
             module.np = np
-    out.setflags(write=False)
-    return out, recorder.seen
+    _OUTCOMES[name, np.dtype(dtype)] = recorder.seen
+    return out
+
+
+def select_outcomes(name, dtype):
+    """{(file, line, function) of a select: the outcomes it saw} over generate(name, dtype)."""
+    if (name, np.dtype(dtype)) not in _OUTCOMES:
+        numpy_run(name, dtype)
+    return _OUTCOMES[name, np.dtype(dtype)]
 
 
 def select_sites(module):
