@@ -11,11 +11,8 @@ own `__all__` agree.
 # line and the file would be 900 lines long. The blocks are sorted by module.
 # ruff: noqa: I001
 # fmt: off
-# _array first: it loads the elementwise and creation families, which the other families import
-# from (in sorted order, fft would import _creation half-initialized).
-from arraystack._core.array import ndarray
-
 from arraystack import fft, linalg, nn, optim, prng, random, testing, typing
+from arraystack._core.array import ndarray
 from arraystack._core.array_api import __array_api_version__, e, inf, nan, newaxis, pi
 from arraystack._core.array_api_info import __array_namespace_info__
 from arraystack._core.config import OutOfMemory, config

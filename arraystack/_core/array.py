@@ -1,7 +1,10 @@
 """The array type. An ndarray holds either a concrete buffer (a NumPy array; a CuPy array on a GPU) or a
 Tracer of the graph being built, in `_value`; the same methods and operators serve both.
 
-Operators and methods delegate to the family modules (_elementwise, _reductions, ...), which call bind().
+Operators and methods delegate to the family modules (elementwise, reductions, ...), which call bind();
+they import ndarray, so the type reaches them through `families` (families.py), at call time. The
+operators are bound (array_operators.install) and the docstrings attached (array_docs.document) as soon as
+the class is defined: ndarray is complete when this module has run, whatever is imported first.
 """
 
 from __future__ import annotations
@@ -11,9 +14,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._transforms import aliasing as _aliasing
 from arraystack._core import accelerator as _accelerator
+from arraystack._core import devices as _devices
+from arraystack._core.array_docs import document
 from arraystack._core.array_methods import ArrayMethods
+from arraystack._core.array_operators import install as install_operators
+from arraystack._core.families import families
+from arraystack._transforms import aliasing as _aliasing
 from arraystack.ir.core import active as _active
 from arraystack.ir.core import (
     ConcretizationError,
@@ -109,7 +116,7 @@ class ndarray(_ArrayBase, ArrayMethods):
             if _aliasing.has_aliases(self):
                 _aliasing.reshape_in_place(self, value)
             else:
-                self._value = _manipulation.reshape(self, value)._value
+                self._value = families.reshaping.reshape(self, value)._value
             return
         view = current.view()
         view.shape = value  # NumPy's in-place rule: AttributeError where a copy would be needed
@@ -137,13 +144,13 @@ class ndarray(_ArrayBase, ArrayMethods):
 
     @property
     def T(self) -> ndarray:
-        return _manipulation.transpose(self)
+        return families.reshaping.transpose(self)
 
     @property
     def mT(self) -> ndarray:
         if self.ndim < 2:
             raise ValueError("matrix transpose with ndim < 2 is undefined")
-        return _manipulation.swapaxes(self, -1, -2)
+        return families.reshaping.swapaxes(self, -1, -2)
 
     @property
     def strides(self) -> tuple[int, ...]:
@@ -168,19 +175,19 @@ class ndarray(_ArrayBase, ArrayMethods):
 
     @property
     def real(self) -> ndarray:
-        return _elementwise_functions.real(self)
+        return families.elementwise_functions.real(self)
 
     @real.setter
     def real(self, value):
-        _indexing.set_part(self, "real", value)
+        families.subscripts.set_part(self, "real", value)
 
     @property
     def imag(self) -> ndarray:
-        return _elementwise_functions.imag(self)
+        return families.elementwise_functions.imag(self)
 
     @imag.setter
     def imag(self, value):
-        _indexing.set_part(self, "imag", value)
+        families.subscripts.set_part(self, "imag", value)
 
     def _concrete(self, what):
         value = self._value
@@ -203,19 +210,19 @@ class ndarray(_ArrayBase, ArrayMethods):
         return out.copy() if copy else out
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        return _ufunc_dispatch.array_ufunc(ufunc, method, inputs, kwargs)
+        return families.ufunc_dispatch.array_ufunc(ufunc, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
-        return _interop.array_function(func, types, args, kwargs)
+        return families.interop.array_function(func, types, args, kwargs)
 
     def __array_namespace__(self, *, api_version=None):
-        return _interop.array_namespace(api_version)
+        return families.interop.array_namespace(api_version)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-        return _dlpack.dlpack(self, stream, max_version, dl_device, copy)
+        return families.dlpack.dlpack(self, stream, max_version, dl_device, copy)
 
     def __dlpack_device__(self):
-        return _dlpack.dlpack_device(self)
+        return families.dlpack.dlpack_device(self)
 
     def to_device(self, device: object, /, *, stream: object | None = None) -> ndarray:
         value = _devices.to_device(self._value, device)
@@ -266,7 +273,7 @@ class ndarray(_ArrayBase, ArrayMethods):
         return (self[i] for i in range(value.shape[0]))
 
     def __contains__(self, item):
-        return bool(_reductions.any(_elementwise.equal(self, item)))
+        return bool(families.reductions.any(families.elementwise.equal(self, item)))
 
     __hash__ = None
 
@@ -289,10 +296,10 @@ class ndarray(_ArrayBase, ArrayMethods):
         return format(value, spec)
 
     def __copy__(self):
-        return _creation.copy(self)
+        return families.basic.copy(self)
 
     def __deepcopy__(self, memo):
-        out = _creation.copy(self)
+        out = families.basic.copy(self)
         memo[id(self)] = out
         return out
 
@@ -303,10 +310,10 @@ class ndarray(_ArrayBase, ArrayMethods):
 
     # -- indexing ---------------------------------------------------------------------------------------------
     def __getitem__(self, key):
-        return _indexing.getitem(self, key)
+        return families.subscripts.getitem(self, key)
 
     def __setitem__(self, key, value):
-        _indexing.setitem(self, key, value)
+        families.subscripts.setitem(self, key, value)
 
     # operators (arithmetic, comparisons, equality, in-place forms): the C accelerator's slots serve them,
     # or array_operators.py binds them; array_operator_types.py declares them for type checkers
@@ -348,7 +355,7 @@ def raw(x):
         return x._value
     if t in device_namespaces:  # a device buffer (e.g. cupy) stays where it is
         return x
-    return _creation.asarray(x)._value
+    return families.basic.asarray(x)._value
 
 
 def _is_array_operand(x) -> bool:
@@ -369,36 +376,5 @@ def is_tracing() -> bool:
     return current_trace() is not None
 
 
-from arraystack.linalg import _matmul as _linalg
-from arraystack._indexing import subscripts as _indexing
-from arraystack._manipulation import reshaping as _manipulation
-from arraystack._manipulation import rearranging as _rearranging
-from arraystack._statistics import averages as _statistics
-from arraystack._creation import basic as _creation
-from arraystack._math import cumulative as _cumulative
-from arraystack._math import elementwise as _elementwise
-from arraystack._math import elementwise_functions as _elementwise_functions
-from arraystack._math import reductions as _reductions
-from arraystack._math import ufunc_dispatch as _ufunc_dispatch
-from arraystack._core import dtypes as _dtypes
-from arraystack._core import devices as _devices
-from arraystack._core import dlpack as _dlpack
-from arraystack._core import interop as _interop
-
-from arraystack._core import array_methods as _array_methods  # noqa: E402
-
-_array_methods.bind(
-    {
-        "_creation": _creation, "_cumulative": _cumulative, "_dtypes": _dtypes,
-        "_elementwise": _elementwise, "_elementwise_functions": _elementwise_functions,
-        "_indexing": _indexing, "_linalg": _linalg, "_manipulation": _manipulation,
-        "_rearranging": _rearranging, "_reductions": _reductions, "_statistics": _statistics,
-    },
-    eager_buffer,
-    _make,
-)
-# binds the operators onto ndarray
-from arraystack._core import array_operators as _array_operators  # noqa: E402,F401
-from arraystack._core.array_docs import document
-
+install_operators(ndarray)
 document(ndarray)  # NumPy-style docstrings of the attributes and methods (array_docs.py)

@@ -1,236 +1,233 @@
-"""ndarray's arithmetic, bitwise, comparison, equality and in-place operators, bound onto the class
-by array.py after the families they call are imported. x + y runs the ufunc function add itself,
-through python_operator: on traced Python scalars alone Python's operators give weakly typed results
-where NumPy's functions do not."""
+"""ndarray's arithmetic, bitwise, comparison, equality and in-place operators, bound onto the class by
+`install`, which array.py calls once ndarray is defined. x + y runs the ufunc function add itself, through
+python_operator: on traced Python scalars alone Python's operators give weakly typed results where NumPy's
+functions do not. The functions they call are reached through `families` (families.py): their modules
+import ndarray themselves."""
 
 from __future__ import annotations
 
-from arraystack.linalg import _matmul as _linalg
-from arraystack._math import comparison as _comparison
-from arraystack._math import elementwise as _elementwise
-from arraystack._math import elementwise_math as _elementwise_math
 import numpy as np
 
-from arraystack._core.array import _fastpath, _is_array_operand, ndarray
-from arraystack._math.ufunc import python_operator
+from arraystack._core.accelerator import fastpath as _fastpath
+from arraystack._core.families import families
 from arraystack.ir.core import active
 
 
 def __add__(self, other):
-    return python_operator(_elementwise.add, self, other)
+    return families.ufunc.python_operator(families.elementwise.add, self, other)
 
 
 def __radd__(self, other):
-    return python_operator(_elementwise.add, other, self)
+    return families.ufunc.python_operator(families.elementwise.add, other, self)
 
 
 def __sub__(self, other):
-    return python_operator(_elementwise.subtract, self, other)
+    return families.ufunc.python_operator(families.elementwise.subtract, self, other)
 
 
 def __rsub__(self, other):
-    return python_operator(_elementwise.subtract, other, self)
+    return families.ufunc.python_operator(families.elementwise.subtract, other, self)
 
 
 def __mul__(self, other):
-    return python_operator(_elementwise.multiply, self, other)
+    return families.ufunc.python_operator(families.elementwise.multiply, self, other)
 
 
 def __rmul__(self, other):
-    return python_operator(_elementwise.multiply, other, self)
+    return families.ufunc.python_operator(families.elementwise.multiply, other, self)
 
 
 def __truediv__(self, other):
-    return python_operator(_elementwise.true_divide, self, other)
+    return families.ufunc.python_operator(families.elementwise.true_divide, self, other)
 
 
 def __rtruediv__(self, other):
-    return python_operator(_elementwise.true_divide, other, self)
+    return families.ufunc.python_operator(families.elementwise.true_divide, other, self)
 
 
 def __floordiv__(self, other):
-    return python_operator(_elementwise.floor_divide, self, other)
+    return families.ufunc.python_operator(families.elementwise.floor_divide, self, other)
 
 
 def __rfloordiv__(self, other):
-    return python_operator(_elementwise.floor_divide, other, self)
+    return families.ufunc.python_operator(families.elementwise.floor_divide, other, self)
 
 
 def __mod__(self, other):
-    return python_operator(_elementwise.remainder, self, other)
+    return families.ufunc.python_operator(families.elementwise.remainder, self, other)
 
 
 def __rmod__(self, other):
-    return python_operator(_elementwise.remainder, other, self)
+    return families.ufunc.python_operator(families.elementwise.remainder, other, self)
 
 
 def __divmod__(self, other):
-    return python_operator(_elementwise_math.divmod, self, other)
+    return families.ufunc.python_operator(families.elementwise_math.divmod, self, other)
 
 
 def __rdivmod__(self, other):
-    return python_operator(_elementwise_math.divmod, other, self)
+    return families.ufunc.python_operator(families.elementwise_math.divmod, other, self)
 
 
 def __pow__(self, other, mod=None):
     if mod is not None:
         return NotImplemented
-    return _elementwise.power_operator(self, other)
+    return families.elementwise.power_operator(self, other)
 
 
 def __rpow__(self, other):
-    return python_operator(_elementwise.power, other, self)
+    return families.ufunc.python_operator(families.elementwise.power, other, self)
 
 
 def __matmul__(self, other):
-    return _linalg.matmul(self, other)
+    return families.matmul.matmul(self, other)
 
 
 def __rmatmul__(self, other):
-    return _linalg.matmul(other, self)
+    return families.matmul.matmul(other, self)
 
 
 def __and__(self, other):
-    return python_operator(_elementwise.bitwise_and, self, other)
+    return families.ufunc.python_operator(families.elementwise.bitwise_and, self, other)
 
 
 def __rand__(self, other):
-    return python_operator(_elementwise.bitwise_and, other, self)
+    return families.ufunc.python_operator(families.elementwise.bitwise_and, other, self)
 
 
 def __or__(self, other):
-    return python_operator(_elementwise.bitwise_or, self, other)
+    return families.ufunc.python_operator(families.elementwise.bitwise_or, self, other)
 
 
 def __ror__(self, other):
-    return python_operator(_elementwise.bitwise_or, other, self)
+    return families.ufunc.python_operator(families.elementwise.bitwise_or, other, self)
 
 
 def __xor__(self, other):
-    return python_operator(_elementwise.bitwise_xor, self, other)
+    return families.ufunc.python_operator(families.elementwise.bitwise_xor, self, other)
 
 
 def __rxor__(self, other):
-    return python_operator(_elementwise.bitwise_xor, other, self)
+    return families.ufunc.python_operator(families.elementwise.bitwise_xor, other, self)
 
 
 def __lshift__(self, other):
-    return python_operator(_elementwise.left_shift, self, other)
+    return families.ufunc.python_operator(families.elementwise.left_shift, self, other)
 
 
 def __rlshift__(self, other):
-    return python_operator(_elementwise.left_shift, other, self)
+    return families.ufunc.python_operator(families.elementwise.left_shift, other, self)
 
 
 def __rshift__(self, other):
-    return python_operator(_elementwise.right_shift, self, other)
+    return families.ufunc.python_operator(families.elementwise.right_shift, self, other)
 
 
 def __rrshift__(self, other):
-    return python_operator(_elementwise.right_shift, other, self)
+    return families.ufunc.python_operator(families.elementwise.right_shift, other, self)
 
 
 def __lt__(self, other):
-    return python_operator(_elementwise.less, self, other)
+    return families.ufunc.python_operator(families.elementwise.less, self, other)
 
 
 def __le__(self, other):
-    return python_operator(_elementwise.less_equal, self, other)
+    return families.ufunc.python_operator(families.elementwise.less_equal, self, other)
 
 
 def __gt__(self, other):
-    return python_operator(_elementwise.greater, self, other)
+    return families.ufunc.python_operator(families.elementwise.greater, self, other)
 
 
 def __ge__(self, other):
-    return python_operator(_elementwise.greater_equal, self, other)
+    return families.ufunc.python_operator(families.elementwise.greater_equal, self, other)
 
 
 def __neg__(self):
-    return python_operator(_elementwise.negative, self)
+    return families.ufunc.python_operator(families.elementwise.negative, self)
 
 
 def __pos__(self):
-    return python_operator(_elementwise_math.positive, self)
+    return families.ufunc.python_operator(families.elementwise_math.positive, self)
 
 
 def __abs__(self):
-    return python_operator(_elementwise.absolute, self)
+    return families.ufunc.python_operator(families.elementwise.absolute, self)
 
 
 def __invert__(self):
-    return python_operator(_elementwise.invert, self)
+    return families.ufunc.python_operator(families.elementwise.invert, self)
 
 
 # in-place: eager writes the buffer (NumPy casting rules); traced rebinds to the new value
 def __iadd__(self, other):
-    return _elementwise.inplace(_elementwise.add, self, other)
+    return families.elementwise.inplace(families.elementwise.add, self, other)
 
 
 def __isub__(self, other):
-    return _elementwise.inplace(_elementwise.subtract, self, other)
+    return families.elementwise.inplace(families.elementwise.subtract, self, other)
 
 
 def __imul__(self, other):
-    return _elementwise.inplace(_elementwise.multiply, self, other)
+    return families.elementwise.inplace(families.elementwise.multiply, self, other)
 
 
 def __itruediv__(self, other):
-    return _elementwise.inplace(_elementwise.true_divide, self, other)
+    return families.elementwise.inplace(families.elementwise.true_divide, self, other)
 
 
 def __ifloordiv__(self, other):
-    return _elementwise.inplace(_elementwise.floor_divide, self, other)
+    return families.elementwise.inplace(families.elementwise.floor_divide, self, other)
 
 
 def __imod__(self, other):
-    return _elementwise.inplace(_elementwise.remainder, self, other)
+    return families.elementwise.inplace(families.elementwise.remainder, self, other)
 
 
 def __ipow__(self, other):
-    return _elementwise.inplace(_elementwise.power, self, other)
+    return families.elementwise.inplace(families.elementwise.power, self, other)
 
 
 def __imatmul__(self, other):
-    return _elementwise.inplace(_linalg.matmul, self, other)
+    return families.elementwise.inplace(families.matmul.matmul, self, other)
 
 
 def __iand__(self, other):
-    return _elementwise.inplace(_elementwise.bitwise_and, self, other)
+    return families.elementwise.inplace(families.elementwise.bitwise_and, self, other)
 
 
 def __ior__(self, other):
-    return _elementwise.inplace(_elementwise.bitwise_or, self, other)
+    return families.elementwise.inplace(families.elementwise.bitwise_or, self, other)
 
 
 def __ixor__(self, other):
-    return _elementwise.inplace(_elementwise.bitwise_xor, self, other)
+    return families.elementwise.inplace(families.elementwise.bitwise_xor, self, other)
 
 
 def __ilshift__(self, other):
-    return _elementwise.inplace(_elementwise.left_shift, self, other)
+    return families.elementwise.inplace(families.elementwise.left_shift, self, other)
 
 
 def __irshift__(self, other):
-    return _elementwise.inplace(_elementwise.right_shift, self, other)
+    return families.elementwise.inplace(families.elementwise.right_shift, self, other)
 
 
 def __eq__(self, other):
     try:
-        return python_operator(_elementwise.equal, self, other)
+        return families.ufunc.python_operator(families.elementwise.equal, self, other)
     except TypeError:
-        if _is_array_operand(other):
+        if families.array._is_array_operand(other):
             raise
-        return _comparison.compare_with_object(self, other, True)  # x == None: all False
+        return families.comparison.compare_with_object(self, other, True)  # x == None: all False
 
 
 def __ne__(self, other):
     try:
-        return python_operator(_elementwise.not_equal, self, other)
+        return families.ufunc.python_operator(families.elementwise.not_equal, self, other)
     except TypeError:
-        if _is_array_operand(other):
+        if families.array._is_array_operand(other):
             raise
-        return _comparison.compare_with_object(self, other, False)
+        return families.comparison.compare_with_object(self, other, False)
 
 
 _NAMES = (
@@ -243,24 +240,22 @@ _NAMES = (
     "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__", "__ipow__",
     "__imatmul__", "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__",
 )  # fmt: skip
-_C_NAMES = {"__getitem__": ndarray.__getitem__, "__setitem__": ndarray.__setitem__}  # defined in the class
-
-ndarray.__divmod__ = __divmod__  # two results: always the Python definition
-ndarray.__rdivmod__ = __rdivmod__
-
-if _fastpath is None:
-    for _name in _NAMES:
-        setattr(ndarray, _name, globals()[_name])
-else:
+def install(ndarray: type) -> None:
+    """Bind the operators onto ndarray (array.py calls this once, right after defining the class)."""
+    ndarray.__divmod__ = __divmod__  # two results: always the Python definition
+    ndarray.__rdivmod__ = __rdivmod__
+    operators = {name: globals()[name] for name in _NAMES}
+    if _fastpath is None:
+        for name, function in operators.items():
+            setattr(ndarray, name, function)
+        return
     # ndarray's operator and indexing slots are the C base's: an eager call on NumPy buffers runs NumPy's
     # own operator; every other call runs the Python definition above (or the class's indexing methods).
+    indexing = {"__getitem__": ndarray.__getitem__, "__setitem__": ndarray.__setitem__}  # the class's
     del ndarray.__getitem__, ndarray.__setitem__
     _fastpath.install(
-        ndarray,
-        np.ndarray,
-        np.generic,
-        np.asarray,
-        active,
-        type(active).n,
-        {**{name: globals()[name] for name in _NAMES}, **_C_NAMES},
+        ndarray, np.ndarray, np.generic, np.asarray, active, type(active).n, {**operators, **indexing}
     )
+
+
+__all__: list[str] = []  # internal: array.py calls `install`

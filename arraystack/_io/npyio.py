@@ -567,38 +567,6 @@ def fromfile(
     return _to_arraystack(np.fromfile(file, dtype=dtype, count=count, sep=sep, offset=offset))
 
 
-def _tofile_method(self, fid: Any, sep: str = "", format: str = "%s") -> None:
-    """Write the array to a file as text or binary (default).
-
-    Refer to `arraystack.fromfile` for full documentation.
-
-    Parameters
-    ----------
-    fid : file or str or Path
-        An open file object, or a string containing a filename.
-    sep : str
-        Separator between array items for text output; '' means binary.
-    format : str
-        Format string for text file output.
-
-    Returns
-    -------
-    None
-
-    See Also
-    --------
-    numpy.ndarray.tofile : The NumPy method this mirrors.
-    arraystack.fromfile : The equivalent function.
-
-    Notes
-    -----
-    The array is read to the host (a traced array raises ConcretizationError).
-    """
-    self._scalar(".tofile()").tofile(fid, sep=sep, format=format)
-
-
-ndarray.tofile = _tofile_method
-
 __all__ = [
     "fromfile",
     "fromstring",
