@@ -1,10 +1,61 @@
 """arraystack: a NumPy-compatible array library with a tracing JIT, autodiff and compiled backends.
 
 This module is the public namespace (STYLE.md rule 18): import blocks and the literal `__all__`,
-nothing defined here. Every public name is imported explicitly from the private family module that
+nothing defined here. Every public name is imported explicitly from the private module that
 implements it (one block per module, sorted), so static type checkers (mypy, pyright) see the
-whole namespace; tests/test_typing.py checks that the imports, `__all__` and the families'
-own `__all__` agree.
+whole namespace; tests/test_typing.py checks that the imports, `__all__` and the modules' own
+`__all__` agree. The modules can be imported in any order (tests/test_imports.py).
+
+The implementation follows the chapters of NumPy's reference, one private subpackage each:
+
+_core/           the array type and what every chapter builds on
+    array.py (ndarray), array_methods.py, array_operators.py (+ array_operator_types.py for type
+    checkers), array_docs.py, families.py (the modules ndarray calls, imported at first use),
+    dtypes.py, type_queries.py, printing.py, config.py, devices.py, dlpack.py, interop.py
+    (__array_function__), floating_point_errors.py, constants.py, array_api.py and
+    array_api_info.py (the Array API standard), introspection.py, memory_layout.py, shapes.py and
+    operands.py (argument parsing), host_calls.py (NumPy's own function on host buffers),
+    accelerator.py and _fastpath*.c (the C accelerator of the eager fast path)
+_creation/       array creation
+    basic.py (from data; from a shape and a fill value), ranges.py (arange, linspace, logspace,
+    geomspace), matrices.py (eye, tri, diag, ...), coordinates.py (indices, meshgrid,
+    fromfunction), assembly.py (block, fromiter), checked_conversions.py
+_math/           mathematical functions
+    ufunc.py (how a ufunc is called), ufunc_out.py (out=, where=), ufunc_dispatch.py
+    (__array_ufunc__), ufunc_docs.py, elementwise.py (one primitive each), elementwise_math.py
+    (composed ufuncs), elementwise_functions.py (where, clip, round, ...), ufunclike.py, reduce.py
+    (the reduction driver), reductions.py, reductions_nan.py, cumulative.py, special.py,
+    calculus.py (diff, gradient, interp, convolve, ...), comparison.py (isclose, array_equal, ...),
+    bit_packing.py, window_functions.py, emath_namespace.py
+_manipulation/   array manipulation
+    reshaping.py (reshape, transpose, broadcast, squeeze, ...), joining.py, splitting.py,
+    rearranging.py (flip, roll, tile, repeat, ...), padding.py, editing.py (append, insert,
+    delete, resize), writes.py (copyto, fill_diagonal), axis_order.py, broadcast_object.py,
+    deprecated_aliases.py
+_indexing/       indexing
+    subscripts.py (x[key], x[key] = v, nonzero), keys.py (normalising keys), updates.py (traced
+    assignment), index_tricks.py, index_expressions.py, selection.py (take, put, choose, compress,
+    select, ...), iterators.py (ndindex, ndenumerate, nditer)
+_sorting/        sorting, searching and counting; set routines
+    sorting.py, sets.py
+_statistics/     statistics
+    averages.py (mean, var, std, average), averages_nan.py, quantiles.py, histograms.py,
+    covariance.py (cov, corrcoef)
+_polynomial/     polynomials: power_series.py (poly1d, polyfit, roots, ...), construction.py
+_io/             input and output
+    npyio.py (.npy/.npz, text, binary, strings), number_representations.py (binary_repr, base_repr)
+_transforms/     function transformations
+    jit.py and jit_arguments.py, jit_cache.py, jit_captures.py, jit_entry.py, jit_lowered.py,
+    jit_placement.py, jit_writeback.py, aliasing.py (views while tracing), tiering.py;
+    make_graph.py; autodiff.py (grad, vjp, jvp, linearize), jacobian.py, custom.py (custom rules,
+    checkpoint), vmap.py, control.py (cond, switch, while_loop, fori_loop, scan), functional.py and
+    functional_axes.py (apply_along_axis, vectorize, apply_over_axes)
+_cli/            `python -m arraystack` (__main__.py): info.py, bench.py, cache.py, demo_train.py
+
+Public subpackages and modules keep NumPy's names: fft, linalg (also the top-level products and
+einsum: _matmul.py, _contractions.py, _einsum.py), random, emath, testing, typing, and arraystack's
+own nn, optim, prng and datasets. The IR and its transformations are arraystack.ir (jit/), the
+backends arraystack.backends (backends/).
 """
 
 # Compact blocks (one line per module where it fits): ruff format and isort would put one name per

@@ -101,5 +101,5 @@ def document(cls):
     """Attach the docstrings of the tables to `cls`'s attributes (properties) and methods."""
     for name in ATTRIBUTES:
         cls.__dict__[name].__doc__ = attribute_docstring(name)
-    for name in METHODS:  # some are inherited (_array_methods.ArrayMethods): the function, wherever it is
+    for name in METHODS:  # some are inherited (array_methods.ArrayMethods): the function, wherever it is
         getattr(cls, name).__doc__ = method_docstring(name)
