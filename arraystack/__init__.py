@@ -62,7 +62,7 @@ backends arraystack.backends (backends/).
 # line and the file would be 900 lines long. The blocks are sorted by module.
 # ruff: noqa: I001
 # fmt: off
-from arraystack import fft, linalg, nn, optim, prng, random, testing, typing
+from arraystack import errors, fft, linalg, nn, optim, prng, random, testing, typing
 from arraystack._core.array import ndarray
 from arraystack._core.array_api import __array_api_version__, e, inf, nan, newaxis, pi
 from arraystack._core.array_api_info import __array_namespace_info__
@@ -222,10 +222,10 @@ __all__ = [
     "degrees", "delete", "devices", "diag", "diag_indices", "diag_indices_from", "diagflat",
     "diagonal", "diff", "digitize", "divide", "divmod", "dot", "double", "dsplit", "dstack",
     "dtype", "e", "ediff1d", "einsum", "einsum_path", "emath", "empty", "empty_like", "equal",
-    "errstate", "euler_gamma", "exp", "exp2", "expand_dims", "expm1", "extract", "eye", "fabs",
-    "fft", "fill_diagonal", "finfo", "fix", "flatnonzero", "flip", "fliplr", "flipud", "float16",
-    "float32", "float64", "float_power", "floating", "floor", "floor_divide", "fmax", "fmin",
-    "fmod", "fori_loop", "format_float_positional", "format_float_scientific", "frexp",
+    "errors", "errstate", "euler_gamma", "exp", "exp2", "expand_dims", "expm1", "extract", "eye",
+    "fabs", "fft", "fill_diagonal", "finfo", "fix", "flatnonzero", "flip", "fliplr", "flipud",
+    "float16", "float32", "float64", "float_power", "floating", "floor", "floor_divide", "fmax",
+    "fmin", "fmod", "fori_loop", "format_float_positional", "format_float_scientific", "frexp",
     "from_dlpack", "frombuffer", "fromfile", "fromfunction", "fromiter", "frompyfunc", "fromstring",
     "full", "full_like", "gcd", "generic", "genfromtxt", "geomspace", "get_printoptions", "geterr",
     "geterrcall", "grad", "gradient", "greater", "greater_equal", "half", "hamming", "hanning",

@@ -110,7 +110,7 @@ def test_every_family_export_reaches_the_namespace():
 
 
 def test_public_submodules_are_bound():
-    for name in ("emath", "fft", "linalg", "random", "testing", "typing"):
+    for name in ("emath", "errors", "fft", "linalg", "random", "testing", "typing"):
         assert name in arraystack.__all__
         assert getattr(arraystack, name) is importlib.import_module(f"arraystack.{name}")
 
