@@ -15,6 +15,7 @@ import pytest
 from hypothesis import settings
 
 import arraystack
+from tests import finite_differences
 
 # Tests see compiled code from the first call (tiered compilation has its own tests): counts of compiles and
 # plans are then deterministic.
@@ -205,6 +206,12 @@ def run_jitted(fn, *args):
 @pytest.fixture
 def parity():
     return check_parity
+
+
+@pytest.fixture
+def check_grads():
+    """Derivatives against central finite differences (tests/finite_differences.py)."""
+    return finite_differences.check_grads
 
 
 @pytest.fixture(params=["numpy", "arraystack"])

@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
-import pathlib
-
 import numpy
 import pytest
 
 import arraystack
-
-_path = pathlib.Path(__file__).resolve().parent.parent / "ad" / "conftest.py"
-_spec = importlib.util.spec_from_file_location("_ad_conftest_for_functional", _path)
-_ad_conftest = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_ad_conftest)
-check_grads = _ad_conftest.check_grads
 
 X = numpy.arange(24.0).reshape(2, 3, 4) - 7
 

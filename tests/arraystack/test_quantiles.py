@@ -3,20 +3,12 @@
 # ruff: noqa: B023  (parity calls each lambda at once, inside its loop iteration)
 from __future__ import annotations
 
-import importlib.util
-import pathlib
 import warnings
 
 import numpy
 import pytest
 
 import arraystack
-
-_path = pathlib.Path(__file__).resolve().parent.parent / "ad" / "conftest.py"
-_spec = importlib.util.spec_from_file_location("_ad_conftest_for_quantiles", _path)
-_ad_conftest = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_ad_conftest)
-check_grads = _ad_conftest.check_grads
 
 METHODS = [
     "inverted_cdf",

@@ -1,4 +1,5 @@
-"""Gradient checking for the autodiff tests: derivatives against central finite differences in float64.
+"""Gradient checking: derivatives against central finite differences in float64 (the `check_grads` fixture
+of tests/conftest.py, for the autodiff, frontend and nn tests).
 
 `check_grads(f, args)` takes f over arraystack arrays (positional float64 arrays, one output array or a tuple
 of them) and checks, along random directions:
@@ -10,15 +11,18 @@ of them) and checks, along random directions:
 from __future__ import annotations
 
 import numpy
-import pytest
 
 import arraystack as ast
 
 
 def _flat(outs):
     outs = outs if isinstance(outs, (tuple, list)) else (outs,)
-    return [numpy.asarray(o, dtype=numpy.complex128 if numpy.iscomplexobj(numpy.asarray(o)) else numpy.float64)
-            for o in outs]
+    return [
+        numpy.asarray(
+            o, dtype=numpy.complex128 if numpy.iscomplexobj(numpy.asarray(o)) else numpy.float64
+        )
+        for o in outs
+    ]
 
 
 def _call(f, xs):
@@ -49,12 +53,17 @@ def _check(f, xs, rng, modes, eps, rtol, atol):
         _, tout = ast.jvp(f, tuple(ast.asarray(x) for x in xs), tuple(ast.asarray(t) for t in ts))
         got = _flat(tout)
         for g, e in zip(got, fd):
-            numpy.testing.assert_allclose(g, e, rtol=rtol, atol=atol, err_msg="jvp vs finite differences")
+            numpy.testing.assert_allclose(
+                g, e, rtol=rtol, atol=atol, err_msg="jvp vs finite differences"
+            )
     if "rev" in modes:
         out, vjp_fn = ast.vjp(f, *[ast.asarray(x) for x in xs])
         outs = _flat(out)
         us = [_random_like(rng, o) for o in outs]
-        cts = [ast.asarray(u.astype(o.dtype) if not numpy.iscomplexobj(o) else u) for u, o in zip(us, outs)]
+        cts = [
+            ast.asarray(u.astype(o.dtype) if not numpy.iscomplexobj(o) else u)
+            for u, o in zip(us, outs)
+        ]
         if not isinstance(out, (tuple, list)):
             ct_arg = cts[0]
         else:
@@ -67,20 +76,18 @@ def _check(f, xs, rng, modes, eps, rtol, atol):
         assert abs(lhs - rhs) <= rtol * scale + atol, f"vjp dot-product test: {lhs} vs {rhs}"
 
 
-@pytest.fixture
-def check_grads():
-    def check(f, args, modes=("fwd", "rev"), order=1, eps=1e-6, rtol=1e-5, atol=1e-7, seed=0, jit=False):
-        rng = numpy.random.default_rng(seed)
-        xs = [numpy.asarray(a) for a in args]
-        fn = ast.jit(f) if jit else f
-        _check(fn, xs, rng, modes, eps, rtol, atol)
-        if order >= 2:
-            # second order: differentiate the JVP along a fixed direction
-            ts = [ast.asarray(_random_like(rng, x)) for x in xs]
+def check_grads(
+    f, args, modes=("fwd", "rev"), order=1, eps=1e-6, rtol=1e-5, atol=1e-7, seed=0, jit=False
+):
+    rng = numpy.random.default_rng(seed)
+    xs = [numpy.asarray(a) for a in args]
+    fn = ast.jit(f) if jit else f
+    _check(fn, xs, rng, modes, eps, rtol, atol)
+    if order >= 2:
+        # second order: differentiate the JVP along a fixed direction
+        ts = [ast.asarray(_random_like(rng, x)) for x in xs]
 
-            def first(*ys):
-                return ast.jvp(f, tuple(ys), tuple(ts))[1]
+        def first(*ys):
+            return ast.jvp(f, tuple(ys), tuple(ts))[1]
 
-            _check(first, xs, rng, modes, eps * 100, rtol * 100, atol * 100)
-
-    return check
+        _check(first, xs, rng, modes, eps * 100, rtol * 100, atol * 100)
