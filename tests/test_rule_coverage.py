@@ -5,6 +5,13 @@ reference rule (jit/reference.py), and, unless it is a plain same-dtype unary/bi
 (those are sampled automatically), add a row to SAMPLES below. The reference-vs-shape-rule check evaluates
 the reference rule on the sample operands of every dtype the shape rule accepts and requires the result's
 shape and dtype to be what the shape rule says; that catches dtype drift between eager and traced code.
+
+The tables keyed by primitive, each checked here for completeness: abstract_eval_rules (jit/primitives.py),
+reference_rules (jit/reference.py), cost_rules (jit/cost.py), jvp_rules and vjp_rules (jit/ad/forward.py,
+jit/ad/reverse.py; a gap is a `not_differentiable` entry with its reason in the jit/ad/ module that would
+hold the rule), batch_rules (jit/ad/batching.py; iota has no operands, so it is never batched) and
+numba_rules (backends/numba/lowering.py; a gap is a `reference_only` entry with its reason).
+simplify_rules and host_rules are partial by design: a rewrite or a NumPy ufunc where one exists.
 """
 
 from __future__ import annotations
@@ -14,10 +21,11 @@ import inspect
 import pkgutil
 import warnings
 
+import arraystack.ir
+import arraystack.ir.ad as ad
 import numpy as np
 import pytest
-
-import arraystack.ir
+from arraystack.backends.numba.lowering import numba_rules, reference_only
 from arraystack.ir import (
     GraphBuilder,
     Literal,
@@ -29,13 +37,9 @@ from arraystack.ir import (
     print_graph,
     typecheck,
 )
-from arraystack.ir.primitives import abstract_eval_rules
 from arraystack.ir.cost import cost_rules
+from arraystack.ir.primitives import abstract_eval_rules
 from arraystack.ir.reference import reference_rules
-
-# Tables keyed by primitive that must cover every primitive. Later tables (vjp_rules, batch_rules, cost_rules,
-# numba_rules, cupy_rules) join this list as they are written.
-TABLES = {"reference_rules": reference_rules, "cost_rules": cost_rules}
 
 DTYPES = [np.dtype(d) for d in ("bool", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8")] + [
     np.dtype(d) for d in ("f2", "f4", "f8", "c8", "c16")
@@ -59,6 +63,31 @@ ALL_PRIMITIVES = sorted(
 )
 
 
+def _not_differentiable() -> dict:
+    """Primitive -> the reason it has no derivative rules, gathered from every module of jit/ad/."""
+    reasons = {}
+    for info in pkgutil.iter_modules(ad.__path__):
+        module = importlib.import_module(f"arraystack.ir.ad.{info.name}")
+        reasons.update(getattr(module, "not_differentiable", {}))
+    return reasons
+
+
+NOT_DIFFERENTIABLE = _not_differentiable()
+NEVER_BATCHED = {p: "no operands, so never batched" for p in ALL_PRIMITIVES if p.name == "iota"}
+REFERENCE_ONLY = {p: reference_only[p.name] for p in ALL_PRIMITIVES if p.name in reference_only}
+
+# table name -> (table, its stated gaps: primitive -> reason). Every primitive has an entry or a stated gap;
+# cupy_rules joins this list when the GPU backend is written.
+TABLES = {
+    "reference_rules": (reference_rules, {}),
+    "cost_rules": (cost_rules, {}),
+    "jvp_rules": (ad.jvp_rules, NOT_DIFFERENTIABLE),
+    "vjp_rules": (ad.vjp_rules, NOT_DIFFERENTIABLE),
+    "batch_rules": (ad.batch_rules, NEVER_BATCHED),
+    "numba_rules": (numba_rules, REFERENCE_ONLY),
+}
+
+
 def test_primitive_names_are_unique():
     names = {}
     for prim in ALL_PRIMITIVES:
@@ -75,11 +104,25 @@ def test_every_declared_primitive_has_a_shape_rule():
 
 @pytest.mark.parametrize("table_name", sorted(TABLES))
 def test_every_primitive_has_an_entry_in_every_table(table_name):
-    table = TABLES[table_name]
-    missing = [p.name for p in ALL_PRIMITIVES if p not in table]
-    assert missing == [], f"{table_name} lacks rules for: {missing}"
+    table, gaps = TABLES[table_name]
+    missing = [p.name for p in ALL_PRIMITIVES if p not in table and p not in gaps]
+    assert missing == [], f"{table_name} lacks rules (or a stated reason) for: {missing}"
     stray = [getattr(p, "name", repr(p)) for p in table if p not in abstract_eval_rules]
     assert stray == [], f"{table_name} has rules for undeclared primitives: {stray}"
+
+
+@pytest.mark.parametrize("table_name", sorted(TABLES))
+def test_stated_gaps_have_reasons_and_hide_no_rule(table_name):
+    table, gaps = TABLES[table_name]
+    empty = [p.name for p, reason in gaps.items() if not (isinstance(reason, str) and reason)]
+    assert empty == [], f"{table_name}: gaps without a reason: {empty}"
+    shadowed = [p.name for p in gaps if p in table]
+    assert shadowed == [], f"{table_name}: primitives listed as gaps that have a rule: {shadowed}"
+
+
+def test_reference_only_names_declared_primitives():
+    names = {p.name for p in abstract_eval_rules}
+    assert set(reference_only) <= names, set(reference_only) - names
 
 
 # -- reference rules agree with shape rules -----------------------------------------------------------------
