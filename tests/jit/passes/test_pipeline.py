@@ -137,7 +137,7 @@ def test_an_error_in_a_rule_names_the_pass_and_the_equation(monkeypatch):
         run_pipeline(g)
     e = info.value
     assert e.pass_name == "simplify" and e.eqn_index == 1 and e.primitive == "exp"
-    assert "test_passes_pipeline.py" in e.source
+    assert "test_pipeline.py" in e.source
     assert "'simplify'" in str(e) and "#1 (exp" in str(e) and "bad rule" in str(e)
 
 
