@@ -10,7 +10,7 @@ The implementation follows the chapters of NumPy's reference, one private subpac
 
 _core/           the array type and what every chapter builds on
     array.py (ndarray), array_methods.py, array_operators.py (+ array_operator_types.py for type
-    checkers), array_docs.py, families.py (the modules ndarray calls, imported at first use),
+    checkers), families.py (the modules ndarray calls, imported at first use),
     dtypes.py, type_queries.py, printing.py, config.py, devices.py, dlpack.py, interop.py
     (__array_function__), floating_point_errors.py, constants.py, array_api.py and
     array_api_info.py (the Array API standard), introspection.py, memory_layout.py, shapes.py and

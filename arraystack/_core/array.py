@@ -3,8 +3,9 @@ Tracer of the graph being built, in `_value`; the same methods and operators ser
 
 Operators and methods delegate to the family modules (elementwise, reductions, ...), which call bind();
 they import ndarray, so the type reaches them through `families` (families.py), at call time. The
-operators are bound (array_operators.install) and the docstrings attached (array_docs.document) as soon as
-the class is defined: ndarray is complete when this module has run, whatever is imported first.
+operators are bound (array_operators.install) as soon as the class is defined: ndarray is complete when
+this module has run, whatever is imported first. Each attribute and method carries its NumPy-style
+docstring beside its code.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import numpy as np
 
 from arraystack._core import accelerator as _accelerator
 from arraystack._core import devices as _devices
-from arraystack._core.array_docs import document
 from arraystack._core.array_methods import ArrayMethods
 from arraystack._core.array_operators import install as install_operators
 from arraystack._core.families import families
@@ -107,6 +107,17 @@ class ndarray(_ArrayBase, ArrayMethods):
     # -- attributes -------------------------------------------------------------------------------------------
     @property
     def shape(self) -> tuple[int, ...]:
+        """Tuple of array dimensions.
+
+        See Also
+        --------
+        numpy.ndarray.shape : The NumPy attribute this mirrors.
+
+        Notes
+        -----
+        Assigning to it reshapes the array in place where NumPy can without a copy (else
+        AttributeError); a traced array is rebound to the reshaped value.
+        """
         return self._value.shape
 
     @shape.setter
@@ -124,40 +135,110 @@ class ndarray(_ArrayBase, ArrayMethods):
 
     @property
     def dtype(self) -> np.dtype:
+        """Data-type of the array's elements.
+
+        See Also
+        --------
+        numpy.ndarray.dtype : The NumPy attribute this mirrors.
+
+        Notes
+        -----
+        arraystack uses NumPy's dtype objects themselves.
+        """
         return self._value.dtype
 
     @property
     def ndim(self) -> int:
+        """Number of array dimensions.
+
+        See Also
+        --------
+        numpy.ndarray.ndim : The NumPy attribute this mirrors.
+        """
         return self._value.ndim
 
     @property
     def size(self) -> int:
+        """Number of elements in the array.
+
+        See Also
+        --------
+        numpy.ndarray.size : The NumPy attribute this mirrors.
+        """
         return self._value.size
 
     @property
     def itemsize(self) -> int:
+        """Length of one array element in bytes.
+
+        See Also
+        --------
+        numpy.ndarray.itemsize : The NumPy attribute this mirrors.
+        """
         return self._value.dtype.itemsize
 
     @property
     def nbytes(self) -> int:
+        """Total bytes consumed by the elements of the array.
+
+        See Also
+        --------
+        numpy.ndarray.nbytes : The NumPy attribute this mirrors.
+        """
         return self._value.size * self._value.dtype.itemsize
 
     @property
     def T(self) -> ndarray:
+        """View of the transposed array (``self.transpose()``).
+
+        See Also
+        --------
+        numpy.ndarray.T : The NumPy attribute this mirrors.
+        """
         return families.reshaping.transpose(self)
 
     @property
     def mT(self) -> ndarray:
+        """View of the matrix transposed array: the last two axes swapped.
+
+        See Also
+        --------
+        numpy.ndarray.mT : The NumPy attribute this mirrors.
+
+        Notes
+        -----
+        Raises ValueError for arrays of fewer than two dimensions.
+        """
         if self.ndim < 2:
             raise ValueError("matrix transpose with ndim < 2 is undefined")
         return families.reshaping.swapaxes(self, -1, -2)
 
     @property
     def strides(self) -> tuple[int, ...]:
+        """Tuple of bytes to step in each dimension when traversing an array.
+
+        See Also
+        --------
+        numpy.ndarray.strides : The NumPy attribute this mirrors.
+
+        Notes
+        -----
+        Concrete arrays only: a traced value has no memory layout (ConcretizationError).
+        """
         return self._concrete("strides").strides
 
     @property
     def flags(self) -> Any:
+        """Information about the memory layout of the array.
+
+        See Also
+        --------
+        numpy.ndarray.flags : The NumPy attribute this mirrors.
+
+        Notes
+        -----
+        Concrete arrays only: a traced value has no memory layout (ConcretizationError).
+        """
         return self._concrete("flags").flags
 
     @property
@@ -165,16 +246,49 @@ class ndarray(_ArrayBase, ArrayMethods):
         # Note: a view's base is a new arraystack array on the same buffer, not the very object it
         # came from (`b.base is not None` holds as in NumPy, `b.base is a` does not); traced values
         # have none.
+        """Base object if memory is from some other object.
+
+        See Also
+        --------
+        numpy.ndarray.base : The NumPy attribute this mirrors.
+
+        Notes
+        -----
+        A view's base is a new arraystack array on the same buffer, not the very object it came from
+        (``b.base is not None`` holds as in NumPy, ``b.base is a`` does not); traced values have
+        none.
+        """
         value = self._value
         base = None if type(value) is Tracer else value.base
         return wrap(base) if type(base) is _ndarray_np else base
 
     @property
     def device(self) -> Device:
+        """The device the array's buffer lives on (Array API).
+
+        See Also
+        --------
+        numpy.ndarray.device : The NumPy attribute this mirrors.
+
+        Notes
+        -----
+        Traced values report the default device, where the trace will run unless the planner places
+        it elsewhere.
+        """
         return _devices.device_of_buffer(self._value)
 
     @property
     def real(self) -> ndarray:
+        """The real part of the array.
+
+        See Also
+        --------
+        numpy.ndarray.real : The NumPy attribute this mirrors.
+
+        Notes
+        -----
+        Assigning to it writes the real part in place (functionalized when traced).
+        """
         return families.elementwise_functions.real(self)
 
     @real.setter
@@ -183,6 +297,16 @@ class ndarray(_ArrayBase, ArrayMethods):
 
     @property
     def imag(self) -> ndarray:
+        """The imaginary part of the array.
+
+        See Also
+        --------
+        numpy.ndarray.imag : The NumPy attribute this mirrors.
+
+        Notes
+        -----
+        Assigning to it writes the imaginary part in place (functionalized when traced).
+        """
         return families.elementwise_functions.imag(self)
 
     @imag.setter
@@ -225,6 +349,24 @@ class ndarray(_ArrayBase, ArrayMethods):
         return families.dlpack.dlpack_device(self)
 
     def to_device(self, device: object, /, *, stream: object | None = None) -> ndarray:
+        """Copy the array to a device (Array API).
+
+        Parameters
+        ----------
+        device : str or Device
+            The target device, e.g. 'cpu' or a key of `arraystack.devices()`.
+        stream : object, optional
+            Accepted for the Array API; unused.
+
+        Returns
+        -------
+        out : ndarray
+            The array on `device`; the array itself if it is there already.
+
+        See Also
+        --------
+        numpy.ndarray.to_device : The NumPy method this mirrors.
+        """
         value = _devices.to_device(self._value, device)
         return self if value is self._value else wrap(value)
 
@@ -250,12 +392,69 @@ class ndarray(_ArrayBase, ArrayMethods):
         return value
 
     def item(self, *args: int | tuple[int, ...]) -> Any:
+        """Copy an element of an array to a standard Python scalar and return it.
+
+        Parameters
+        ----------
+        *args : Arguments (variable number and type)
+            None: the array must have one element; an int: a flat index; a tuple of ints:
+            an index per axis.
+
+        Returns
+        -------
+        z : Standard Python scalar object
+            A copy of the specified element as a Python scalar.
+
+        See Also
+        --------
+        numpy.ndarray.item : The NumPy method this mirrors.
+
+        Notes
+        -----
+        Under `jit` the value is not known while tracing (ConcretizationError); under `grad`/`jvp`
+        of concrete values it is.
+        """
         return self._scalar(".item()").item(*args)
 
     def tolist(self) -> Any:
+        """Return the array as an ``a.ndim``-levels deep nested list of Python scalars.
+
+        Returns
+        -------
+        y : object, or list of object, or list of list of object, or ...
+            The possibly nested list of array elements.
+
+        See Also
+        --------
+        numpy.ndarray.tolist : The NumPy method this mirrors.
+
+        Notes
+        -----
+        Concrete values only: under `jit` it raises ConcretizationError.
+        """
         return self._scalar(".tolist()").tolist()
 
     def tobytes(self, order: str = "C") -> bytes:
+        """Construct Python bytes containing the raw data bytes in the array.
+
+        Parameters
+        ----------
+        order : {'C', 'F', 'A'}, optional
+            Controls the memory layout of the bytes object; 'C' by default.
+
+        Returns
+        -------
+        s : bytes
+            Python bytes exhibiting a copy of the array's raw data.
+
+        See Also
+        --------
+        numpy.ndarray.tobytes : The NumPy method this mirrors.
+
+        Notes
+        -----
+        Concrete values only: under `jit` it raises ConcretizationError.
+        """
         return self._scalar(".tobytes()").tobytes(order)
 
     def __len__(self):
@@ -318,6 +517,7 @@ class ndarray(_ArrayBase, ArrayMethods):
     # operators (arithmetic, comparisons, equality, in-place forms): the C accelerator's slots serve them,
     # or array_operators.py binds them; array_operator_types.py declares them for type checkers
 
+
 def _python_make(value):
     out = object.__new__(ndarray)
     out._value = value
@@ -377,4 +577,3 @@ def is_tracing() -> bool:
 
 
 install_operators(ndarray)
-document(ndarray)  # NumPy-style docstrings of the attributes and methods (array_docs.py)

@@ -32,6 +32,33 @@ class ArrayMethods:
         subok: bool = True,
         copy: bool = True,
     ) -> ndarray:
+        """Copy of the array, cast to a specified type.
+
+        Refer to `arraystack.astype` for full documentation.
+
+        Parameters
+        ----------
+        dtype : str or dtype
+            Typecode or data-type to which the array is cast.
+        order : {'C', 'F', 'A', 'K'}, optional
+            Memory layout of the result; 'K' (default) keeps the array's.
+        casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
+            Controls what kind of data casting may occur; 'unsafe' by default.
+        subok : bool, optional
+            Accepted for compatibility (arraystack has no subclasses).
+        copy : bool, optional
+            If False and the dtype already matches, the array itself is returned.
+
+        Returns
+        -------
+        arr_t : ndarray
+            The array cast to `dtype`.
+
+        See Also
+        --------
+        numpy.ndarray.astype : The NumPy method this mirrors.
+        arraystack.astype : The equivalent function.
+        """
         value = families.array.eager_buffer(self)
         if value is not None and _dtypes.fast_dtype(dtype) is not None:  # NumPy's own method
             result = value.astype(dtype, order, casting, subok, copy)
@@ -39,9 +66,47 @@ class ArrayMethods:
         return families.basic.astype(self, dtype, order=order, casting=casting, copy=copy)
 
     def copy(self, order: str = "C") -> ndarray:
+        """Return a copy of the array.
+
+        Refer to `arraystack.copy` for full documentation.
+
+        Parameters
+        ----------
+        order : {'C', 'F', 'A', 'K'}, optional
+            Controls the memory layout of the copy; 'C' by default.
+
+        Returns
+        -------
+        arr : ndarray
+            A copy of the array.
+
+        See Also
+        --------
+        numpy.ndarray.copy : The NumPy method this mirrors.
+        arraystack.copy : The equivalent function.
+        """
         return families.basic.copy(self, order=order)
 
     def fill(self, value: ScalarLike) -> None:
+        """Fill the array with a scalar value (in place).
+
+        Parameters
+        ----------
+        value : scalar
+            All elements of the array are assigned this value.
+
+        Returns
+        -------
+        None
+
+        See Also
+        --------
+        numpy.ndarray.fill : The NumPy method this mirrors.
+
+        Notes
+        -----
+        Traced, the array is rebound to the filled value (functionalized).
+        """
         families.subscripts.setitem(self, Ellipsis, value)
 
     def reshape(
@@ -50,6 +115,30 @@ class ArrayMethods:
         order: str = "C",
         copy: bool | None = None,
     ) -> ndarray:
+        """Returns an array containing the same data with a new shape.
+
+        Refer to `arraystack.reshape` for full documentation.
+
+        Parameters
+        ----------
+        *shape : int or tuple of ints
+            The new shape, given as one tuple or as separate integers.
+        order : {'C', 'F', 'A'}, optional
+            Read and place the elements in this index order.
+        copy : bool, optional
+            If True, copy; if False, a needed copy raises ValueError; if None, copy only when
+            needed.
+
+        Returns
+        -------
+        reshaped_array : ndarray
+            A view when possible (eagerly), else a copy.
+
+        See Also
+        --------
+        numpy.ndarray.reshape : The NumPy method this mirrors.
+        arraystack.reshape : The equivalent function.
+        """
         value = families.array.eager_buffer(self)
         if value is not None and copy is None:  # NumPy's own method: the same views and errors
             # (NumPy parses a keyword argument slowly: pass order only when it is not the default)
@@ -60,65 +149,459 @@ class ArrayMethods:
         return families.reshaping.reshape(self, shape, order=order, copy=copy)
 
     def transpose(self, *axes: int | ShapeLike | None) -> ndarray:
+        """Returns a view of the array with axes transposed.
+
+        Refer to `arraystack.transpose` for full documentation.
+
+        Parameters
+        ----------
+        *axes : None, tuple of ints, or n ints
+            The permutation of the axes, as one tuple or separate integers; by default reversed.
+
+        Returns
+        -------
+        p : ndarray
+            The array with its axes permuted.
+
+        See Also
+        --------
+        numpy.ndarray.transpose : The NumPy method this mirrors.
+        arraystack.transpose : The equivalent function.
+        """
         if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
             axes = axes[0]
         return families.reshaping.transpose(self, axes or None)
 
     def swapaxes(self, axis1: int, axis2: int) -> ndarray:
+        """Return a view of the array with `axis1` and `axis2` interchanged.
+
+        Refer to `arraystack.swapaxes` for full documentation.
+
+        Parameters
+        ----------
+        axis1, axis2 : int
+            The axes to interchange.
+
+        Returns
+        -------
+        a_swapped : ndarray
+            The array with the two axes interchanged.
+
+        See Also
+        --------
+        numpy.ndarray.swapaxes : The NumPy method this mirrors.
+        arraystack.swapaxes : The equivalent function.
+        """
         return families.reshaping.swapaxes(self, axis1, axis2)
 
     def ravel(self, order: str = "C") -> ndarray:
+        """Return a flattened array.
+
+        Refer to `arraystack.ravel` for full documentation.
+
+        Parameters
+        ----------
+        order : {'C', 'F', 'A', 'K'}, optional
+            The order in which to read the elements; 'C' by default.
+
+        Returns
+        -------
+        y : ndarray
+            A 1-D view when possible (eagerly), else a copy.
+
+        See Also
+        --------
+        numpy.ndarray.ravel : The NumPy method this mirrors.
+        arraystack.ravel : The equivalent function.
+        """
         return families.reshaping.ravel(self, order)
 
     def flatten(self, order: str = "C") -> ndarray:
+        """Return a copy of the array collapsed into one dimension.
+
+        Refer to `arraystack.ravel` for full documentation.
+
+        Parameters
+        ----------
+        order : {'C', 'F', 'A', 'K'}, optional
+            The order in which to read the elements; 'C' by default.
+
+        Returns
+        -------
+        y : ndarray
+            A 1-D copy of the array.
+
+        See Also
+        --------
+        numpy.ndarray.flatten : The NumPy method this mirrors.
+        arraystack.ravel : The equivalent function.
+        """
         return families.basic.copy(families.reshaping.ravel(self, order))
 
     def squeeze(self, axis: AxisLike = None) -> ndarray:
+        """Remove axes of length one.
+
+        Refer to `arraystack.squeeze` for full documentation.
+
+        Parameters
+        ----------
+        axis : None or int or tuple of ints, optional
+            Selects a subset of the length-one axes.
+
+        Returns
+        -------
+        squeezed : ndarray
+            The array without the length-one dimensions.
+
+        See Also
+        --------
+        numpy.ndarray.squeeze : The NumPy method this mirrors.
+        arraystack.squeeze : The equivalent function.
+        """
         return families.reshaping.squeeze(self, axis)
 
     def repeat(self, repeats: ArrayLike, axis: int | None = None) -> ndarray:
+        """Repeat elements of an array.
+
+        Refer to `arraystack.repeat` for full documentation.
+
+        Parameters
+        ----------
+        repeats : int or array of ints
+            The number of repetitions for each element.
+        axis : int, optional
+            The axis along which to repeat values; by default the flattened array.
+
+        Returns
+        -------
+        repeated_array : ndarray
+            The repeated elements.
+
+        See Also
+        --------
+        numpy.ndarray.repeat : The NumPy method this mirrors.
+        arraystack.repeat : The equivalent function.
+        """
         return families.rearranging.repeat(self, repeats, axis)
 
     def sum(self, *args: Any, **kwargs: Any) -> ndarray:
+        """Return the sum of the array elements over the given axis.
+
+        Refer to `arraystack.sum` for full documentation.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            The arguments of `arraystack.sum` after the array:
+            axis, dtype, out, keepdims, initial, where.
+
+        Returns
+        -------
+        sum_along_axis : ndarray
+            The sum.
+
+        See Also
+        --------
+        numpy.ndarray.sum : The NumPy method this mirrors.
+        arraystack.sum : The equivalent function.
+        """
         return families.reductions.sum(self, *args, **kwargs)
 
     def prod(self, *args: Any, **kwargs: Any) -> ndarray:
+        """Return the product of the array elements over the given axis.
+
+        Refer to `arraystack.prod` for full documentation.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            The arguments of `arraystack.prod` after the array:
+            axis, dtype, out, keepdims, initial, where.
+
+        Returns
+        -------
+        product : ndarray
+            The product.
+
+        See Also
+        --------
+        numpy.ndarray.prod : The NumPy method this mirrors.
+        arraystack.prod : The equivalent function.
+        """
         return families.reductions.prod(self, *args, **kwargs)
 
     def mean(self, *args: Any, **kwargs: Any) -> ndarray:
+        """Returns the average of the array elements along given axis.
+
+        Refer to `arraystack.mean` for full documentation.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            The arguments of `arraystack.mean` after the array:
+            axis, dtype, out, keepdims, where.
+
+        Returns
+        -------
+        m : ndarray
+            The mean.
+
+        See Also
+        --------
+        numpy.ndarray.mean : The NumPy method this mirrors.
+        arraystack.mean : The equivalent function.
+        """
         return families.averages.mean(self, *args, **kwargs)
 
     def var(self, *args: Any, **kwargs: Any) -> ndarray:
+        """Returns the variance of the array elements, along given axis.
+
+        Refer to `arraystack.var` for full documentation.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            The arguments of `arraystack.var` after the array:
+            axis, dtype, out, ddof, keepdims, where, mean, correction.
+
+        Returns
+        -------
+        variance : ndarray
+            The variance.
+
+        See Also
+        --------
+        numpy.ndarray.var : The NumPy method this mirrors.
+        arraystack.var : The equivalent function.
+        """
         return families.averages.var(self, *args, **kwargs)
 
     def std(self, *args: Any, **kwargs: Any) -> ndarray:
+        """Returns the standard deviation of the array elements along given axis.
+
+        Refer to `arraystack.std` for full documentation.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            The arguments of `arraystack.std` after the array:
+            axis, dtype, out, ddof, keepdims, where, mean, correction.
+
+        Returns
+        -------
+        standard_deviation : ndarray
+            The standard deviation.
+
+        See Also
+        --------
+        numpy.ndarray.std : The NumPy method this mirrors.
+        arraystack.std : The equivalent function.
+        """
         return families.averages.std(self, *args, **kwargs)
 
     def min(self, *args: Any, **kwargs: Any) -> ndarray:
+        """Return the minimum along a given axis.
+
+        Refer to `arraystack.min` for full documentation.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            The arguments of `arraystack.min` after the array:
+            axis, out, keepdims, initial, where.
+
+        Returns
+        -------
+        min : ndarray
+            The minimum.
+
+        See Also
+        --------
+        numpy.ndarray.min : The NumPy method this mirrors.
+        arraystack.min : The equivalent function.
+        """
         return families.reductions.min(self, *args, **kwargs)
 
     def max(self, *args: Any, **kwargs: Any) -> ndarray:
+        """Return the maximum along a given axis.
+
+        Refer to `arraystack.max` for full documentation.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            The arguments of `arraystack.max` after the array:
+            axis, out, keepdims, initial, where.
+
+        Returns
+        -------
+        max : ndarray
+            The maximum.
+
+        See Also
+        --------
+        numpy.ndarray.max : The NumPy method this mirrors.
+        arraystack.max : The equivalent function.
+        """
         return families.reductions.max(self, *args, **kwargs)
 
     def argmin(self, *args: Any, **kwargs: Any) -> ndarray:
+        """Return indices of the minimum values along the given axis.
+
+        Refer to `arraystack.argmin` for full documentation.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            The arguments of `arraystack.argmin` after the array:
+            axis, out, keepdims.
+
+        Returns
+        -------
+        index_array : ndarray
+            Indices of the minima.
+
+        See Also
+        --------
+        numpy.ndarray.argmin : The NumPy method this mirrors.
+        arraystack.argmin : The equivalent function.
+        """
         return families.reductions.argmin(self, *args, **kwargs)
 
     def argmax(self, *args: Any, **kwargs: Any) -> ndarray:
+        """Return indices of the maximum values along the given axis.
+
+        Refer to `arraystack.argmax` for full documentation.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            The arguments of `arraystack.argmax` after the array:
+            axis, out, keepdims.
+
+        Returns
+        -------
+        index_array : ndarray
+            Indices of the maxima.
+
+        See Also
+        --------
+        numpy.ndarray.argmax : The NumPy method this mirrors.
+        arraystack.argmax : The equivalent function.
+        """
         return families.reductions.argmax(self, *args, **kwargs)
 
     def any(self, *args: Any, **kwargs: Any) -> ndarray:
+        """Returns True if any of the elements evaluate to True.
+
+        Refer to `arraystack.any` for full documentation.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            The arguments of `arraystack.any` after the array:
+            axis, out, keepdims, where.
+
+        Returns
+        -------
+        any : ndarray
+            Boolean result.
+
+        See Also
+        --------
+        numpy.ndarray.any : The NumPy method this mirrors.
+        arraystack.any : The equivalent function.
+        """
         return families.reductions.any(self, *args, **kwargs)
 
     def all(self, *args: Any, **kwargs: Any) -> ndarray:
+        """Returns True if all elements evaluate to True.
+
+        Refer to `arraystack.all` for full documentation.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            The arguments of `arraystack.all` after the array:
+            axis, out, keepdims, where.
+
+        Returns
+        -------
+        all : ndarray
+            Boolean result.
+
+        See Also
+        --------
+        numpy.ndarray.all : The NumPy method this mirrors.
+        arraystack.all : The equivalent function.
+        """
         return families.reductions.all(self, *args, **kwargs)
 
     def cumsum(self, *args: Any, **kwargs: Any) -> ndarray:
+        """Return the cumulative sum of the elements along the given axis.
+
+        Refer to `arraystack.cumsum` for full documentation.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            The arguments of `arraystack.cumsum` after the array:
+            axis, dtype, out.
+
+        Returns
+        -------
+        cumsum : ndarray
+            The cumulative sums.
+
+        See Also
+        --------
+        numpy.ndarray.cumsum : The NumPy method this mirrors.
+        arraystack.cumsum : The equivalent function.
+        """
         return families.cumulative.cumsum(self, *args, **kwargs)
 
     def cumprod(self, *args: Any, **kwargs: Any) -> ndarray:
+        """Return the cumulative product of the elements along the given axis.
+
+        Refer to `arraystack.cumprod` for full documentation.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            The arguments of `arraystack.cumprod` after the array:
+            axis, dtype, out.
+
+        Returns
+        -------
+        cumprod : ndarray
+            The cumulative products.
+
+        See Also
+        --------
+        numpy.ndarray.cumprod : The NumPy method this mirrors.
+        arraystack.cumprod : The equivalent function.
+        """
         return families.cumulative.cumprod(self, *args, **kwargs)
 
     def nonzero(self) -> tuple[ndarray, ...]:
+        """Return the indices of the elements that are non-zero.
+
+        Refer to `arraystack.nonzero` for full documentation.
+
+        Returns
+        -------
+        tuple_of_arrays : tuple
+            One index array per dimension.
+
+        See Also
+        --------
+        numpy.ndarray.nonzero : The NumPy method this mirrors.
+        arraystack.nonzero : The equivalent function.
+
+        Notes
+        -----
+        Under `jit` the number of nonzero elements is data: use `arraystack.nonzero` with `size=`.
+        """
         return families.subscripts.nonzero(self)
 
     def clip(
@@ -128,18 +611,111 @@ class ArrayMethods:
         out: ndarray | None = None,
         **kwargs: Any,
     ) -> ndarray:
+        """Return an array whose values are limited to ``[min, max]``.
+
+        Refer to `arraystack.clip` for full documentation.
+
+        Parameters
+        ----------
+        min, max : array_like, optional
+            The bounds; None means no bound on that side.
+        out : ndarray, optional
+            The results are placed in this array.
+        **kwargs
+            The ufunc keywords of `arraystack.clip`.
+
+        Returns
+        -------
+        clipped_array : ndarray
+            The clipped values.
+
+        See Also
+        --------
+        numpy.ndarray.clip : The NumPy method this mirrors.
+        arraystack.clip : The equivalent function.
+        """
         return families.elementwise_functions.clip(self, min, max, out=out, **kwargs)
 
     def round(self, decimals: int = 0, out: ndarray | None = None) -> ndarray:
+        """Return the array with each element rounded to the given number of decimals.
+
+        Refer to `arraystack.round` for full documentation.
+
+        Parameters
+        ----------
+        decimals : int, optional
+            Number of decimal places to round to.
+        out : ndarray, optional
+            Alternative output array.
+
+        Returns
+        -------
+        rounded_array : ndarray
+            The rounded values.
+
+        See Also
+        --------
+        numpy.ndarray.round : The NumPy method this mirrors.
+        arraystack.round : The equivalent function.
+        """
         return families.elementwise_functions.round(self, decimals, out)
 
     def conj(self) -> ndarray:
+        """Complex-conjugate all elements.
+
+        Refer to `arraystack.conjugate` for full documentation.
+
+        Returns
+        -------
+        out : ndarray
+            The complex conjugate.
+
+        See Also
+        --------
+        numpy.ndarray.conj : The NumPy method this mirrors.
+        arraystack.conjugate : The equivalent function.
+        """
         return families.elementwise.conjugate(self)
 
     def conjugate(self) -> ndarray:
+        """Return the complex conjugate, element-wise.
+
+        Refer to `arraystack.conjugate` for full documentation.
+
+        Returns
+        -------
+        out : ndarray
+            The complex conjugate.
+
+        See Also
+        --------
+        numpy.ndarray.conjugate : The NumPy method this mirrors.
+        arraystack.conjugate : The equivalent function.
+        """
         return families.elementwise.conjugate(self)
 
     def dot(self, b: ArrayLike, out: ndarray | None = None) -> ndarray:
+        """Dot product of the array with `b`.
+
+        Refer to `arraystack.dot` for full documentation.
+
+        Parameters
+        ----------
+        b : array_like
+            The second operand.
+        out : ndarray, optional
+            Output argument.
+
+        Returns
+        -------
+        output : ndarray
+            The dot product.
+
+        See Also
+        --------
+        numpy.ndarray.dot : The NumPy method this mirrors.
+        arraystack.dot : The equivalent function.
+        """
         return families.matmul.dot(self, b, out=out)
 
     def sort(
