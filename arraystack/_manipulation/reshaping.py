@@ -1,4 +1,4 @@
-"""Shape manipulation: reshape, transpose, broadcast, concatenate, stack, squeeze, repeat, atleast_nd.
+"""Changing the shape: reshape, ravel, transpose and axis moves, expand_dims, squeeze, broadcasting.
 
 Each function is one or two shape primitives on its common path. Eager results alias the input exactly
 as NumPy's views do, because the reference rules of reshape/transpose/broadcast_in_dim/slice/rev return
