@@ -14,6 +14,7 @@ loop dtypes (inputs, then outputs) and every operand already has its input dtype
 
 from __future__ import annotations
 
+import inspect
 from typing import TYPE_CHECKING, TypeVar, overload
 
 import numpy as np
@@ -265,7 +266,9 @@ def accelerated(fn: _Function, host: Callable[..., Any] | None, nargs: int) -> _
     """`fn`, or with the C accelerator a callable whose eager calls with `nargs` positional array operands
     (and nothing else) run `host` on the NumPy buffers directly: exactly `fn`'s own fast path, without its
     Python frame. `__wrapped__` is `fn`, so signatures, docs and every other call are `fn`'s."""
-    fn.__module__ = "arraystack"  # public under that name: pickled by reference, as numpy's ufuncs are
+    fn.__module__ = (
+        "arraystack"  # public under that name: pickled by reference, as numpy's ufuncs are
+    )
     if _fastpath is None or host is None:
         return fn
     fast = _fastpath.Function(host, fn, nargs)
@@ -360,5 +363,21 @@ def composite(
         return apply_ufunc(ufunc, impl, args, out, where, casting, dtype)
 
     function = _named(fn, ufunc)
+    function.__signature__ = _ufunc_signature(function, nin)
     _operator_forms[function] = (ufunc, impl)
     return function
+
+
+def _ufunc_signature(fn, nin):
+    """`fn(*args, out=None, where=True, ...)`'s signature as a ufunc's reads: the operands positional only,
+    `out` also positional, the other keywords keyword only (as `unary` and `binary` spell them)."""
+    spelled = inspect.signature(fn)
+    rest = list(spelled.parameters.values())[1:]
+    names = ["x"] if nin == 1 else [f"x{i + 1}" for i in range(nin)]
+    operand = spelled.parameters["args"].annotation
+    operands = [
+        inspect.Parameter(n, inspect.Parameter.POSITIONAL_ONLY, annotation=operand) for n in names
+    ]
+    out = rest[0].replace(kind=inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    keywords = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in rest[1:]]
+    return spelled.replace(parameters=[*operands, out, *keywords])
