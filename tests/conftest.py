@@ -133,8 +133,9 @@ def _unflatten(like, leaves):
 def run_traced(fn, *args):
     """Trace `fn(arraystack, *args)` with every NumPy-array argument as a graph input, verify the graph,
     then evaluate it on the concrete arguments. Returns the results as arraystack arrays."""
-    from arraystack._core.array import wrap
     from arraystack.ir import ShapedArray, eval_graph, make_graph, typecheck
+
+    from arraystack._core.array import wrap
 
     positions = [i for i, a in enumerate(args) if isinstance(a, numpy.ndarray)]
     avals = [ShapedArray(args[i].shape, args[i].dtype) for i in positions]
@@ -152,6 +153,22 @@ def run_traced(fn, *args):
     typecheck(graph)
     results = eval_graph(graph, *[args[i].copy() for i in positions], *consts)
     return _unflatten(structure[0], [wrap(r) for r in results])
+
+
+def run_on_tracer(fn, aval):
+    """Run fn on a traced arraystack array of `aval` (inside make_graph) and return what it returned."""
+    from arraystack.ir import make_graph
+
+    from arraystack._core.array import wrap
+
+    out = []
+
+    def body(t):
+        out.append(fn(wrap(t)))
+        return [t]
+
+    make_graph(body, [aval])
+    return out[0]
 
 
 def check_parity(fn, *args, rtol=None, atol=0.0, check_dtype=True, traced=True):

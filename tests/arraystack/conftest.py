@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import warnings
+
+import numpy
 import pytest
 
 from arraystack._core.array import _fastpath
@@ -18,3 +21,13 @@ def accelerated(request):
     previous = _fastpath.set_enabled(request.param)
     yield request.param
     _fastpath.set_enabled(previous)
+
+
+@pytest.fixture
+def quiet_numerics():
+    """NumPy's and arraystack's RuntimeWarnings and ComplexWarnings are ignored (empty slices, NaN and inf
+    inputs warn in both alike), for tests that compare the values."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        warnings.simplefilter("ignore", numpy.exceptions.ComplexWarning)
+        yield

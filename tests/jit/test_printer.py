@@ -7,16 +7,12 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from arraystack.ir import (
     Eqn,
     Graph,
     GraphBuilder,
     IRParseError,
     Literal,
-    Primitive,
     ShapedArray,
     Var,
     bind,
@@ -29,8 +25,9 @@ from arraystack.ir import (
 )
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
-from arraystack.ir.primitives import abstract_eval_rules
 from arraystack.ir.printer import format_literal
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 def aval(shape, dtype, weak=False):
@@ -46,22 +43,6 @@ def round_trip(graph):
     assert graph_difference(graph, parsed) is None, (graph_difference(graph, parsed), text)
     assert fingerprint(parsed) == fingerprint(graph)
     return text, parsed
-
-
-@pytest.fixture
-def call_p(monkeypatch):
-    """A test-only primitive holding a closed sub-graph (as control flow will) and arbitrary params."""
-    prim = Primitive("test_call", multiple_results=True)
-
-    def rule(*avals, body, **params):
-        if tuple(avals) != body.in_avals:
-            raise TypeError(
-                f"test_call operands {avals} do not match the body inputs {body.in_avals}"
-            )
-        return body.out_avals
-
-    monkeypatch.setitem(abstract_eval_rules, prim, rule)
-    return prim
 
 
 # -- graphs traced from functions that use many kinds of params and literals ------------------------------------

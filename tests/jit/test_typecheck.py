@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from arraystack.ir import (
     Eqn,
     Graph,
     GraphBuilder,
     Literal,
-    Primitive,
     ShapedArray,
     TypecheckError,
     Var,
@@ -21,26 +19,9 @@ from arraystack.ir import (
 )
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
-from arraystack.ir.primitives import abstract_eval_rules
 
 F32 = ShapedArray((3,), np.dtype(np.float32))
 SCALAR_F32 = ShapedArray((), np.dtype(np.float32))
-
-
-@pytest.fixture
-def call_p(monkeypatch):
-    """A test-only primitive holding a closed sub-graph, as control flow will."""
-    prim = Primitive("test_call", multiple_results=True)
-
-    def rule(*avals, body):
-        if tuple(avals) != body.in_avals:
-            raise TypeError(
-                f"test_call operands {avals} do not match the body inputs {body.in_avals}"
-            )
-        return body.out_avals
-
-    monkeypatch.setitem(abstract_eval_rules, prim, rule)
-    return prim
 
 
 def test_traced_graphs_pass():
