@@ -30,8 +30,9 @@ The tiers give identical results, bit for bit: where a kernel computes different
 (mathlib's exp/expm1/log/tanh/logistic, within 4 ulp of NumPy's; float sums and products in the kernels'
 fixed order), tier 0 computes the kernel's result (backends/numba/mathlib/twins.py, summation_order.py);
 everything else a kernel computes rounds as NumPy does. Tier 0 warns as NumPy does on overflow or invalid
-values where the kernels are silent. tests/arraystack/test_tier_identity.py checks the identity on the math
-functions over special values, on sums in every reduction form, on softmax/layernorm and on training steps.
+values where the kernels are silent. tests/backends/numba/test_tier_identity.py checks the identity on the
+math functions over special values, on sums in every reduction form, on softmax/layernorm and on training
+steps.
 """
 
 from __future__ import annotations

@@ -195,7 +195,7 @@ def exact_quotient(typingctx, a, b):
     """a / b, rounded as the division rounds it, by a reciprocal and two FMAs: y = 1 / b (one division,
     loop-invariant when b is, so LLVM hoists it), q = a * y, then q + (a - q * b) * y with the residual
     a - q * b exact in an FMA. With y correctly rounded this is Markstein's correctly rounded quotient
-    (tests/backends/test_exact_quotient.py compares it with a / b over every float32 significand for
+    (tests/backends/numba/test_exact_quotient.py compares it with a / b over every float32 significand for
     many divisors). Exact only where divisor_in_range(b) and quotient_in_range(a) hold: the caller
     checks both and divides otherwise. A zero dividend gives the signed zero a / b gives.
 

@@ -12,13 +12,13 @@ from NumPy's own function, the twin computes what the kernel computes, bit for b
   NumPy's SIMD loop may keep another zero.
 Everything else a kernel computes (arithmetic, comparisons, selects, casts, min/max, sqrt) already rounds
 as NumPy does. So both tiers give identical results
-(tests/arraystack/test_tier_identity.py).
+(tests/backends/numba/test_tier_identity.py).
 
 A first call runs this plan once, so its costs are a first call's: selects run branch-free on the values'
 bits (select_bits), broadcasts stay compact (NumPy broadcasts them in the steps reading them), and
 elementwise steps write into buffers that die with them, a product's or region's result included
 (fewer new buffers: fewer page faults). An MLP step: 1750 -> 830 page faults, 8.0 -> 6.3 ms warm
-(tests/backends/test_twin_steps.py checks that none of it changes a bit).
+(tests/backends/numba/test_twin_steps.py checks that none of it changes a bit).
 
 Nothing here imports numba: the first call of a jitted function must not wait for it.
 """

@@ -1,7 +1,8 @@
 """Tiered compilation's two tiers compute the same bits: tier 0 (the numba backend's NumPy twin,
 backends/numba/twin.py) and tier 1 (the compiled kernels), on the transcendental functions the kernels
 compute with their own polynomials, on float sums and products in every reduction form, and on whole
-training steps. (tests/arraystack/test_tiering.py checks the switch between the tiers inside jit.)"""
+training steps. (tests/arraystack/transforms/test_tiering.py checks the switch between the tiers inside
+jit.)"""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from arraystack.backends import compile_graph
 
 import arraystack as ast
+from tests import oracle
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")  # tier 0 runs NumPy, which warns
 
@@ -23,19 +25,10 @@ def _tiers(fun, *args):
     return twin(*buffers), compiled(*buffers), twin.steps
 
 
-def assert_same_bits(fun, *args):
+def assert_tiers_agree(fun, *args):
     tier0, tier1, steps = _tiers(fun, *args)
     assert any("twin" in how for _, how in steps), steps  # the twin ran, not only reference steps
-    assert len(tier0) == len(tier1)
-    for k, (x, y) in enumerate(zip(tier0, tier1)):
-        x, y = numpy.asarray(x), numpy.asarray(y)
-        assert x.dtype == y.dtype and x.shape == y.shape, k
-        if x.tobytes() != y.tobytes():
-            bad = numpy.flatnonzero(x.reshape(-1).view(f"u{x.itemsize}") != y.reshape(-1).view(f"u{y.itemsize}"))
-            raise AssertionError(
-                f"output {k}: {bad.size} of {x.size} elements differ, first at {bad[0]}: "
-                f"{x.reshape(-1)[bad[0]]!r} (tier 0) vs {y.reshape(-1)[bad[0]]!r} (tier 1)"
-            )
+    oracle.assert_same_bits(list(tier0), list(tier1), "tier 1 against tier 0: output")
 
 
 def _values(dtype, n=20000, seed=0):
@@ -67,7 +60,7 @@ FUNCTIONS = {
 @pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
 def test_transcendental_functions(name, dtype):
-    assert_same_bits(FUNCTIONS[name], _values(dtype))
+    assert_tiers_agree(FUNCTIONS[name], _values(dtype))
 
 
 SHAPES_AND_AXES = [
@@ -82,7 +75,7 @@ SHAPES_AND_AXES = [
 def test_sums_and_products(shape, axis, dtype):
     rng = numpy.random.default_rng(1)
     x = rng.standard_normal(shape).astype(dtype)
-    assert_same_bits(
+    assert_tiers_agree(
         lambda x: (ast.sum(x, axis=axis), ast.sum(x * x + 1.0, axis=axis), ast.mean(x, axis=axis),
                    ast.prod(1.0 + x * 1e-3, axis=axis)),
         x,
@@ -92,8 +85,8 @@ def test_sums_and_products(shape, axis, dtype):
 @pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
 def test_sums_over_special_values_and_strided_inputs(dtype):
     x = _values(dtype, 5000)
-    assert_same_bits(lambda x: (ast.sum(x), ast.sum(x[::3]), ast.sum(x[::-1])), x)
-    assert_same_bits(lambda x: ast.sum(x.reshape(50, 100).T, axis=1), x)
+    assert_tiers_agree(lambda x: (ast.sum(x), ast.sum(x[::3]), ast.sum(x[::-1])), x)
+    assert_tiers_agree(lambda x: ast.sum(x.reshape(50, 100).T, axis=1), x)
 
 
 def softmax(x):
@@ -111,7 +104,7 @@ def layernorm(x):
 @pytest.mark.parametrize("shape", [(8, 1000), (3, 5, 17), (1, 4096)])
 def test_row_softmax_and_layernorm(fun, shape):
     x = numpy.random.default_rng(3).standard_normal(shape).astype(numpy.float32) * 4
-    assert_same_bits(fun, x)
+    assert_tiers_agree(fun, x)
 
 
 def mlp_step(params, x, y):
@@ -141,7 +134,7 @@ def test_a_training_step_updates_parameters_identically(dtype):
     f = lambda w1, b1, w2, b2, w3, x, y: mlp_step(  # noqa: E731
         {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "w3": w3}, x, y
     )
-    assert_same_bits(f, *params.values(), x, y)
+    assert_tiers_agree(f, *params.values(), x, y)
 
 
 def test_jit_switches_tiers_without_changing_a_bit(monkeypatch):

@@ -2,7 +2,8 @@
 whatever the memory layout of its input: NumPy adds row after row over the outer axis of a C-ordered
 array but pairwise along a contiguous axis, so an input whose reduced axis is the contiguous one (a
 transposed argument, an int64 argument converted to float64 in its own layout) must be put in C order
-first. (tests/arraystack/test_integer_means.py shows the difference in the mean of extreme int64.)"""
+first. (tests/arraystack/statistics/test_integer_means.py shows the difference in the mean of
+extreme int64.)"""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import numpy as np
 import pytest
 from arraystack.backends.numba.summation_order import kernel_reduce
 
-from tests.backends.test_summation_order import _bits_equal, _data, _reference
+from tests import oracle
+from tests.backends.numba.test_summation_order import _data, _reference
 
 # leading reduced axes of Fortran-ordered inputs: short rows (one accumulator), one group of lanes (the
 # rows, viewed, not copied), several groups, a padded group
@@ -31,13 +33,13 @@ CASES = [
 def test_fortran_ordered_inputs_add_in_the_documented_order(shape, axes, kind, dtype):
     x = _data(shape[::-1], dtype, kind, seed=3).T
     assert x.flags.f_contiguous and not x.flags.c_contiguous
-    _bits_equal(kernel_reduce(kind, x, axes), _reference(kind, x, axes))
+    oracle.assert_bitwise(kernel_reduce(kind, x, axes), _reference(kind, x, axes))
 
 
 @pytest.mark.parametrize("shape, axes", CASES)
 def test_other_layouts_give_the_bits_of_the_c_ordered_copy(shape, axes):
     x = _data(shape[::-1], np.float64, "sum", seed=4).T
     want = kernel_reduce("sum", np.ascontiguousarray(x), axes)
-    _bits_equal(kernel_reduce("sum", x, axes), want)
+    oracle.assert_bitwise(kernel_reduce("sum", x, axes), want)
     reversed_rows = np.ascontiguousarray(x[::-1])[::-1]  # negative strides on the reduced axis
-    _bits_equal(kernel_reduce("sum", reversed_rows, axes), want)
+    oracle.assert_bitwise(kernel_reduce("sum", reversed_rows, axes), want)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import arraystack as ast
+from tests import oracle
 
 pytestmark = pytest.mark.numba
 
@@ -87,15 +88,6 @@ def _kernel_step_for(fn, x, parallel):
     return step
 
 
-def _assert_bits_equal(got, want):
-    got, want = np.asarray(got), np.asarray(want)
-    assert got.shape == want.shape and got.dtype == want.dtype
-    nan = np.isnan(want)  # NaN payloads may differ; NaN positions may not
-    np.testing.assert_array_equal(np.isnan(got), nan)
-    bits = f"u{got.itemsize}"
-    np.testing.assert_array_equal(got[~nan].view(bits), want[~nan].view(bits))
-
-
 def _mixed(shape, dtype, kind, seed, specials=False):
     rng = np.random.default_rng(seed)
     x = rng.standard_normal(shape) * 10.0 ** rng.integers(-3, 4, shape)
@@ -131,7 +123,7 @@ def _check_kernel_against_twin(kind, dtype, axes, shapes, parallel, specials=Tru
         step = _kernel_step_for(lambda a: reduce(a, axis=axes), x, parallel)
         with np.errstate(all="ignore"):
             want = kernel_reduce(kind, x, axes)
-        _assert_bits_equal(step(x)[0], want)
+        oracle.assert_bitwise(step(x)[0], want)
 
 
 # (kind, dtype, parallel): each order path, both loop forms (sums in float64 parallel: the 3-d test)
@@ -163,12 +155,11 @@ def test_kernels_see_non_contiguous_inputs_as_the_twin_does():
     base = _mixed((40, 600), np.float32, "sum", seed=9)
     for x, axes in [(base[:, ::3], (1,)), (base.T, (0,)), (base[::2, 1:], (0, 1))]:
         step = _kernel_step_for(lambda a, axes=axes: ast.sum(a, axis=axes), x, parallel=True)
-        _assert_bits_equal(step(x)[0], kernel_reduce("sum", x, axes))
+        oracle.assert_bitwise(step(x)[0], kernel_reduce("sum", x, axes))
 
 
 def test_kernel_sum_does_not_depend_on_the_thread_count():
     import numba
-
     from arraystack.backends.numba.summation_order import kernel_reduce
 
     x = _mixed((1_000_003,), np.float32, "sum", seed=4)
@@ -178,7 +169,7 @@ def test_kernel_sum_does_not_depend_on_the_thread_count():
     try:
         for threads in sorted({1, before}):
             numba.set_num_threads(threads)
-            _assert_bits_equal(step(x)[0], want)
+            oracle.assert_bitwise(step(x)[0], want)
     finally:
         numba.set_num_threads(before)
 
@@ -188,7 +179,6 @@ def test_reduced_expressions_equal_their_twin(dtype, parallel):
     """sum of squares, softmax's sum of exp, layernorm's mean and variance: the whole outputs match a
     NumPy computation that reduces through the twin (elementwise steps round alike in both)."""
     import numba
-
     from arraystack.backends.numba.mathlib.exp_log import exp_f32, exp_f64
     from arraystack.backends.numba.summation_order import kernel_reduce
 
@@ -206,7 +196,7 @@ def test_reduced_expressions_equal_their_twin(dtype, parallel):
     x[7, 3] = np.nan
     x[8, 4] = -np.inf
     sq = _kernel_step_for(lambda a: ast.sum(a * a, axis=1), x, parallel)
-    _assert_bits_equal(sq(x)[0], kernel_reduce("sum", x * x, (1,)))
+    oracle.assert_bitwise(sq(x)[0], kernel_reduce("sum", x * x, (1,)))
 
     def softmax(a):
         e = ast.exp(a - ast.max(a, axis=-1, keepdims=True))
@@ -215,7 +205,7 @@ def test_reduced_expressions_equal_their_twin(dtype, parallel):
     with np.errstate(all="ignore"):
         e = exp_shifted(x, np.max(x, axis=1))
         want = e / kernel_reduce("sum", e, (1,))[:, None]
-    _assert_bits_equal(_kernel_step_for(softmax, x, parallel)(x)[0], want)
+    oracle.assert_bitwise(_kernel_step_for(softmax, x, parallel)(x)[0], want)
 
     def layernorm(a):
         mu = ast.mean(a, axis=-1, keepdims=True)
@@ -229,4 +219,4 @@ def test_reduced_expressions_equal_their_twin(dtype, parallel):
         d = x - mu[:, None]
         var = kernel_reduce("sum", d * d, (1,)) / dtype(n)
         want = d / np.sqrt(var + dtype(1e-5))[:, None]
-    _assert_bits_equal(_kernel_step_for(layernorm, x, parallel)(x)[0], want)
+    oracle.assert_bitwise(_kernel_step_for(layernorm, x, parallel)(x)[0], want)

@@ -9,6 +9,7 @@ import pytest
 from arraystack.backends.numba.summation_order import kernel_reduce
 
 import arraystack as ast
+from tests import oracle
 
 pytestmark = pytest.mark.numba
 
@@ -16,11 +17,6 @@ pytestmark = pytest.mark.numba
 # partial group that is the 16th, several blocks of columns (128 each) and a partial block
 SHAPES = [(1, 5), (63, 130), (64, 1), (65, 129), (96, 17), (127, 200), (128, 5), (1024, 3), (1025, 257),
           (1023, 2), (1093, 131)]  # fmt: skip
-
-
-def _bits(x):
-    x = np.asarray(x)
-    return x.view(f"u{x.itemsize}")
 
 
 def _compiled(fn):
@@ -44,7 +40,7 @@ def _data(shape, dtype, seed):
 def test_column_sums_add_in_the_kernel_order(n0, n1, dtype):
     x = _data((n0, n1), dtype, n0 * 7 + n1)
     got = _compiled(lambda a: ast.sum(a, axis=0))(ast.asarray(x))
-    np.testing.assert_array_equal(_bits(got), _bits(kernel_reduce("sum", x, (0,))))
+    oracle.assert_same_bits(kernel_reduce("sum", x, (0,)), got)
     np.testing.assert_allclose(np.asarray(got), x.astype(np.float64).sum(axis=0), rtol=1e-5, atol=1e-3)
 
 
@@ -58,7 +54,7 @@ def test_several_sums_of_computed_values_with_outer_operands_and_strides(n0, n1)
         return ast.sum(x * y + b, axis=0), ast.mean(x, axis=0) * 2.0
 
     s, m = _compiled(f)(ast.asarray(x), ast.asarray(y), ast.asarray(b))
-    np.testing.assert_array_equal(_bits(s), _bits(kernel_reduce("sum", x * y + b, (0,))))
+    oracle.assert_same_bits(kernel_reduce("sum", x * y + b, (0,)), s)
     want_mean = (kernel_reduce("sum", x, (0,)).astype(np.float64) / n0).astype(np.float32) * 2
     np.testing.assert_allclose(np.asarray(m), want_mean, rtol=2e-7)
     assert "for cb in" in _source(lambda x, y, b: ast.sum(x * y + b, axis=0), x, y, b)
@@ -70,7 +66,7 @@ def test_special_values_and_empty_inputs():
     got = np.asarray(_compiled(lambda a: ast.sum(a, axis=0))(ast.asarray(x)))
     want = kernel_reduce("sum", x, (0,))
     assert np.isnan(got[0]) and got[1] == np.inf and np.isnan(got[2])
-    np.testing.assert_array_equal(_bits(got[3:]), _bits(want[3:]))
+    oracle.assert_same_bits(want[3:], got[3:])
     for shape in ((0, 4), (5, 0)):
         e = np.zeros(shape, np.float32)
         np.testing.assert_array_equal(np.asarray(_compiled(lambda a: ast.sum(a, axis=0))(e)), e.sum(0))
@@ -83,7 +79,7 @@ def test_signed_zeros_and_specials_in_columns_of_every_length(n0):
     x[:, 0] = -0.0  # NumPy: -0.0; the kernel order starts from +0.0, as its twin does
     x[n0 // 2, 1], x[n0 - 1, 2], x[0, 3], x[1, 3] = np.nan, np.inf, np.inf, -np.inf
     got = np.asarray(_compiled(lambda a: ast.sum(a, axis=0))(ast.asarray(x)))
-    np.testing.assert_array_equal(_bits(got), _bits(kernel_reduce("sum", x, (0,))))
+    oracle.assert_same_bits(kernel_reduce("sum", x, (0,)), got)
     assert np.isnan(got[1]) and got[2] == np.inf and np.isnan(got[3])
 
 
@@ -92,7 +88,7 @@ def test_tiers_agree_on_a_bias_gradient():
     f = ast.jit(lambda a: ast.sum(a * 2.0, axis=0), tiered=True)
     first = np.asarray(f(ast.asarray(x)))
     assert f.wait_compiled(timeout=300)
-    np.testing.assert_array_equal(_bits(np.asarray(f(ast.asarray(x)))), _bits(first))
+    oracle.assert_same_bits(first, np.asarray(f(ast.asarray(x))))
 
 
 @pytest.mark.parametrize("n0, n1", [(1, 5), (65, 129), (1025, 257)])
@@ -100,7 +96,7 @@ def test_tiers_agree_on_a_bias_gradient():
 def test_column_products_multiply_in_the_kernel_order(n0, n1, dtype):
     x = (1 + np.random.default_rng(n0 + n1).standard_normal((n0, n1)) / 50).astype(dtype)
     got = _compiled(lambda a: ast.prod(a, axis=0))(ast.asarray(x))
-    np.testing.assert_array_equal(_bits(got), _bits(kernel_reduce("prod", x, (0,))))
+    oracle.assert_same_bits(kernel_reduce("prod", x, (0,)), got)
 
 
 @pytest.mark.parametrize("n0, n1", [(1, 5), (63, 130), (1025, 257)])

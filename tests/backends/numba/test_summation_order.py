@@ -1,18 +1,19 @@
 """The NumPy twin of the kernels' summation order (summation_order.kernel_reduce) against a literal,
 scalar transcription of that order: the twin's vectorized NumPy calls must add in exactly that order.
-(The kernels themselves are checked against the twin in test_numba_reductions.py.)"""
+(The kernels themselves are checked against the twin in test_kernel_reductions.py.)"""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from arraystack.backends.numba.summation_order import (
     BLOCK_GROUPS,
     CHUNKS,
     LANES,
     kernel_reduce,
 )
+
+from tests import oracle
 
 
 def _lanes(kind, rows, dtype):
@@ -87,16 +88,6 @@ def _reference(kind, x, axes):
     return out
 
 
-def _bits_equal(got, want):
-    got, want = np.asarray(got), np.asarray(want)
-    assert got.shape == want.shape and got.dtype == want.dtype
-    nan = np.isnan(want)
-    np.testing.assert_array_equal(np.isnan(got), nan)
-    np.testing.assert_array_equal(
-        got[~nan].view(f"u{got.itemsize}"), want[~nan].view(f"u{got.itemsize}")
-    )
-
-
 def _data(shape, dtype, kind, seed):
     rng = np.random.default_rng(seed)
     x = rng.standard_normal(shape) * 10.0 ** rng.integers(-3, 4, shape)
@@ -147,7 +138,7 @@ CASES = [
 @pytest.mark.parametrize("shape, axes", CASES)
 def test_twin_adds_in_the_documented_order(shape, axes, kind, dtype):
     x = _data(shape, dtype, kind, seed=len(shape) + sum(shape))
-    _bits_equal(kernel_reduce(kind, x, axes), _reference(kind, x, axes))
+    oracle.assert_bitwise(kernel_reduce(kind, x, axes), _reference(kind, x, axes))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -160,7 +151,7 @@ def test_twin_with_special_values_and_signed_zeros(dtype):
         for kind in ("sum", "prod"):
             for axes in ((1,), (0,), (0, 1)):
                 got = kernel_reduce(kind, x, axes)
-                _bits_equal(got, _reference(kind, x, axes))
+                oracle.assert_bitwise(got, _reference(kind, x, axes))
     assert np.signbit(kernel_reduce("sum", x, (1,))[0]) == np.False_
     assert np.signbit(kernel_reduce("prod", np.array([-0.0, 2.0], dtype), (0,)))
 
@@ -179,8 +170,8 @@ def test_float32_sums_keep_numpy_level_accuracy():
 def test_twin_takes_any_layout_and_negative_axes():
     x = _data((6, 200, 5), np.float32, "sum", seed=2)
     view = x.transpose(2, 0, 1)[:, :, ::3]
-    _bits_equal(kernel_reduce("sum", view, (-1, 0)), _reference("sum", view, (0, 2)))
-    _bits_equal(kernel_reduce("sum", np.float32(2.5), ()), np.float32(2.5))
+    oracle.assert_bitwise(kernel_reduce("sum", view, (-1, 0)), _reference("sum", view, (0, 2)))
+    oracle.assert_bitwise(kernel_reduce("sum", np.float32(2.5), ()), np.float32(2.5))
 
 
 def test_twin_rejects_other_kinds_and_dtypes():

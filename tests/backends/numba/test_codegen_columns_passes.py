@@ -9,20 +9,16 @@ import tempfile
 
 import numpy as np
 import pytest
-
-import arraystack as ast
 from arraystack.backends.numba.kernels import load_kernel
 from arraystack.backends.numba.summation_order import kernel_reduce
+
+import arraystack as ast
+from tests import oracle
 
 pytestmark = pytest.mark.numba
 
 # short columns, one group, a flush with a partial group, several blocks (of 128 or more) and a partial one
 SHAPES = [(1, 5), (63, 130), (65, 129), (1025, 257), (3, 1100)]
-
-
-def _bits(x):
-    x = np.asarray(x)
-    return x.view(f"u{x.itemsize}")
 
 
 def _data(shape, dtype, seed):
@@ -78,7 +74,7 @@ def test_columns_have_the_bits_of_rows_of_the_transpose(fn, n0, n1):
     got = _compiled(fn, 0)(ast.asarray(x))
     rows = _compiled(fn, 1)(ast.asarray(np.ascontiguousarray(x.T)))
     for g, r in zip(_transposed(got), _transposed(rows)):
-        np.testing.assert_array_equal(_bits(g.T), _bits(r))
+        oracle.assert_same_bits(r, g.T)
     with np.errstate(over="ignore"):
         want = fn(np, x.astype(np.float64), 0)
     for g, w in zip(
@@ -94,7 +90,7 @@ def test_float64_strided_and_fortran_inputs(fn):
         got = _compiled(fn, 0)(ast.asarray(x))
         rows = _compiled(fn, 1)(ast.asarray(np.ascontiguousarray(x.T)))
         for g, r in zip(_transposed(got), _transposed(rows)):
-            np.testing.assert_array_equal(_bits(g.T), _bits(r))
+            oracle.assert_same_bits(r, g.T)
 
 
 def test_special_values_reach_only_their_columns():
@@ -121,8 +117,8 @@ def test_the_block_width_changes_no_result(fn):
         kernel(*x.shape, bw, x, out)
         results.append(out)
     for out in results[1:]:
-        np.testing.assert_array_equal(_bits(out), _bits(results[0]))
-    np.testing.assert_array_equal(_bits(_compiled(fn, 0)(ast.asarray(x))), _bits(results[0]))
+        oracle.assert_same_bits(results[0], out)
+    oracle.assert_same_bits(results[0], _compiled(fn, 0)(ast.asarray(x)))
 
 
 def test_tiers_agree_on_a_standardization():
@@ -131,7 +127,7 @@ def test_tiers_agree_on_a_standardization():
     first = [np.asarray(r) for r in f(ast.asarray(x))]
     assert f.wait_compiled(timeout=300)
     for g, w in zip(f(ast.asarray(x)), first):
-        np.testing.assert_array_equal(_bits(g), _bits(w))
+        oracle.assert_same_bits(w, g)
 
 
 @pytest.mark.filterwarnings("ignore:Mean of empty slice")
@@ -162,7 +158,7 @@ def test_leading_axes_of_rank_3_add_in_the_kernel_order(shape, axes, dtype):
     x[0, 1] *= 1e6
     axes = tuple(axes)
     got = ast.jit(lambda a: ast.sum(a, axis=axes), tiered=False)(ast.asarray(x))
-    np.testing.assert_array_equal(_bits(got), _bits(kernel_reduce("sum", x, axes)))
+    oracle.assert_same_bits(kernel_reduce("sum", x, axes), got)
     src = ast.jit(lambda a: ast.sum(a, axis=axes)).lower(ast.asarray(x)).compile().source
     assert "for cb in" in src
 
@@ -181,7 +177,7 @@ def test_rank_3_passes_have_the_bits_of_rows_of_the_transpose(shape, axes):
 
     got = ast.jit(lambda a: f(a, axes), tiered=False)(ast.asarray(x))
     want = ast.jit(lambda a: f(a, rows), tiered=False)(ast.asarray(moved))
-    np.testing.assert_array_equal(_bits(np.asarray(got).transpose(back)), _bits(want))
+    oracle.assert_same_bits(want, np.asarray(got).transpose(back))
     with np.errstate(all="ignore"):
         m = x.astype(np.float64).mean(axis=axes, keepdims=True)
         ref = (x - m) / np.sqrt(((x - m) ** 2).mean(axis=axes, keepdims=True) + 1e-5)
@@ -229,14 +225,14 @@ def test_trailing_kept_axes_merge_into_one_column_axis():
         for fusion in [e for e in graph.eqns if e.prim.name == "fusion"]:
             assert (collapsed_region(fusion.params["graph"]) is None) == (fn is per_channel)
     got = _compiled_plain(merged)(ast.asarray(x))
-    np.testing.assert_array_equal(_bits(got[1]), _bits(kernel_reduce("sum", x * 2, (0,))))
+    oracle.assert_same_bits(kernel_reduce("sum", x * 2, (0,)), got[1])
     with np.errstate(all="ignore"):
         np.testing.assert_allclose(np.asarray(got[0]), x - x.astype(np.float64).mean(0), atol=1e-3)
     strided = _data((130, 12, 8), np.float32, 14)[:, ::2]  # not C order: the merge copies
     got = _compiled_plain(merged)(ast.asarray(strided))
-    np.testing.assert_array_equal(_bits(got[1]), _bits(kernel_reduce("sum", strided * 2, (0,))))
+    oracle.assert_same_bits(kernel_reduce("sum", strided * 2, (0,)), got[1])
     got = _compiled_plain(per_channel)(ast.asarray(x), ast.asarray(w))
-    np.testing.assert_array_equal(_bits(got), _bits(kernel_reduce("sum", x * w, (0,))))
+    oracle.assert_same_bits(kernel_reduce("sum", x * w, (0,)), got)
 
 
 def _compiled_plain(fn):
