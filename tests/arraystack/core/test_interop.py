@@ -4,24 +4,18 @@ from __future__ import annotations
 
 import numpy
 import pytest
-from arraystack.ir import ShapedArray, make_graph
+from arraystack.ir import ShapedArray
 from arraystack.ir.core import ConcretizationError, TracerError
 
 import arraystack
 from arraystack._core import interop as _interop
+from tests.conftest import run_on_tracer
 
 AVAL = ShapedArray((3,), numpy.dtype("float64"))
 
 
 def _traced(fn, aval=AVAL):
-    out = []
-
-    def body(t):
-        out.append(fn(arraystack._core.array.wrap(t)))
-        return [t]
-
-    make_graph(body, [aval])
-    return out[0]
+    return run_on_tracer(fn, aval)
 
 
 def test_numpy_functions_return_arraystack_arrays():

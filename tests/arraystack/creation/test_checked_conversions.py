@@ -3,36 +3,20 @@ sort_complex."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy
 import pytest
 from arraystack.ir.core import ConcretizationError
 
 import arraystack
+from tests import oracle
 
-DTYPES = [
-    "bool",
-    "int8",
-    "uint16",
-    "int64",
-    "float16",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-]
+DTYPES = oracle.DTYPES
 
 
-def make(shape, dtype, seed=0):
-    rng = numpy.random.default_rng(seed)
-    dtype = numpy.dtype(dtype)
-    if dtype.kind == "b":
-        return rng.random(shape) > 0.5
-    if dtype.kind in "iu":
-        return rng.integers(0, 50, shape).astype(dtype)
-    values = rng.integers(-3, 3, shape).astype(float)  # ties, to exercise the imaginary key
-    if dtype.kind == "c":
-        values = values + 1j * rng.integers(-3, 3, shape)
-    return values.astype(dtype)
+# integer-valued floats: ties exercise the imaginary sort key
+make = functools.partial(oracle.make, ints=(0, 50), ties=True)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

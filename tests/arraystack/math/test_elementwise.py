@@ -12,6 +12,7 @@ import pytest
 
 import arraystack
 from arraystack._core.array import wrap
+from tests import oracle
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -39,27 +40,11 @@ def sample(dtype, seed=0):
     return out
 
 
-def bits(a):
-    """Floats as their bit patterns (NaNs unified), so comparisons see -0.0 and every last bit."""
-    a = np.asarray(a)
-    if a.dtype.kind == "c":
-        return np.stack([bits(a.real), bits(a.imag)])
-    if a.dtype.kind != "f":
-        return a
-    out = a.view({2: np.uint16, 4: np.uint32, 8: np.uint64}[a.dtype.itemsize]).copy()
-    out[np.isnan(a)] = 0
-    return out
-
-
 def assert_bitwise(expected, actual):
-    if isinstance(expected, tuple):
-        for e, a in zip(expected, actual, strict=True):
-            assert_bitwise(e, a)
-        return
-    assert isinstance(actual, arraystack.ndarray)
-    expected, actual = np.asarray(expected), np.asarray(actual)
-    assert actual.dtype == expected.dtype and actual.shape == expected.shape
-    np.testing.assert_array_equal(bits(actual), bits(expected))
+    """The same bits (oracle.assert_bitwise), and each result is an arraystack array."""
+    for a in actual if isinstance(actual, tuple) else (actual,):
+        assert isinstance(a, arraystack.ndarray)
+    oracle.assert_bitwise(expected, actual)
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import pytest
 from arraystack.ir import ShapedArray, TracerError, make_graph
 
 import arraystack
+from tests import oracle
 
 pytestmark = pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
 
@@ -39,13 +40,6 @@ def sample(shape, dtype, seed=0):
     if dtype.kind == "c":
         values = values + 1j * rng.standard_normal(shape)
     return values.astype(dtype)
-
-
-def same_bits(expected, actual):
-    """Bit-exact equality (distinguishes -0.0 and NaN payloads), dtype and shape included."""
-    actual = numpy.asarray(actual)
-    assert actual.dtype == expected.dtype and actual.shape == expected.shape
-    assert actual.tobytes() == expected.tobytes(), f"{actual!r} != {expected!r}"
 
 
 def traced_result(fn):
@@ -322,8 +316,8 @@ def test_arange(args, kwargs):
             with pytest.raises(type(e)):
                 arraystack.arange(*args, **kwargs)
             return
-        same_bits(expected, arraystack.arange(*args, **kwargs))
-        same_bits(expected, traced_result(lambda: arraystack.arange(*args, **kwargs)))
+        oracle.assert_same_bits(expected, arraystack.arange(*args, **kwargs))
+        oracle.assert_same_bits(expected, traced_result(lambda: arraystack.arange(*args, **kwargs)))
 
 
 def test_arange_keywords(parity):
@@ -339,7 +333,8 @@ def test_arange_keywords(parity):
 def test_arange_float_bits(n, dtype):
     for start, step in [(0.1, 0.3), (-7.3, 0.013), (1e5, -3.7), (3, 0.5)]:
         expected = numpy.arange(start, start + n * step, step, dtype=dtype)
-        same_bits(expected, arraystack.arange(start, start + n * step, step, dtype=dtype))
+        got = arraystack.arange(start, start + n * step, step, dtype=dtype)
+        oracle.assert_same_bits(expected, got)
 
 
 def test_arange_traced_argument_raises():

@@ -9,10 +9,11 @@ import pickle
 
 import numpy
 import pytest
-from arraystack.ir import ShapedArray, TracerError, make_graph
+from arraystack.ir import ShapedArray, TracerError
 from arraystack.ir.core import ConcretizationError
 
 import arraystack
+from tests.conftest import run_on_tracer
 
 SAMPLES = {
     "f64": numpy.arange(12.0).reshape(3, 4) - 5.5,
@@ -37,15 +38,7 @@ AVAL = ShapedArray((2, 3), numpy.dtype("float32"))
 
 
 def _traced(fn, aval=AVAL):
-    """Run fn on a traced arraystack array (inside make_graph) and return what it returned."""
-    out = []
-
-    def body(t):
-        out.append(fn(arraystack._core.array.wrap(t)))
-        return [t]
-
-    make_graph(body, [aval])
-    return out[0]
+    return run_on_tracer(fn, aval)
 
 
 @pytest.mark.parametrize("name", list(SAMPLES))
