@@ -176,7 +176,8 @@ def test_getitem_arraystack_index_arrays(parity):
 
 
 def test_getitem_traced_out_of_bounds_raises():
-    # a traced index is checked when the graph runs (tests/arraystack/test_indexing_bounds.py has more)
+    # a traced index is checked when the graph runs
+    # (tests/arraystack/indexing/test_indexing_bounds.py has more)
     a = numpy.arange(5.0)
     with pytest.raises(IndexError, match="index 7 is out of bounds for axis 0 with size 5"):
         run_traced(lambda xp, x, i: x[i], a, numpy.array([7, -9, -1]))
