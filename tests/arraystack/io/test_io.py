@@ -9,18 +9,9 @@ import pytest
 from arraystack.ir import ConcretizationError
 
 import arraystack
+from tests import oracle
 
-DTYPES = [
-    "bool",
-    "int8",
-    "uint16",
-    "int64",
-    "float16",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-]
+DTYPES = oracle.DTYPES
 
 
 def data(dtype, shape=(3, 4)):

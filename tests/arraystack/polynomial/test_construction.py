@@ -2,36 +2,19 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy
 import pytest
 from arraystack.ir.core import ConcretizationError
 
 import arraystack
+from tests import oracle
 
-DTYPES = [
-    "bool",
-    "int8",
-    "uint16",
-    "int64",
-    "float16",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-]
+DTYPES = oracle.DTYPES
 
 
-def make(shape, dtype, seed=0):
-    rng = numpy.random.default_rng(seed)
-    dtype = numpy.dtype(dtype)
-    if dtype.kind == "b":
-        return rng.random(shape) > 0.5
-    if dtype.kind in "iu":
-        return rng.integers(0, 9, shape).astype(dtype)
-    values = rng.standard_normal(shape)
-    if dtype.kind == "c":
-        values = values + 1j * rng.standard_normal(shape)
-    return values.astype(dtype)
+make = functools.partial(oracle.make, ints=(0, 9))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -18,6 +18,7 @@ import pytest
 from arraystack.backends import compile_graph
 
 import arraystack as ast
+from tests import oracle
 
 TOP = 2**63 - 1
 # a column whose float64 sum is 2.0 row after row and 1.0 in NumPy's pairwise order (blocks of 8)
@@ -28,13 +29,6 @@ def _tiers(fun, *args):
     """(tier-0 outputs, compiled outputs) of fun's optimized graph on args, in their layouts."""
     graph = ast.jit(fun).lower(*args).optimized
     return compile_graph(graph, "numba", tier=0)(*args), compile_graph(graph, "numba")(*args)
-
-
-def _assert_same_bits(tier0, tier1):
-    for k, (x, y) in enumerate(zip(tier0, tier1)):
-        x, y = numpy.asarray(x), numpy.asarray(y)
-        assert x.dtype == y.dtype and x.shape == y.shape, k
-        assert x.tobytes() == y.tobytes(), f"output {k}: tier 0 {x!r}, compiled {y!r}"
 
 
 def _extremes(shape, seed):
@@ -60,7 +54,7 @@ def test_the_cancelling_column_reproducer():
     """Transposed, 9 rows: tier 0 gave NumPy's pairwise 1/9, the compiled tier 2/9."""
     x = numpy.array([CANCELLING, CANCELLING[::-1]], numpy.int64).T  # (9, 2), Fortran order
     (tier0,), (tier1,) = _tiers(lambda a: ast.mean(a, axis=0), x)
-    _assert_same_bits((tier0,), (tier1,))
+    oracle.assert_same_bits((tier0,), (tier1,))
     assert numpy.asarray(tier1)[0] == 2.0 / 9  # row after row: 2**63 - 2**63 cancels first
     _within_summation_bound(tier1, x, 0)
 
@@ -81,7 +75,7 @@ def test_tiers_agree_on_extreme_int64_means_in_every_layout(shape, layout):
     axes = [None, *range(x.ndim)] + ([(0, 1)] if x.ndim == 3 else [])
     fun = lambda a: tuple(ast.mean(a, axis=axis) for axis in axes)
     tier0, tier1 = _tiers(fun, x)
-    _assert_same_bits(tier0, tier1)
+    oracle.assert_same_bits(tier0, tier1)
     for got, axis in zip(tier1, axes):
         _within_summation_bound(got, x, axis)
 
@@ -93,7 +87,7 @@ def test_exact_integer_means_are_numpy_bits(layout):
     x = LAYOUTS[layout](rng.integers(-(2**45), 2**45, size=(80, 12), dtype=numpy.int64))
     axes = [None, 0, 1]
     tier0, tier1 = _tiers(lambda a: tuple(ast.mean(a, axis=axis) for axis in axes), x)
-    _assert_same_bits(tier0, tier1)
+    oracle.assert_same_bits(tier0, tier1)
     for got, axis in zip(tier1, axes):
         want = numpy.mean(x, axis=axis)
         assert numpy.asarray(got).tobytes() == numpy.asarray(want).tobytes(), axis

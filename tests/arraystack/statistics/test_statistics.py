@@ -2,39 +2,20 @@
 
 from __future__ import annotations
 
+import functools
 import warnings
 
 import numpy
 import pytest
 
 import arraystack
+from tests import oracle
+
+make = functools.partial(oracle.make, scale=3)
 
 
-def make(shape, dtype, seed=0, nan=False):
-    """Deterministic data of a dtype: small signed values for ints, normal floats, NaNs on request."""
-    rng = numpy.random.default_rng(seed)
-    dtype = numpy.dtype(dtype)
-    if dtype.kind == "b":
-        return numpy.asarray(rng.random(shape) > 0.5)
-    if dtype.kind in "iu":
-        low = 0 if dtype.kind == "u" else -9
-        return rng.integers(low, 10, shape).astype(dtype)
-    x = rng.standard_normal(shape) * 3
-    if dtype.kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    x = x.astype(dtype)
-    if nan and x.size:
-        x.flat[::3] = numpy.nan
-    return x
-
-
-@pytest.fixture(autouse=True)
-def _quiet():
-    # empty slices, NaN and inf inputs warn in NumPy and arraystack alike; the values are compared
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        warnings.simplefilter("ignore", numpy.exceptions.ComplexWarning)
-        yield
+# empty slices, NaN and inf inputs warn in NumPy and arraystack alike; the values are compared
+pytestmark = pytest.mark.usefixtures("quiet_numerics")
 
 
 @pytest.mark.parametrize("ddof", [0, 1, 2, 0.5, 4, 7])
