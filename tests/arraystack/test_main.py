@@ -99,7 +99,7 @@ def test_an_unknown_command_is_a_usage_error(tmp_path):
     assert code == 2 and "invalid choice" in err
 
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 INSTALL_AND_DEMO = "pip install -e . && python -m arraystack demo"
 INSTALL_AND_TEST = 'pip install -e ".[test]" && pytest'
 

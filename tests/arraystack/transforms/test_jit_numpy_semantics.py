@@ -13,6 +13,7 @@ import numpy
 import pytest
 
 import arraystack as ast
+from tests import oracle
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -28,23 +29,10 @@ def in_every_mode(fn, *args):
     return expected, [("eager", eager), ("tier 0", tier0), ("compiled", compiled)]
 
 
-def assert_same_bits(expected, actual, where=""):
-    if isinstance(expected, tuple):
-        assert isinstance(actual, tuple) and len(actual) == len(expected), where
-        for k, (e, a) in enumerate(zip(expected, actual)):
-            assert_same_bits(e, a, f"{where}[{k}]")
-        return
-    e, a = numpy.asarray(expected), numpy.asarray(actual)
-    assert (a.dtype, a.shape) == (e.dtype, e.shape), (
-        f"{where}: {a.dtype}{a.shape} != {e.dtype}{e.shape}"
-    )
-    assert a.tobytes() == e.tobytes(), f"{where}: {a!r} != {e!r} (NumPy)"
-
-
 def check_every_mode(fn, *args):
     expected, results = in_every_mode(fn, *args)
     for name, result in results:
-        assert_same_bits(expected, result, name)
+        oracle.assert_same_bits(expected, result, name)
 
 
 # -- bool ** 2 -------------------------------------------------------------------------------------
@@ -122,7 +110,7 @@ def test_fmax_fmin_return_the_first_of_equal_zeros(dtype):
         ("tier 0", ast.jit(lambda a, b: (ast.fmax(a, b), ast.fmin(a, b)), tiered=True)),
         ("compiled", ast.jit(lambda a, b: (ast.fmax(a, b), ast.fmin(a, b)), tiered=False)),
     ]:
-        assert_same_bits(expected, fn(x, y), name)
+        oracle.assert_same_bits(expected, fn(x, y), name)
     # NumPy's own result on float64 scalars: the first of two zeros
     assert numpy.signbit(numpy.fmax(numpy.float64(-0.0), numpy.float64(0.0)))
     assert numpy.signbit(ast.fmax(ast.asarray(-0.0), 0.0)) and not numpy.signbit(
@@ -189,7 +177,8 @@ class _EqualsTwo:
 def test_comparison_with_an_object_defining_eq():
     x = numpy.array([1.0, 2.0, 3.0])
     expected = x == _EqualsTwo()
-    assert_same_bits(expected, ast.asarray(x) == _EqualsTwo())  # eager: NumPy calls it per element
+    # eager: NumPy calls it per element
+    oracle.assert_same_bits(expected, ast.asarray(x) == _EqualsTwo())
     with pytest.raises(TypeError, match="compares each element with this object in Python"):
         ast.jit(lambda a: a == _EqualsTwo())(x)
 
