@@ -5,12 +5,12 @@ arraystack API, so it runs eagerly, under arraystack.jit and under arraystack.vm
 derived as in JAX with `jax_threefry_partitionable=True` (its default): element i of a draw of
 `shape` is threefry2x32(key, (0, i)) and `split(key, n)[i]` is the same block, so `key`, `split`,
 `fold_in`, `bits`, `uniform` and `randint` give JAX's values bit for bit and `truncated_normal`
-to within float rounding (tests/test_prng.py checks this). `normal` uses Box-Muller (JAX inverts
-erf) and `permutation` a sorting network, so their values differ from JAX's.
+to within float rounding (tests/arraystack/prng/test_prng.py checks this). `normal` uses Box-Muller
+(JAX inverts erf) and `permutation` a sorting network, so their values differ from JAX's.
 """
 
 from arraystack.prng._continuous import (
-    _erfinv,  # noqa: F401  (tests/nn/test_initializers.py)
+    _erfinv,  # noqa: F401  (tests/arraystack/nn/test_initializers.py)
     gumbel,
     normal,
     truncated_normal,

@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy
 import pytest
+
+from tests import oracle
 
 rng = numpy.random.default_rng(1)
 
 
-def make(shape, dtype="float64"):
-    dtype = numpy.dtype(dtype)
-    if dtype.kind == "b":
-        return rng.integers(0, 2, shape).astype(bool)
-    if dtype.kind in "iu":
-        return rng.integers(0, 5, shape).astype(dtype)
-    x = rng.standard_normal(shape)
-    if dtype.kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
+make = functools.partial(oracle.make, seed=rng, ints=(0, 5))
 
 
 DTYPES = ["bool", "int32", "int64", "float32", "float64", "complex128"]

@@ -3,24 +3,18 @@ implicit output, broadcasting, dtypes, every `optimize` setting, errors; traced 
 
 from __future__ import annotations
 
+import functools
+
 import numpy
 import pytest
 
 import arraystack
+from tests import oracle
 
 rng = numpy.random.default_rng(3)
 
 
-def make(shape, dtype="float64"):
-    dtype = numpy.dtype(dtype)
-    if dtype.kind == "b":
-        return rng.integers(0, 2, shape).astype(bool)
-    if dtype.kind in "iu":
-        return rng.integers(-3, 5, shape).astype(dtype)
-    x = rng.standard_normal(shape)
-    if dtype.kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
+make = functools.partial(oracle.make, seed=rng, ints=(-3, 5))
 
 
 CASES = [

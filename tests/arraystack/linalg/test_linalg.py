@@ -3,10 +3,13 @@ empty and singular matrices, NumPy 2's result named tuples, and LinAlgError wher
 
 from __future__ import annotations
 
+import functools
+
 import numpy
 import pytest
 
 import arraystack
+from tests import oracle
 
 rng = numpy.random.default_rng(7)
 
@@ -26,16 +29,7 @@ def parity(parity):
     return check
 
 
-def make(shape, dtype="float64"):
-    dtype = numpy.dtype(dtype)
-    if dtype.kind == "b":
-        return rng.integers(0, 2, shape).astype(bool)
-    if dtype.kind in "iu":
-        return rng.integers(-4, 5, shape).astype(dtype)
-    x = rng.standard_normal(shape)
-    if dtype.kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
+make = functools.partial(oracle.make, seed=rng, ints=(-4, 5))
 
 
 def well(n, batch=(), dtype="float64"):

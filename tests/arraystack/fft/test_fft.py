@@ -2,27 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 import warnings
 
 import numpy
 import pytest
 
 import arraystack
+from tests import oracle
 
 NORMS = [None, "backward", "ortho", "forward"]
 
 
-def make(shape, dtype, seed=0):
-    rng = numpy.random.default_rng(seed)
-    dtype = numpy.dtype(dtype)
-    if dtype.kind == "b":
-        return rng.random(shape) > 0.5
-    if dtype.kind in "iu":
-        return rng.integers(0, 9, shape).astype(dtype)
-    x = rng.standard_normal(shape)
-    if dtype.kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
+make = functools.partial(oracle.make, ints=(0, 9))
 
 
 # float16 results: NumPy computes in float32 and rounds; compare at float16's precision

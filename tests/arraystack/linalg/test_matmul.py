@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy
 import pytest
 
 import arraystack
+from tests import oracle
 
 rng = numpy.random.default_rng(0)
 
 
-def _arr(shape, dtype="float64"):
-    dtype = numpy.dtype(dtype)
-    if dtype.kind == "b":
-        return rng.integers(0, 2, shape).astype(bool)
-    if dtype.kind in "iu":
-        return rng.integers(0, 5, shape).astype(dtype)
-    if dtype.kind == "c":
-        return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
-    return rng.standard_normal(shape).astype(dtype)
+_arr = functools.partial(oracle.make, seed=rng, ints=(0, 5))
 
 
 SHAPES = [
