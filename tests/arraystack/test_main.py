@@ -13,14 +13,15 @@ from pathlib import Path
 import pytest
 
 
-def run(tmp_path, *args):
+def run(tmp_path, *args, env=None, timeout=300):
     done = subprocess.run(
         [sys.executable, "-m", "arraystack", *args],
         cwd=tmp_path,
+        env=env,
         capture_output=True,
         text=True,
         check=False,
-        timeout=300,
+        timeout=timeout,
     )
     return done.returncode, done.stdout, done.stderr
 
@@ -119,16 +120,7 @@ def test_readme_quickstart_is_the_two_commands_and_ci_runs_the_second():
 def run_env(tmp_path, cache, *args):
     # TMPDIR too: `cache clear` also clears the fallback directory under the temporary one
     env = {**os.environ, "ARRAYSTACK_CACHE_DIR": str(cache), "TMPDIR": str(tmp_path)}
-    done = subprocess.run(
-        [sys.executable, "-m", "arraystack", *args],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    return done.returncode, done.stdout, done.stderr
+    return run(tmp_path, *args, env=env, timeout=120)
 
 
 def fake_cache(root: Path) -> Path:
