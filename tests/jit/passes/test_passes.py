@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-import arraystack as ast
 from arraystack.ir import eval_graph, typecheck
 from arraystack.ir.control import fusion_p
 from arraystack.ir.passes import PIPELINE, PassError, run_pipeline
@@ -13,6 +11,8 @@ from arraystack.ir.passes.cse import eliminate_common_subexpressions
 from arraystack.ir.passes.dce import eliminate_dead_code
 from arraystack.ir.passes.fold import fold_constants
 from arraystack.ir.passes.fuse import fuse_elementwise
+
+import arraystack as ast
 
 
 def graph_of(fn, *args):
@@ -52,10 +52,10 @@ def test_common_subexpressions_are_merged():
 
 
 def test_scalar_constants_fold_through_the_reference_rules():
-    from arraystack.ir import structural as s
-    from arraystack.ir.ir import Graph, GraphBuilder, Literal, Var
-    from arraystack.ir.avals import ShapedArray
     from arraystack.ir import primitives as p
+    from arraystack.ir import structural as s
+    from arraystack.ir.avals import ShapedArray
+    from arraystack.ir.ir import GraphBuilder, Literal, Var
 
     f64 = np.dtype(np.float64)
     b = GraphBuilder()
