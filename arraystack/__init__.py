@@ -48,8 +48,8 @@ _transforms/     function transformations
     jit.py and jit_arguments.py, jit_cache.py, jit_captures.py, jit_entry.py, jit_lowered.py,
     jit_placement.py, jit_writeback.py, aliasing.py (views while tracing), tiering.py;
     make_graph.py; autodiff.py (grad, vjp, jvp, linearize), jacobian.py, custom.py (custom rules,
-    checkpoint), vmap.py, control.py (cond, switch, while_loop, fori_loop, scan), functional.py and
-    functional_axes.py (apply_along_axis, vectorize, apply_over_axes)
+    checkpoint), vmap.py, control.py (cond, switch, while_loop, fori_loop, scan), functional.py
+    (apply_along_axis, apply_over_axes, vectorize)
 _cli/            `python -m arraystack` (__main__.py): info.py, bench.py, cache.py, demo_train.py
 
 Public subpackages and modules keep NumPy's names: fft, linalg (also the top-level products and
@@ -187,8 +187,9 @@ from arraystack._statistics.quantiles import (
 from arraystack._transforms.autodiff import grad, jvp, linearize, value_and_grad, vjp
 from arraystack._transforms.control import cond, fori_loop, scan, switch, while_loop
 from arraystack._transforms.custom import checkpoint, custom_jvp, custom_vjp, remat, stop_gradient
-from arraystack._transforms.functional import apply_along_axis, frompyfunc, vectorize
-from arraystack._transforms.functional_axes import apply_over_axes
+from arraystack._transforms.functional import (
+    apply_along_axis, apply_over_axes, frompyfunc, vectorize,
+)
 from arraystack._transforms.jacobian import hessian, jacfwd, jacrev
 from arraystack._transforms.jit import jit
 from arraystack._transforms.make_graph import make_graph
