@@ -129,7 +129,7 @@ where : array_like, optional
     Broadcast over the inputs. Where True, the output holds the ufunc result; elsewhere an
     `out` array keeps its value and a new output holds zeros.
 casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
-    The casting allowed into the loop dtypes and into `out`, as in NumPy.
+    The casting allowed into the loop dtypes and into `out`, as in NumPy; 'same_kind' by default.
 order : {'K', 'C', 'F', 'A'}, optional
     Accepted for compatibility and ignored.
 dtype : data-type, optional
