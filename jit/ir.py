@@ -77,7 +77,8 @@ _set_prim, _set_inputs, _set_outputs, _set_params, _set_source = slot_setters(
 )
 
 
-@dataclass(frozen=True, eq=False, slots=True)
+# weakref_slot: facts derived from a graph (regions.region_layout) are cached as long as it lives
+@dataclass(frozen=True, eq=False, slots=True, weakref_slot=True)
 class Graph:
     inputs: tuple
     eqns: tuple

@@ -15,13 +15,13 @@ kernel's cache key. Three forms:
 from __future__ import annotations
 
 import numpy as np
-
 from arraystack.backends.codeblock import CodeBlock
+from arraystack.backends.numba.fusion_policy import CHECKED_FLOAT32, NUMBA_FUSION
 from arraystack.backends.numba.lowering import VECTOR_MATH, literal, numba_rules
 from arraystack.backends.numba.mathlib.trig_constants import TRIG_FAST_F
-from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
 from arraystack.ir.ir import Literal
+from arraystack.ir.regions import region_layout
 
 REDUCTIONS = {
     s.reduce_sum_p: "sum",
@@ -44,23 +44,18 @@ class KernelSpec:
         self.outputs = outputs  # per output: (shape to allocate, dtype, final shape)
 
 
-def _squeezed(shape):
-    return tuple(d for d in shape if d != 1)
-
-
 class _Region:
+    """A region as the kernel generator sees it: its layout (arraystack.ir.regions, worked out by the
+    fuse pass) plus what only numba's loops need: names, operands read through broadcasts, vector width."""
+
     def __init__(self, graph):
         self.graph = graph
-        reductions = [e for e in graph.eqns if e.prim in REDUCTIONS]
-        if reductions:
-            self.shape = tuple(reductions[0].inputs[0].aval.shape)
-            self.axes = tuple(reductions[0].params["axes"])
-        else:
-            self.shape = tuple(max((e.outputs[0].aval.shape for e in graph.eqns), key=len))
-            self.axes = ()
-        self.rank = len(self.shape)
-        self.kept = tuple(d for d in range(self.rank) if d not in self.axes)
-        self.outer_shape = tuple(self.shape[d] for d in self.kept)
+        self.layout = layout = region_layout(graph)
+        self.shape = layout.shape
+        self.axes = layout.axes
+        self.rank = layout.rank
+        self.kept = layout.kept
+        self.outer_shape = layout.outer_shape
         self.names = {}
         for k, v in enumerate(graph.inputs):
             self.names[v] = f"a{k}"
@@ -84,22 +79,17 @@ class _Region:
         # 2.5 -> 2.1 ms; a row max 0.72 -> 0.64 ms). Single-pass memory-bound loops keep LLVM's
         # default width: an elementwise a * 2 + b ran 3-14% slower wide, a total sum of squares no
         # faster. The width changes no result: nothing is reassociated (summation_order.py)
-        rows_reduced = (
-            bool(reductions) and self.rank - 1 in self.axes and len(self.axes) < self.rank
-        )
+        rows_reduced = bool(self.axes) and self.rank - 1 in self.axes and len(self.axes) < self.rank
         self.wide = rows_reduced or any(e.prim in VECTOR_MATH for e in graph.eqns)
 
     def level(self, var):
+        """The layout's level ('full', 'outer': may carry unit axes, which the step reshapes), or
+        'scalar' / 'other' for values the layout does not place and broadcast-only inputs."""
         shape = tuple(var.aval.shape)
-        if shape == self.shape:
-            return "full"
-        if self.axes and var in self.broadcast_only:
-            return "scalar" if shape == () else "other"
-        if self.axes and _squeezed(shape) == _squeezed(self.outer_shape):
-            return "outer"  # may carry unit axes (keepdims): the step reshapes inputs/outputs
-        if shape == ():
-            return "scalar"
-        return "other"
+        level = self.layout.level(shape)
+        if level == "full" or (level == "outer" and var not in self.broadcast_only):
+            return level
+        return "scalar" if shape == () else "other"
 
 
 def generate(graph, parallel: bool, name: str = "kernel", flat_ok: bool = True) -> KernelSpec:
@@ -253,11 +243,9 @@ def _emit_elementwise(code, region, parallel, flat):
 # functions there), else the full ones. 4096 elements: 16 KB of float32 arguments, read again from L1.
 CHECK_BLOCK = 4096
 FAST_BITS_F32 = int(np.float32(TRIG_FAST_F).view(np.uint32))
-CHECKED = (p.sin_p, p.cos_p, p.tan_p)  # each has mathlib/trig.py's <name>_f32_fast
-
-
-def _has_fast_variant(eqn) -> bool:
-    return eqn.prim in CHECKED and eqn.outputs[0].aval.dtype == np.float32
+# the fusion policy's checked functions (fusion_policy.py): each has mathlib/trig.py's <name>_f32_fast
+CHECKED = CHECKED_FLOAT32
+_has_fast_variant = NUMBA_FUSION.checked
 
 
 def _checked_arguments(region):

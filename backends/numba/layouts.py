@@ -19,7 +19,7 @@ import threading
 
 from arraystack.ir import structural as s
 from arraystack.ir.ir import Eqn, Graph, Literal, Var
-from arraystack.ir.passes.fuse import ELEMENTWISE, REDUCTIONS
+from arraystack.ir.regions import ELEMENTWISE, REDUCTIONS, region_layout
 
 
 def reversed_region(graph):
@@ -190,11 +190,8 @@ def collapsed_region(graph):
     trailing axes has them merged the same way (a view of a C-order operand). None where a value has
     only some of those axes (a per-channel vector broadcast along the last axis) or a reshape or a
     broadcast moves them."""
-    reductions = [e for e in graph.eqns if e.prim in REDUCTIONS]
-    if not reductions:
-        return None
-    shape = tuple(reductions[0].inputs[0].aval.shape)
-    axes = tuple(reductions[0].params["axes"])
+    layout = region_layout(graph)
+    shape, axes = layout.shape, layout.axes
     if not axes or axes != tuple(range(axes[0], axes[-1] + 1)):
         return None
     tail = shape[axes[-1] + 1 :]

@@ -9,9 +9,8 @@ arithmetic wraps as in NumPy (numba widens small ints). A primitive missing here
 from __future__ import annotations
 
 import numpy as np
-
+from arraystack.backends.numba.fusion_policy import WHOLE_ARRAY_FLOAT, float32_integer_power
 from arraystack.ir import primitives as p
-from arraystack.ir.passes.fuse import WHOLE_ARRAY_FLOAT, float32_integer_power
 
 numba_rules: dict = {}
 
@@ -169,8 +168,9 @@ numba_rules[p.convert_p] = _convert
 numba_rules[p.stop_gradient_p] = lambda args, eqn: args[0]
 
 
-# Float functions numba can only call as scalar libm routines (the fusion pass keeps them out of regions,
-# jit/passes/fuse.py WHOLE_ARRAY_FLOAT): a region that still holds one (a user's pipeline) runs on NumPy.
+# Float functions numba can only call as scalar libm routines (numba's fusion policy keeps them out of
+# regions, fusion_policy.py WHOLE_ARRAY_FLOAT): a region that still holds one (a user's pipeline, or one
+# optimized under another policy) runs on NumPy.
 
 
 def unsupported_reason(eqn) -> str | None:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-
 from arraystack.backends.control import control_step
 from arraystack.backends.executable import (
     Executable,
@@ -39,12 +38,13 @@ from arraystack.backends.executable import (
 )
 from arraystack.backends.numba import _reference_region_step, _region_problem
 from arraystack.backends.numba.extrema import kernel_extremum
+from arraystack.backends.numba.fusion_policy import float32_integer_power
 from arraystack.backends.numba.mathlib.twins import numpy_twin
 from arraystack.backends.numba.summation_order import kernel_reduce
 from arraystack.backends.reference import reference_step
 from arraystack.ir.control import fusion_p
 from arraystack.ir.ir import Literal
-from arraystack.ir.passes.fuse import ELEMENTWISE, float32_integer_power
+from arraystack.ir.regions import ELEMENTWISE
 
 # Region primitives whose twin is this NumPy ufunc applied to operands of the output's dtype (the
 # reference rule): they can write into a dying operand's buffer (`out=`) instead of a new one.

@@ -7,6 +7,7 @@ equation) and the API to edit it live in pipeline.py and are re-exported here:
     passes.register_pass("my_pass", fn, before="fuse_elementwise")
     passes.passes()                       # the names, in order
     passes.remove_pass("my_pass")
+    passes.run_pipeline(graph, fusion=policy)   # fuse_elementwise follows a backend's FusionPolicy
     with passes.pipeline_scope():         # edits inside the block are undone on exit
         ...
     arraystack.jit(f, passes=["simplify", ("my_pass", fn), "fuse_elementwise"])   # per function
@@ -19,6 +20,7 @@ from arraystack.ir.passes.cse import eliminate_common_subexpressions
 from arraystack.ir.passes.dce import eliminate_dead_code
 from arraystack.ir.passes.fold import fold_constants
 from arraystack.ir.passes.fuse import fuse_elementwise
+from arraystack.ir.passes.fusion_policy import GENERIC, FusionPolicy
 from arraystack.ir.passes.pipeline import (
     PIPELINE,
     PassError,
@@ -84,7 +86,9 @@ for _name, _fn in [
     register_pass(_name, _fn)
 
 __all__ = [
+    "GENERIC",
     "PIPELINE",
+    "FusionPolicy",
     "PassError",
     "PassReport",
     "count",

@@ -5,108 +5,37 @@ full values (shape S) or outer values (shape S without R): reductions over R tur
 values, and broadcast_in_dim over R turns outer values back into full ones (the softmax/layernorm pattern).
 A backend compiles a region into one loop nest: outer axes in parallel, a pass over R per reduction stage.
 Equations join a region only if that keeps the graph acyclic once the region becomes one equation.
+What a region can hold and its layout are the region model's (arraystack.ir.regions); which of that a
+backend compiles well is its FusionPolicy (fusion_policy.py), an argument: the pass knows no backend.
+Each region's layout is recorded against its sub-graph (regions.region_layout reads it back).
 """
 
 from __future__ import annotations
 
 import heapq
 
-from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
 from arraystack.ir.control import fusion_p
-from arraystack.ir.ir import Eqn, Graph, Literal, Var
-from arraystack.ir.passes.pipeline import visit
+from arraystack.ir.ir import Eqn, Graph, Var
+from arraystack.ir.passes.fusion_policy import GENERIC, FusionPolicy
+from arraystack.ir.passes.pipeline import running_fusion_policy, visit
+from arraystack.ir.regions import ELEMENTWISE, REDUCTIONS, RegionLayout, record_layout
 
-ELEMENTWISE = frozenset(
-    prim
-    for prim in p.abstract_eval_rules
-    if prim.name
-    in {
-        "neg", "abs", "sign", "floor", "ceil", "trunc", "rint", "exp", "exp2", "expm1", "log", "log2",
-        "log10", "log1p", "sqrt", "cbrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
-        "tanh", "asinh", "acosh", "atanh", "erf", "logistic", "isnan", "isinf", "isfinite", "signbit",
-        "not", "conj", "real", "imag", "add", "sub", "mul", "div", "floordiv", "rem", "fmod", "pow",
-        "max", "min", "atan2", "hypot", "copysign", "and", "or", "xor", "eq", "ne", "lt", "le", "gt",
-        "ge", "select", "convert",
-    }
-)  # fmt: skip
-REDUCTIONS = frozenset(
-    {s.reduce_sum_p, s.reduce_prod_p, s.reduce_max_p, s.reduce_min_p, s.reduce_and_p, s.reduce_or_p}
-)
-# Float functions a generated CPU loop can only compute by calling scalar libm routines, which do not
-# vectorize: NumPy's own whole-array loops are 2-7x faster (float32 sin(x)*2+1 on 1e6 elements, with libm's
-# sin: 9.6 ms fused, 1.9 ms as a NumPy step then a fused *2+1) and their bits are the reference tier's. They stay out of
-# regions, so the rest of a chain still fuses. (sin, cos, tan and log1p have vectorized versions: numba's
-# mathlib/trig.py and mathlib/log1p.py.)
-WHOLE_ARRAY_FLOAT = frozenset(
-    prim
-    for prim in p.abstract_eval_rules
-    if prim.name
-    in {
-        "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "log2", "log10", "exp2",
-        "atan2", "hypot", "pow",
-    }
-)  # fmt: skip
-# float32 sin, cos and tan join elementwise regions only, never one that reduces: a backend's fast float32
-# version holds below 2**20, and an elementwise loop can check each block's arguments and take it (the
-# numba backend: 0.6 ns an element, NumPy's loop 0.4 plus a memory pass), where a reducing loop's passes
-# would run the full range's version (1.4 ns, with table gathers)
-CHECKED_FLOAT32 = frozenset(
-    prim for prim in p.abstract_eval_rules if prim.name in {"sin", "cos", "tan"}
-)
-
-
-def float32_integer_power(eqn):
-    """n for a float32 x ** n with a literal n of 3 or 4, else None. Those fuse: a backend computes them in
-    float64 and rounds once, 0.3 ns an element (NumPy's float32 power: 0.95 ns for positive bases, a scalar
-    loop of 45-86 ns for negative ones, which split GELU's tanh approximation around it). x ** 2 is x * x
-    already (passes/algebra.py). A general float32 pow, exp(y log|x|) in float64, took 3.5 ns: slower than
-    NumPy's SIMD loop on positive bases, so other exponents keep NumPy's loop."""
-    if eqn.prim is not p.pow_p or eqn.outputs[0].aval.dtype != "float32":
-        return None
-    x, e = eqn.inputs
-    if x.aval.dtype != "float32" or not isinstance(e, Literal):
-        return None
-    value = float(e.value)
-    return int(value) if value in (3.0, 4.0) else None
-
-
-def _checked_float32(eqn) -> bool:
-    return eqn.prim in CHECKED_FLOAT32 and eqn.outputs[0].aval.dtype == "float32"
+__all__ = ["ELEMENTWISE", "GENERIC", "REDUCTIONS", "FusionPolicy", "fuse_elementwise"]
 
 
 class _Region:
+    """A region being built: its members and its layout (replaced when the first reduction joins)."""
+
     def __init__(self, shape):
         self.shape = shape
-        self.axes = None  # reduced axes, once a reduction joins (set_axes)
+        self.layout = RegionLayout(shape)
         self.members: list = []  # (position in the input graph, eqn), in the order they joined
-        self.outer_shape = None  # the shape without the reduced axes
-        self._squeezed_outer = None  # the same without unit axes
-        self.checked_float32 = False  # holds a float32 sin, cos or tan: never reduces
+        self.checked = False  # holds an equation FusionPolicy.checked names: never reduces
 
     def set_axes(self, axes):
-        if axes == self.axes:
-            return  # every reduction in a region reduces the same axes
-        self.axes = axes
-        self.outer_shape = tuple(d for i, d in enumerate(self.shape) if i not in axes)
-        self._squeezed_outer = _squeezed(self.outer_shape)
-
-    def level(self, aval_shape):
-        """'full' or 'outer' for a value of this shape inside the region, None if it cannot live here."""
-        if aval_shape == self.shape:
-            return "full"
-        if self.axes is None:
-            return None
-        if aval_shape == self.outer_shape:
-            return "outer"
-        squeezed = _squeezed(aval_shape) if 1 in aval_shape else aval_shape
-        if squeezed == self._squeezed_outer:
-            return "outer"  # outer values may carry unit axes (keepdims): same elements, same order
-        return None
-
-
-def _squeezed(shape):
-    return tuple(d for d in shape if d != 1)
+        if axes != self.layout.axes:  # every reduction in a region reduces the same axes
+            self.layout = RegionLayout(self.shape, axes)
 
 
 def _depends_on(node, target, deps):
@@ -123,45 +52,43 @@ def _depends_on(node, target, deps):
     return False
 
 
-def _can_join(region, eqn, inputs_from, producer, deps):
+def _can_join(region, eqn, inputs_from, producer, deps, checked):
     # A Var is the region's own value when the region produces it (producer maps each value to its live
     # node). Joining adds the edges region -> inputs_from (the producers of eqn's inputs); it must not
-    # close a cycle.
+    # close a cycle. `checked`: the policy checks eqn (FusionPolicy.checked).
     for node in inputs_from:
         if node is not region and _depends_on(node, region, deps):
             return False
-    if _checked_float32(eqn) and region.axes is not None:
+    layout = region.layout
+    if checked and layout.axes:
         return False
     if eqn.prim in REDUCTIONS:
         axes = tuple(eqn.params["axes"])
-        if region.checked_float32 or eqn.inputs[0].aval.shape != region.shape or not axes:
+        if region.checked or eqn.inputs[0].aval.shape != region.shape or not axes:
             return False
-        return region.axes is None or region.axes == axes
+        return not layout.axes or layout.axes == axes
     if eqn.prim is s.reshape_p:  # only between outer values of a reducing region (keepdims)
         x = eqn.inputs[0]
         return (
             producer.get(x) is region
-            and region.level(x.aval.shape) == "outer"
-            and region.level(eqn.outputs[0].aval.shape) == "outer"
+            and layout.level(x.aval.shape) == "outer"
+            and layout.level(eqn.outputs[0].aval.shape) == "outer"
         )
     if eqn.prim is s.broadcast_in_dim_p:
         if eqn.outputs[0].aval.shape != region.shape:
             return False
         x = eqn.inputs[0]
         if producer.get(x) is region:  # an outer value broadcast back over the reduced axes
-            kept = tuple(
-                i for i in range(len(region.shape)) if region.axes is None or i not in region.axes
-            )
             return (
-                region.axes is not None
-                and tuple(eqn.params["broadcast_dimensions"]) == kept
-                and (x.aval.shape == region.outer_shape)
+                bool(layout.axes)
+                and tuple(eqn.params["broadcast_dimensions"]) == layout.kept
+                and x.aval.shape == layout.outer_shape
             )
         return True
-    if region.level(eqn.outputs[0].aval.shape) is None:
+    if layout.level(eqn.outputs[0].aval.shape) is None:
         return False
     for x in eqn.inputs:
-        if producer.get(x) is region and region.level(x.aval.shape) is None:
+        if producer.get(x) is region and layout.level(x.aval.shape) is None:
             return False
     return True
 
@@ -171,11 +98,9 @@ def _try_merge(target, other, producer, deps, joining=None):
     The live nodes are the keys of `deps`; `joining` is an equation about to join `target`."""
     if other.shape != target.shape or other not in deps:
         return False
-    if other.axes is not None and target.axes is not None and other.axes != target.axes:
+    if other.layout.axes and target.layout.axes and other.layout.axes != target.layout.axes:
         return False
-    if (other.checked_float32 and target.axes is not None) or (
-        target.checked_float32 and other.axes is not None
-    ):
+    if (other.checked and target.layout.axes) or (target.checked and other.layout.axes):
         return False
     for a, b in ((target, other), (other, target)):
         for d in deps[a]:
@@ -183,9 +108,9 @@ def _try_merge(target, other, producer, deps, joining=None):
                 return False
     if not _merged_levels_hold(target, other, producer, joining):
         return False
-    if target.axes is None and other.axes is not None:
-        target.set_axes(other.axes)
-    target.checked_float32 = target.checked_float32 or other.checked_float32
+    if not target.layout.axes and other.layout.axes:
+        target.set_axes(other.layout.axes)
+    target.checked = target.checked or other.checked
     target.members.extend(other.members)
     for _, eqn in other.members:
         for v in eqn.outputs:
@@ -209,13 +134,11 @@ def _merged_levels_hold(target, other, producer, joining):
     whose kept axis is 0), and merging the two regions would have read the sums along the kept axis,
     as a + a.sum(axis=-1)[:, None], when the reduced and the broadcast axes had equal sizes. `joining`,
     an equation about to join `target`, is checked too."""
-    axes = target.axes if target.axes is not None else other.axes
-    if axes is None:
+    axes = target.layout.axes or other.layout.axes
+    if not axes:
         return True  # no outer values: every value is full
-    merged = _Region(target.shape)
-    merged.set_axes(axes)
+    merged = RegionLayout(target.shape, axes)
     owners = (target, other)
-    kept = tuple(i for i in range(len(merged.shape)) if i not in axes)
     eqns = [eqn for region in owners for _, eqn in region.members]
     for eqn in eqns + ([joining] if joining is not None else []):
         own = [x for x in eqn.inputs if isinstance(x, Var) and producer.get(x) in owners]
@@ -224,7 +147,7 @@ def _merged_levels_hold(target, other, producer, joining):
         if eqn.prim is s.broadcast_in_dim_p:
             x = eqn.inputs[0]
             if not (
-                tuple(eqn.params["broadcast_dimensions"]) == kept
+                tuple(eqn.params["broadcast_dimensions"]) == merged.kept
                 and x.aval.shape == merged.outer_shape
             ):
                 return False
@@ -233,45 +156,42 @@ def _merged_levels_hold(target, other, producer, joining):
     return True
 
 
-def _iteration_shape(eqn):
+def _iteration_shape(eqn, policy):
     """The shape a region computing eqn iterates over, or None when eqn does not fuse."""
     prim = eqn.prim
     if prim in REDUCTIONS:
         if not eqn.params["axes"]:
             return None  # a reduction over no axes is a copy; simplify removes it
-        x = eqn.inputs[0].aval
-        return x.shape if x.dtype.kind != "c" or prim is s.reduce_sum_p else None
+        if not policy.reducing_regions or not policy.reduction(eqn):
+            return None
+        return eqn.inputs[0].aval.shape
     out = eqn.outputs[0].aval
     if prim is s.broadcast_in_dim_p or prim is s.reshape_p:
         return out.shape
-    if prim not in ELEMENTWISE:
+    if prim not in ELEMENTWISE or not policy.elementwise(eqn):
         return None
-    if prim in WHOLE_ARRAY_FLOAT and out.dtype.kind == "f" and float32_integer_power(eqn) is None:
-        return None
-    for x in eqn.inputs:
-        if x.aval.dtype.kind == "c":
-            return None
-    for v in eqn.outputs:
-        if v.aval.dtype.kind == "c":
-            return None
     return None if 0 in out.shape else out.shape  # no empty arrays
 
 
-def _choose_region(eqn, shape, inputs_from, producer, deps):
+def _choose_region(eqn, shape, inputs_from, producer, deps, checked):
     """The first region among the producers of eqn's inputs that can take it (iterating over `shape`), or
     None."""
     out_shape = eqn.outputs[0].aval.shape
     for node in inputs_from:
         if (
             isinstance(node, _Region)
-            and (node.shape == shape or node.level(out_shape))
-            and _can_join(node, eqn, inputs_from, producer, deps)
+            and (node.shape == shape or node.layout.level(out_shape))
+            and _can_join(node, eqn, inputs_from, producer, deps, checked)
         ):
             return node
     return None
 
 
-def fuse_elementwise(graph: Graph) -> Graph:
+def fuse_elementwise(graph: Graph, policy: FusionPolicy | None = None) -> Graph:
+    """Group the graph's elementwise chains, broadcasts and reductions into fusion regions, as far as
+    `policy` allows (default: the running pipeline's, else GENERIC)."""
+    if policy is None:
+        policy = running_fusion_policy() or GENERIC
     producer: dict = {}  # var -> the live node (an Eqn or a _Region) computing it
     deps: dict = {}  # live node -> the nodes it reads from; its keys are the nodes in creation order
     first: dict = {}  # node -> position of its first eqn in the input graph
@@ -281,10 +201,12 @@ def fuse_elementwise(graph: Graph) -> Graph:
         try:
             # the nodes computing eqn's inputs (Literals and graph inputs have none; nodes are truthy)
             inputs_from = list(filter(None, map(producer.get, eqn.inputs)))
-            shape = _iteration_shape(eqn)
+            shape = _iteration_shape(eqn, policy)
             target = None
+            checked = False
             if shape is not None:
-                target = _choose_region(eqn, shape, inputs_from, producer, deps)
+                checked = policy.checked(eqn)
+                target = _choose_region(eqn, shape, inputs_from, producer, deps, checked)
             if target is None and shape is not None and eqn.prim is not s.reshape_p:
                 target = _Region(shape)  # reshapes only ever join a region
                 any_region = True
@@ -293,7 +215,7 @@ def fuse_elementwise(graph: Graph) -> Graph:
             if target is not None:
                 if eqn.prim in REDUCTIONS:
                     target.set_axes(tuple(eqn.params["axes"]))
-                target.checked_float32 = target.checked_float32 or _checked_float32(eqn)
+                target.checked = target.checked or checked
                 target_deps = deps[target]  # never holds target itself
                 target_deps.update(inputs_from)
                 target_deps.discard(target)
@@ -386,5 +308,6 @@ def _region_eqn(region, used_outside):
                 results.append(v)
                 sub_outputs.append(rename[v])
     sub = Graph(tuple(sub_inputs), tuple(sub_eqns), tuple(sub_outputs))
+    record_layout(sub, region.layout)
     last = region.members[-1][1]
     return Eqn(fusion_p, tuple(outer_inputs), tuple(results), {"graph": sub}, last.source)

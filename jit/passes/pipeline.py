@@ -5,11 +5,13 @@ after=), remove_pass(name), passes() lists the names, and `with pipeline_scope()
 (or `pipeline_scope([...])` runs a given list inside the block). `resolve_pipeline(spec)` turns the
 `jit(f, passes=[...])` form (names of known passes and/or (name, fn) pairs) into a concrete tuple.
 
-run_pipeline() times each pass and counts its equations before and after, plus any events the pass reports
-with count(); prints the IR after the passes named in ARRAYSTACK_DUMP (comma separated, or "all"); verifies
-the graph after every pass when asked (verify=True, or ARRAYSTACK_VERIFY_PASSES=1, which tests/conftest.py
-sets); and re-raises an exception from inside a pass as PassError naming the pass and, when the pass said
-which equation it was working on (visit()), that equation's index, primitive and source line.
+run_pipeline(graph, fusion=policy) hands fuse_elementwise a backend's FusionPolicy for the run (nested
+runs on sub-graphs inherit it). run_pipeline() times each pass and counts its equations before and after,
+plus any events the pass reports with count(); prints the IR after the passes named in ARRAYSTACK_DUMP
+(comma separated, or "all"); verifies the graph after every pass when asked (verify=True, or
+ARRAYSTACK_VERIFY_PASSES=1, which tests/conftest.py sets); and re-raises an exception from inside a pass as
+PassError naming the pass and, when the pass said which equation it was working on (visit()), that
+equation's index, primitive and source line.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import threading
 import time
 
 from arraystack.ir.ir import Graph, typecheck
+from arraystack.ir.passes.fusion_policy import FusionPolicy
 from arraystack.ir.printer import print_graph
 
 PIPELINE: list = []  # filled by arraystack.ir.passes with the built-in passes
@@ -75,6 +78,7 @@ class _State(threading.local):
         self.verify = False
         self.eqn = None  # (index, eqn) the running pass said it is working on
         self.counts = None
+        self.fusion = None  # the FusionPolicy of the run (fusion_policy.py); None: fuse's default
 
 
 _state = _State()
@@ -92,6 +96,11 @@ def count(event, n=1):
     counts = _state.counts
     if counts is not None:
         counts[event] = counts.get(event, 0) + n
+
+
+def running_fusion_policy():
+    """The FusionPolicy the running pipeline was given (a nested run inherits it), or None."""
+    return _state.fusion
 
 
 def rest_of_pipeline():
@@ -125,15 +134,24 @@ def _where(eqn_at):
     return text, {"eqn_index": index, "primitive": prim, "source": source}
 
 
-def run_pipeline(graph: Graph, pipeline=None, verify=None, report: PassReport | None = None):
-    """Run `pipeline` (default: PIPELINE) on `graph`; see the module docstring."""
+def run_pipeline(
+    graph: Graph, pipeline=None, verify=None, report: PassReport | None = None, fusion=None
+):
+    """Run `pipeline` (default: PIPELINE) on `graph`; see the module docstring. `fusion`: the
+    FusionPolicy fuse_elementwise follows in this run (None: the enclosing run's, else GENERIC)."""
     pipeline = list(PIPELINE if pipeline is None else resolve_pipeline(pipeline))
     verify = _verify_default() if verify is None else verify
     dump = _dump_names()
-    saved = (_state.pipeline, _state.index, _state.verify, _state.eqn, _state.counts)
+    saved = (_state.pipeline, _state.index, _state.verify, _state.eqn, _state.counts, _state.fusion)
     try:
         # a nested run (optimize_subgraphs) restores these before returning
         _state.pipeline, _state.verify = pipeline, verify
+        if fusion is not None:
+            if not isinstance(fusion, FusionPolicy):
+                raise TypeError(
+                    f"run_pipeline's fusion= takes a FusionPolicy, got {type(fusion).__name__}"
+                )
+            _state.fusion = fusion
         for i, (name, fn) in enumerate(pipeline):
             _state.index, _state.eqn = i, None
             counts = _state.counts = {}
@@ -173,7 +191,14 @@ def run_pipeline(graph: Graph, pipeline=None, verify=None, report: PassReport | 
             if name in dump or "all" in dump:
                 print(f"# IR after {name}\n{print_graph(graph)}", file=sys.stderr)
     finally:
-        _state.pipeline, _state.index, _state.verify, _state.eqn, _state.counts = saved
+        (
+            _state.pipeline,
+            _state.index,
+            _state.verify,
+            _state.eqn,
+            _state.counts,
+            _state.fusion,
+        ) = saved
     return graph
 
 
