@@ -260,7 +260,7 @@ class JitFunction(_JitBase):
         casts, written = [], []
         graph, consts, out_tree = self._trace(args, kwargs, casts, written)
         report = PassReport()
-        optimized = run_pipeline(graph, self.passes, report=report)
+        optimized = run_pipeline(graph, self.passes, report=report, fusion=_fusion(key[-1]))
         backend = key[-1]
         donate = donated_leaves(self, args)
         tiered = self._tiered(backend) and self.placement is None
@@ -291,13 +291,22 @@ class JitFunction(_JitBase):
 
         graph, consts, out_tree = self._trace(args, kwargs)
         report = PassReport()
+        backend = self.backend or config.default_backend
         return Lowered(
             graph,
-            run_pipeline(graph, self.passes, report=report),
+            run_pipeline(graph, self.passes, report=report, fusion=_fusion(backend)),
             report,
-            self.backend or config.default_backend,
+            backend,
             call=(self, consts, out_tree),  # so plan(...).run(*args) can execute the plan
         )
+
+
+def _fusion(backend):
+    """The FusionPolicy the optimizer follows for `backend`'s regions."""
+    from arraystack.backends.numba.fusion_policy import NUMBA_FUSION
+    from arraystack.ir.passes import GENERIC
+
+    return GENERIC if backend == "reference" else NUMBA_FUSION
 
 
 if _fastpath is None:
