@@ -20,6 +20,7 @@ Running and compiling:
 
 - `OutOfMemory`: a step would exceed `arraystack.config.memory_limit` (raised before allocating).
 - `PlanError`: the planner cannot place a graph on the devices asked for.
+- `BackendUnavailable`: a registered backend cannot run here (its message says why).
 - `PassError`: an optimizer pass broke the graph it was given (a bug: please report it).
 - `TypecheckError`: a graph is ill-typed (one built or parsed by hand, or a pass's bug).
 - `IRParseError`: the text given to `arraystack.ir.parse_graph` is not a graph.
@@ -28,6 +29,7 @@ Running and compiling:
 from arraystack._core.config import OutOfMemory
 from arraystack._transforms.aliasing import WriteOutsideTraceError
 from arraystack.backends.planner import PlanError
+from arraystack.backends.registry import BackendUnavailable
 from arraystack.ir.ad.reverse import NotDifferentiableError
 from arraystack.ir.core import (
     ConcretizationError,
@@ -41,6 +43,7 @@ from arraystack.ir.passes.pipeline import PassError
 from arraystack.random._boundary import TracedRandomError
 
 __all__ = [
+    "BackendUnavailable",
     "ConcretizationError",
     "EscapedTracerError",
     "IRParseError",

@@ -1,6 +1,9 @@
-"""arraystack.backends: where and how a graph runs (hardware model, planner, codegen, cache, executor).
+"""arraystack.backends: where and how a graph runs (backend interface and registry, hardware model, planner,
+execution engine, and the backends themselves: numba in backends/numba/, the reference rules in reference.py).
 
-Reads arraystack.ir; imports numba and cupy lazily, so a machine without them still works.
+Reads arraystack.ir; a backend imports its compiler (numba, cupy) lazily, so a machine without it still works.
+Backends are found by the registry (registry.py); `available()` lists them, with the reason an unavailable one
+is unavailable.
 """
 
 if (
@@ -11,29 +14,43 @@ if (
         "install the project (pip install -e .) and import arraystack"
     )
 
-BACKENDS = ("numba", "reference")
+from arraystack.backends.interface import Backend, CompileOptions  # noqa: E402
+from arraystack.backends.registry import (  # noqa: E402
+    BackendInfo,
+    BackendUnavailable,
+    available,
+    default_name,
+    for_device,
+    get,
+    names,
+    register,
+    unregister,
+)
 
 
 def compile_graph(
-    graph, backend: str = "numba", cache_dir: str | None = None, donate=frozenset(), tier: int = 1
+    graph, backend: str | None = None, cache_dir: str | None = None, donate=frozenset(), tier: int = 1
 ):
-    """Compile an optimized graph into an Executable for `backend` (kernels persist under cache_dir).
+    """Compile an optimized graph into an Executable with the registered backend `backend` (default: the
+    available one of highest priority, registry.default_name()); kernels persist under cache_dir.
 
     donate: positions of graph inputs whose buffers the executable may overwrite with outputs.
-    tier=0: the executable tiered compilation runs while the kernels compile: it computes what the
-    backend's kernels compute, with NumPy and without compiling anything (backends/numba/twin.py)."""
-    if backend == "reference":
-        from arraystack.backends.reference import compile_reference
+    tier=0: the backend's first tier, where it has one (what tiered compilation runs while the kernels
+    compile: it computes what the kernels compute, without compiling anything)."""
+    return get(backend or default_name()).compile(graph, CompileOptions(cache_dir, frozenset(donate), tier))
 
-        return compile_reference(graph)
-    if backend == "numba":  # NumPy's error state asking to raise: the reference path (eager's errors)
-        from arraystack.backends.floating_point_errors import honour_error_state
 
-        if tier == 0:
-            from arraystack.backends.numba.twin import compile_numba_twin
-
-            return honour_error_state(compile_numba_twin(graph))
-        from arraystack.backends.numba import compile_numba
-
-        return honour_error_state(compile_numba(graph, cache_dir, frozenset(donate)))
-    raise ValueError(f"unknown backend {backend!r}; available: {', '.join(BACKENDS)}")
+__all__ = [
+    "Backend",
+    "BackendInfo",
+    "BackendUnavailable",
+    "CompileOptions",
+    "available",
+    "compile_graph",
+    "default_name",
+    "for_device",
+    "get",
+    "names",
+    "register",
+    "unregister",
+]

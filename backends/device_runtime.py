@@ -4,8 +4,8 @@ out to the host and across from another device, prepares (compiles) a region for
 synchronizes. Implemented here for the host CPU (numba kernels and NumPy) and for a *simulated accelerator*,
 which stands in for a device that is absent (a preset such as "h100"): it runs the host's kernels on host
 memory, but its values live in blocks of its own pool, under its own limit, and it counts what it copies, the
-way numba's CUDA simulator stands in for a GPU. A real device kind plugs in with register_runtime(backend,
-factory); a GPU runtime enqueues work on a stream in run() and waits in synchronize().
+way numba's CUDA simulator stands in for a GPU. A real device kind plugs in through its backend (Backend.runtime,
+backends/interface.py); a GPU runtime enqueues work on a stream in run() and waits in synchronize().
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ import math
 import threading
 
 import numpy as np
+
+from arraystack.backends.interface import CompileOptions
 
 MAX_FREE_PER_SIZE = 4  # free blocks a pool keeps per size for later runs
 
@@ -77,16 +79,18 @@ class DevicePool:
 
 
 class HostRuntime:
-    """The host CPU. Regions run as the numba backend runs them (fused kernels, BLAS, reference rules);
-    the kernels allocate their own outputs from the host buffer pool (buffers.host_pool), so a block of this
-    runtime's pool only accounts for a plan buffer, and place() adopts the array a region returned."""
+    """The host CPU, running the steps of a host backend (Backend.step: fused kernels, BLAS, reference
+    rules), which allocate their own outputs; so a block of this runtime's pool only accounts for a plan
+    buffer, and place() adopts the array a region returned."""
 
     name = "host"
     simulated = False
 
-    def __init__(self, device, cache_dir: str | None = None):
+    def __init__(self, device, backend, cache_dir: str | None = None):
         self.device = device
         self.key = device.key
+        self.backend = backend
+        self.options = CompileOptions(cache_dir)
         self.cache_dir = cache_dir
         self.pool = DevicePool(lambda nbytes: None)
         self.copies_in = self.bytes_in = self.copies_out = self.bytes_out = 0
@@ -124,9 +128,9 @@ class HostRuntime:
         return self.copy_in(src.copy_out(value), block, aval)
 
     def prepare(self, eqn, graph):
-        """A step for region `eqn` of `graph` on this device; run() calls it."""
-        step = host_step(eqn, graph, self.cache_dir)
-        return step if eqn.prim.multiple_results else _listed(step)
+        """A step for region `eqn` of `graph` on this device (the backend's, returning a list of outputs);
+        run() calls it."""
+        return self.backend.step(eqn, graph, self.options)
 
     def run(self, step, inputs, outputs):
         """Run a prepared step on values of this device. outputs: per result, (block, aval) of the plan
@@ -167,8 +171,8 @@ class SimulatedRuntime(HostRuntime):
     name = "simulated"
     simulated = True
 
-    def __init__(self, device, cache_dir: str | None = None):
-        super().__init__(device, cache_dir)
+    def __init__(self, device, cache_dir: str | None = None, backend=None):
+        super().__init__(device, backend, cache_dir)
         self.pool = DevicePool(_new_block, capacity=device.memory or None)
 
     def place(self, block, value, aval):
@@ -186,97 +190,43 @@ def _view(block, aval):
     return block[:nbytes].view(aval.dtype).reshape(aval.shape)
 
 
-# -- steps: how the host runs a region ---------------------------------------------------------------------
-# Parallel numba kernels take every core, and numba's workqueue threading layer must not be entered from two
-# threads at once: the engine runs them (and loops, whose bodies may hold them) one at a time.
-_parallel_lock = threading.Lock()
-
-
-def host_step(eqn, graph, cache_dir=None):
-    """The step the numba backend would run for `eqn` (a region of `graph`), without donation: fused
-    kernels, loops over compiled bodies, BLAS and reference rules."""
-    from arraystack.backends import numba as nb
-    from arraystack.backends.control import control_step
-    from arraystack.backends.reference import reference_step
-    from arraystack.ir.control import fusion_p
-
-    blas = nb._calls_blas(graph)
-    threshold = nb.PARALLEL_THRESHOLD_WITH_BLAS if blas else nb.PARALLEL_THRESHOLD
-    if eqn.prim is fusion_p:
-        sub = eqn.params["graph"]
-        if nb._region_problem(sub) is not None:
-            return nb._reference_region_step(eqn)
-        step, _, _ = nb._kernel_step(eqn, cache_dir, (), False, threshold)
-        sizes = [int(np.prod(v.aval.shape, dtype=np.int64)) for v in sub.inputs + sub.outputs]
-        return _exclusive(step) if max(sizes + [1]) >= threshold else step
-    step = control_step(eqn, lambda g: nb.compile_numba(g, cache_dir, blas=blas))
-    if step is not None:
-        return _exclusive(step)
-    return reference_step(eqn)
-
-
-def _listed(step):
-    @functools.wraps(step)
-    def run(*inputs):
-        return [step(*inputs)]
-
-    return run
-
-
-def _exclusive(step):
-    @functools.wraps(step)
-    def run(*inputs):
-        with _parallel_lock:
-            return step(*inputs)
-
-    return run
-
-
 # -- which runtime runs a device --------------------------------------------------------------------------
-# backend name (Device.backend) -> factory(device, cache_dir) -> runtime, for devices present on this machine.
-runtime_factories: dict = {}
-_runtimes: dict = {}  # (device record, role) -> runtime: one pool per device, shared by every plan
+_runtimes: dict = {}  # (device record, role, cache_dir) -> runtime: one pool per device, shared by every plan
 _runtimes_lock = threading.Lock()
 
 
 class RuntimeMissing(RuntimeError):
-    """No runtime can execute a device of the plan (a device present here whose backend registered none)."""
+    """No runtime can execute a device of the plan (a device present here that no available backend serves)."""
 
 
-def register_runtime(backend: str, factory) -> None:
-    """Make devices whose `backend` is this name executable: factory(device, cache_dir) -> runtime."""
-    if not isinstance(backend, str) or not backend:
-        raise ValueError(f"a backend name must be a non-empty string, got {backend!r}")
-    if not callable(factory):
-        raise TypeError(f"the runtime factory for {backend!r} must be callable, got {factory!r}")
-    runtime_factories[backend] = factory
+def runtime_for(device, home, cache_dir: str | None = None):
+    """The runtime of `device` in a plan whose default device is `home` (the host): the host backend's
+    runtime for the host, a simulated accelerator running the host backend's steps for a preset, else the
+    runtime of the backend compiling for the device (registry.for_device)."""
+    from arraystack.backends.registry import BackendUnavailable, for_device
 
-
-def runtime_for(device, host: bool, cache_dir: str | None = None):
-    """The runtime of `device`: the host runtime for the model's default device (`host`), a simulated
-    accelerator for a preset, else the runtime its backend registered."""
-    if host:
-        if device.kind != "cpu":
-            raise RuntimeMissing(
-                f"the default device {device.key} is not a CPU; the host must be one"
-            )
-        role, make = "host", HostRuntime
-    elif device.source == "preset":
-        role, make = "simulated", SimulatedRuntime
-    elif device.backend in runtime_factories:
-        role, make = device.backend, runtime_factories[device.backend]
-    else:
-        known = ", ".join(sorted(runtime_factories)) or "none"
+    if home.kind != "cpu":
+        raise RuntimeMissing(f"the default device {home.key} is not a CPU; the host must be one")
+    try:
+        host_backend = for_device(home)
+        backend = host_backend if device.source == "preset" else for_device(device)
+    except BackendUnavailable as e:
         raise RuntimeMissing(
             f"no runtime executes {device.key} ({device.name or device.kind}, backend "
-            f"{device.backend!r}); registered runtimes: {known}. Install the backend's package, or "
-            "plan on presets (simulated devices)"
-        )
+            f"{device.backend!r}): {e}. Install the backend's package, or plan on presets (simulated "
+            "devices)"
+        ) from e
+    if device.key == home.key:
+        role, make = f"host:{backend.name}", backend.runtime
+    elif device.source == "preset":
+        role, make = f"simulated:{backend.name}", functools.partial(SimulatedRuntime, backend=backend)
+    else:
+        role, make = backend.name, backend.runtime
     with _runtimes_lock:
         key = (device, role, cache_dir)
         runtime = _runtimes.get(key)
         if runtime is None:
-            runtime = _runtimes[key] = make(device, cache_dir)
+            runtime = _runtimes[key] = make(device, cache_dir=cache_dir)
         return runtime
 
 
@@ -285,8 +235,5 @@ __all__ = [
     "HostRuntime",
     "RuntimeMissing",
     "SimulatedRuntime",
-    "host_step",
-    "register_runtime",
-    "runtime_factories",
     "runtime_for",
 ]

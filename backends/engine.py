@@ -49,10 +49,10 @@ class Engine:
 
     def __init__(self, plan, runtimes=None, cache_dir: str | None = None):
         self.plan = plan
-        home = plan.model.default.key
+        home = plan.model.default
         given = dict(runtimes or {})
         self.runtimes = {
-            d.key: given[d.key] if d.key in given else runtime_for(d, d.key == home, cache_dir)
+            d.key: given[d.key] if d.key in given else runtime_for(d, home, cache_dir)
             for d in plan.model
             if d.key in used_devices(plan)
         }

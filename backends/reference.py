@@ -1,4 +1,6 @@
-"""The reference backend: every equation runs through its reference rule (NumPy on the host)."""
+"""The reference backend: every equation runs through its reference rule (NumPy on the host).
+
+Its steps are also what a compiled backend runs for the equations it does not compile (reference_step)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import functools
 import numpy as np
 
 from arraystack.backends.executable import Executable, alias_safe, interpret
+from arraystack.backends.interface import Backend, CompileOptions
 from arraystack.ir.reference import dot_general_is_matmul, reference_rules
 from arraystack.ir.structural import dot_general_p
 
@@ -25,3 +28,30 @@ def compile_reference(graph) -> Executable:
     return Executable(
         graph, [(eqn.prim.name, "reference") for eqn in graph.eqns], alias_safe(graph, interpret(graph, steps))
     )
+
+
+class ReferenceBackend(Backend):
+    """NumPy on the host: every equation, fusion regions included, runs its reference rule. Always available;
+    the oracle the compiled backends are tested against."""
+
+    name = "reference"
+    device_kinds = ("cpu",)
+    priority = 0
+
+    def describe(self) -> str:
+        return f"NumPy {np.__version__}: each primitive's reference rule (always)"
+
+    def unsupported(self, eqn) -> str | None:
+        return "the reference backend runs every equation's reference rule"
+
+    def compile(self, graph, options: CompileOptions = CompileOptions()) -> Executable:
+        return compile_reference(graph)
+
+    def step(self, eqn, graph, options: CompileOptions = CompileOptions()):
+        run = reference_step(eqn)
+        if eqn.prim.multiple_results:
+            return run
+        return lambda *inputs: [run(*inputs)]
+
+
+backend = ReferenceBackend()

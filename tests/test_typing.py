@@ -19,7 +19,7 @@ import arraystack
 INIT = pathlib.Path(arraystack.__file__)
 
 # Private modules whose __all__ lists names for other modules, not for the top-level namespace.
-INTERNAL = {"arraystack._transforms.tiering"}  # compilation tiers: reached through arraystack.config
+INTERNAL = {"arraystack.backends.numba.tiering"}  # compilation tiers: reached through arraystack.config
 
 
 def _init_tree():

@@ -7,14 +7,14 @@ Two kinds of entries live there, both rebuilt on demand:
 Only these entries are counted as the cache and deleted by `clear`; anything else in the folder (the
 folder may be shared, e.g. ARRAYSTACK_CACHE_DIR=~/.cache) is listed as kept and never touched.
 
-Where the cache directory cannot be written, jitted calls cache their kernels in this user's fallback
-directory instead, <tmp>/arraystack-<uid> (backends/numba/kernels.py): `info` shows it while it is in use
+Which entries are a backend's it says itself (Backend.cache_entry). Where the cache directory cannot be
+written, a backend may cache its kernels in a fallback directory of this user's instead (numba's:
+<tmp>/arraystack-<uid>, backends/numba/kernels.py; Backend.cache_fallback): `info` shows it while it is in use
 or exists, and `clear` deletes arraystack's entries there too.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import sys
@@ -27,12 +27,16 @@ def cache_dir() -> str:
 
 
 def describe_entry(name: str) -> str | None:
-    """What an entry of the cache folder holds, or None if it is not arraystack's."""
+    """What an entry of the cache folder holds (the hardware model, or a backend's: Backend.cache_entry),
+    or None if it is not arraystack's."""
+    from arraystack.backends.registry import all_backends
+
     if name == "hardware":
         return "hardware model (calibration)"
-    if name.startswith("kernels-v"):
-        version = name.partition("-numba")[2]
-        return f"compiled kernels (numba {version})" if version else "compiled kernels"
+    for backend in all_backends():
+        what = backend.cache_entry(name)
+        if what:
+            return what
     return None
 
 
@@ -104,34 +108,18 @@ def summary(directory: str | None = None) -> str:
 
 
 def fallback_status(directory: str | None = None) -> dict | None:
-    """The kernel fallback directory, when it is in use for `directory` or exists: root, why (the reason
-    kernels cannot be written under `directory`, or None: not in use), private (whether kernels.py uses
-    it: a directory of this user's no one else may write), entries (when private). None otherwise."""
-    from arraystack.backends.numba import kernels
+    """A backend's fallback directory (Backend.cache_fallback), when it is in use for `directory` or
+    exists: root, why (the reason its files cannot be written under `directory`, or None: not in use),
+    private (whether the backend uses it: a directory of this user's no one else may write), entries (when
+    private). None otherwise."""
+    from arraystack.backends.registry import all_backends
 
     directory = directory or cache_dir()
-    why = None
-    if importlib.util.find_spec("numba") is not None:  # no numba, no kernels and no fallback
-        try:
-            why = kernels.unwritable_as_is(os.path.join(directory, kernels.kernel_dir_name()))
-        except Exception:  # noqa: BLE001 - numba fails to import: no kernels are compiled either
-            why = None
-    root = fallback_root()
-    if why is None and not os.path.lexists(root):
-        return None
-    private = kernels.is_private(root)
-    return {
-        "root": root,
-        "why": why,
-        "private": private,
-        "entries": entries(root) if private else [],
-    }
-
-
-def fallback_root() -> str:
-    from arraystack.backends.numba.kernels import fallback_root as root
-
-    return root()
+    for backend in all_backends():
+        found = backend.cache_fallback(directory)
+        if found is not None:
+            return dict(found, entries=entries(found["root"]) if found["private"] else [])
+    return None
 
 
 def _table(rows, out) -> None:

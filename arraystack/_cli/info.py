@@ -1,4 +1,5 @@
-"""`python -m arraystack info`: versions, backends (available or why not), cache and hardware model."""
+"""`python -m arraystack info`: versions, backends (the registry's: available or why not), cache and hardware
+model."""
 
 from __future__ import annotations
 
@@ -21,55 +22,18 @@ def version_of(distribution: str) -> str:
     return "installed (version unknown)"
 
 
-def _numba_status() -> tuple[bool, str]:
-    if importlib.util.find_spec("numba") is None:
-        return (
-            False,
-            "numba is not installed (pip install numba); jit runs the reference rules instead",
-        )
-    try:
-        import numba
-    except Exception as error:  # noqa: BLE001 - e.g. a NumPy version numba does not support yet
-        return False, f"numba is installed but fails to import: {type(error).__name__}: {error}"
-    return True, f"numba {numba.__version__}: compiled, fused CPU kernels"
-
-
-def _cuda_status() -> tuple[bool, str]:
-    if importlib.util.find_spec("cupy") is None:
-        return False, (
-            "CuPy is not installed (pip install cupy-cuda12x, on a machine with an NVIDIA GPU and driver)"
-        )
-    try:
-        import cupy
-
-        count = cupy.cuda.runtime.getDeviceCount()
-    except Exception as error:  # noqa: BLE001 - no driver, no device, wrong CUDA version
-        return False, f"CuPy {version_of('cupy')} is installed but CUDA is not usable: {error}"
-    if count == 0:
-        return False, f"CuPy {version_of('cupy')} is installed but no CUDA device was found"
-    return True, f"CuPy {version_of('cupy')}, {count} CUDA device(s)"
-
-
 def backend_rows() -> list[tuple[str, str, str]]:
-    """(name, "yes"/"no", why) for each backend arraystack knows."""
+    """(name, "yes"/"no", what it is or why it is unavailable) for each registered backend
+    (arraystack.backends.available()), the default marked."""
     from arraystack._core.config import config
-    from arraystack.backends import BACKENDS
+    from arraystack.backends import available
 
-    rows = [
-        ("reference", True, f"NumPy {numpy.__version__}: each primitive's reference rule (always)")
-    ]
-    rows.append(("numba", *_numba_status()))
-    ok, why = _cuda_status()
-    if ok and "cupy" not in BACKENDS:
-        why += (
-            "; GPUs join the hardware model and planner, GPU execution is not part of this version"
-        )
-    rows.append(("cupy (GPU)", ok, why))
-    marked = []
-    for name, ok, why in rows:
-        default = " [default]" if name == config.default_backend else ""
-        marked.append((name, "yes" if ok else "no", why + default))
-    return marked
+    rows = []
+    for row in available():
+        default = " [default]" if row.name == config.default_backend else ""
+        text = row.description if row.available else row.reason
+        rows.append((row.name, "yes" if row.available else "no", text + default))
+    return rows
 
 
 def info(out=sys.stdout, recalibrate: bool = False) -> int:

@@ -1,13 +1,15 @@
 """arraystack.config: run-time settings, each readable from an environment variable at import.
 
 disable_jit (ARRAYSTACK_DISABLE_JIT=1): jitted functions run eagerly, for debugging.
-default_backend (ARRAYSTACK_BACKEND): "numba" (compiled) or "reference" (the reference rules, NumPy).
+default_backend (ARRAYSTACK_BACKEND): the name of a registered backend (arraystack.backends.available()):
+    "numba" (compiled), "reference" (the reference rules, NumPy), ...; default: the available backend of
+    highest priority (numba where it is installed).
 cache_dir (ARRAYSTACK_CACHE_DIR): where compiled kernels persist; default under the user's cache directory.
 log_compiles (ARRAYSTACK_LOG_COMPILES=1): log every trace and compile with its reason.
 tiered (ARRAYSTACK_TIERED, default on): a jitted function's first calls run on the reference path while numba
     compiles in the background; off: the first call waits for the compiled code.
 tier_compile (ARRAYSTACK_TIER_COMPILE): where that background compile runs: "process" (default; a compile
-    worker process writes numba's disk cache, this process loads it) or "thread" (arraystack/_transforms/tiering.py).
+    worker process writes numba's disk cache, this process loads it) or "thread" (backends/numba/tiering.py).
 memory_limit (ARRAYSTACK_MEMORY_LIMIT, bytes; suffixes K, M, G as powers of 1024): compiled plans raise
     arraystack.OutOfMemory before a step would hold more than this on the host; None (default): no limit.
     A dict {"cpu": ..., "cuda:0": ...} sets a limit per device, which plan.run() checks per device.
@@ -23,8 +25,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from arraystack.backends import registry
 from arraystack.backends.buffers import OutOfMemory, limits
-from arraystack.backends.numba import kernels as kernel_cache
 
 __all__ = ["OutOfMemory", "config"]
 
@@ -91,7 +93,7 @@ def _default_cache_dir():
 class Config:
     disable_jit: bool = field(default_factory=lambda: _flag("ARRAYSTACK_DISABLE_JIT"))
     default_backend: str = field(
-        default_factory=lambda: os.environ.get("ARRAYSTACK_BACKEND", "numba")
+        default_factory=lambda: os.environ.get("ARRAYSTACK_BACKEND") or registry.default_name()
     )
     cache_dir: str = field(
         default_factory=lambda: os.environ.get("ARRAYSTACK_CACHE_DIR") or _default_cache_dir()
@@ -119,9 +121,9 @@ class Config:
                 limits.set(value)
         elif name in ("jit_cache_size", "kernel_cache_size"):
             value = _cache_size(name, value)
-            if name == "kernel_cache_size" and self is config:
-                kernel_cache.set_size(value)
         object.__setattr__(self, name, value)
+        if self is config:  # each backend takes the settings it uses (kernel_cache_size, tier_compile, ...)
+            registry.configure(**{name: value})
 
     def update(self, **settings):
         for name, value in settings.items():
@@ -130,8 +132,8 @@ class Config:
             setattr(self, name, value)
 
 
-# While the one Config is built its fields stay local; after that, setting the limit reaches the backends.
+# While the one Config is built its fields stay local; after that, every setting reaches the backends.
 config = None
 config = Config()
 limits.set(config.memory_limit)
-kernel_cache.set_size(config.kernel_cache_size)
+registry.configure(**vars(config))

@@ -36,8 +36,8 @@ from arraystack._transforms.jit_entry import finish_outputs as _finish
 from arraystack._transforms.jit_lowered import Lowered, Stats
 from arraystack._transforms.jit_placement import PlacedExecutable, resolve_placement
 from arraystack._transforms.jit_writeback import check_writable, write_back, written_arguments
-from arraystack._transforms.tiering import ArgumentCopies, Tier
-from arraystack.backends import compile_graph
+from arraystack.backends import CompileOptions
+from arraystack.backends import get as backend_named
 from arraystack.ir import passes as _passes
 from arraystack.ir import tree
 from arraystack.ir.core import active, is_tracing
@@ -115,9 +115,12 @@ class JitFunction(_JitBase):
         tiers = [e.pending for e in list(self._cache.values()) if e.pending is not None]
         return all([t.wait(timeout) for t in tiers])  # noqa: C419  (wait for every tier, no short cut)
 
-    def _tiered(self, backend) -> bool:
+    def _tiers(self, backend):
+        """The backend's tiers when this function compiles tiered (a default placement), else None."""
         tiered = config.tiered if self.tiered is None else self.tiered
-        return bool(tiered) and backend == "numba"
+        if not tiered or self.placement is not None:
+            return None
+        return backend_named(backend).tiers
 
     def _key(self, args, kwargs):
         static, dyn_args, dyn_kwargs = split_arguments(self, args, kwargs)
@@ -177,10 +180,11 @@ class JitFunction(_JitBase):
         entry = self._specs.get(key)
         consts = entry.current_consts() if entry is not None else None
         buffers = [_leaf_buffer(leaf, aval) for leaf, aval in zip(leaves, key[2])]
-        copies = None
+        snapshot = None
         if consts is None:
-            if entry is None and self._tiered(key[-1]) and self.placement is None:
-                copies = ArgumentCopies(buffers)  # for the background compile, made while this call traces
+            tiers = self._tiers(key[-1]) if entry is None else None
+            if tiers is not None:  # for the background compile, made while this call traces
+                snapshot = tiers.snapshot(buffers)
             with self._lock:
                 entry = self._build(key, args, kwargs)
             consts = entry.current_consts()
@@ -200,7 +204,8 @@ class JitFunction(_JitBase):
                 self._specs.put_fast(fast_key, entry)
         outs = entry.executable(*buffers, *consts)
         if entry.pending is not None and not entry.pending.started:
-            entry.pending.start(buffers, consts, copies)  # tier 0 answered; now compile in the background
+            # the first tier answered; now compile in the background
+            entry.pending.start(buffers, consts, snapshot, entry.switch)
         if entry.written:
             outs = write_back(entry.written, leaves, outs)
         return _finish(entry, outs)
@@ -259,27 +264,28 @@ class JitFunction(_JitBase):
             )
         casts, written = [], []
         graph, consts, out_tree = self._trace(args, kwargs, casts, written)
-        report = PassReport()
-        optimized = run_pipeline(graph, self.passes, report=report, fusion=_fusion(key[-1]))
         backend = key[-1]
-        donate = donated_leaves(self, args)
-        tiered = self._tiered(backend) and self.placement is None
+        target = backend_named(backend)
+        report = PassReport()
+        optimized = run_pipeline(graph, self.passes, report=report, fusion=target.fusion)
+        options = CompileOptions(config.cache_dir, frozenset(donated_leaves(self, args)))
+        tiers, pending = self._tiers(backend), None
+        name = getattr(self.fun, "__qualname__", "function")
         if self.placement is not None:
             executable = PlacedExecutable(optimized, self.placement, config.cache_dir, self._stats)
+        elif tiers is not None:
+            executable, pending = tiers.compile(optimized, options, name, self._stats)
         else:
-            executable = compile_graph(
-                optimized, backend, cache_dir=config.cache_dir, donate=donate, tier=0 if tiered else 1
-            )
+            executable = target.compile(optimized, options)
         self._stats.compiles += getattr(executable, "new_kernels", 0)
         captures = find_captures(self.fun, statics)  # what the trace read besides the arguments
         checks = IntegerChecks.of(graph, len(key[2]), casts)
         lowered = Lowered(graph, optimized, report, backend)
         entry = _Entry(executable, out_tree, consts, captures, lowered, checks)
         entry.written = tuple(written)
-        if tiered:
-            name = getattr(self.fun, "__qualname__", "function")
+        if pending is not None:
             entry.tier = 0
-            entry.pending = Tier(entry, optimized, backend, config.cache_dir, donate, self._stats, name)
+            entry.pending = pending
         self._specs.put(key, entry)
         return entry
 
@@ -292,21 +298,14 @@ class JitFunction(_JitBase):
         graph, consts, out_tree = self._trace(args, kwargs)
         report = PassReport()
         backend = self.backend or config.default_backend
+        fusion = backend_named(backend).fusion
         return Lowered(
             graph,
-            run_pipeline(graph, self.passes, report=report, fusion=_fusion(backend)),
+            run_pipeline(graph, self.passes, report=report, fusion=fusion),
             report,
             backend,
             call=(self, consts, out_tree),  # so plan(...).run(*args) can execute the plan
         )
-
-
-def _fusion(backend):
-    """The FusionPolicy the optimizer follows for `backend`'s regions."""
-    from arraystack.backends.numba.fusion_policy import NUMBA_FUSION
-    from arraystack.ir.passes import GENERIC
-
-    return GENERIC if backend == "reference" else NUMBA_FUSION
 
 
 if _fastpath is None:
@@ -340,11 +339,11 @@ def jit(
     donate_argnums : int or sequence of int, optional
         Arguments whose buffers the compiled function may reuse for its outputs.
     backend : str, optional
-        "numba" (compiled) or "reference" (NumPy rules); default
-        ``arraystack.config.default_backend``.
+        The name of a registered backend (``arraystack.backends.available()``): "numba" (compiled),
+        "reference" (NumPy rules), ...; default ``arraystack.config.default_backend``.
     tiered : bool, optional
-        Default ``config.tiered``: the first calls run on the reference path while numba compiles in
-        the background; False compiles before the first call returns.
+        Default ``config.tiered``: where the backend has tiers (numba), the first calls run its first
+        tier while it compiles in the background; False compiles before the first call returns.
     passes : sequence, optional
         This function's own optimizer pipeline: names of registered passes and/or ``(name, fn)``
         pairs (arraystack.ir.passes); default the global pipeline.

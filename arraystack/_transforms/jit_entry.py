@@ -39,12 +39,18 @@ class _Entry:
         self.lowered = lowered
         self.single_output = out_tree.node is None
         self.run = executable.runner
-        self.tier = 1  # 0 while tiered compilation runs the reference path (arraystack/_transforms/tiering.py)
+        self.tier = 1  # 0 while tiered compilation runs the reference path (backends/numba/tiering.py)
         self.pending = None  # the Tier compiling this entry in the background, if any
         self.key = None  # its key in the function's cache
         self.fast_keys: list = []  # and those of the C fast path it is stored under
         self.changed = ""  # what made current_consts() ask for a retrace
         self.written = ()  # the argument leaves the function writes in place (jit_writeback.py)
+
+    def switch(self, executable):
+        """Run `executable` from now on (a backend's compiled tier replacing its first one)."""
+        self.executable = executable
+        self.run = executable.runner
+        self.tier = 1
 
     @property
     def consts(self):

@@ -4,7 +4,7 @@ A jitted function with a placement policy (or a hardware model of its own) is pl
 (backends/planner.py: a device per region, the transfers, the buffers) and every call runs that plan on the
 execution engine (backends/engine.py: per-device pools, transfers as steps, independent steps concurrently,
 memory limits per device). With the default policy and the detected devices there is nothing to decide:
-every region runs on the host, in graph order, and the numba backend's executable is that plan's serial host
+every region runs on the host, in graph order, and the default backend's executable is that plan's serial host
 runner (the same steps, the same buffer pool, the host memory limit), without the engine's per-call
 scheduling; that path also serves tiered compilation.
 
@@ -100,16 +100,17 @@ class PlacedExecutable:
         return outputs
 
     def _first_run(self, buffers):
-        """The steps compile their kernels when they first run: count them (numba compiles process-wide,
-        so the first run holds a lock and other functions' compiles meanwhile may be counted too)."""
-        from arraystack.backends.numba.kernels import compile_counts
+        """The steps compile their kernels when they first run: count them (backends count compiles
+        process-wide, so the first run holds a lock and other functions' compiles meanwhile may be counted
+        too)."""
+        from arraystack.backends.registry import compiled_kernels
 
         with self._first:
             if self._ran:
                 return self._run(buffers)
-            before = compile_counts()["numba_compiles"]
+            before = compiled_kernels()
             outputs = self._run(buffers)
-            self.new_kernels = compile_counts()["numba_compiles"] - before
+            self.new_kernels = compiled_kernels() - before
             if self.stats is not None:
                 self.stats.compiles += self.new_kernels
             self._ran = True

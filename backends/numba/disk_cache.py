@@ -7,7 +7,7 @@ fault) or fail every later process until the cache is deleted. A file that fails
 naming it, and treated as absent: numba compiles the kernel again and writes the file anew. A file in
 numba's own format (written before entries were checked) counts as stale, silently.
 
-A compile worker (backends/compile_worker.py) runs a plan and reports, per kernel key, the argument types
+A compile worker (backends/numba/compile_worker.py) runs a plan and reports, per kernel key, the argument types
 numba compiled it for; this process builds the same plan (kernels.load_kernel writes the same file, so the
 same cache index) and asks each dispatcher for those types, which numba serves from disk without compiling.
 """

@@ -44,6 +44,22 @@ def _out_of_memory():
         np.config.memory_limit = limit
 
 
+def _unavailable_backend():
+    from arraystack.backends import Backend, register, unregister
+
+    class Absent(Backend):
+        name = "absent-accelerator"
+
+        def unavailable_reason(self):
+            return "no such accelerator is attached"
+
+    register(Absent())
+    try:
+        np.jit(lambda x: x + 1, backend="absent-accelerator")(np.ones(2))
+    finally:
+        unregister("absent-accelerator")
+
+
 MISTAKES = {
     "ConcretizationError": lambda: np.jit(lambda x: int(x))(np.ones(())),
     "ShapeDependsOnDataError": lambda: np.jit(lambda x: np.nonzero(x))(np.ones(3)),
@@ -56,6 +72,7 @@ MISTAKES = {
     "IRParseError": lambda: np.ir.parse_graph("not a graph"),
     "PlanError": lambda: np.jit(lambda x: x + 1).lower(np.ones(2)).plan(policy=_Nowhere()),
     "OutOfMemory": _out_of_memory,
+    "BackendUnavailable": _unavailable_backend,
 }
 BUILTIN = {
     "ConcretizationError": TypeError,
@@ -67,6 +84,7 @@ BUILTIN = {
     "IRParseError": ValueError,
     "PlanError": ValueError,
     "OutOfMemory": MemoryError,
+    "BackendUnavailable": RuntimeError,
 }
 
 

@@ -16,6 +16,7 @@ from arraystack.backends.device_runtime import (
 from arraystack.backends.engine import Engine
 from arraystack.backends.hardware import Device
 from arraystack.backends.presets import model as preset_model
+from arraystack.backends.registry import for_device
 
 import arraystack as ast
 
@@ -23,6 +24,7 @@ pytestmark = pytest.mark.numba
 
 # cpu: server-cpu-64 (runs on this machine's CPU); cuda:0: a simulated H100
 HW = preset_model("h100")
+HOST = for_device(HW["cpu"])  # the backend whose steps the host (and the simulated H100) run
 GPU = "cuda:0"
 N = 768  # the product is worth moving to the H100 at this size, and takes milliseconds here
 NBYTES = N * N * 4
@@ -50,7 +52,7 @@ def lowered(operands):
 
 def fresh_engine(plan, **runtimes):
     """An engine whose runtimes are new (their pools and counters start at zero)."""
-    made = {"cpu": HostRuntime(HW["cpu"]), GPU: SimulatedRuntime(HW[GPU])}
+    made = {"cpu": HostRuntime(HW["cpu"], HOST), GPU: SimulatedRuntime(HW[GPU], backend=HOST)}
     made.update(runtimes)
     return Engine(plan, runtimes=made)
 
@@ -154,7 +156,7 @@ def test_a_host_limit_applies_to_plans_too(lowered, operands, memory_limit):
 
 def test_a_simulated_device_has_the_memory_of_its_preset(lowered, operands):
     plan = lowered.plan(policy="cost", devices=HW)
-    small = SimulatedRuntime(Device(kind="cuda", memory=NBYTES, source="preset"))
+    small = SimulatedRuntime(Device(kind="cuda", memory=NBYTES, source="preset"), backend=HOST)
     with pytest.raises(ast.OutOfMemory, match=r"cuda:0 has 2.2 MiB \(2359296 bytes\) of memory"):
         fresh_engine(plan, **{GPU: small}).run(list(operands))
 
@@ -163,7 +165,7 @@ class BarrierRuntime(HostRuntime):
     """Every region waits for another region to reach the barrier: a serial engine would break it."""
 
     def __init__(self, device, parties):
-        super().__init__(device)
+        super().__init__(device, HOST)
         self.barrier = threading.Barrier(parties, timeout=20)
 
     def run(self, step, inputs, outputs):
@@ -279,40 +281,9 @@ def test_explain_shows_the_run():
 def test_a_device_without_a_runtime_is_named():
     tpu = Device(kind="tpu", name="a TPU", backend="xla", source="registered")
     with pytest.raises(RuntimeMissing, match=r"no runtime executes tpu:0 \(a TPU, backend 'xla'\)"):
-        runtime_for(tpu, host=False)
-    assert isinstance(runtime_for(HW[GPU], host=False), SimulatedRuntime)
-    assert runtime_for(HW["cpu"], host=True) is runtime_for(HW["cpu"], host=True)
-
-
-def test_a_registered_runtime_executes_its_devices_kind():
-    """The way a GPU backend plugs in: a device kind present here, and a runtime for its backend."""
-    from arraystack.backends import device_runtime
-    from arraystack.backends.hardware import HardwareModel, Link
-
-    class CountingRuntime(SimulatedRuntime):
-        name = "counting"
-
-    accel = Device(kind="accel", name="an accelerator", memory=1 << 30, backend="accel-backend")
-    links = (Link("cpu", "accel:0", 1e10, 1e-6), Link("accel:0", "cpu", 1e10, 1e-6))
-    hw = HardwareModel((HW["cpu"], accel), links)
-
-    class Everything:
-        def place(self, eqn, cost, devices, current):
-            return "accel:0"
-
-    x = np.linspace(0, 1, 100)
-    plan = ast.jit(lambda a: ast.cos(a) * 3.0).lower(x).plan(policy=Everything(), devices=hw)
-    with pytest.raises(RuntimeMissing, match="backend 'accel-backend'"):
-        plan.run(x)
-    device_runtime.register_runtime("accel-backend", CountingRuntime)
-    try:
-        plan = ast.jit(lambda a: ast.cos(a) * 3.0).lower(x).plan(policy=Everything(), devices=hw)
-        np.testing.assert_allclose(np.asarray(plan.run(x)), np.cos(x) * 3.0)
-        assert plan.last_run.runtimes["accel:0"] == "counting"
-        moves = [t[:3] for t in plan.last_run.transfers]
-        assert moves == [("a", "cpu", "accel:0"), ("b", "accel:0", "cpu")]
-    finally:
-        del device_runtime.runtime_factories["accel-backend"]
+        runtime_for(tpu, HW["cpu"])
+    assert isinstance(runtime_for(HW[GPU], HW["cpu"]), SimulatedRuntime)
+    assert runtime_for(HW["cpu"], HW["cpu"]) is runtime_for(HW["cpu"], HW["cpu"])
 
 
 def test_the_engine_checks_its_input_buffers():
@@ -381,7 +352,7 @@ def test_a_failing_step_releases_every_buffer(lowered, operands):
             raise FloatingPointError("the device failed")
 
     plan = lowered.plan(policy="cost", devices=HW)
-    failing = Failing(HW[GPU])
+    failing = Failing(HW[GPU], backend=HOST)
     engine = fresh_engine(plan, **{GPU: failing})
     for workers in (1, 4):
         with pytest.raises(FloatingPointError, match="the device failed"):

@@ -13,7 +13,7 @@ LONGEST_REDUCTION = 2**16
 
 # Transcendental functions: NumPy's SIMD loops and libm are each within about 2 ulp of the correctly
 # rounded result on float32 and float64 (NumPy's float32 tan up to 4), and the kernels' vectorized
-# math (mathlib) is documented within 4 ulp of NumPy's (arraystack/_transforms/tiering.py): 4 ulp between any
+# math (mathlib) is documented within 4 ulp of NumPy's (backends/numba/tiering.py): 4 ulp between any
 # two tiers.
 TRANSCENDENTAL_ULPS = 4
 # float ** a non-integer, or an integer other than 2, calls pow: NumPy's is libm's (< 1 ulp); the

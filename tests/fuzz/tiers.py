@@ -3,7 +3,7 @@ tier, and comparing: eager arraystack, jit with the reference backend, the compi
 tiered=False)`) and tier 0 (the first call of `jit(f, tiered=True)`).
 
 Tier 0 deterministically: the first call of a new jitted function always misses its cache, and a
-miss runs the optimized graph on the numba backend's NumPy twin (arraystack/_transforms/tiering.py) before the
+miss runs the optimized graph on the numba backend's NumPy twin (backends/numba/tiering.py) before the
 background compile starts. The compiled tier runs first, so that compile finds every kernel loaded;
 it runs in a thread (config.tier_compile), and the call waits for it (`wait_compiled`) before the
 next program starts, so that no compile is in flight while another program runs."""

@@ -1,7 +1,7 @@
 """Tiered compilation's two tiers compute the same bits: tier 0 (the numba backend's NumPy twin,
 backends/numba/twin.py) and tier 1 (the compiled kernels), on the transcendental functions the kernels
 compute with their own polynomials, on float sums and products in every reduction form, and on whole
-training steps. (tests/arraystack/transforms/test_tiering.py checks the switch between the tiers inside
+training steps. (tests/backends/numba/test_tiering.py checks the switch between the tiers inside
 jit.)"""
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ def test_jit_switches_tiers_without_changing_a_bit(monkeypatch):
     """Through jit itself: the first call (tier 0) and a call after the switch (tier 1) agree."""
     import threading
 
-    import arraystack._transforms.tiering as tiering
+    import arraystack.backends.numba.tiering as tiering
 
     gate, compile_now = threading.Event(), tiering.Tier._compile
     monkeypatch.setattr(tiering.Tier, "_compile", lambda self, *a: (gate.wait(300), compile_now(self, *a)))

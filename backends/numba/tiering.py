@@ -7,9 +7,10 @@ executable (tier 1); calls already running finish on tier 0. Failures in the bac
 tier 0 and are logged, never raised into a later call. `jit(f, tiered=False)` or `config.tiered = False`
 (ARRAYSTACK_TIERED=0) compiles before the first call returns, as JAX does.
 
-Where the background compile runs: `config.tier_compile` (ARRAYSTACK_TIER_COMPILE), read when it starts.
+Where the background compile runs: `config.tier_compile` (ARRAYSTACK_TIER_COMPILE; the backend receives it
+through NumbaBackend.configure), read when it starts.
 - "process" (default): a compile worker, one long-lived process per parent started on the first miss
-  (backends/compile_process.py), compiles the graph for the first call's exact argument types (values,
+  (backends/numba/compile_process.py), compiles the graph for the first call's exact argument types (values,
   dtypes, layouts, writeability) and writes numba's on-disk cache under config.cache_dir; this process then
   builds the same plan, loads each kernel from that cache (a numba cache hit, no compile:
   backends/numba/disk_cache.py) and runs the plan once on copies of the first call's buffers, so that
@@ -46,10 +47,11 @@ import threading
 import time
 import weakref
 
-# What a first call needs, loaded with jit rather than inside the first call (which it would delay by
+# What a first call needs, loaded with the backend rather than inside the first call (which it would delay by
 # milliseconds of imports): tier 0's backend, and what a tier hands to its compile worker
-from arraystack.backends import compile_worker as _compile_worker
 from arraystack.backends import reference as _reference  # noqa: F401
+from arraystack.backends.interface import CompileOptions, Tiers
+from arraystack.backends.numba import compile_worker as _compile_worker
 from arraystack.backends.numba import twin as _twin  # noqa: F401
 
 log = logging.getLogger("arraystack.jit")
@@ -157,15 +159,30 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_compile_threads)
 
 
-class Tier:
-    """The background compilation of one cache entry."""
+class NumbaTiers(Tiers):
+    """numba's tiers (backends/interface.py, Tiers): the NumPy twin at once, the kernels in the background."""
 
-    def __init__(self, entry, graph, backend, cache_dir, donate, stats, name):
-        self.entry = entry
+    def __init__(self, backend):
+        self.backend = backend
+
+    def snapshot(self, buffers):
+        return ArgumentCopies(buffers)
+
+    def compile(self, graph, options, name, stats):
+        first = self.backend.compile(graph, CompileOptions(options.cache_dir, options.donate, tier=0))
+        return first, Tier(graph, self.backend, options, stats, name)
+
+
+class Tier:
+    """The background compilation of one cache entry: `start` queues it; when the compiled executable has
+    run once it replaces tier 0 through the `switch` given to `start`."""
+
+    def __init__(self, graph, backend, options, stats, name):
         self.graph = graph
         self.backend = backend
-        self.cache_dir = cache_dir
-        self.donate = donate
+        self.options = CompileOptions(options.cache_dir, frozenset(options.donate))
+        self.cache_dir = options.cache_dir
+        self.donate = frozenset(options.donate)
         self.stats = stats
         self.name = name
         self.started = False  # start() ran: the compile is queued for a compile thread (or ran)
@@ -176,23 +193,26 @@ class Tier:
         self.timeline: dict = {}  # perf_counter() when the compile started, the worker answered, tier 1 began
         self.done = threading.Event()
         self.queued = None  # (described buffers, mode) while waiting for a compile thread
+        self.switch = None  # switch(executable): the caller's entry runs the compiled code from then on
+        self.switched = False
         self._lock = threading.Lock()
 
-    def start(self, buffers, consts, copies=None):
+    def start(self, buffers, consts, copies=None, switch=None):
         """Start compiling (once), for the types and layouts of these buffers (`copies`: an ArgumentCopies
-        of `buffers` made meanwhile, used instead of copying them here)."""
-        from arraystack._core.config import config
-        from arraystack.backends.compile_worker import describe_buffer
+        of `buffers` made meanwhile, used instead of copying them here); `switch(executable)` installs
+        the compiled executable."""
+        from arraystack.backends.numba.compile_worker import describe_buffer
 
         with self._lock:
             if self.started:
                 return
-            how = config.tier_compile
+            how = self.backend.tier_compile
             if how not in MODES:
                 raise ValueError(f"arraystack.config.tier_compile must be one of {MODES}, got {how!r}")
             # copies (donation may write into them) that keep each buffer's layout and writeability
             described = copies.result() if copies is not None else [describe_buffer(b) for b in buffers]
             described += [describe_buffer(b) for b in consts]
+            self.switch = switch
             self.started = True
         self.queued = (described, how)
         _compiles.put(weakref.ref(self))
@@ -205,14 +225,14 @@ class Tier:
         self.timeline["started"] = time.perf_counter()
         try:
             # The BLAS keeps its thread count (its products' bits depend on it); the worker compiles at the
-            # lowest priority instead (backends/blas_threads.py).
+            # lowest priority instead (backends/numba/blas_threads.py).
             executable = self._compile_in_worker(described) if how == "process" else None
             if executable is None:
                 executable = self._compile_here(described)
             self.stats.compiles += getattr(executable, "new_kernels", 0)
-            self.entry.executable = executable
-            self.entry.run = executable.runner
-            self.entry.tier = 1
+            if self.switch is not None:
+                self.switch(executable)
+            self.switched = True
             self.timeline["switched"] = time.perf_counter()
         except Exception as e:  # noqa: BLE001  (tier 0 keeps serving; the error is kept and logged)
             self.error = e
@@ -224,17 +244,16 @@ class Tier:
             self.done.set()
 
     def _compile_here(self, described):
-        from arraystack.backends import compile_graph
-        from arraystack.backends.compile_worker import rebuild_buffer
+        from arraystack.backends.numba.compile_worker import rebuild_buffer
 
         self.mode = "thread"
-        executable = compile_graph(self.graph, self.backend, cache_dir=self.cache_dir, donate=self.donate)
+        executable = self.backend.compile(self.graph, self.options)
         executable(*[rebuild_buffer(b) for b in described])  # numba compiles (or loads) each kernel
         return executable
 
     def _compile_in_worker(self, described):
         """Compile in the worker process and load the result from disk; None: use a thread instead."""
-        from arraystack.backends import compile_graph, compile_process
+        from arraystack.backends.numba import compile_process
         from arraystack.ir.parser import IRParseError, parse_graph
         from arraystack.ir.printer import print_graph
 
@@ -249,13 +268,13 @@ class Tier:
         if not same:
             self._fall_back(f"the graph's IR text does not parse back to the same graph ({problem})")
             return None
-        from arraystack.backends.compile_worker import rebuild_buffer
+        from arraystack.backends.numba.compile_worker import rebuild_buffer
         from arraystack.backends.numba.disk_cache import load_signatures, on_disk, prepare
         from arraystack.backends.numba.kernels import compile_counts
 
         # The plan here first: its kernel files are then written before the worker reads them (a file
         # rewritten after numba indexed it would make the index stale), and may all be on disk already.
-        executable = compile_graph(self.graph, self.backend, cache_dir=self.cache_dir, donate=self.donate)
+        executable = self.backend.compile(self.graph, self.options)
         if on_disk(getattr(executable, "kernel_sources", ())):
             self.mode = "disk"  # e.g. a second run of a script: numba loads every kernel, nothing compiles
         else:
@@ -290,7 +309,7 @@ class Tier:
         if not self.started:
             return False
         self.done.wait(timeout)
-        return self.entry.tier == 1
+        return self.switched
 
 
 def _writable(cache_dir) -> bool:
@@ -305,4 +324,4 @@ def _writable(cache_dir) -> bool:
     return os.path.isdir(cache_dir) and os.access(cache_dir, os.W_OK | os.X_OK)
 
 
-__all__ = ["MODES", "Tier"]
+__all__ = ["MODES", "ArgumentCopies", "NumbaTiers", "Tier"]

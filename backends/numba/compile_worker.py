@@ -1,13 +1,13 @@
 """The compile worker: a process that compiles plans with numba so that another process need not.
 
-`python -m arraystack.backends.compile_worker` reads jobs from stdin and answers on stdout, each message a
+`python -m arraystack.backends.numba.compile_worker` reads jobs from stdin and answers on stdout, each message a
 pickle behind an 8-byte length. A job holds a graph as IR text, the buffers of one call (their values, dtypes
 and layouts, so numba sees exactly the argument types the parent will pass), the cache directory and the
 donated inputs. The worker compiles the graph for the numba backend and runs it once on those buffers: numba
 compiles each kernel for those types and writes its on-disk cache, and the answer lists, per kernel key, the
 types compiled, for the parent to load from disk (backends/numba/disk_cache.py). The worker exits when stdin
 closes (its parent exited or shut it down). It runs at the lowest scheduling priority
-(backends/blas_threads.py). backends/compile_process.py is the parent's side.
+(backends/numba/blas_threads.py). backends/numba/compile_process.py is the parent's side.
 """
 
 from __future__ import annotations
@@ -77,7 +77,8 @@ def rebuild_buffer(described) -> np.ndarray:
 
 def run_job(job) -> dict:
     """Compile the job's graph for numba, run it on the job's buffers, report the kernels' signatures."""
-    from arraystack.backends import compile_graph
+    from arraystack.backends.interface import CompileOptions
+    from arraystack.backends.numba.backend import backend
     from arraystack.backends.numba.disk_cache import kernel_signatures
     from arraystack.backends.numba.kernels import compile_counts
     from arraystack.ir.parser import parse_graph
@@ -88,7 +89,7 @@ def run_job(job) -> dict:
     if print_graph(graph, sources=False) != job["graph"]:
         raise ValueError("the graph's IR text does not parse back to itself; it cannot be compiled here")
     before = compile_counts()["numba_compiles"]
-    executable = compile_graph(graph, "numba", cache_dir=job["cache_dir"], donate=job["donate"])
+    executable = backend.compile(graph, CompileOptions(job["cache_dir"], frozenset(job["donate"])))
     executable(*[rebuild_buffer(b) for b in job["buffers"]])
     return {
         "signatures": kernel_signatures(),
@@ -98,7 +99,7 @@ def run_job(job) -> dict:
 
 
 def main() -> int:
-    from arraystack.backends.blas_threads import lower_priority
+    from arraystack.backends.numba.blas_threads import lower_priority
 
     # The parent's threads (its BLAS's above all) take a core from the worker whenever they need one; the
     # parent never changes its BLAS thread count, whose products would change their bits (blas_threads.py).

@@ -12,12 +12,14 @@ import time
 
 import numpy
 import pytest
-from arraystack.backends import compile_graph, compile_process
-from arraystack.backends.compile_worker import describe_buffer, rebuild_buffer
+from arraystack.backends import compile_graph
+from arraystack.backends import get as get_backend
+from arraystack.backends.numba import compile_process
+from arraystack.backends.numba.compile_worker import describe_buffer, rebuild_buffer
 from arraystack.backends.numba.kernels import compile_counts
 
 import arraystack as ast
-import arraystack._transforms.tiering as tiering
+import arraystack.backends.numba.tiering as tiering
 
 X = numpy.linspace(-2, 2, 4096).astype(numpy.float32)
 
@@ -178,7 +180,7 @@ def test_an_unwritable_cache_directory_falls_back_to_a_thread(tmp_path, monkeypa
 
 
 CRASHING_WORKER = (
-    "import os; from arraystack.backends import compile_worker as w; "
+    "import os; from arraystack.backends.numba import compile_worker as w; "
     "w.run_job = lambda job: os._exit(7); w.main()"
 )
 
@@ -235,12 +237,15 @@ def test_a_job_sent_while_a_worker_is_busy_keeps_it_alive(fresh_worker, monkeypa
 
 
 def test_a_failed_background_compile_keeps_serving_the_reference_tier(monkeypatch, caplog):
-    def broken(graph, backend, **kwargs):
-        if backend == "numba":
-            raise RuntimeError("no compiler today")
-        return compile_graph(graph, backend, **kwargs)
+    numba_backend = get_backend("numba")
+    compile_now = type(numba_backend).compile
 
-    monkeypatch.setattr("arraystack.backends.compile_graph", broken)
+    def broken(self, graph, options):
+        if options.tier == 1:
+            raise RuntimeError("no compiler today")
+        return compile_now(self, graph, options)
+
+    monkeypatch.setattr(type(numba_backend), "compile", broken)
     monkeypatch.setattr(ast.config, "tier_compile", "thread")
     f = ast.jit(lambda a: a * 2.0 + 1.0, tiered=True)
     out = f(ast.asarray(X))
@@ -424,7 +429,7 @@ def _cases():
 def test_tiers_are_bit_identical_on_exact_work(name, fun, args, held):
     """Where neither tier approximates (no transcendental functions, no float sums), tier 0 (NumPy on the
     optimized graph) and tier 1 (numba kernels) give the same bits, NaNs, signed zeros and infinities
-    included. Transcendentals and float sums differ by a few ulp (see arraystack/_transforms/tiering.py)."""
+    included. Transcendentals and float sums differ by a few ulp (see backends/numba/tiering.py)."""
     f = ast.jit(fun, tiered=True)
     tier0 = [numpy.asarray(o) for o in f(*[ast.asarray(a) for a in args])]
     assert entry_of(f).tier == 0
@@ -447,7 +452,7 @@ def test_tier_module_documents_modes_and_the_accuracy_contract():
 PARENT_EXITS = """
 import numpy as np
 import arraystack as ast
-from arraystack.backends import compile_process
+from arraystack.backends.numba import compile_process
 f = ast.jit(lambda a: ast.exp(a) * 0.71875 + a, tiered=True)
 f(ast.asarray(np.linspace(0, 1, 1000)))
 import time

@@ -1,0 +1,143 @@
+"""The backend interface: what arraystack asks of a backend, and all it may assume of one.
+
+A backend turns an optimized graph (arraystack.ir) into something that runs on the devices it serves. The
+frontend, the planner and the execution engine reach a backend only through this class and the registry
+(registry.py), by name: nothing outside a backend's own folder imports it. A new backend is a folder beside
+`backends/numba/` whose `backend.py` holds an instance named `backend` (found by the registry), or a package
+that names one in the entry-point group `arraystack.backends`.
+
+What a backend says about itself:
+- `name`, `device_kinds` (the hardware kinds it compiles for: "cpu", "cuda"; the hardware model's Device.kind),
+  `priority` (the default backend is the available one with the highest priority);
+- `unavailable_reason()`: None when it can run here, else why not (a package missing, no device);
+- `describe()`: one line for `python -m arraystack info`;
+- `fusion`: the FusionPolicy it hands the fuse pass (which equations may join a region, which need a checked
+  variant, whether regions may reduce): the optimizer groups only what the backend can lower;
+- `unsupported(eqn)`: why it does not compile an equation (a primitive or dtype): it runs the reference rule.
+
+What it does:
+- `compile(graph, options) -> Executable`: the whole graph as one runnable (executable.py): a list of buffers
+  in, a list out. This is what a default `jit` call runs;
+- `step(eqn, graph, options)`: one equation of a plan (a fusion region, a loop, a product, a reference rule)
+  as a function of its input values returning the list of its outputs: what the execution engine runs per
+  step of a plan placed on this backend's devices;
+- `runtime(device, cache_dir)`: the device runtime (device_runtime.py: pool, copies, run, synchronize) of one
+  of its devices present on this machine;
+- optional `tiers`: an object whose `compile(graph, options, name, stats)` returns an executable that runs at
+  once and a `pending` compile, which the frontend starts after the first call (see Tiers). numba's NumPy
+  twin and its compile worker live behind this, in numba's folder;
+- `configure(**settings)`: settings of arraystack.config it cares about (kernel_cache_size); others ignored;
+- `compiled_kernels()`: kernels compiled by this process so far (jit's stats count the difference);
+- `cache_entry(name)`, `cache_fallback(cache_dir)`: what it keeps on disk (`python -m arraystack cache`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    """How to compile: where kernels persist, which graph inputs the executable may overwrite, which tier.
+
+    cache_dir: the directory kernels persist under (None: the backend's default).
+    donate: positions of graph inputs whose buffers the executable may overwrite with outputs.
+    tier: 1 for the compiled code; 0 for a backend's first tier (what runs while it compiles), where it has one.
+    """
+
+    cache_dir: str | None = None
+    donate: frozenset = field(default_factory=frozenset)
+    tier: int = 1
+
+
+class Backend:
+    """Base class of backends (see the module docstring). Subclasses set the attributes and override
+    `compile` and `step`; the rest has working defaults."""
+
+    name: str = ""
+    device_kinds: tuple = ()
+    priority: int = 0
+    tiers = None  # an object with compile(...) (see Tiers), or None: every compile waits for the code
+
+    @property
+    def fusion(self):
+        """The FusionPolicy the fuse pass groups by for this backend (default: GENERIC, all it can express)."""
+        from arraystack.ir.passes import GENERIC
+
+        return GENERIC
+
+    def unavailable_reason(self) -> str | None:
+        """None when this backend can compile and run on this machine, else a sentence saying why not."""
+        return None
+
+    def describe(self) -> str:
+        """One line: what this backend is (version, what it compiles to)."""
+        return self.name
+
+    def unsupported(self, eqn) -> str | None:
+        """Why `eqn` (an equation or a fusion region) runs its reference rule here; None if compiled."""
+        return None
+
+    def compile(self, graph, options: CompileOptions):
+        """The optimized graph as an Executable (backends/executable.py)."""
+        raise NotImplementedError(f"backend {self.name!r} does not implement compile()")
+
+    def step(self, eqn, graph, options: CompileOptions):
+        """Equation `eqn` of `graph` as a function of its input values returning a list of its outputs."""
+        raise NotImplementedError(f"backend {self.name!r} does not implement step()")
+
+    def runtime(self, device, cache_dir: str | None = None):
+        """The runtime of `device`, one of this backend's kinds present on this machine. Host backends get
+        the host runtime, which runs `step` on host memory."""
+        from arraystack.backends.device_runtime import HostRuntime
+
+        if device.kind != "cpu":
+            raise NotImplementedError(
+                f"backend {self.name!r} has no runtime for {device.kind} devices; a backend for another "
+                "kind of device overrides runtime()"
+            )
+        return HostRuntime(device, self, cache_dir)
+
+    def configure(self, **settings) -> None:
+        """Take the settings of arraystack.config this backend uses; ignore the others."""
+
+    def compiled_kernels(self) -> int:
+        """How many kernels this process has compiled for this backend so far."""
+        return 0
+
+    def cache_entry(self, name: str) -> str | None:
+        """What the entry `name` of the cache directory (arraystack.config.cache_dir) holds when it is this
+        backend's (`python -m arraystack cache` lists and clears such entries), else None."""
+        return None
+
+    def cache_fallback(self, cache_dir: str) -> dict | None:
+        """Where this backend caches instead when `cache_dir` cannot be written, when that is in use or
+        exists: {"root": the directory, "why": why cache_dir cannot be written (None: not in use),
+        "private": whether it is this user's alone (else never used nor cleared)}; None otherwise."""
+        return None
+
+    def __repr__(self):
+        return f"<arraystack backend {self.name!r}>"
+
+
+class Tiers:
+    """What a backend with tiers gives the frontend (documentation of the protocol; numba's is
+    backends/numba/tiering.py).
+
+    `compile(graph, options, name, stats)` returns `(executable, pending)`: an executable that answers at
+    once (compiling nothing), and a `pending` object with `start(buffers, consts, snapshot, switch)` (compile
+    for these argument types, in the background; once, later calls do nothing), `wait(timeout) -> bool` and
+    the attributes `started` and `error`. When the compiled executable is ready the backend calls
+    `switch(executable)`: the frontend's cache entry runs it from then on. `snapshot(buffers)`, called on a
+    cache miss before tracing, may copy what the background compile needs while the call traces; its result
+    is handed to `start`. `stats.compiles` counts the kernels compiled. `name` names the function in logs."""
+
+    def snapshot(self, buffers):  # pragma: no cover - protocol documentation
+        return None
+
+    def compile(self, graph, options, name, stats):  # pragma: no cover - protocol documentation
+        raise NotImplementedError
+
+
+__all__ = ["Backend", "CompileOptions", "Tiers"]

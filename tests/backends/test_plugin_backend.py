@@ -1,0 +1,223 @@
+"""The backend interface is enough: a third backend, defined in this file and registered at run time, runs
+jit (with donation and the memory limit), a planned graph over two devices and per-device memory limits,
+without any code outside this file knowing it. It runs every equation through its reference rule and counts
+the calls; its device kind, "counter", exists nowhere else."""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+import pytest
+from arraystack.backends import registry
+from arraystack.backends.device_runtime import SimulatedRuntime
+from arraystack.backends.executable import Executable, alias_safe, interpret
+from arraystack.backends.hardware import Device, HardwareModel, Link
+from arraystack.backends.interface import Backend, CompileOptions
+from arraystack.backends.reference import reference_step
+from arraystack.ir.control import fusion_p
+from arraystack.ir.passes import GENERIC
+
+import arraystack as ast
+
+COUNTER = "counter:0"
+
+
+class CountingBackend(Backend):
+    """Reference rules, counted per primitive; its devices are "counter" devices with a pool of their own."""
+
+    name = "counting"
+    device_kinds = ("counter",)
+    priority = -5  # never the default
+
+    def __init__(self):
+        self.calls = collections.Counter()  # primitive name -> steps run
+        self.compiled = []  # the CompileOptions of each compile
+
+    @property
+    def fusion(self):
+        return GENERIC
+
+    def describe(self):
+        return "reference rules, counted"
+
+    def _counted(self, eqn):
+        run = reference_step(eqn)
+        name, calls = eqn.prim.name, self.calls
+
+        def step(*inputs):
+            calls[name] += 1
+            return run(*inputs)
+
+        return step
+
+    def compile(self, graph, options=CompileOptions()):
+        """Every equation through the shared interpreter (its buffer lifetimes and memory limit); a donated
+        argument of an output's shape and dtype receives that output."""
+        self.compiled.append(options)
+        steps = [self._counted(eqn) for eqn in graph.eqns]
+        run = alias_safe(graph, interpret(graph, steps, donated=options.donate))
+        donors = [
+            (j, k)
+            for k, out in enumerate(graph.outputs)
+            for j in sorted(options.donate)
+            if graph.inputs[j].aval == out.aval
+        ]
+
+        def runner(buffers):
+            outs = run(buffers)
+            for j, k in donors[:1]:
+                np.copyto(buffers[j], outs[k])
+                outs[k] = buffers[j]
+            return outs
+
+        return Executable(graph, [(e.prim.name, "counted reference") for e in graph.eqns], runner)
+
+    def step(self, eqn, graph, options=CompileOptions()):
+        step = self._counted(eqn)
+        return step if eqn.prim.multiple_results else (lambda *inputs: [step(*inputs)])
+
+    def runtime(self, device, cache_dir=None):
+        return CountingRuntime(device, cache_dir, backend=self)
+
+
+class CountingRuntime(SimulatedRuntime):
+    """A counter device: its values live in blocks of its own pool (SimulatedRuntime's), its steps are the
+    counting backend's."""
+
+    name = "counting"
+    simulated = False
+
+
+class MissingBackend(Backend):
+    name = "needs-hardware"
+    device_kinds = ("fpga",)
+
+    def unavailable_reason(self):
+        return "no FPGA is attached to this machine"
+
+
+@pytest.fixture
+def counting():
+    """The counting backend, registered for one test (the registry as it was afterwards)."""
+    backend = registry.register(CountingBackend())
+    missing = registry.register(MissingBackend())
+    try:
+        yield backend
+    finally:
+        registry.unregister(backend.name)
+        registry.unregister(missing.name)
+
+
+def f(x, y):
+    return ast.tanh(x * y + 1.0) - ast.sum(x, axis=-1, keepdims=True)
+
+
+def expected(x, y):
+    return np.tanh(x * y + 1.0) - np.sum(x, axis=-1, keepdims=True)
+
+
+X = np.linspace(-2, 2, 48).reshape(6, 8)
+Y = np.linspace(1, 3, 48).reshape(6, 8)
+
+
+def test_a_registered_backend_is_listed_and_unavailable_ones_say_why(counting):
+    rows = {row.name: row for row in registry.available()}
+    assert rows["counting"].available and rows["counting"].description == "reference rules, counted"
+    assert not rows["needs-hardware"].available
+    assert rows["needs-hardware"].reason == "no FPGA is attached to this machine"
+    assert ast.backends.available() == registry.available()  # the public name
+    with pytest.raises(registry.BackendUnavailable, match="no FPGA is attached"):
+        ast.jit(f, backend="needs-hardware")(X, Y)
+    with pytest.raises(ValueError, match="unknown backend 'nope'.*counting"):
+        ast.jit(f, backend="nope")(X, Y)
+    with pytest.raises(ValueError, match="already registered"):
+        registry.register(CountingBackend())
+
+
+def test_jit_runs_on_the_registered_backend(counting):
+    g = ast.jit(f, backend="counting")
+    np.testing.assert_allclose(np.asarray(g(X, Y)), expected(X, Y), rtol=1e-12)
+    assert counting.calls["fusion"] >= 1  # the regions the fuse pass made, run by this backend
+    before = sum(counting.calls.values())
+    g(X, Y)  # a cached call: the same executable again
+    assert sum(counting.calls.values()) == 2 * before and len(counting.compiled) == 1
+    text = g.lower(X, Y).compile().as_text()
+    assert "counted reference" in text
+
+
+def test_donation_reaches_the_backend(counting):
+    x = X.copy()
+    g = ast.jit(lambda a, b: a * b + 1.0, backend="counting", donate_argnums=0)
+    out = g(ast.asarray(x), Y)
+    assert counting.compiled[-1].donate == frozenset({0})
+    np.testing.assert_array_equal(np.asarray(out), X * Y + 1.0)
+    assert np.shares_memory(np.asarray(out), x)  # the backend wrote the result into the donated buffer
+
+
+def test_the_memory_limit_holds_on_the_registered_backend(counting, monkeypatch):
+    monkeypatch.setattr(ast.config, "memory_limit", 1000)
+    g = ast.jit(lambda a, b: ast.tanh(a * b) + ast.exp(a), backend="counting")
+    with pytest.raises(ast.OutOfMemory, match="needs .* for its outputs"):
+        g(np.ones(4096), np.ones(4096))
+
+
+def hardware():
+    cpu = ast.devices()["cpu"]
+    counter = Device(
+        kind="counter", name="a counting device", memory=1 << 20, backend="counting",
+        source="registered", peak_flops=(("float64", 1e15),), bandwidth=1e13,
+    )  # fmt: skip
+    links = (Link("cpu", COUNTER, 1e10, 1e-6), Link(COUNTER, "cpu", 1e10, 1e-6))
+    return HardwareModel((cpu, counter), links)
+
+
+class RegionsOnTheCounter:
+    """A placement policy: fusion regions on the counter device, everything else on the host."""
+
+    def place(self, eqn, cost, devices, current):
+        return COUNTER if eqn.prim is fusion_p else "cpu"
+
+
+def test_a_planned_graph_runs_on_the_host_and_the_registered_device(counting):
+    g = ast.jit(f, policy=RegionsOnTheCounter(), devices=hardware())
+    np.testing.assert_allclose(np.asarray(g(X, Y)), expected(X, Y), rtol=1e-12)
+    report = g.last_run()
+    assert report.runtimes[COUNTER] == "counting" and report.runtimes["cpu"] == "host"
+    assert counting.calls["fusion"] >= 1
+    assert any(dst == COUNTER for _, _, dst, _ in report.transfers)  # operands moved to the device
+    assert any(src == COUNTER and dst == "cpu" for _, src, dst, _ in report.transfers)
+
+
+def test_a_memory_limit_of_the_registered_device_is_checked(counting, monkeypatch):
+    monkeypatch.setattr(ast.config, "memory_limit", {COUNTER: 256})
+    g = ast.jit(f, policy=RegionsOnTheCounter(), devices=hardware())
+    with pytest.raises(ast.OutOfMemory, match=COUNTER):
+        g(X, Y)
+    assert counting.calls["fusion"] == 0  # checked before anything ran
+
+
+def test_an_entry_point_adds_a_backend(monkeypatch):
+    """A package names its backend in the entry-point group `arraystack.backends`; a broken one is listed
+    with its error."""
+
+    class Point:  # what importlib.metadata.entry_points(group=...) yields
+        def __init__(self, name, load):
+            self.name, self.value, self.load = name, f"plugin_package:{name}", load
+
+    made = CountingBackend()
+    made.name = "from-entry-point"
+
+    def broken():
+        raise ImportError("plugin_package needs a newer driver")
+
+    points = [Point("from-entry-point", lambda: made), Point("broken-plugin", broken)]
+    monkeypatch.setattr(registry, "_entry_points", lambda: points)
+    monkeypatch.setattr(registry, "_backends", {})
+    monkeypatch.setattr(registry, "_broken", {})
+    monkeypatch.setattr(registry, "_discovered", [False])
+    rows = {row.name: row for row in registry.available()}
+    assert rows["from-entry-point"].available and registry.get("from-entry-point") is made
+    assert not rows["broken-plugin"].available and "needs a newer driver" in rows["broken-plugin"].reason
+    assert rows["numba"].available and rows["reference"].available  # the folders are found as before
+    assert registry.ENTRY_POINT_GROUP == "arraystack.backends"
