@@ -5,7 +5,7 @@ OpenBLAS splits a product differently on a different number of threads, so the s
 differ in its last bits (up to 5e-5 for a 256x784 by 784x512 product) between 1 and 2 threads. Results in
 user code must not depend on whether a compile happens to be in flight, so nothing here sets the count.
 
-A compile worker process (backends/compile_worker.py) would otherwise hold a core that a BLAS with a thread
+A compile worker process (backends/numba/compile_worker.py) would otherwise hold a core that a BLAS with a thread
 per core needs: OpenBLAS's threads spin and yield, and a product whose thread shares its core with the
 worker waits for that thread. `lower_priority()` puts the worker in SCHED_IDLE (Linux; elsewhere nice 19),
 so any thread of ordinary priority that wakes takes the core from it at once, and the worker compiles with

@@ -1,4 +1,4 @@
-"""The parent's side of the compile worker (backends/compile_worker.py): one long-lived worker process per
+"""The parent's side of the compile worker (backends/numba/compile_worker.py): one long-lived worker process per
 parent process, started on the first job, serving jobs one at a time.
 
 `start(job)` sends a job and its `.result()` waits for the answer (`submit(job)` does both). They raise
@@ -30,11 +30,11 @@ import subprocess
 import sys
 import threading
 
-from arraystack.backends.compile_worker import encode, receive
+from arraystack.backends.numba.compile_worker import encode, receive
 
 log = logging.getLogger("arraystack.jit")
 # argv of the worker; tests point it at a program that exits at once to exercise the fallback
-COMMAND = [sys.executable, "-m", "arraystack.backends.compile_worker"]
+COMMAND = [sys.executable, "-m", "arraystack.backends.numba.compile_worker"]
 IDLE_SECONDS = float(os.environ.get("ARRAYSTACK_WORKER_IDLE_SECONDS", "300"))
 
 
@@ -244,7 +244,7 @@ def worker() -> CompileWorker:
 
 
 def start(job: dict) -> Job:
-    """Send a job (see backends/compile_worker.py) to this process's worker, starting one if needed. A
+    """Send a job (see backends/numba/compile_worker.py) to this process's worker, starting one if needed. A
     worker that cannot start is not tried again in this process (`reset()` forgets that)."""
     global _unavailable
     try:

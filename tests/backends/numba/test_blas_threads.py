@@ -9,15 +9,15 @@ import time
 
 import numpy as np
 import pytest
-from arraystack.backends import blas_threads as bt
-from arraystack.backends import compile_process
+from arraystack.backends.numba import blas_threads as bt
+from arraystack.backends.numba import compile_process
 
 import arraystack as ast
 
 
 def test_lower_priority_makes_a_process_yield_to_every_other():
     code = (
-        "from arraystack.backends.blas_threads import lower_priority, priority; "
+        "from arraystack.backends.numba.blas_threads import lower_priority, priority; "
         "print(lower_priority(), priority())"
     )
     out = subprocess.run(

@@ -11,14 +11,14 @@ import textwrap
 import threading
 
 import pytest
-from arraystack.backends import compile_process
-from arraystack.backends.compile_process import CompileWorker
+from arraystack.backends.numba import compile_process
+from arraystack.backends.numba.compile_process import CompileWorker
 
 # A stand-in worker: says ready, then answers each job twice with ~1 MB (the second answer for a job id
 # nobody waits for), so its answers fill the pipe to the parent while the parent still writes jobs.
 CHATTY = """
 import os, sys
-from arraystack.backends.compile_worker import receive, send
+from arraystack.backends.numba.compile_worker import receive, send
 out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
 send(out, ("ready", os.getpid()))
 while (job := receive(sys.stdin.buffer)) is not None:
@@ -29,7 +29,7 @@ while (job := receive(sys.stdin.buffer)) is not None:
 # A stand-in worker that says ready and never reads a job.
 DEAF = """
 import os, sys, time
-from arraystack.backends.compile_worker import send
+from arraystack.backends.numba.compile_worker import send
 send(os.fdopen(os.dup(sys.stdout.fileno()), "wb"), ("ready", os.getpid()))
 time.sleep(120)
 """
@@ -137,7 +137,7 @@ def test_a_queued_compile_whose_function_is_gone_is_dropped(monkeypatch):
     import numpy
 
     import arraystack as ast
-    import arraystack._transforms.tiering as tiering
+    import arraystack.backends.numba.tiering as tiering
 
     gate, ran = threading.Event(), []
 
