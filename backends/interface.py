@@ -41,9 +41,16 @@ from dataclasses import dataclass, field
 class CompileOptions:
     """How to compile: where kernels persist, which graph inputs the executable may overwrite, which tier.
 
-    cache_dir: the directory kernels persist under (None: the backend's default).
-    donate: positions of graph inputs whose buffers the executable may overwrite with outputs.
-    tier: 1 for the compiled code; 0 for a backend's first tier (what runs while it compiles), where it has one.
+    Parameters
+    ----------
+    cache_dir : str or None
+        The directory kernels persist under (None: the backend's default).
+    donate : frozenset of int
+        Positions of graph inputs whose buffers the executable may overwrite with outputs: a permission,
+        not an obligation.
+    tier : int
+        1 for the compiled code; 0 for a backend's first tier (what runs while it compiles), where it
+        has one (see `Tiers`).
     """
 
     cache_dir: str | None = None
@@ -52,13 +59,25 @@ class CompileOptions:
 
 
 class Backend:
-    """Base class of backends (see the module docstring). Subclasses set the attributes and override
-    `compile` and `step`; the rest has working defaults."""
+    """Base class of backends: what arraystack asks of a backend, and all it may assume of one.
+
+    A subclass sets `name`, `device_kinds` and `priority` and overrides `compile` (the whole graph, what
+    a `jit` call runs) and `step` (one equation, what the execution engine runs per step of a plan); the
+    other methods have working defaults. Register an instance with `arraystack.backends.register`, put it
+    in a folder beside `backends/numba/` as `backend.py`'s `backend`, or name it in the entry-point group
+    `arraystack.backends`. The documentation's internals page "Backends" describes each method and a
+    minimal backend.
+    """
 
     name: str = ""
+    """The name `jit(backend=...)`, `ARRAYSTACK_BACKEND` and the registry use."""
     device_kinds: tuple = ()
+    """The kinds of hardware it compiles for (`Device.kind` of the hardware model: "cpu", "cuda")."""
     priority: int = 0
-    tiers = None  # an object with compile(...) (see Tiers), or None: every compile waits for the code
+    """The default backend is the available one of highest priority (numba 10, the reference backend 0)."""
+    tiers = None
+    """None (every compile waits for the code), or an object following the `Tiers` protocol that gives the
+    first calls something to run while the code compiles."""
 
     @property
     def fusion(self):
@@ -80,11 +99,15 @@ class Backend:
         return None
 
     def compile(self, graph, options: CompileOptions):
-        """The optimized graph as an Executable (backends/executable.py)."""
+        """The optimized graph as an Executable (backends/executable.py): called with the list of the
+        graph's input buffers, it returns the list of its outputs. What a `jit` call without a placement
+        policy runs."""
         raise NotImplementedError(f"backend {self.name!r} does not implement compile()")
 
     def step(self, eqn, graph, options: CompileOptions):
-        """Equation `eqn` of `graph` as a function of its input values returning a list of its outputs."""
+        """Equation `eqn` of `graph` (a fusion region, a loop, a product, any other primitive) as a
+        function of its input values returning the list of its outputs: what the execution engine runs
+        for a step of a plan placed on one of this backend's devices."""
         raise NotImplementedError(f"backend {self.name!r} does not implement step()")
 
     def runtime(self, device, cache_dir: str | None = None):
@@ -100,7 +123,8 @@ class Backend:
         return HostRuntime(device, self, cache_dir)
 
     def configure(self, **settings) -> None:
-        """Take the settings of arraystack.config this backend uses; ignore the others."""
+        """Take the settings of arraystack.config this backend uses; ignore the others. Called with every
+        setting at import and with each setting assigned afterwards."""
 
     def compiled_kernels(self) -> int:
         """How many kernels this process has compiled for this backend so far."""

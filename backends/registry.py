@@ -38,12 +38,31 @@ _discovered = [False]
 
 
 class BackendUnavailable(RuntimeError):
-    """A backend that is registered but cannot run on this machine (its reason says why)."""
+    """A backend that is registered but cannot run on this machine (its message says why: a package or
+    a device missing, or the error its module raised when it was loaded). A RuntimeError, importable from
+    `arraystack.errors` too."""
 
 
 @dataclass(frozen=True)
 class BackendInfo:
-    """One row of available(): the backend's name, whether it can run here and why not, what it is."""
+    """One row of `available()`: a backend's name, whether it can run here and why not, what it is.
+
+    Parameters
+    ----------
+    name : str
+        The backend's name, as `jit(backend=...)` takes it.
+    available : bool
+        Whether it can compile and run on this machine.
+    reason : str
+        Why it cannot ("" when it can): its `unavailable_reason()`, or the error its module raised.
+    description : str
+        Its `describe()` line when available, else "".
+    priority : int
+        Its priority (the default backend is the available one of highest priority); -1 for a backend
+        whose module failed to load.
+    device_kinds : tuple of str
+        The kinds of hardware it compiles for ("cpu", "cuda", ...).
+    """
 
     name: str
     available: bool
@@ -54,8 +73,28 @@ class BackendInfo:
 
 
 def register(backend: Backend, replace: bool = False) -> Backend:
-    """Add `backend` (a Backend instance) under its name. A name already taken raises ValueError unless
-    `replace`. Returns the backend (so it can decorate a factory's result)."""
+    """Add `backend` to the registry under its name, for `jit(backend=...)`, `available()` and the
+    planner's devices of its kinds.
+
+    Parameters
+    ----------
+    backend : Backend
+        The backend instance.
+    replace : bool
+        Whether it may take the place of another backend of the same name.
+
+    Returns
+    -------
+    Backend
+        `backend` itself.
+
+    Raises
+    ------
+    TypeError
+        `backend` is not a Backend instance.
+    ValueError
+        Its name is empty, or taken by another backend and `replace` is false.
+    """
     if not isinstance(backend, Backend):
         raise TypeError(
             f"register() takes a Backend instance (arraystack.backends.interface.Backend), got "
@@ -74,7 +113,7 @@ def register(backend: Backend, replace: bool = False) -> Backend:
 
 
 def unregister(name: str) -> Backend:
-    """Remove the backend `name`; returns it."""
+    """Remove the backend `name` from the registry and return it; KeyError when none has that name."""
     with _lock:
         _discover()
         if name not in _backends:
@@ -90,8 +129,15 @@ def names() -> list[str]:
 
 
 def get(name: str) -> Backend:
-    """The backend `name`; ValueError for a name no backend has, BackendUnavailable for one that cannot
-    run here (with its reason)."""
+    """The registered backend `name`.
+
+    Raises
+    ------
+    ValueError
+        No backend has that name (the message lists the available ones).
+    BackendUnavailable
+        The backend cannot run on this machine, or its module failed to load (the message says why).
+    """
     with _lock:
         _discover()
         backend = _backends.get(name)
@@ -106,7 +152,9 @@ def get(name: str) -> Backend:
 
 
 def available() -> list[BackendInfo]:
-    """Every backend, highest priority first: whether it can run here, and the reason when it cannot."""
+    """Every backend, highest priority first, as `BackendInfo` rows: whether it can run here, what it is,
+    and the reason when it cannot (a backend whose module failed to load included).
+    `python -m arraystack info` prints these rows."""
     with _lock:
         _discover()
         backends = dict(_backends)
