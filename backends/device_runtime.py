@@ -17,66 +17,7 @@ import threading
 import numpy as np
 
 from arraystack.backends.interface import CompileOptions
-
-MAX_FREE_PER_SIZE = 4  # free blocks a pool keeps per size for later runs
-
-
-class DevicePool:
-    """A device's memory as the engine sees it: blocks handed out by size and taken back for reuse.
-
-    new_block(nbytes) makes a block (device memory, or a placeholder for a device whose kernels allocate
-    their outputs themselves). capacity (bytes, None: unbounded) is the device's memory: taking more raises
-    MemoryError, as a real device's allocator would. Counters: allocated (fresh blocks), reused, in_use and
-    peak (bytes of blocks handed out)."""
-
-    def __init__(self, new_block, capacity: int | None = None):
-        self.new_block = new_block
-        self.capacity = capacity
-        self._free: dict[int, list] = {}
-        self._lock = threading.Lock()
-        self.allocated = 0
-        self.reused = 0
-        self.in_use = 0
-        self.peak = 0
-
-    def take(self, nbytes: int):
-        with self._lock:
-            if self.capacity is not None and self.in_use + nbytes > self.capacity:
-                raise MemoryError(
-                    f"device pool exhausted: {nbytes} bytes requested, {self.in_use} of "
-                    f"{self.capacity} in use"
-                )
-            free = self._free.get(nbytes)
-            if free:
-                block = free.pop()
-                self.reused += 1
-            else:
-                block = None
-            self.in_use += nbytes
-            self.peak = max(self.peak, self.in_use)
-        if block is None:
-            block = self.new_block(nbytes)
-            with self._lock:
-                self.allocated += 1
-        return block
-
-    def give(self, block, nbytes: int) -> None:
-        with self._lock:
-            self.in_use -= nbytes
-            free = self._free.setdefault(nbytes, [])
-            if len(free) < MAX_FREE_PER_SIZE:
-                free.append(block)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._free.clear()
-
-    def stats(self) -> dict:
-        return {
-            "allocated": self.allocated, "reused": self.reused, "in_use": self.in_use,
-            "peak": self.peak,
-        }  # fmt: skip
-
+from arraystack.backends.memory import DevicePool
 
 class HostRuntime:
     """The host CPU, running the steps of a host backend (Backend.step: fused kernels, BLAS, reference
@@ -86,13 +27,15 @@ class HostRuntime:
     name = "host"
     simulated = False
 
-    def __init__(self, device, backend, cache_dir: str | None = None):
+    def __init__(self, device, backend, cache_dir: str | None = None, pool=None):
         self.device = device
         self.key = device.key
         self.backend = backend
         self.options = CompileOptions(cache_dir)
         self.cache_dir = cache_dir
-        self.pool = DevicePool(lambda nbytes: None)
+        # the device's pool (memory.DevicePool); a backend whose steps allocate from a pool of its own
+        # hands that one (numba: its host buffer pool), so the device has one
+        self.pool = DevicePool(lambda nbytes: None) if pool is None else pool
         self.copies_in = self.bytes_in = self.copies_out = self.bytes_out = 0
         self._lock = threading.Lock()
 

@@ -21,7 +21,7 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import numpy as np
-from arraystack.backends.buffers import buffer_owner, limits
+from arraystack.backends.memory import buffer_owner, limits
 from arraystack.backends.device_runtime import runtime_for
 from arraystack.backends.engine_report import RunReport, out_of_memory
 from arraystack.backends.engine_schedule import Schedule, used_devices
@@ -43,16 +43,64 @@ def _executor(workers: int) -> ThreadPoolExecutor:
 
 
 class Engine:
-    """A plan prepared to run: a runtime per device and a step per region (compiled once).
+    """A plan prepared to run.
+
+    Any plan runs scheduled (`run`): a runtime per device, a step per region (its backend's Backend.step,
+    prepared once), the transfers as steps, independent steps concurrently, and a RunReport of what the run
+    did. A plan whose regions all run on one device, with nothing to transfer, also runs straight through
+    (`runner`, the engine's way of running such a plan, and what a jitted call with the default placement
+    runs): the device's backend compiles the whole graph into one executable (Backend.compile), which runs
+    its steps in plan order, drops each value after its last use and checks the memory limit before each step
+    allocates; a call then costs the steps and nothing more (executable.py's straight-line runner).
+    `runner(buffers)` -> output buffers is the fastest way to run the plan; `run` also reports.
 
     runtimes: device key -> runtime, overriding device_runtime.runtime_for (e.g. instrumented runtimes)."""
 
     def __init__(self, plan, runtimes=None, cache_dir: str | None = None):
-        self.plan = plan
+        self._plan = plan
+        self.cache_dir = cache_dir
+        self.executable = None  # a one-device engine's executable (on_one_device)
+        self.pending = None  # ... and its backend's compile in the background, if tiered
+        self.runner = self._outputs
+        self._prepare(runtimes)
+
+    @classmethod
+    def on_one_device(cls, graph, device, options, tiered=None) -> Engine:
+        """The engine of `graph`'s trivial placement: every region on `device` (a hardware Device record,
+        whose `backend` names the backend; hardware.host(name) for the host), run straight through. The plan
+        itself is made when asked for (`plan`, `run`). options: CompileOptions; tiered: (name, stats) to
+        compile with the backend's tiers where it has them: `executable` then answers at once and `pending`
+        compiles in the background (the frontend starts it; backends/interface.py, Tiers)."""
+        from arraystack.backends.registry import for_device
+
+        engine = cls.__new__(cls)
+        engine._plan, engine._graph, engine._device = None, graph, device
+        engine.cache_dir, engine.pending, engine.runtimes = options.cache_dir, None, None
+        backend = for_device(device)
+        tiers = backend.tiers if tiered is not None else None
+        if tiers is not None:
+            engine.executable, engine.pending = tiers.compile(graph, options, *tiered)
+        else:
+            engine.executable = backend.compile(graph, options)
+        engine.runner = engine.executable.runner
+        return engine
+
+    @property
+    def plan(self):
+        if self._plan is None:  # the trivial placement of a one-device engine, made on first use
+            from arraystack.backends.hardware import HardwareModel
+            from arraystack.backends.planner import plan_graph
+
+            self._plan = plan_graph(self._graph, HardwareModel((self._device,)), "default")
+        return self._plan
+
+    def _prepare(self, runtimes=None):
+        """The runtimes, the schedule and a step per region, for scheduled runs."""
+        plan = self.plan
         home = plan.model.default
         given = dict(runtimes or {})
         self.runtimes = {
-            d.key: given[d.key] if d.key in given else runtime_for(d, home, cache_dir)
+            d.key: given[d.key] if d.key in given else runtime_for(d, home, self.cache_dir)
             for d in plan.model
             if d.key in used_devices(plan)
         }
@@ -62,6 +110,9 @@ class Engine:
             r.index: self.runtimes[r.device].prepare(graph.eqns[r.index], graph)
             for r in plan.regions
         }
+
+    def _outputs(self, buffers):
+        return self.run(list(buffers))[0]
 
     def limit(self, device: str):
         """(bytes, which) of the tighter of the configured limit and the device's capacity, or None."""
@@ -91,6 +142,8 @@ class Engine:
 
         pick(ready step positions) -> one of them: run on this thread, one step at a time in the order
         `pick` makes among the steps ready (tests use it to play an adversarial scheduler)."""
+        if self.runtimes is None:  # a one-device engine's first scheduled run
+            self._prepare()
         schedule = self.schedule
         if len(buffers) != len(schedule.arguments):
             raise TypeError(f"the plan takes {len(schedule.arguments)} inputs, got {len(buffers)}")

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from arraystack.backends.buffers import OutOfMemory, format_bytes
+from arraystack.backends import memory
+from arraystack.backends.memory import OutOfMemory, format_bytes
 
 
 @dataclass(frozen=True)
@@ -54,26 +55,8 @@ def describe_step(schedule, position: int) -> tuple:
 
 
 def out_of_memory(schedule, position, device, requested, in_use, limit, which) -> OutOfMemory:
+    """The OutOfMemory of the step at `position` (memory.out_of_memory, the one message of every runner)."""
     primitive, what, source = describe_step(schedule, position)
-    where = f" at {source}" if source else ""
-    if limit is None:
-        bound = f"{device} could not allocate it"
-        advice = "Place less on this device, or make the arrays smaller"
-    elif which == "config":
-        bound = f"the limit for {device} is {format_bytes(limit)} (arraystack.config.memory_limit)"
-        advice = "Raise the limit, place less on this device, or make the arrays smaller"
-    else:
-        bound = f"{device} has {format_bytes(limit)} of memory"
-        advice = "Place less on this device, or make the arrays smaller"
-    return OutOfMemory(
-        f"out of memory on {device} at plan step {position}: {what}{where} needs "
-        f"{format_bytes(requested)} for its outputs while the run holds {format_bytes(in_use)} there; "
-        f"{bound}. {advice} (e.g. process the batch in chunks).",
-        step=position,
-        primitive=primitive,
-        source=source,
-        requested=requested,
-        in_use=in_use,
-        limit=limit,
-        device=device,
+    return memory.out_of_memory(
+        device, position, primitive, what, source, requested, in_use, limit, which
     )

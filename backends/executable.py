@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from arraystack.backends.buffers import RunLedger, buffer_owner, limits
+from arraystack.backends.memory import RunLedger, buffer_owner, limits
 from arraystack.ir.ir import Graph, Literal
 from arraystack.ir.printer import print_graph
 

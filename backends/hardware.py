@@ -25,7 +25,8 @@ class Device:
 
     peak_flops holds (dtype name, flop/s) pairs; peak(dtype) looks one up. bandwidth is the device memory's
     bandwidth in bytes/s; launch_latency the fixed cost of one kernel launch (or compiled-step call) in s.
-    source says where the figures come from: "measured", "preset", "estimated" or "registered".
+    source says where the figures come from: "measured", "preset", "estimated", "registered", or
+    "host" (a bare record of this machine's CPU, hardware.host).
     """
 
     kind: str
@@ -144,6 +145,12 @@ class HardwareModel:
         return "\n".join(lines)
 
     __str__ = describe
+
+
+def host(backend: str) -> Device:
+    """This machine's CPU as a bare record (no measured figures: nothing is calibrated) compiled for by
+    `backend`: the device of a jitted function's default placement (engine.Engine.on_one_device)."""
+    return Device(kind="cpu", name="this machine's CPU", backend=backend, source="host")
 
 
 def _si(value: float) -> str:

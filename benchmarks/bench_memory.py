@@ -39,7 +39,7 @@ def chain(xp, x, y, cut=False):
 
 
 def peak_bytes(fn, *args) -> int:
-    from arraystack.backends.buffers import host_pool
+    from arraystack.backends.numba.host_pool import host_pool
 
     host_pool.clear()
     gc.collect()
@@ -55,7 +55,7 @@ def peak_bytes(fn, *args) -> int:
 
 def measure(n: int, cut: bool) -> dict:
     import numpy
-    from arraystack.backends.buffers import host_pool
+    from arraystack.backends.numba.host_pool import host_pool
 
     import arraystack as ast
 

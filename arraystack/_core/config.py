@@ -26,7 +26,7 @@ import os
 from dataclasses import dataclass, field
 
 from arraystack.backends import registry
-from arraystack.backends.buffers import OutOfMemory, limits
+from arraystack.backends.memory import OutOfMemory, limits
 
 __all__ = ["OutOfMemory", "config"]
 

@@ -38,6 +38,8 @@ from arraystack._transforms.jit_placement import PlacedExecutable, resolve_place
 from arraystack._transforms.jit_writeback import check_writable, write_back, written_arguments
 from arraystack.backends import CompileOptions
 from arraystack.backends import get as backend_named
+from arraystack.backends.engine import Engine
+from arraystack.backends.hardware import host
 from arraystack.ir import passes as _passes
 from arraystack.ir import tree
 from arraystack.ir.core import active, is_tracing
@@ -115,12 +117,10 @@ class JitFunction(_JitBase):
         tiers = [e.pending for e in list(self._cache.values()) if e.pending is not None]
         return all([t.wait(timeout) for t in tiers])  # noqa: C419  (wait for every tier, no short cut)
 
-    def _tiers(self, backend):
-        """The backend's tiers when this function compiles tiered (a default placement), else None."""
+    def _tiered(self) -> bool:
+        """Whether this function compiles tiered, where its backend has tiers (a default placement)."""
         tiered = config.tiered if self.tiered is None else self.tiered
-        if not tiered or self.placement is not None:
-            return None
-        return backend_named(backend).tiers
+        return bool(tiered) and self.placement is None
 
     def _key(self, args, kwargs):
         static, dyn_args, dyn_kwargs = split_arguments(self, args, kwargs)
@@ -182,7 +182,7 @@ class JitFunction(_JitBase):
         buffers = [_leaf_buffer(leaf, aval) for leaf, aval in zip(leaves, key[2])]
         snapshot = None
         if consts is None:
-            tiers = self._tiers(key[-1]) if entry is None else None
+            tiers = backend_named(key[-1]).tiers if entry is None and self._tiered() else None
             if tiers is not None:  # for the background compile, made while this call traces
                 snapshot = tiers.snapshot(buffers)
             with self._lock:
@@ -269,14 +269,13 @@ class JitFunction(_JitBase):
         report = PassReport()
         optimized = run_pipeline(graph, self.passes, report=report, fusion=target.fusion)
         options = CompileOptions(config.cache_dir, frozenset(donated_leaves(self, args)))
-        tiers, pending = self._tiers(backend), None
-        name = getattr(self.fun, "__qualname__", "function")
-        if self.placement is not None:
+        pending = None
+        if self.placement is not None:  # planned on its devices, run by the engine with reports
             executable = PlacedExecutable(optimized, self.placement, config.cache_dir, self._stats)
-        elif tiers is not None:
-            executable, pending = tiers.compile(optimized, options, name, self._stats)
-        else:
-            executable = target.compile(optimized, options)
+        else:  # the trivial placement: every region on the host, run straight through by the engine
+            tiered = self._tiered() and (getattr(self.fun, "__qualname__", "function"), self._stats)
+            engine = Engine.on_one_device(optimized, host(backend), options, tiered or None)
+            executable, pending = engine.executable, engine.pending
         self._stats.compiles += getattr(executable, "new_kernels", 0)
         captures = find_captures(self.fun, statics)  # what the trace read besides the arguments
         checks = IntegerChecks.of(graph, len(key[2]), casts)

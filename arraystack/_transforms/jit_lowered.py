@@ -57,9 +57,13 @@ class Lowered:
         return self.report
 
     def compile(self):
-        from arraystack.backends import compile_graph
+        """The executable a call with the default placement runs (its backend's compiled tier)."""
+        from arraystack.backends import CompileOptions
+        from arraystack.backends.engine import Engine
+        from arraystack.backends.hardware import host
 
-        return compile_graph(self.optimized, self.backend, cache_dir=config.cache_dir)
+        options = CompileOptions(config.cache_dir)
+        return Engine.on_one_device(self.optimized, host(self.backend), options).executable
 
     def cost(self, devices=None):
         """Flops, bytes and kernels of the optimized graph, per region and in total, with a predicted time

@@ -9,7 +9,8 @@ import math
 
 import numpy as np
 
-from arraystack.backends.buffers import MIN_POOLED_BYTES, host_pool, limits
+from arraystack.backends.memory import limits
+from arraystack.backends.numba.host_pool import MIN_POOLED_BYTES, host_pool
 from arraystack.backends.control import control_step
 from arraystack.backends.executable import (
     Executable,

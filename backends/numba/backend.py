@@ -79,6 +79,15 @@ class NumbaBackend(Backend):
         step = _host_step(eqn, graph, options.cache_dir)
         return step if eqn.prim.multiple_results else _listed(step)
 
+    def runtime(self, device, cache_dir: str | None = None):
+        """The host runtime, its pool the host buffer pool the kernels allocate from (host_pool.py)."""
+        from arraystack.backends.device_runtime import HostRuntime
+        from arraystack.backends.numba.host_pool import host_pool
+
+        if device.kind != "cpu":
+            raise NotImplementedError(f"the numba backend runs on CPUs, not on {device.kind} devices")
+        return HostRuntime(device, self, cache_dir, pool=host_pool)
+
     def configure(self, **settings) -> None:
         """kernel_cache_size: kernels kept loaded in memory; tier_compile: "process" or "thread" (checked
         when a background compile starts)."""

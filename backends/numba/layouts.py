@@ -155,7 +155,7 @@ class FortranKernel:
         self.lazy = LazyKernel(self._load)
 
     def _load(self):
-        from arraystack.backends.buffers import host_pool
+        from arraystack.backends.numba.host_pool import host_pool
         from arraystack.backends.numba.codegen import generate
         from arraystack.backends.numba.kernels import load_kernel
 

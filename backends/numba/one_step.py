@@ -5,7 +5,8 @@ limit is set, the checked plan runs instead (the interpreter checks each step's 
 from __future__ import annotations
 
 import numpy as np
-from arraystack.backends.buffers import MIN_POOLED_BYTES, limits
+from arraystack.backends.memory import limits
+from arraystack.backends.numba.host_pool import MIN_POOLED_BYTES
 
 _host_array = np.ndarray
 np_empty = np.empty

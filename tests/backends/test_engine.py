@@ -333,7 +333,7 @@ def test_everything_on_the_simulated_gpu_computes_what_jit_does(fn, on_gpu):
 
 
 def test_memory_limit_per_device_setting(memory_limit):
-    from arraystack.backends.buffers import limits
+    from arraystack.backends.memory import limits
 
     memory_limit({GPU: "2M", "cpu": 4096})
     assert ast.config.memory_limit == {GPU: 2 << 20, "cpu": 4096}

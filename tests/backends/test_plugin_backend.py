@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 from arraystack.backends import registry
 from arraystack.backends.device_runtime import SimulatedRuntime
+from arraystack.backends.engine import Engine
 from arraystack.backends.executable import Executable, alias_safe, interpret
-from arraystack.backends.hardware import Device, HardwareModel, Link
+from arraystack.backends.hardware import Device, HardwareModel, Link, host
 from arraystack.backends.interface import Backend, CompileOptions
 from arraystack.backends.reference import reference_step
 from arraystack.ir.control import fusion_p
@@ -156,10 +157,31 @@ def test_donation_reaches_the_backend(counting):
 
 
 def test_the_memory_limit_holds_on_the_registered_backend(counting, monkeypatch):
+    """One check, one message, whichever way the plan runs: straight through (a jit call) or scheduled."""
     monkeypatch.setattr(ast.config, "memory_limit", 1000)
     g = ast.jit(lambda a, b: ast.tanh(a * b) + ast.exp(a), backend="counting")
-    with pytest.raises(ast.OutOfMemory, match="needs .* for its outputs"):
+    message = r"out of memory on cpu at plan step 0: .* needs 32.0 KiB .* the limit for cpu is 1000 bytes"
+    with pytest.raises(ast.OutOfMemory, match=message):
         g(np.ones(4096), np.ones(4096))
+    graph = g.lower(np.ones(4096), np.ones(4096)).optimized
+    engine = Engine.on_one_device(graph, host("counting"), CompileOptions())
+    with pytest.raises(ast.OutOfMemory, match=message):
+        engine.run([np.ones(4096), np.ones(4096)])
+    assert counting.calls["fusion"] == 0  # checked before anything ran, both ways
+
+
+def test_a_default_call_runs_its_trivial_placement_through_the_engine(counting):
+    """jit's default placement is a plan with every region on the host: the engine runs it straight through
+    (runner: the backend's executable) or scheduled (run, with a report); both give the same values."""
+    graph = ast.jit(f, backend="counting").lower(X, Y).optimized
+    engine = Engine.on_one_device(graph, host("counting"), CompileOptions())
+    straight = engine.runner([X, Y])
+    assert engine.runner == engine.executable.runner and counting.compiled  # the backend's own runner
+    scheduled, report = engine.run([X, Y])
+    np.testing.assert_array_equal(straight[0], scheduled[0])
+    np.testing.assert_allclose(straight[0], expected(X, Y), rtol=1e-12)
+    assert set(engine.plan.devices) == {"cpu"} and engine.plan.transfers == ()
+    assert report.runtimes == {"cpu": "counting"} and report.transfers == ()
 
 
 def hardware():

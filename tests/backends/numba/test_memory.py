@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import arraystack as ast
-from arraystack.backends.buffers import host_pool, limits
+from arraystack.backends.memory import limits
+from arraystack.backends.numba.host_pool import host_pool
 from arraystack.backends.executable import last_uses
 
 pytestmark = pytest.mark.numba
