@@ -95,7 +95,6 @@ def calibrate_cpu() -> Device:
         peak_flops=tuple((dtype, measure_matmul(dtype)) for dtype in ("float32", "float64")),
         bandwidth=measure_bandwidth(),
         launch_latency=measure_latency(),
-        backend="numba",
         source="measured",
     )
     log.info("arraystack: calibrated the CPU in %.2f s", time.perf_counter() - start)

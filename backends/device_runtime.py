@@ -15,9 +15,9 @@ import math
 import threading
 
 import numpy as np
-
 from arraystack.backends.interface import CompileOptions
 from arraystack.backends.memory import DevicePool
+
 
 class HostRuntime:
     """The host CPU, running the steps of a host backend (Backend.step: fused kernels, BLAS, reference
@@ -154,10 +154,10 @@ def runtime_for(device, home, cache_dir: str | None = None):
         host_backend = for_device(home)
         backend = host_backend if device.source == "preset" else for_device(device)
     except BackendUnavailable as e:
+        named = f", backend {device.backend!r}" if device.backend else ""
         raise RuntimeMissing(
-            f"no runtime executes {device.key} ({device.name or device.kind}, backend "
-            f"{device.backend!r}): {e}. Install the backend's package, or plan on presets (simulated "
-            "devices)"
+            f"no runtime executes {device.key} ({device.name or device.kind}{named}): {e}. Install the "
+            "backend's package, or plan on presets (simulated devices)"
         ) from e
     if device.key == home.key:
         role, make = f"host:{backend.name}", backend.runtime

@@ -21,10 +21,10 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import numpy as np
-from arraystack.backends.memory import buffer_owner, limits
 from arraystack.backends.device_runtime import runtime_for
 from arraystack.backends.engine_report import RunReport, out_of_memory
 from arraystack.backends.engine_schedule import Schedule, used_devices
+from arraystack.backends.memory import buffer_owner, limits
 
 DEFAULT_WORKERS = max(2, min(4, os.cpu_count() or 1))
 _executors: dict = {}

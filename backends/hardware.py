@@ -37,7 +37,7 @@ class Device:
     peak_flops: tuple = ()
     bandwidth: float = 0.0
     launch_latency: float = 0.0
-    backend: str = "numba"
+    backend: str = ""  # the backend compiling for it; "": the registry's for its kind (registry.for_device)
     source: str = "registered"
 
     @property
@@ -70,7 +70,7 @@ class Device:
     def describe(self) -> str:
         flops = ", ".join(f"{name} {_si(value)}FLOP/s" for name, value in self.peak_flops)
         return (
-            f"{self.key:8s} {self.name or self.kind} ({self.source}, backend {self.backend}): "
+            f"{self.key:8s} {self.name or self.kind} ({self.source}, backend {self.backend or 'by kind'}): "
             f"{self.cores} cores, {self.memory / 2**30:.3g} GiB memory, {_si(self.bandwidth)}B/s, "
             f"peak {flops or 'unknown'}, launch {self.launch_latency * 1e6:.2f} us"
         )
@@ -269,7 +269,6 @@ def _detect_cuda() -> list:
             peak_flops=peak,
             bandwidth=2.0 * props["memoryClockRate"] * 1e3 * props["memoryBusWidth"] / 8,
             launch_latency=like.launch_latency if like else 5e-6,
-            backend="cupy",
             source="estimated",
         )
         pcie = LINK_PRESETS["pcie4"]
@@ -281,4 +280,4 @@ def _detect_cuda() -> list:
     return records
 
 
-register_device_kind("cuda", _detect_cuda, backend="cupy")
+register_device_kind("cuda", _detect_cuda)

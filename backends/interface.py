@@ -36,7 +36,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-
 @dataclass(frozen=True)
 class CompileOptions:
     """How to compile: where kernels persist, which graph inputs the executable may overwrite, which tier.

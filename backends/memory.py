@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 
+
 class OutOfMemory(MemoryError):
     """A plan step would exceed the memory limit (arraystack.config.memory_limit); raised before allocating.
 
@@ -131,7 +132,9 @@ def check(device, step, primitive, what, source, requested, in_use, limit, which
     raise out_of_memory(device, step, primitive, what, source, requested, in_use, limit, which)
 
 
-def out_of_memory(device, step, primitive, what, source, requested, in_use, limit, which) -> OutOfMemory:
+def out_of_memory(
+    device, step, primitive, what, source, requested, in_use, limit, which
+) -> OutOfMemory:
     """The OutOfMemory of a step (see check)."""
     where = f" at {source}" if source else ""
     if limit is None:

@@ -27,7 +27,6 @@ DEVICE_PRESETS = {
         ),
         bandwidth=3.35e12,
         launch_latency=4e-6,
-        backend="cupy",
         source="preset",
     ),
     "a100": Device(
@@ -43,7 +42,6 @@ DEVICE_PRESETS = {
         ),
         bandwidth=2.04e12,
         launch_latency=5e-6,
-        backend="cupy",
         source="preset",
     ),
     "rtx4090": Device(
@@ -54,7 +52,6 @@ DEVICE_PRESETS = {
         peak_flops=(("float16", 165e12), ("float32", 82.6e12), ("float64", 1.29e12)),
         bandwidth=1.01e12,
         launch_latency=5e-6,
-        backend="cupy",
         source="preset",
     ),
     # 64 Zen 4 cores at 3.1 GHz: two 256-bit FMA pipes = 16 float64 (32 float32) flops per cycle per core;
@@ -67,7 +64,6 @@ DEVICE_PRESETS = {
         peak_flops=(("float32", 6.35e12), ("float64", 3.17e12)),
         bandwidth=460e9,
         launch_latency=2e-6,
-        backend="numba",
         source="preset",
     ),
     "laptop-cpu-8": Device(
@@ -78,7 +74,6 @@ DEVICE_PRESETS = {
         peak_flops=(("float32", 900e9), ("float64", 450e9)),
         bandwidth=60e9,
         launch_latency=2e-6,
-        backend="numba",
         source="preset",
     ),
 }

@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-
 from arraystack.backends.executable import Executable, alias_safe, interpret
 from arraystack.backends.interface import Backend, CompileOptions
 from arraystack.ir.reference import dot_general_is_matmul, reference_rules
@@ -44,10 +43,10 @@ class ReferenceBackend(Backend):
     def unsupported(self, eqn) -> str | None:
         return "the reference backend runs every equation's reference rule"
 
-    def compile(self, graph, options: CompileOptions = CompileOptions()) -> Executable:
+    def compile(self, graph, options: CompileOptions) -> Executable:
         return compile_reference(graph)
 
-    def step(self, eqn, graph, options: CompileOptions = CompileOptions()):
+    def step(self, eqn, graph, options: CompileOptions):
         run = reference_step(eqn)
         if eqn.prim.multiple_results:
             return run

@@ -35,6 +35,7 @@ _backends: dict = {}  # name -> Backend
 _broken: dict = {}  # name -> why its module could not be loaded
 _lock = threading.RLock()
 _discovered = [False]
+_settings: dict = {}  # every setting configure() handed out, for backends registered afterwards
 
 
 class BackendUnavailable(RuntimeError):
@@ -109,6 +110,9 @@ def register(backend: Backend, replace: bool = False) -> Backend:
             raise ValueError(f"a backend named {name!r} is already registered; pass replace=True")
         _backends[name] = backend
         _broken.pop(name, None)
+        settings = dict(_settings)
+    if settings:  # what arraystack.config has handed the backends so far
+        backend.configure(**settings)
     return backend
 
 
@@ -144,7 +148,9 @@ def get(name: str) -> Backend:
         if backend is None:
             if name in _broken:
                 raise BackendUnavailable(f"backend {name!r} failed to load: {_broken[name]}")
-            raise ValueError(f"unknown backend {name!r}; available: {', '.join(_usable()) or 'none'}")
+            raise ValueError(
+                f"unknown backend {name!r}; available: {', '.join(_usable()) or 'none'}"
+            )
     reason = backend.unavailable_reason()
     if reason:
         raise BackendUnavailable(f"backend {name!r} is not available: {reason}")
@@ -211,9 +217,11 @@ def all_backends() -> list[Backend]:
 
 
 def configure(**settings) -> None:
-    """Hand settings of arraystack.config to every registered backend (each takes the ones it uses)."""
+    """Hand settings of arraystack.config to every registered backend (each takes the ones it uses); a
+    backend registered later receives every setting handed out so far."""
     with _lock:
         _discover()
+        _settings.update(settings)
         backends = list(_backends.values())
     for backend in backends:
         backend.configure(**settings)
@@ -275,14 +283,22 @@ def _load(name, target, folder=False, entry=None):
     except Exception as e:  # noqa: BLE001 - listed as unavailable, with the error
         _broken.setdefault(name, f"{target}: {type(e).__name__}: {e}")
         return
-    _backends.setdefault(backend.name, backend)
+    if (
+        backend.name in _backends
+    ):  # the first one found keeps the name; the other is listed, with why
+        _broken.setdefault(
+            f"{name} ({target})",
+            f"its name {backend.name!r} is taken by {_backends[backend.name]!r}",
+        )
+        return
+    _backends[backend.name] = backend
 
 
 __all__ = [
     "ENTRY_POINT_GROUP",
-    "all_backends",
     "BackendInfo",
     "BackendUnavailable",
+    "all_backends",
     "available",
     "compiled_kernels",
     "configure",

@@ -14,7 +14,6 @@ import importlib.util
 import threading
 
 import numpy as np
-
 from arraystack.backends.interface import Backend, CompileOptions
 
 # Parallel numba kernels take every core, and numba's workqueue threading layer must not be entered from two
@@ -31,7 +30,9 @@ class NumbaBackend(Backend):
         from arraystack.backends.numba.tiering import NumbaTiers
 
         self.tiers = NumbaTiers(self)
-        self.tier_compile = "process"  # where tiering's background compile runs: "process" or "thread"
+        self.tier_compile = (
+            "process"  # where tiering's background compile runs: "process" or "thread"
+        )
 
     @property
     def fusion(self):
@@ -61,7 +62,7 @@ class NumbaBackend(Backend):
             return None  # NumPy's BLAS
         return f"numba compiles fusion regions; {eqn.prim.name} runs its reference rule (NumPy)"
 
-    def compile(self, graph, options: CompileOptions = CompileOptions()):
+    def compile(self, graph, options: CompileOptions):
         # NumPy's error state asking to raise, call, print or log: the reference rules (eager's errors)
         from arraystack.backends.floating_point_errors import honour_error_state
 
@@ -71,9 +72,11 @@ class NumbaBackend(Backend):
             return honour_error_state(compile_numba_twin(graph))
         from arraystack.backends.numba import compile_numba
 
-        return honour_error_state(compile_numba(graph, options.cache_dir, frozenset(options.donate)))
+        return honour_error_state(
+            compile_numba(graph, options.cache_dir, frozenset(options.donate))
+        )
 
-    def step(self, eqn, graph, options: CompileOptions = CompileOptions()):
+    def step(self, eqn, graph, options: CompileOptions):
         """What compile_numba runs for `eqn`, a region of `graph`, without donation: a fused kernel, a loop
         over compiled bodies, BLAS or a reference rule; as a function returning the list of its outputs."""
         step = _host_step(eqn, graph, options.cache_dir)
@@ -85,7 +88,9 @@ class NumbaBackend(Backend):
         from arraystack.backends.numba.host_pool import host_pool
 
         if device.kind != "cpu":
-            raise NotImplementedError(f"the numba backend runs on CPUs, not on {device.kind} devices")
+            raise NotImplementedError(
+                f"the numba backend runs on CPUs, not on {device.kind} devices"
+            )
         return HostRuntime(device, self, cache_dir, pool=host_pool)
 
     def configure(self, **settings) -> None:

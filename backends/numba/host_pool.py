@@ -15,7 +15,6 @@ import sys
 import threading
 
 import numpy as np
-
 from arraystack.backends.memory import DevicePool
 
 MIN_POOLED_BYTES = 1 << 20  # smaller buffers come from the allocator directly
@@ -45,7 +44,6 @@ class BufferPool(DevicePool):
                 )
             self.in_use += nbytes
             self.peak = max(self.peak, self.in_use)
-        return None
 
     def give(self, block, nbytes: int) -> None:
         with self._lock:

@@ -52,7 +52,7 @@ class CountingBackend(Backend):
 
         return step
 
-    def compile(self, graph, options=CompileOptions()):
+    def compile(self, graph, options):
         """Every equation through the shared interpreter (its buffer lifetimes and memory limit); a donated
         argument of an output's shape and dtype receives that output."""
         self.compiled.append(options)
@@ -74,7 +74,7 @@ class CountingBackend(Backend):
 
         return Executable(graph, [(e.prim.name, "counted reference") for e in graph.eqns], runner)
 
-    def step(self, eqn, graph, options=CompileOptions()):
+    def step(self, eqn, graph, options):
         step = self._counted(eqn)
         return step if eqn.prim.multiple_results else (lambda *inputs: [step(*inputs)])
 
@@ -153,14 +153,18 @@ def test_donation_reaches_the_backend(counting):
     out = g(ast.asarray(x), Y)
     assert counting.compiled[-1].donate == frozenset({0})
     np.testing.assert_array_equal(np.asarray(out), X * Y + 1.0)
-    assert np.shares_memory(np.asarray(out), x)  # the backend wrote the result into the donated buffer
+    assert np.shares_memory(
+        np.asarray(out), x
+    )  # the backend wrote the result into the donated buffer
 
 
 def test_the_memory_limit_holds_on_the_registered_backend(counting, monkeypatch):
     """One check, one message, whichever way the plan runs: straight through (a jit call) or scheduled."""
     monkeypatch.setattr(ast.config, "memory_limit", 1000)
     g = ast.jit(lambda a, b: ast.tanh(a * b) + ast.exp(a), backend="counting")
-    message = r"out of memory on cpu at plan step 0: .* needs 32.0 KiB .* the limit for cpu is 1000 bytes"
+    message = (
+        r"out of memory on cpu at plan step 0: .* needs 32.0 KiB .* the limit for cpu is 1000 bytes"
+    )
     with pytest.raises(ast.OutOfMemory, match=message):
         g(np.ones(4096), np.ones(4096))
     graph = g.lower(np.ones(4096), np.ones(4096)).optimized
@@ -176,7 +180,9 @@ def test_a_default_call_runs_its_trivial_placement_through_the_engine(counting):
     graph = ast.jit(f, backend="counting").lower(X, Y).optimized
     engine = Engine.on_one_device(graph, host("counting"), CompileOptions())
     straight = engine.runner([X, Y])
-    assert engine.runner == engine.executable.runner and counting.compiled  # the backend's own runner
+    assert (
+        engine.runner == engine.executable.runner and counting.compiled
+    )  # the backend's own runner
     scheduled, report = engine.run([X, Y])
     np.testing.assert_array_equal(straight[0], scheduled[0])
     np.testing.assert_allclose(straight[0], expected(X, Y), rtol=1e-12)
@@ -240,6 +246,42 @@ def test_an_entry_point_adds_a_backend(monkeypatch):
     monkeypatch.setattr(registry, "_discovered", [False])
     rows = {row.name: row for row in registry.available()}
     assert rows["from-entry-point"].available and registry.get("from-entry-point") is made
-    assert not rows["broken-plugin"].available and "needs a newer driver" in rows["broken-plugin"].reason
-    assert rows["numba"].available and rows["reference"].available  # the folders are found as before
+    assert (
+        not rows["broken-plugin"].available
+        and "needs a newer driver" in rows["broken-plugin"].reason
+    )
+    assert (
+        rows["numba"].available and rows["reference"].available
+    )  # the folders are found as before
     assert registry.ENTRY_POINT_GROUP == "arraystack.backends"
+
+
+def test_a_backend_registered_later_receives_the_settings_and_a_taken_name_is_reported(monkeypatch):
+    class Configurable(CountingBackend):
+        def configure(self, **settings):
+            self.settings = dict(getattr(self, "settings", {}), **settings)
+
+    late = Configurable()
+    late.name = "configured-late"
+    registry.register(late)
+    try:
+        assert late.settings["jit_cache_size"] == ast.config.jit_cache_size  # handed out before
+        monkeypatch.setattr(ast.config, "kernel_cache_size", 77)
+        assert late.settings["kernel_cache_size"] == 77  # and after
+    finally:
+        registry.unregister("configured-late")
+
+    class Point:
+        name, value = "second-reference", "plugin_package:backend"
+
+        @staticmethod
+        def load():
+            return registry.get("reference")  # a backend whose name is already taken
+
+    monkeypatch.setattr(registry, "_entry_points", lambda: [Point()])
+    monkeypatch.setattr(registry, "_backends", {})
+    monkeypatch.setattr(registry, "_broken", {})
+    monkeypatch.setattr(registry, "_discovered", [False])
+    rows = {row.name: row for row in registry.available()}
+    taken = [row for name, row in rows.items() if name.startswith("second-reference")]
+    assert len(taken) == 1 and not taken[0].available and "is taken by" in taken[0].reason
