@@ -182,9 +182,27 @@ class Plan:
                     f"  {mark} {e.device:8s} compute {compute:>12s} + transfers "
                     f"{_us(e.transfer):>12s} = {total}"
                 )
+            reason = self._not_compiled(r)
+            if reason:
+                lines.append(f"    not compiled ({reason})")
             lines += [f"    {_transfer_text(t)}" for t in by_consumer.get(r.index, ())]
         lines += [f"return: {_transfer_text(t)}" for t in by_consumer.get(None, ())]
         return "\n".join(lines)
+
+    def _not_compiled(self, region) -> str | None:
+        """Why the backend of the region's device does not compile it (Backend.unsupported), or None:
+        it compiles it, or no backend here serves the device (a simulated one runs the host's)."""
+        from arraystack.backends.registry import BackendUnavailable, for_device
+
+        device = self.model.device(region.device)
+        if device.source == "preset":
+            device = self.model.default
+        try:
+            backend = for_device(device)
+        except BackendUnavailable:
+            return None
+        reason = backend.unsupported(self.graph.eqns[region.index])
+        return f"{backend.name}: {reason}" if reason else None
 
     __str__ = explain
 

@@ -60,7 +60,7 @@ class NumbaBackend(Backend):
             return None  # a host loop or branch over compiled bodies
         if eqn.prim.name == "dot_general":
             return None  # NumPy's BLAS
-        return f"numba compiles fusion regions; {eqn.prim.name} runs its reference rule (NumPy)"
+        return "a NumPy call, its reference rule (numba compiles fusion regions, loops and products)"
 
     def compile(self, graph, options: CompileOptions):
         # NumPy's error state asking to raise, call, print or log: the reference rules (eager's errors)

@@ -285,3 +285,15 @@ def test_a_backend_registered_later_receives_the_settings_and_a_taken_name_is_re
     rows = {row.name: row for row in registry.available()}
     taken = [row for name, row in rows.items() if name.startswith("second-reference")]
     assert len(taken) == 1 and not taken[0].available and "is taken by" in taken[0].reason
+
+
+def test_the_plan_says_which_regions_the_backend_does_not_compile(counting, monkeypatch):
+    def unsupported(eqn):
+        return "no tanh here" if eqn.prim.name == "tanh" else None
+
+    monkeypatch.setattr(counting, "unsupported", unsupported)
+    g = ast.jit(lambda a: ast.tanh(a @ a) + 1.0, backend="counting", passes=["simplify"])
+    text = g.lower(X[:6, :6]).plan(devices=HardwareModel((host("counting"),))).explain()
+    tanh = text.split("`tanh`", 1)[1].split("region", 1)[0]
+    assert "not compiled (counting: no tanh here)" in tanh
+    assert text.count("not compiled") == 1

@@ -120,3 +120,12 @@ def test_a_user_pass_shows_in_the_numba_kernel_source():
         default.lower(ast.asarray(X)).compile().as_text().split("# generated source", 1)[1]
     )
     np.testing.assert_allclose(np.asarray(f(ast.asarray(X))), np.tanh(X * X), rtol=1e-13)
+
+
+def test_the_plan_names_the_regions_numba_leaves_to_numpy():
+    x = np.ones((8, 8))
+    f = ast.jit(lambda a: ast.sum(a.astype(np.complex128) * 1j).real + ast.tanh(a) * 2.0)
+    text = f.lower(x).plan().explain()
+    assert "not compiled (numba: reduce_sum on complex128 runs on the reference path)" in text
+    fused = [part for part in text.split("region ")[1:] if "`fusion`" in part and "tanh" not in part]
+    assert any("not compiled" not in part for part in fused)  # the float region is a kernel
