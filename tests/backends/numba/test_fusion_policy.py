@@ -6,27 +6,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from arraystack.backends.numba.fusion_policy import NUMBA_FUSION, float32_integer_power
-from arraystack.ir import Eqn, Graph, Literal, ShapedArray, eval_graph, typecheck
+from arraystack.ir import eval_graph, typecheck
 from arraystack.ir.control import fusion_p
 from arraystack.ir.passes import run_pipeline
 from arraystack.ir.passes.fuse import fuse_elementwise
-from arraystack.ir.primitives import mul_p, pow_p
+from arraystack.ir.primitives import pow_p
 
 import arraystack as ast
+from tests.jit.passes.graphs import graph_of, inside, outside, square_to_pow
 
 X = np.linspace(-2.0, 2.0, 12).reshape(3, 4)
 
 
-def graph_of(fn, *args):
-    return ast.make_graph(fn)(*[ast.asarray(a) for a in args])
 
-
-def outside(graph):
-    return [e.prim.name for e in graph.eqns if e.prim is not fusion_p]
-
-
-def inside(graph):
-    return [[x.prim.name for x in e.params["graph"].eqns] for e in graph.eqns if e.prim is fusion_p]
 
 
 def check_values(graph, expected, *args, rtol=1e-13):
@@ -91,17 +83,6 @@ def test_run_pipeline_with_numba_policy_matches_the_frontend():
     reference = ast.jit(lambda a: ast.arcsinh(a) * 2.0 + 1.0, backend="reference")
     assert outside(reference.lower(ast.asarray(X)).optimized) == []
 
-
-def square_to_pow(graph):
-    """A user-written pass: x * x -> pow(x, 2)."""
-    eqns = []
-    for eqn in graph.eqns:
-        if eqn.prim is mul_p and eqn.inputs[0] is eqn.inputs[1]:
-            x = eqn.inputs[0]
-            two = Literal(np.asarray(2, x.aval.dtype)[()], ShapedArray((), x.aval.dtype))
-            eqn = Eqn(pow_p, (x, two), eqn.outputs, {}, eqn.source)
-        eqns.append(eqn)
-    return Graph(graph.inputs, tuple(eqns), graph.outputs)
 
 
 @pytest.mark.numba

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy
 import pytest
-
-import arraystack as ast
 from arraystack.ir.control import fusion_p
 from arraystack.ir.structural import broadcast_in_dim_p
+
+import arraystack as ast
 
 PROGRAMS = {
     "sum, last axis, broadcast along the first": lambda xp, a: a + a.sum(axis=-1),

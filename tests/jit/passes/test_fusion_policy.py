@@ -15,22 +15,12 @@ from arraystack.ir.passes.pipeline import pipeline_scope
 from arraystack.ir.regions import RegionLayout, derive_layout, region_layout
 
 import arraystack as ast
+from tests.jit.passes.graphs import graph_of, inside, outside
 
 X = np.linspace(-1.5, 2.0, 12).reshape(3, 4)
 
 
-def graph_of(fn, *args):
-    return ast.make_graph(fn)(*[ast.asarray(a) for a in args])
 
-
-def outside(graph):
-    """The primitives left outside regions, in order."""
-    return [e.prim.name for e in graph.eqns if e.prim is not fusion_p]
-
-
-def inside(graph):
-    """The primitives of each region, one list per region."""
-    return [[x.prim.name for x in e.params["graph"].eqns] for e in graph.eqns if e.prim is fusion_p]
 
 
 def check_values(graph, expected, *args):

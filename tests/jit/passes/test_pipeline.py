@@ -4,30 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from arraystack.ir import Eqn, Graph, Literal, ShapedArray, passes
+from arraystack.ir import Eqn, Graph, ShapedArray, passes
 from arraystack.ir.passes import PassError, PassReport, run_pipeline
 from arraystack.ir.passes.simplify import simplify_rules
-from arraystack.ir.primitives import exp_p, mul_p, pow_p
+from arraystack.ir.primitives import exp_p
 
 import arraystack as ast
+from tests.jit.passes.graphs import graph_of, square_to_pow
 
 X = np.linspace(-2.0, 2.0, 12).reshape(3, 4)
 
 
-def graph_of(fn, *args):
-    return ast.make_graph(fn)(*[ast.asarray(a) for a in args])
-
-
-def square_to_pow(graph):
-    """A user-written pass: x * x -> pow(x, 2)."""
-    eqns = []
-    for eqn in graph.eqns:
-        if eqn.prim is mul_p and eqn.inputs[0] is eqn.inputs[1]:
-            x = eqn.inputs[0]
-            two = Literal(np.asarray(2, x.aval.dtype)[()], ShapedArray((), x.aval.dtype))
-            eqn = Eqn(pow_p, (x, two), eqn.outputs, {}, eqn.source)
-        eqns.append(eqn)
-    return Graph(graph.inputs, tuple(eqns), graph.outputs)
 
 
 def test_register_before_after_remove_and_scope_restores():
