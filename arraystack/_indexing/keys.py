@@ -62,7 +62,7 @@ def _classify(item):
         value = item._value
     elif t is Tracer or isinstance(item, np.ndarray):
         value = item
-    elif isinstance(item, (list, tuple)):
+    elif isinstance(item, (list, tuple, range)):  # NumPy takes a range as an integer sequence
         value = _sequence(item)
     elif isinstance(item, (float, complex, str, bytes, np.generic)):
         raise IndexError(ONLY_VALID)
