@@ -306,6 +306,38 @@ static void base_dealloc(ArrayBase *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+/* The buffer protocol (memoryview, bytes, struct, array.array): the NumPy buffer's own export. The
+   exported view's `obj` is that buffer, so PyBuffer_Release releases through it, and NumPy's reference
+   to it keeps a resize from moving memory a consumer still reads. A traced value has no memory. */
+static int bf_getbuffer(PyObject *self, Py_buffer *view, int flags)
+{
+    PyObject *v = ((ArrayBase *)self)->value;
+    if (v != NULL && np_ndarray != NULL && Py_TYPE(v) == np_ndarray) {
+        return PyObject_GetBuffer(v, view, flags);
+    }
+    PyObject *aval = v == NULL ? NULL : PyObject_GetAttrString(v, "aval");
+    PyObject *text = aval == NULL ? NULL : PyObject_CallMethod(aval, "str_short", NULL);
+    Py_XDECREF(aval);
+    if (text != NULL) {
+        PyErr_Format(PyExc_BufferError,
+                     "a traced value %U has no buffer (memoryview, bytes, struct): it exists only for "
+                     "concrete arrays; call it outside jit/grad/vmap", text);
+        Py_DECREF(text);
+    }
+    else {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_BufferError,
+                        "arraystack: this array's buffer is not in host memory (copy it with "
+                        "to_device('cpu'))");
+    }
+    view->obj = NULL;
+    return -1;
+}
+
+static PyBufferProcs base_as_buffer = {
+    .bf_getbuffer = bf_getbuffer,
+};
+
 static PyMemberDef base_members[] = {
     {"_value", T_OBJECT_EX, offsetof(ArrayBase, value), 0, "the raw value"},
     {NULL},
@@ -345,6 +377,7 @@ PyTypeObject ArrayBaseType = {
     .tp_members = base_members,
     .tp_as_number = &base_as_number,
     .tp_as_mapping = &base_as_mapping,
+    .tp_as_buffer = &base_as_buffer,
     .tp_richcompare = richcompare,
     .tp_hash = PyObject_HashNotImplemented,
 };

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from arraystack._core import dtypes as _dtypes
+from arraystack._core.array_memory import MemoryMethods
 from arraystack._core.families import families
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, AxisLike, DTypeLike, NDArray, ScalarLike, ShapeLike
 
 
-class ArrayMethods:
+class ArrayMethods(MemoryMethods):
     """ndarray's methods that call arraystack's functions on the array."""
 
     __slots__ = ()

@@ -1,0 +1,241 @@
+"""ndarray's methods about its memory: views by dtype or type, the flat iterator, resizing and byte
+swapping in place, flags, ctypes and the buffer protocol. A base class of ArrayMethods (array_methods.py).
+
+Eager arrays hold NumPy buffers, so each method is NumPy's own on the buffer: the same aliasing and the
+same errors. A traced value has no memory; what can be said as an operation of the graph is (a view of
+the same dtype, reads and writes of `flat`); the rest raises a TracerError naming the method and line.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from arraystack._core.families import families
+from arraystack._core.flatiter import flatiter
+from arraystack.ir.core import (
+    ConcretizationError,
+    Tracer,
+    TracerError,
+    concretization_message,
+    user_line,
+)
+
+if TYPE_CHECKING:
+    from arraystack._core.array import ndarray
+    from arraystack.typing import DTypeLike, ShapeLike
+
+
+class MemoryMethods:
+    """ndarray's methods on its buffer: view, flat, resize, byteswap, setflags, ctypes."""
+
+    __slots__ = ()
+
+    def view(self, dtype: DTypeLike | type | None = None, type: type | None = None) -> Any:
+        """New view of array with the same data.
+
+        Parameters
+        ----------
+        dtype : data-type or ndarray sub-class, optional
+            Data-type descriptor of the returned view, e.g. float32 or int16; the array's own by
+            default. A subclass of ndarray here is taken as `type`.
+        type : Python type, optional
+            Type of the returned view: arraystack.ndarray (default) or a subclass of it, or a
+            subclass of numpy.ndarray (a NumPy view of the same buffer).
+
+        Returns
+        -------
+        out : ndarray
+            A view of the array's memory: writing through it changes the array.
+
+        See Also
+        --------
+        numpy.ndarray.view : The NumPy method this mirrors.
+
+        Notes
+        -----
+        While tracing, a view of the same dtype aliases the array as basic indexing does; a view as
+        another dtype reinterprets bits, which arraystack's IR cannot express (it has no bitcast
+        primitive), so it raises a TracerError naming the line.
+        """
+        if type is None and _is_array_type(dtype):
+            dtype, type = None, dtype
+        if type is not None and not _is_array_type(type):
+            raise TypeError("Type must be a sub-type of ndarray type")
+        value = self._value
+        array = families.array
+        if isinstance(value, Tracer):
+            if dtype is not None and np.dtype(dtype) != value.dtype:
+                raise TracerError(
+                    f"ndarray.view({np.dtype(dtype)}) of a traced value {value.aval.str_short()} at "
+                    f"{user_line()}: a view as another dtype reinterprets the bits, and arraystack's IR "
+                    "has no bitcast primitive. Call it outside jit/grad/vmap, or convert with astype."
+                )
+            out = self[...]
+        else:
+            raw = value.view() if dtype is None else value.view(dtype)
+            if type is not None and issubclass(type, np.ndarray):
+                return raw.view(type)  # a NumPy subclass (matrix, recarray, ...) on the same buffer
+            out = array.wrap(raw)
+        if type is None or type is array.ndarray:
+            return out
+        view = type.__new__(type)
+        view._value = out._value
+        finalize = getattr(view, "__array_finalize__", None)
+        if finalize is not None:
+            finalize(self)
+        return view
+
+    @property
+    def flat(self) -> flatiter:
+        """A 1-D iterator over the array, in C order.
+
+        Indexing it reads elements (``a.flat[3]``, ``a.flat[1:5]``, ``a.flat[[0, -1]]``) and
+        assigning through it writes the array (``a.flat[idx] = v``; ``a.flat = v`` sets every
+        element, repeating `v` cyclically).
+
+        See Also
+        --------
+        numpy.ndarray.flat : The NumPy attribute this mirrors.
+        flatiter : The iterator's type.
+        """
+        return flatiter(self)
+
+    @flat.setter
+    def flat(self, values):
+        flatiter(self)[...] = values
+
+    def resize(self, *new_shape: Any, refcheck: bool = True) -> None:
+        """Change shape and size of array in-place.
+
+        Parameters
+        ----------
+        new_shape : tuple of ints, or `n` ints
+            Shape of resized array; missing elements are filled with zeros.
+        refcheck : bool, optional
+            If False, reference count will not be checked; True by default.
+
+        Returns
+        -------
+        None
+
+        Raises
+        ------
+        ValueError
+            If the array does not own its own data, or references or is referenced by another array
+            and `refcheck` is true.
+
+        See Also
+        --------
+        numpy.ndarray.resize : The NumPy method this mirrors.
+        arraystack.resize : Return a new array of the given shape, repeating the data.
+
+        Notes
+        -----
+        Concrete arrays only: a traced value has no buffer to resize (ConcretizationError).
+        """
+        self._memory("resize()", "Use arraystack.resize(a, new_shape), which returns a new array.")
+        # the buffer is read from the slot without a local name, so that NumPy's reference check
+        # counts this array's own reference (and its views') as it would for a NumPy array
+        self._value.resize(*new_shape, refcheck=refcheck)
+
+    def byteswap(self, inplace: bool = False) -> ndarray:
+        """Swap the bytes of the array elements.
+
+        Parameters
+        ----------
+        inplace : bool, optional
+            If True, swap bytes in-place; False by default.
+
+        Returns
+        -------
+        out : ndarray
+            The byteswapped array; the array itself when `inplace`.
+
+        See Also
+        --------
+        numpy.ndarray.byteswap : The NumPy method this mirrors.
+
+        Notes
+        -----
+        Concrete arrays only (a traced value raises ConcretizationError): swapping bytes reinterprets
+        bits, and arraystack's IR has no bitcast primitive.
+        """
+        value = self._memory("byteswap()")
+        if inplace:
+            value.byteswap(inplace=True)
+            return self
+        return families.array.wrap(value.byteswap())
+
+    def setflags(self, write: bool | None = None, align: bool | None = None, uic: bool | None = None):
+        """Set array flags WRITEABLE, ALIGNED and WRITEBACKIFCOPY.
+
+        Parameters
+        ----------
+        write : bool, optional
+            Whether the array can be written to; a read-only array raises ValueError on writes.
+        align : bool, optional
+            Describes whether the array is aligned for its type.
+        uic : bool, optional
+            Sets WRITEBACKIFCOPY (only False is allowed, as in NumPy).
+
+        Returns
+        -------
+        None
+
+        See Also
+        --------
+        numpy.ndarray.setflags : The NumPy method this mirrors.
+
+        Notes
+        -----
+        Concrete arrays only: a traced value has no flags (ConcretizationError).
+        """
+        self._memory("setflags()").setflags(write=write, align=align, uic=uic)
+
+    @property
+    def ctypes(self) -> Any:
+        """An object to simplify the interaction of the array with the ctypes module.
+
+        See Also
+        --------
+        numpy.ndarray.ctypes : The NumPy attribute this mirrors.
+
+        Notes
+        -----
+        NumPy's own ``_ctypes`` object of the buffer; concrete arrays only (ConcretizationError).
+        """
+        return self._memory("ctypes").ctypes
+
+    def _memory(self, what: str, fix: str | None = None) -> np.ndarray:
+        """The NumPy buffer, or ConcretizationError naming `what` for a traced (or device) value."""
+        value = self._value
+        if type(value) is np.ndarray:
+            return value
+        if isinstance(value, Tracer):
+            fix = fix or "It exists only for concrete arrays: call it outside jit/grad/vmap."
+            raise ConcretizationError(concretization_message(f"{what} was requested", value.aval, fix))
+        raise TypeError(f"{what} needs an array in host memory; this one lives on {self.device}")
+
+    if sys.version_info >= (3, 12):  # Python classes may offer the buffer protocol (PEP 688)
+
+        def __buffer__(self, flags: int) -> memoryview:
+            value = self._value
+            if type(value) is not np.ndarray:
+                raise BufferError(_buffer_message(value))
+            return memoryview(value)
+
+
+def _is_array_type(obj) -> bool:
+    return isinstance(obj, type) and issubclass(obj, (np.ndarray, families.array.ndarray))
+
+
+def _buffer_message(value) -> str:
+    if isinstance(value, Tracer):
+        return (
+            f"a traced value {value.aval.str_short()} has no buffer (memoryview, bytes, struct) at "
+            f"{user_line()}: it exists only for concrete arrays"
+        )
+    return "arraystack: this array's buffer is not in host memory (copy it with to_device('cpu'))"
