@@ -62,7 +62,7 @@ backends arraystack.backends (backends/).
 # line and the file would be 900 lines long. The blocks are sorted by module.
 # ruff: noqa: I001
 # fmt: off
-from arraystack import errors, fft, linalg, nn, optim, prng, random, testing, typing
+from arraystack import errors, fft, linalg, nn, optim, prng, random, scipy, testing, typing
 from arraystack._core.array import ndarray
 from arraystack._core.array_api import __array_api_version__, e, inf, nan, newaxis, pi
 from arraystack._core.array_api_info import __array_namespace_info__
@@ -253,7 +253,7 @@ __all__ = [
     "ravel_multi_index", "real", "real_if_close", "reciprocal", "remainder", "remat", "repeat",
     "require", "reshape", "resize", "result_type", "right_shift", "rint", "roll", "rollaxis",
     "roots", "rot90", "round", "row_stack", "s_", "save", "savetxt", "savez", "savez_compressed",
-    "scan", "searchsorted", "select", "set_printoptions", "setdiff1d", "seterr", "seterrcall",
+    "scan", "scipy", "searchsorted", "select", "set_printoptions", "setdiff1d", "seterr", "seterrcall",
     "setxor1d", "shape", "shares_memory", "short", "sign", "signbit", "signedinteger", "sin",
     "sinc", "single", "sinh", "size", "sort", "sort_complex", "spacing", "split", "sqrt", "square",
     "squeeze", "stack", "std", "stop_gradient", "subtract", "sum", "swapaxes", "switch", "take",
