@@ -1,0 +1,34 @@
+"""How a masked array prints: NumPy's text (`--` for masked entries), from the concrete data and mask.
+
+Note: the text is produced by numpy.ma's printer on the host copies of data and mask, so it follows
+NumPy's print options exactly; a traced masked array prints its abstract shape and dtype instead.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _host(array):
+    """numpy.ma's masked array holding the host copies of `array`'s data, mask and fill value."""
+    data = np.asarray(array._data)
+    mask = np.ma.nomask if array._mask is np.False_ else np.asarray(array._mask)
+    return np.ma.MaskedArray(data, mask=mask, fill_value=array._fill_value)
+
+
+def _traced(array) -> str | None:
+    from arraystack.ma._array import concrete
+
+    if concrete(array._data) and (array._mask is np.False_ or concrete(array._mask)):
+        return None
+    return f"MaskedArray(traced {array.dtype}{list(array.shape)})"
+
+
+def masked_repr(array) -> str:
+    """repr(): NumPy's `masked_array(data=..., mask=..., fill_value=...)`."""
+    return _traced(array) or repr(_host(array))
+
+
+def masked_str(array) -> str:
+    """str(): the data with `--` for masked entries."""
+    return _traced(array) or str(_host(array))
