@@ -62,7 +62,7 @@ backends arraystack.backends (backends/).
 # line and the file would be 900 lines long. The blocks are sorted by module.
 # ruff: noqa: I001
 # fmt: off
-from arraystack import errors, fft, linalg, nn, optim, prng, random, scipy, testing, typing
+from arraystack import errors, fft, lib, linalg, ma, nn, optim, prng, random, scipy, testing, typing
 from arraystack._core.array import ndarray
 from arraystack._core.array_api import __array_api_version__, e, inf, nan, newaxis, pi
 from arraystack._core.array_api_info import __array_namespace_info__
@@ -78,6 +78,7 @@ from arraystack._core.dtypes import (
     uintp, ulong, ulonglong, unsignedinteger, ushort,
 )
 from arraystack._core.dtypes import bool_ as bool
+from arraystack._core.flatiter import flatiter
 from arraystack._core.floating_point_errors import errstate, geterr, geterrcall, seterr, seterrcall
 from arraystack._core.introspection import iterable, ndim, shape, size
 from arraystack._core.memory_layout import isfortran, may_share_memory, require, shares_memory
@@ -195,6 +196,7 @@ from arraystack._transforms.jit import jit
 from arraystack._transforms.make_graph import make_graph
 from arraystack._transforms.vmap import vmap
 from arraystack.ir import tree as tree_util
+from arraystack.lib import info, show_config
 from arraystack.linalg._contractions import (
     inner, kron, matvec, outer, tensordot, vdot, vecdot, vecmat,
 )
@@ -224,7 +226,8 @@ __all__ = [
     "diagonal", "diff", "digitize", "divide", "divmod", "dot", "double", "dsplit", "dstack",
     "dtype", "e", "ediff1d", "einsum", "einsum_path", "emath", "empty", "empty_like", "equal",
     "errors", "errstate", "euler_gamma", "exp", "exp2", "expand_dims", "expm1", "extract", "eye",
-    "fabs", "fft", "fill_diagonal", "finfo", "fix", "flatnonzero", "flip", "fliplr", "flipud",
+    "fabs", "fft", "fill_diagonal", "finfo", "fix", "flatiter", "flatnonzero", "flip", "fliplr",
+    "flipud",
     "float16", "float32", "float64", "float_power", "floating", "floor", "floor_divide", "fmax",
     "fmin", "fmod", "fori_loop", "format_float_positional", "format_float_scientific", "frexp",
     "from_dlpack", "frombuffer", "fromfile", "fromfunction", "fromiter", "frompyfunc", "fromstring",
@@ -232,11 +235,13 @@ __all__ = [
     "geterrcall", "grad", "gradient", "greater", "greater_equal", "half", "hamming", "hanning",
     "heaviside", "hessian", "histogram", "histogram2d", "histogram_bin_edges", "histogramdd",
     "hsplit", "hstack", "hypot", "i0", "identity", "iinfo", "imag", "index_exp", "indices",
-    "inexact", "inf", "inner", "insert", "int8", "int16", "int32", "int64", "int_", "intc",
+    "inexact", "inf", "info", "inner", "insert", "int8", "int16", "int32", "int64", "int_",
+    "intc",
     "integer", "interp", "intersect1d", "intp", "invert", "isclose", "iscomplex", "iscomplexobj",
     "isdtype", "isfinite", "isfortran", "isin", "isinf", "isnan", "isneginf", "isposinf", "isreal",
     "isrealobj", "isscalar", "issubdtype", "iterable", "ix_", "jacfwd", "jacrev", "jit", "jvp",
-    "kaiser", "kron", "lcm", "ldexp", "left_shift", "less", "less_equal", "lexsort", "linalg",
+    "kaiser", "kron", "lcm", "ldexp", "left_shift", "less", "less_equal", "lexsort", "lib",
+    "linalg",
     "linearize", "linspace", "little_endian", "load", "loadtxt", "log", "log1p", "log2", "log10",
     "logaddexp", "logaddexp2", "logical_and", "logical_not", "logical_or", "logical_xor",
     "logspace", "long", "longlong", "make_graph", "mask_indices", "matmul", "matrix_transpose",
@@ -254,7 +259,8 @@ __all__ = [
     "require", "reshape", "resize", "result_type", "right_shift", "rint", "roll", "rollaxis",
     "roots", "rot90", "round", "row_stack", "s_", "save", "savetxt", "savez", "savez_compressed",
     "scan", "scipy", "searchsorted", "select", "set_printoptions", "setdiff1d", "seterr", "seterrcall",
-    "setxor1d", "shape", "shares_memory", "short", "sign", "signbit", "signedinteger", "sin",
+    "setxor1d", "shape", "shares_memory", "show_config", "short", "sign", "signbit",
+    "signedinteger", "sin",
     "sinc", "single", "sinh", "size", "sort", "sort_complex", "spacing", "split", "sqrt", "square",
     "squeeze", "stack", "std", "stop_gradient", "subtract", "sum", "swapaxes", "switch", "take",
     "take_along_axis", "tan", "tanh", "tensordot", "testing", "tile", "trace", "transpose",
