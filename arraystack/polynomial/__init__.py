@@ -1,0 +1,18 @@
+"""Series of the classical orthogonal polynomials (numpy.polynomial), from arraystack operations.
+
+One module per family, each with its module functions and convenience class:
+polynomial (power series: Polynomial), chebyshev (Chebyshev), legendre (Legendre),
+laguerre (Laguerre), hermite (Hermite, physicists'), hermite_e (HermiteE, probabilists');
+polyutils holds the shared checks and domain maps. Coefficients are arraystack arrays:
+evaluation, calculus, Vandermonde matrices and fits trace under `jit` and `grad`; what trims
+trailing zeros or finds roots needs concrete coefficients and raises while tracing.
+"""
+
+from arraystack.polynomial import polyutils
+from arraystack.polynomial import polynomial
+from arraystack.polynomial._printing import set_default_printstyle
+from arraystack.polynomial.polynomial import Polynomial
+
+__all__ = [
+    "set_default_printstyle", "polynomial", "Polynomial", "polyutils",
+]
