@@ -19,9 +19,16 @@ from arraystack.ma._masking import (
     masked_invalid, masked_less, masked_less_equal, masked_not_equal, masked_outside,
     masked_values, masked_where,
 )
+from arraystack.ma._routines import (
+    allclose, allequal, apply_along_axis, arange, argsort, array, average, clip, concatenate, count,
+    dot, empty, masked_array, median, ones, set_fill_value, sort, stack, where, zeros,
+)
 from arraystack.ma._ufuncs import power
 
 __all__ = [
+    "allclose", "allequal", "apply_along_axis", "arange", "argsort", "array", "average", "clip",
+    "concatenate", "count", "dot", "empty", "masked_array", "median", "ones", "set_fill_value",
+    "sort", "stack", "where", "zeros",
     "MAError", "MaskError", "MaskedArray", "abs", "absolute", "add", "arccos", "arccosh",
     "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "around", "bitwise_and", "bitwise_or",
     "bitwise_xor", "ceil", "compressed", "conjugate", "cos", "cosh", "default_fill_value",

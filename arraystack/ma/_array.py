@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 import arraystack as xp
+from arraystack._creation.basic import asarray
 from arraystack.ir.core import Tracer
 from arraystack.ir.tree import register_pytree_node
 from arraystack.ma._fill import check_fill_value
@@ -460,6 +461,18 @@ class MaskedArray(MaskedOperators, MaskedReductions):
         objects[np.asarray(self._mask)] = None
         return objects.tolist()
 
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if method != "__call__" or kwargs.get("out") is not None:
+            return NotImplemented
+        from arraystack.ma._ufuncs import ufunc_call
+
+        return ufunc_call(ufunc, inputs, kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        from arraystack.ma import _dispatch
+
+        return _dispatch.array_function(func, args, kwargs)
+
     def __array__(self, dtype=None, copy=None):
         return np.asarray(self._data, dtype=dtype)
 
@@ -504,7 +517,10 @@ class MaskedConstant(MaskedArray):
     """The `masked` constant: a 0-d float64 masked array whose one entry is masked."""
 
     def __init__(self):
-        super().__init__(0.0, mask=True)
+        self._data = asarray(0.0)
+        self._mask = asarray(True)
+        self._fill_value = check_fill_value(None, self._data.dtype)
+        self._hardmask = False
 
     def __repr__(self):
         return "masked"

@@ -228,17 +228,17 @@ def masked_where(condition, a, copy=True):
 
 def _masked_by(compare, name):
     def masked_compare(x, value, copy=True):
-        return masked_where(compare(getdata(x), value), x, copy=copy)
+        return masked_where(getattr(xp, compare)(getdata(x), value), x, copy=copy)
 
     masked_compare.__name__ = masked_compare.__qualname__ = name
     return masked_compare
 
 
-masked_greater = _masked_by(xp.greater, "masked_greater")
-masked_greater_equal = _masked_by(xp.greater_equal, "masked_greater_equal")
-masked_less = _masked_by(xp.less, "masked_less")
-masked_less_equal = _masked_by(xp.less_equal, "masked_less_equal")
-masked_not_equal = _masked_by(xp.not_equal, "masked_not_equal")
+masked_greater = _masked_by("greater", "masked_greater")
+masked_greater_equal = _masked_by("greater_equal", "masked_greater_equal")
+masked_less = _masked_by("less", "masked_less")
+masked_less_equal = _masked_by("less_equal", "masked_less_equal")
+masked_not_equal = _masked_by("not_equal", "masked_not_equal")
 for _fn, _op in [(masked_greater, ">"), (masked_greater_equal, ">="), (masked_less, "<"),
                  (masked_less_equal, "<="), (masked_not_equal, "!=")]:
     _fn.__doc__ = f"""Mask an array where `x {_op} value`.

@@ -60,14 +60,14 @@ def _revert(result, mask, data):
     return xp.where(mask, xp.asarray(data).astype(result.dtype), result)
 
 
-def unary(fn, name):
-    """The masked version of the unary function `fn`, named `name`."""
+def unary(name):
+    """The masked version of the unary function `arraystack.<name>`."""
     domain = domain_rules.get(name)
 
     def masked_unary(a, *args, **kwargs):
         data = getdata(a)
         with xp.errstate(all="ignore"):
-            result = xp.asarray(fn(data, *args, **kwargs))
+            result = xp.asarray(getattr(xp, name)(data, *args, **kwargs))
             mask = getmask(a)
             if domain is not None:
                 invalid = xp.logical_or(xp.logical_not(xp.isfinite(result)), domain(data))
@@ -86,14 +86,14 @@ def binary_mask(a, b):
     return xp.logical_or(getmaskarray(a), getmaskarray(b))
 
 
-def binary(fn, name):
-    """The masked version of the binary function `fn`, named `name`."""
+def binary(name):
+    """The masked version of the binary function `arraystack.<name>`."""
     domain = domain_rules.get(name)
 
     def masked_binary(a, b, *args, **kwargs):
         da, db = getdata(a), getdata(b)
         with xp.errstate(all="ignore"):
-            result = xp.asarray(fn(da, db, *args, **kwargs))
+            result = xp.asarray(getattr(xp, name)(da, db, *args, **kwargs))
             mask = binary_mask(a, b)
             if domain is None:
                 result = _revert(result, mask, da)
