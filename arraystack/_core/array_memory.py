@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from arraystack._core.families import families
-from arraystack._core.flatiter import flatiter
 from arraystack.ir.core import (
     ConcretizationError,
     Tracer,
@@ -25,6 +24,7 @@ from arraystack.ir.core import (
 
 if TYPE_CHECKING:
     from arraystack._core.array import ndarray
+    from arraystack._core.flatiter import flatiter
     from arraystack.typing import DTypeLike, ShapeLike
 
 
@@ -63,8 +63,10 @@ class MemoryMethods:
         if type is None and _is_array_type(dtype):
             dtype, type = None, dtype
         if type is not None and not _is_array_type(type):
-            raise TypeError("Type must be a sub-type of ndarray type")
+            raise ValueError("Type must be a sub-type of ndarray type")
         value = self._value
+        if isinstance(value, np.generic):
+            value = host_buffer(self)
         array = families.array
         if isinstance(value, Tracer):
             if dtype is not None and np.dtype(dtype) != value.dtype:
@@ -101,11 +103,13 @@ class MemoryMethods:
         numpy.ndarray.flat : The NumPy attribute this mirrors.
         flatiter : The iterator's type.
         """
+        from arraystack._core.flatiter import flatiter  # it imports host_buffer from here
+
         return flatiter(self)
 
     @flat.setter
     def flat(self, values):
-        flatiter(self)[...] = values
+        self.flat[...] = values
 
     def resize(self, *new_shape: Any, refcheck: bool = True) -> None:
         """Change shape and size of array in-place.
@@ -211,9 +215,10 @@ class MemoryMethods:
 
     def _memory(self, what: str, fix: str | None = None) -> np.ndarray:
         """The NumPy buffer, or ConcretizationError naming `what` for a traced (or device) value."""
+        buffer = host_buffer(self)
+        if buffer is not None:
+            return buffer
         value = self._value
-        if type(value) is np.ndarray:
-            return value
         if isinstance(value, Tracer):
             fix = fix or "It exists only for concrete arrays: call it outside jit/grad/vmap."
             raise ConcretizationError(concretization_message(f"{what} was requested", value.aval, fix))
@@ -222,10 +227,23 @@ class MemoryMethods:
     if sys.version_info >= (3, 12):  # Python classes may offer the buffer protocol (PEP 688)
 
         def __buffer__(self, flags: int) -> memoryview:
-            value = self._value
-            if type(value) is not np.ndarray:
-                raise BufferError(_buffer_message(value))
-            return memoryview(value)
+            buffer = host_buffer(self)
+            if buffer is None:
+                raise BufferError(_buffer_message(self._value))
+            return memoryview(buffer)
+
+
+def host_buffer(x) -> np.ndarray | None:
+    """x's NumPy buffer, or None for a traced value or a device buffer. A NumPy scalar that a 0-d
+    array holds becomes a 0-d buffer first, so that views, `flat` writes and in-place changes have
+    memory to alias, as a NumPy 0-d array does."""
+    value = x._value
+    if type(value) is np.ndarray:
+        return value
+    if isinstance(value, np.generic):
+        x._value = value = np.array(value)
+        return value
+    return None
 
 
 def _is_array_type(obj) -> bool:

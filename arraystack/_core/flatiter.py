@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from arraystack._core.array_memory import host_buffer
 from arraystack._core.families import families
 from arraystack.ir.core import Tracer, active
 
@@ -108,16 +109,15 @@ class flatiter:
         return self._base[coords]
 
     def __getitem__(self, key: Any) -> Any:
-        array = families.array
-        value = self._base._value
-        if not active.n and type(value) is np.ndarray:
-            return array.wrap(value.flat[_host_key(key)])
+        value = None if active.n else host_buffer(self._base)
+        if value is not None:
+            return families.array.wrap(value.flat[_host_key(key)])
         return families.reshaping.reshape(self._base, (-1,))[_traced_key(key)]
 
     def __setitem__(self, key: Any, values: Any) -> None:
         base = self._base
-        value = base._value
-        if not active.n and type(value) is np.ndarray:
+        value = None if active.n else host_buffer(base)
+        if value is not None:
             value.flat[_host_key(key)] = _host_key(values)
             return
         flat = families.reshaping.reshape(base, (-1,))

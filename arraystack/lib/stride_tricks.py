@@ -15,6 +15,7 @@ import numpy as np
 from numpy.lib import stride_tricks as _np_stride_tricks
 
 from arraystack._core.array import ndarray, wrap
+from arraystack._core.array_memory import host_buffer
 from arraystack._creation.basic import asarray
 from arraystack._manipulation.reshaping import reshape
 from arraystack.ir.core import active, user_line
@@ -64,8 +65,8 @@ def as_strided(
     `x`), and strides that are not multiples of the itemsize or reach outside `x` raise ValueError.
     """
     x = x if isinstance(x, ndarray) else asarray(x)
-    value = x._value
-    if not active.n and type(value) is np.ndarray:
+    value = None if active.n else host_buffer(x)
+    if value is not None:
         return wrap(_np_stride_tricks.as_strided(value, shape, strides, False, writeable))
     itemsize = x.dtype.itemsize
     shape = tuple(x.shape) if shape is None else tuple(int(d) for d in np.atleast_1d(shape))
@@ -112,8 +113,8 @@ def sliding_window_view(
     with a gradient); NumPy's errors are raised either way.
     """
     x = x if isinstance(x, ndarray) else asarray(x)
-    value = x._value
-    if not active.n and type(value) is np.ndarray:
+    value = None if active.n else host_buffer(x)
+    if value is not None:
         return wrap(
             _np_stride_tricks.sliding_window_view(value, window_shape, axis, writeable=writeable)
         )
