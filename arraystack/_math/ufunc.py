@@ -30,6 +30,7 @@ from arraystack._core.operands import (
     python_type,
     resolution_operand,
 )
+from arraystack._math.ufunc_methods import attach
 from arraystack._math.ufunc_out import normalize_out, operands_shape, where_mask, write_out
 from arraystack.ir.core import Tracer, active, bind, device_namespaces, trace_state
 from arraystack.ir.primitives import convert_p
@@ -256,10 +257,11 @@ def bind_impl(prim):
 
 
 def _named(fn, ufunc):
-    """`fn` named after `ufunc`, with its NumPy-style docstring and annotations (_ufunc_docs)."""
+    """`fn` named after `ufunc`, with its NumPy-style docstring and annotations (_ufunc_docs), and
+    the ufunc's attributes and methods (ufunc_methods)."""
     from arraystack._math.ufunc_docs import document
 
-    return document(fn, ufunc)
+    return attach(document(fn, ufunc), ufunc)
 
 
 def accelerated(fn: _Function, host: Callable[..., Any] | None, nargs: int) -> _Function:
@@ -297,7 +299,7 @@ def unary(
                 return wrap(bind(prim, x._value if type(x) is ndarray else raw(x)))
         return apply_ufunc(ufunc, general, (x,), out, where, casting, dtype)
 
-    function = accelerated(_named(fn, ufunc), host, 1)
+    function = attach(accelerated(_named(fn, ufunc), host, 1), ufunc)
     _operator_forms[function] = (ufunc, general)
     return function
 
@@ -322,7 +324,7 @@ def binary(
                 return wrap(bind(prim, a, b))
         return apply_ufunc(ufunc, general, (x1, x2), out, where, casting, dtype)
 
-    function = accelerated(_named(fn, ufunc), host, 2)
+    function = attach(accelerated(_named(fn, ufunc), host, 2), ufunc)
     _operator_forms[function] = (ufunc, general)
     return function
 
