@@ -107,7 +107,7 @@ class MaskedArray(MaskedOperators, MaskedReductions):
             source = MaskedArray._new(values, xp.stack([getmaskarray_of(d) for d in nested]))
         else:
             values = xp.asarray(data)
-        values = xp.array(values, dtype=dtype, copy=copy, ndmin=ndmin) if (
+        values = xp.array(values, dtype=dtype, copy=copy or None, ndmin=ndmin) if (
             copy or dtype is not None or ndmin) else values
         self._data = values
         self._hardmask = bool(hard_mask) if hard_mask is not None else bool(
@@ -402,6 +402,8 @@ class MaskedArray(MaskedOperators, MaskedReductions):
         """
         data = self._data.astype(dtype, order=order, casting=casting, copy=copy)
         mask = self._mask if self._mask is nomask else self._mask.copy()
+        if data.dtype.kind != self.dtype.kind:  # NumPy gives the new kind its default fill value
+            return MaskedArray._new(data, mask, None, self._hardmask)
         return self._like(data, mask)
 
     # -- masks -------------------------------------------------------------------------------
@@ -506,11 +508,9 @@ def _raw_index(index):
 
 
 def _recast_fill(fill, dtype):
-    """The fill value kept across a change of dtype, or the new dtype's default if it does not fit."""
-    try:
-        return check_fill_value(fill, dtype)
-    except TypeError:
-        return None
+    """The fill value kept across a change of dtype, cast unsafely as NumPy's astype casts it."""
+    with np.errstate(all="ignore"):
+        return np.asarray(fill).astype(dtype)[()]
 
 
 class MaskedConstant(MaskedArray):

@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from arraystack.ma._fill import stored_default
+
 
 def _host(array):
     """numpy.ma's masked array holding the host copies of `array`'s data, mask and fill value."""
     data = np.asarray(array._data)
     mask = np.ma.nomask if array._mask is np.False_ else np.asarray(array._mask)
-    return np.ma.MaskedArray(data, mask=mask, fill_value=array._fill_value)
+    fill = array._fill_value
+    if type(fill) is type(stored_default(data.dtype)) and fill == stored_default(data.dtype):
+        fill = None  # NumPy prints its own default without the scalar type
+    return np.ma.MaskedArray(data, mask=mask, fill_value=fill)
 
 
 def _traced(array) -> str | None:

@@ -200,8 +200,10 @@ class MaskedReductions:
             if not module.concrete(dvar._mask):
                 return dvar
             return module.masked if bool(dvar._mask) else dvar._data
+        from arraystack.ma._masking import shrink_mask
+
         mask = xp.logical_or(self._mask.all(axis=axis, keepdims=keepdims), count <= 0)
-        return self._like(dvar._data, mask)
+        return self._like(dvar._data, shrink_mask(mask))
 
     def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         """Returns the standard deviation along the given axis, skipping masked entries.
