@@ -25,7 +25,7 @@ from arraystack.ir.core import (
 if TYPE_CHECKING:
     from arraystack._core.array import ndarray
     from arraystack._core.flatiter import flatiter
-    from arraystack.typing import DTypeLike, ShapeLike
+    from arraystack.typing import DTypeLike
 
 
 class MemoryMethods:
@@ -173,7 +173,9 @@ class MemoryMethods:
             return self
         return families.array.wrap(value.byteswap())
 
-    def setflags(self, write: bool | None = None, align: bool | None = None, uic: bool | None = None):
+    def setflags(
+        self, write: bool | None = None, align: bool | None = None, uic: bool | None = None
+    ):
         """Set array flags WRITEABLE, ALIGNED and WRITEBACKIFCOPY.
 
         Parameters
@@ -221,7 +223,9 @@ class MemoryMethods:
         value = self._value
         if isinstance(value, Tracer):
             fix = fix or "It exists only for concrete arrays: call it outside jit/grad/vmap."
-            raise ConcretizationError(concretization_message(f"{what} was requested", value.aval, fix))
+            raise ConcretizationError(
+                concretization_message(f"{what} was requested", value.aval, fix)
+            )
         raise TypeError(f"{what} needs an array in host memory; this one lives on {self.device}")
 
     if sys.version_info >= (3, 12):  # Python classes may offer the buffer protocol (PEP 688)

@@ -19,7 +19,9 @@ from arraystack.ir.core import Tracer, active
 if TYPE_CHECKING:
     from arraystack._core.array import ndarray
 
-_TOO_MANY = "too many indices for flat iterator: flat iterator is 1-dimensional, but {} were indexed"
+_TOO_MANY = (
+    "too many indices for flat iterator: flat iterator is 1-dimensional, but {} were indexed"
+)
 
 
 class flatiter:
@@ -187,7 +189,7 @@ def _traced_key(key):
             "indices"
         )
     value = getattr(key, "_value", key)
-    if (type(value) is Tracer or isinstance(value, np.ndarray)) and value.dtype.kind == "b":
-        if value.ndim > 1:
-            raise IndexError(_TOO_MANY.format(value.ndim))
+    is_array = type(value) is Tracer or isinstance(value, np.ndarray)
+    if is_array and value.dtype.kind == "b" and value.ndim > 1:
+        raise IndexError(_TOO_MANY.format(value.ndim))
     return key

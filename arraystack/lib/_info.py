@@ -82,7 +82,9 @@ def _lookup(name: str, toplevel: str) -> list[tuple[str, Any]]:
     modules += [
         (f"{toplevel}.{key}", value)
         for key, value in sorted(vars(root).items())
-        if type(value) is type(root) and value.__name__.startswith(toplevel) and not key.startswith("_")
+        if type(value) is type(root)
+        and value.__name__.startswith(toplevel)
+        and not key.startswith("_")
     ]
     found, seen = [], set()
     for where, module in modules:

@@ -118,7 +118,9 @@ def sliding_window_view(
         return wrap(
             _np_stride_tricks.sliding_window_view(value, window_shape, axis, writeable=writeable)
         )
-    layout = _layout(x.shape, x.dtype)  # NumPy computes the shape and strides, and raises its errors
+    layout = _layout(
+        x.shape, x.dtype
+    )  # NumPy computes the shape and strides, and raises its errors
     windows = _np_stride_tricks.sliding_window_view(layout, window_shape, axis)
     return _gather_strided(x, windows.shape, windows.strides)
 
@@ -134,7 +136,9 @@ def _c_strides(shape, itemsize) -> tuple[int, ...]:
 def _layout(shape, dtype) -> np.ndarray:
     """A C-contiguous NumPy array of `shape` over one element of memory, which nothing reads."""
     base = np.zeros(1, dtype)
-    return _np_stride_tricks.as_strided(base, shape, _c_strides(shape, base.itemsize), writeable=False)
+    return _np_stride_tricks.as_strided(
+        base, shape, _c_strides(shape, base.itemsize), writeable=False
+    )
 
 
 def _gather_strided(x: ndarray, shape, strides) -> ndarray:

@@ -5,14 +5,15 @@ array.array)."""
 from __future__ import annotations
 
 import array
+import ctypes
 import struct
 
 import numpy
 import pytest
+from arraystack.ir.core import ConcretizationError, TracerError
 
 import arraystack
 from arraystack._core.array import _fastpath
-from arraystack.ir.core import ConcretizationError, TracerError
 from tests.conftest import assert_same, run_traced
 
 needs_c = pytest.mark.skipif(
@@ -104,7 +105,9 @@ def test_view_traced_same_dtype_aliases():
 
 def test_view_traced_other_dtype_names_the_operation():
     f = arraystack.jit(lambda x: x.view(arraystack.int64))
-    with pytest.raises(TracerError, match=r"ndarray.view\(int64\).*test_views_and_buffers.py:\d+.*bitcast"):
+    with pytest.raises(
+        TracerError, match=r"ndarray.view\(int64\).*test_views_and_buffers.py:\d+.*bitcast"
+    ):
         f(arraystack.arange(3.0))
 
 
@@ -267,7 +270,9 @@ def test_resize_errors():
 
 
 def test_module_resize_repeats_data():
-    assert_same(numpy.resize(numpy.arange(3), (2, 4)), arraystack.resize(arraystack.arange(3), (2, 4)))
+    assert_same(
+        numpy.resize(numpy.arange(3), (2, 4)), arraystack.resize(arraystack.arange(3), (2, 4))
+    )
 
 
 @pytest.mark.parametrize("dtype", ["int16", "int32", "float64", "complex64"])
@@ -313,10 +318,10 @@ def test_setflags_read_only_makes_writes_raise(accelerated):
 
 
 def test_ctypes_is_the_buffer():
-    n, a = pair(numpy.arange(4, dtype=numpy.int32))
+    a = arraystack.arange(4, dtype=arraystack.int32)
     assert a.ctypes.data == a.__array__().ctypes.data
     assert a.ctypes.shape[0] == 4 and tuple(a.ctypes.strides) == (4,)
-    pointer = a.ctypes.data_as(__import__("ctypes").POINTER(__import__("ctypes").c_int32))
+    pointer = a.ctypes.data_as(ctypes.POINTER(ctypes.c_int32))
     pointer[2] = 42
     assert int(a[2]) == 42
 
@@ -333,11 +338,18 @@ def test_ctypes_is_the_buffer():
 def test_buffer_protocol_matches_numpy(base):
     n, a = pair(base)
     mn, ma = memoryview(n), memoryview(a)
-    assert (ma.format, ma.shape, ma.strides, ma.itemsize) == (mn.format, mn.shape, mn.strides, mn.itemsize)
+    assert (ma.format, ma.shape, ma.strides, ma.itemsize) == (
+        mn.format,
+        mn.shape,
+        mn.strides,
+        mn.itemsize,
+    )
     assert ma.tolist() == mn.tolist()
     assert bytes(a) == bytes(n)
     fmt = f"{n.size}{n.dtype.char}"
-    assert struct.unpack_from(fmt, a) == struct.unpack_from(fmt, n) if n.flags.c_contiguous else True
+    assert (
+        struct.unpack_from(fmt, a) == struct.unpack_from(fmt, n) if n.flags.c_contiguous else True
+    )
 
 
 @needs_c
