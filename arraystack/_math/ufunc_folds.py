@@ -73,7 +73,13 @@ SCANS = {
 }
 # ufunc -> scatter update, for loops on the array's own dtype (subtract scatters the negated values:
 # a - b is a + (-b) exactly, in floats and in wrapping integers)
-SCATTERS = {np.add: "add", np.subtract: "add", np.multiply: "mul", np.maximum: "max", np.minimum: "min"}
+SCATTERS = {
+    np.add: "add",
+    np.subtract: "add",
+    np.multiply: "mul",
+    np.maximum: "max",
+    np.minimum: "min",
+}
 
 _loops: dict = {}
 _reorderable: dict = {}

@@ -68,8 +68,17 @@ def check_binary(ufunc, method):
         raise ValueError(f"{what} only supported for functions returning a single value")
 
 
-def reduce(function, ufunc, array, axis=0, dtype=None, out=None, keepdims=False, initial=NoValue,
-           where=True):
+def reduce(
+    function,
+    ufunc,
+    array,
+    axis=0,
+    dtype=None,
+    out=None,
+    keepdims=False,
+    initial=NoValue,
+    where=True,
+):
     """Reduce `array`'s dimension(s) by applying the ufunc along them (numpy.ufunc.reduce).
 
     Parameters
@@ -192,7 +201,9 @@ def reduceat(function, ufunc, array, indices, axis=0, dtype=None, out=None):
     """
     check_binary(ufunc, "reduceat")
     try:
-        return _eager(ufunc, "reduceat", (array, indices), {"axis": axis, "dtype": dtype, "out": out})
+        return _eager(
+            ufunc, "reduceat", (array, indices), {"axis": axis, "dtype": dtype, "out": out}
+        )
     except _NotHost:
         pass
     from arraystack._math import ufunc_folds

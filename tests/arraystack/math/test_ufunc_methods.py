@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy
 import pytest
+from arraystack.ir import ShapedArray, make_graph
 
 import arraystack
-from arraystack.ir import ShapedArray, make_graph
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -17,9 +17,9 @@ F = numpy.array([[0.5, -1.5, 2.0, 3.25], [1.0, 4.0, -0.25, 2.5], [7.0, -2.0, 0.7
 I8 = numpy.array([[1, -2, 3], [4, 5, -6]], dtype=numpy.int8)
 B = numpy.array([[True, False, True], [True, True, True]])
 NAN = numpy.array([1.0, numpy.nan, 3.0, -2.0])
+NOT_ELEMENTWISE = ("isnat", "matmul", "matvec", "vecdot", "vecmat")  # datetimes; linalg's gufuncs
 UFUNC_NAMES = sorted(
-    n for n in dir(numpy) if isinstance(getattr(numpy, n), numpy.ufunc) and n not in
-    ("isnat", "matmul", "matvec", "vecdot", "vecmat")  # datetimes; the gufuncs are linalg's
+    n for n in dir(numpy) if isinstance(getattr(numpy, n), numpy.ufunc) and n not in NOT_ELEMENTWISE
 )
 
 
