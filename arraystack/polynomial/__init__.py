@@ -8,11 +8,18 @@ evaluation, calculus, Vandermonde matrices and fits trace under `jit` and `grad`
 trailing zeros or finds roots needs concrete coefficients and raises while tracing.
 """
 
-from arraystack.polynomial import polyutils
-from arraystack.polynomial import polynomial
+from arraystack.polynomial import (
+    chebyshev, hermite, hermite_e, laguerre, legendre, polynomial, polyutils,
+)
 from arraystack.polynomial._printing import set_default_printstyle
+from arraystack.polynomial.chebyshev import Chebyshev
+from arraystack.polynomial.hermite import Hermite
+from arraystack.polynomial.hermite_e import HermiteE
+from arraystack.polynomial.laguerre import Laguerre
+from arraystack.polynomial.legendre import Legendre
 from arraystack.polynomial.polynomial import Polynomial
 
 __all__ = [
-    "set_default_printstyle", "polynomial", "Polynomial", "polyutils",
+    "set_default_printstyle", "polynomial", "Polynomial", "chebyshev", "Chebyshev", "legendre",
+    "Legendre", "hermite", "Hermite", "hermite_e", "HermiteE", "laguerre", "Laguerre", "polyutils",
 ]

@@ -161,7 +161,7 @@ class ABCPolyBase:
             return self._new(fn(*operands))
         except TracerError:
             raise
-        except Exception:
+        except Exception:  # noqa: BLE001 (NumPy: any failure defers to the other operand)
             return NotImplemented
 
     def __add__(self, other):
@@ -176,9 +176,7 @@ class ABCPolyBase:
     def __truediv__(self, other):
         # Note: as in NumPy, only division by a number (a scalar, not a series or array) is defined
         if not isinstance(other, numbers.Number) or isinstance(other, bool):
-            raise TypeError(
-                f"unsupported types for true division: '{type(self)}', '{type(other)}'"
-            )
+            raise TypeError(f"unsupported types for true division: '{type(self)}', '{type(other)}'")
         return self.__floordiv__(other)
 
     def __floordiv__(self, other):
@@ -197,7 +195,7 @@ class ABCPolyBase:
             quo, rem = self._div(num, den)
         except (ZeroDivisionError, TracerError):
             raise
-        except Exception:
+        except Exception:  # noqa: BLE001 (NumPy: any failure defers to the other operand)
             return NotImplemented
         return self._new(quo), self._new(rem)
 
@@ -331,7 +329,10 @@ class ABCPolyBase:
         return self._new(self.coef if isize >= len(self.coef) else self.coef[:isize])
 
     def convert(
-        self, domain: ArrayLike | None = None, kind: type | None = None, window: ArrayLike | None = None
+        self,
+        domain: ArrayLike | None = None,
+        kind: type | None = None,
+        window: ArrayLike | None = None,
     ) -> ABCPolyBase:
         """Convert series to a different kind and/or domain and/or window.
 
@@ -375,7 +376,7 @@ class ABCPolyBase:
         """
         return pu.mapparms(self.domain, self.window)
 
-    def integ(self, m: int = 1, k: Any = [], lbnd: Any = None) -> ABCPolyBase:  # noqa: B006
+    def integ(self, m: int = 1, k: Any = (), lbnd: Any = None) -> ABCPolyBase:
         """Integrate.
 
         Parameters
@@ -417,7 +418,7 @@ class ABCPolyBase:
         --------
         numpy.polynomial.polynomial.Polynomial.deriv : The NumPy method this mirrors.
         """
-        off, scl = self.mapparms()
+        _, scl = self.mapparms()
         return self._new(self._der(self.coef, m, scl))
 
     def roots(self) -> NDArray:
@@ -523,7 +524,11 @@ class ABCPolyBase:
 
     @classmethod
     def fromroots(
-        cls, roots: ArrayLike, domain: Any = [], window: ArrayLike | None = None, symbol: str = "x"  # noqa: B006
+        cls,
+        roots: ArrayLike,
+        domain: Any = [],  # noqa: B006 (NumPy: [] is the class default, None the data)
+        window: ArrayLike | None = None,
+        symbol: str = "x",
     ) -> ABCPolyBase:
         """Return series instance that has the specified roots.
 

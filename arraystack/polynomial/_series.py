@@ -255,9 +255,7 @@ def vander_nd_flat(vander_fs, points, degrees) -> ndarray:
     points = [anp.asarray(p) + 0.0 for p in points]
     dtype = anp.result_type(*points)
     points = [p.astype(dtype) for p in points]
-    arrays = [
-        vander_fs[i](points[i], degrees[i])[(...,) + _nth_slice(i, n)] for i in range(n)
-    ]
+    arrays = [vander_fs[i](points[i], degrees[i])[(...,) + _nth_slice(i, n)] for i in range(n)]
     v = functools.reduce(operator.mul, arrays)
     return anp.reshape(v, v.shape[: -len(degrees)] + (-1,))
 

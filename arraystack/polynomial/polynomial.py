@@ -16,10 +16,34 @@ if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, NDArray
 
 __all__ = [
-    "polyzero", "polyone", "polyx", "polydomain", "polyline", "polyadd", "polysub", "polymulx",
-    "polymul", "polydiv", "polypow", "polyval", "polyvalfromroots", "polyder", "polyint",
-    "polyfromroots", "polyvander", "polyfit", "polytrim", "polyroots", "Polynomial", "polyval2d",
-    "polyval3d", "polygrid2d", "polygrid3d", "polyvander2d", "polyvander3d", "polycompanion",
+    "Polynomial",
+    "polyadd",
+    "polycompanion",
+    "polyder",
+    "polydiv",
+    "polydomain",
+    "polyfit",
+    "polyfromroots",
+    "polygrid2d",
+    "polygrid3d",
+    "polyint",
+    "polyline",
+    "polymul",
+    "polymulx",
+    "polyone",
+    "polypow",
+    "polyroots",
+    "polysub",
+    "polytrim",
+    "polyval",
+    "polyval2d",
+    "polyval3d",
+    "polyvalfromroots",
+    "polyvander",
+    "polyvander2d",
+    "polyvander3d",
+    "polyx",
+    "polyzero",
 ]
 
 doc = _docs.documenter(_docs.Family("poly", "power series", "numpy.polynomial.polynomial"))
@@ -104,7 +128,12 @@ def _int_step(c):
 
 @doc("int")
 def polyint(
-    c: ArrayLike, m: int = 1, k: Any = [], lbnd: Any = 0, scl: Any = 1, axis: int = 0  # noqa: B006
+    c: ArrayLike,
+    m: int = 1,
+    k: Any = (),
+    lbnd: Any = 0,
+    scl: Any = 1,
+    axis: int = 0,
 ) -> NDArray:
     return _series.integral(c, m, k, lbnd, scl, axis, _int_step, polyval)
 

@@ -18,8 +18,14 @@ if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, NDArray
 
 __all__ = [
-    "RankWarning", "as_series", "trimseq", "trimcoef", "getdomain", "mapdomain", "mapparms",
+    "RankWarning",
+    "as_series",
     "format_float",
+    "getdomain",
+    "mapdomain",
+    "mapparms",
+    "trimcoef",
+    "trimseq",
 ]
 
 
