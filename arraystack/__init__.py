@@ -62,7 +62,7 @@ backends arraystack.backends (backends/).
 # line and the file would be 900 lines long. The blocks are sorted by module.
 # ruff: noqa: I001
 # fmt: off
-from arraystack import errors, fft, lib, linalg, ma, nn, optim, prng, random, scipy, testing, typing
+from arraystack import errors, fft, lib, linalg, ma, nn, optim, polynomial, prng, random, scipy, testing, typing
 from arraystack._core.array import ndarray
 from arraystack._core.array_api import __array_api_version__, e, inf, nan, newaxis, pi
 from arraystack._core.array_api_info import __array_namespace_info__
@@ -253,7 +253,8 @@ __all__ = [
     "ndarray", "ndenumerate", "ndim", "ndindex", "nditer", "negative", "newaxis", "nextafter", "nn",
     "nonzero", "not_equal", "number", "ogrid", "ones", "ones_like", "optim", "outer", "packbits",
     "pad", "partition", "percentile", "permute_dims", "pi", "piecewise", "place", "poly", "poly1d",
-    "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polysub", "polyval",
+    "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polynomial", "polysub",
+    "polyval",
     "positive", "pow", "power", "printoptions", "prng", "prod", "promote_types", "ptp", "put",
     "put_along_axis", "putmask", "quantile", "r_", "rad2deg", "radians", "random", "ravel",
     "ravel_multi_index", "real", "real_if_close", "reciprocal", "remainder", "remat", "repeat",

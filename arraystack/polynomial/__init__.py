@@ -9,7 +9,13 @@ trailing zeros or finds roots needs concrete coefficients and raises while traci
 """
 
 from arraystack.polynomial import (
-    chebyshev, hermite, hermite_e, laguerre, legendre, polynomial, polyutils,
+    chebyshev,
+    hermite,
+    hermite_e,
+    laguerre,
+    legendre,
+    polynomial,
+    polyutils,
 )
 from arraystack.polynomial._printing import set_default_printstyle
 from arraystack.polynomial.chebyshev import Chebyshev
@@ -20,6 +26,18 @@ from arraystack.polynomial.legendre import Legendre
 from arraystack.polynomial.polynomial import Polynomial
 
 __all__ = [
-    "set_default_printstyle", "polynomial", "Polynomial", "chebyshev", "Chebyshev", "legendre",
-    "Legendre", "hermite", "Hermite", "hermite_e", "HermiteE", "laguerre", "Laguerre", "polyutils",
+    "Chebyshev",
+    "Hermite",
+    "HermiteE",
+    "Laguerre",
+    "Legendre",
+    "Polynomial",
+    "chebyshev",
+    "hermite",
+    "hermite_e",
+    "laguerre",
+    "legendre",
+    "polynomial",
+    "polyutils",
+    "set_default_printstyle",
 ]

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy
 
 import arraystack as anp
+from arraystack._creation.basic import asarray
 from arraystack.polynomial import _docs, _series
 from arraystack.polynomial import polyutils as pu
 from arraystack.polynomial._convenience import ABCPolyBase
@@ -59,10 +60,10 @@ __all__ = [
 doc = _docs.documenter(_docs.Family("cheb", "Chebyshev series", "numpy.polynomial.chebyshev"))
 
 chebtrim = pu.trimcoef
-chebdomain = anp.asarray([-1.0, 1.0])
-chebzero = anp.asarray([0])
-chebone = anp.asarray([1])
-chebx = anp.asarray([0, 1])
+chebdomain = asarray([-1.0, 1.0])
+chebzero = asarray([0])
+chebone = asarray([1])
+chebx = asarray([0, 1])
 
 
 def _to_z(c):

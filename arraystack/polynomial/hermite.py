@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy
 
 import arraystack as anp
+from arraystack._creation.basic import asarray
 from arraystack.polynomial import _docs, _series
 from arraystack.polynomial import polyutils as pu
 from arraystack.polynomial._convenience import ABCPolyBase
@@ -55,10 +56,10 @@ __all__ = [
 doc = _docs.documenter(_docs.Family("herm", "Hermite series", "numpy.polynomial.hermite"))
 
 hermtrim = pu.trimcoef
-hermdomain = anp.asarray([-1.0, 1.0])
-hermzero = anp.asarray([0])
-hermone = anp.asarray([1])
-hermx = anp.asarray([0, 1 / 2])
+hermdomain = asarray([-1.0, 1.0])
+hermzero = asarray([0])
+hermone = asarray([1])
+hermx = asarray([0, 1 / 2])
 
 
 @doc("line")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy
 
 import arraystack as anp
+from arraystack._creation.basic import asarray
 from arraystack.polynomial import _docs, _series
 from arraystack.polynomial import polyutils as pu
 from arraystack.polynomial._convenience import ABCPolyBase
@@ -55,10 +56,10 @@ __all__ = [
 doc = _docs.documenter(_docs.Family("herme", "HermiteE series", "numpy.polynomial.hermite_e"))
 
 hermetrim = pu.trimcoef
-hermedomain = anp.asarray([-1.0, 1.0])
-hermezero = anp.asarray([0])
-hermeone = anp.asarray([1])
-hermex = anp.asarray([0, 1])
+hermedomain = asarray([-1.0, 1.0])
+hermezero = asarray([0])
+hermeone = asarray([1])
+hermex = asarray([0, 1])
 
 
 @doc("line")

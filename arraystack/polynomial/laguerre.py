@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import arraystack as anp
+from arraystack._creation.basic import asarray
 from arraystack.polynomial import _docs, _series
 from arraystack.polynomial import polyutils as pu
 from arraystack.polynomial._convenience import ABCPolyBase
@@ -53,10 +54,10 @@ __all__ = [
 doc = _docs.documenter(_docs.Family("lag", "Laguerre series", "numpy.polynomial.laguerre"))
 
 lagtrim = pu.trimcoef
-lagdomain = anp.asarray([0.0, 1.0])
-lagzero = anp.asarray([0])
-lagone = anp.asarray([1])
-lagx = anp.asarray([1, -1])
+lagdomain = asarray([0.0, 1.0])
+lagzero = asarray([0])
+lagone = asarray([1])
+lagx = asarray([1, -1])
 
 
 @doc("line")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import arraystack as anp
+from arraystack._creation.basic import asarray
 from arraystack.polynomial import _docs, _series
 from arraystack.polynomial import polyutils as pu
 from arraystack.polynomial._convenience import ABCPolyBase
@@ -53,10 +54,10 @@ __all__ = [
 doc = _docs.documenter(_docs.Family("leg", "Legendre series", "numpy.polynomial.legendre"))
 
 legtrim = pu.trimcoef
-legdomain = anp.asarray([-1.0, 1.0])
-legzero = anp.asarray([0])
-legone = anp.asarray([1])
-legx = anp.asarray([0, 1])
+legdomain = asarray([-1.0, 1.0])
+legzero = asarray([0])
+legone = asarray([1])
+legx = asarray([0, 1])
 
 
 @doc("line")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import arraystack as anp
+from arraystack._creation.basic import asarray
 from arraystack.polynomial import _docs, _printing, _series
 from arraystack.polynomial import polyutils as pu
 from arraystack.polynomial._convenience import ABCPolyBase
@@ -49,10 +50,10 @@ __all__ = [
 doc = _docs.documenter(_docs.Family("poly", "power series", "numpy.polynomial.polynomial"))
 
 polytrim = pu.trimcoef
-polydomain = anp.asarray([-1.0, 1.0])
-polyzero = anp.asarray([0])
-polyone = anp.asarray([1])
-polyx = anp.asarray([0, 1])
+polydomain = asarray([-1.0, 1.0])
+polyzero = asarray([0])
+polyone = asarray([1])
+polyx = asarray([0, 1])
 
 
 @doc("line")
