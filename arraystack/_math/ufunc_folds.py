@@ -307,7 +307,7 @@ def at(function, ufunc, a, indices, b):
         items = (positions, values)
     update = SCATTERS.get(ufunc)
     if update is not None and a.dtype.kind in "iufc" and all(d == a.dtype for d in dtypes):
-        v = values._value
+        v = as_dtype(values._value, a.dtype)
         if ufunc is np.subtract:
             v = bind(p.neg_p, v)
         new = bind(scatter_p, flat, v, positions._value, mode="clip", update=update)

@@ -40,6 +40,7 @@ def test_add_at_accumulates_repeated_indices(parity):
 
     parity(with_values, numpy.zeros(4), numpy.array([1.0, 2.0, 3.5]))
     parity(with_values, numpy.zeros(4, numpy.int32), numpy.array([1.5, 2.5, 3.5]))
+    parity(with_values, numpy.zeros(4), numpy.array([1, 2, 3]))  # int values, float array
 
 
 def test_add_at_writes_in_place_and_through_views():
