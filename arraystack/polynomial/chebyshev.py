@@ -159,7 +159,7 @@ def chebdiv(c1: ArrayLike, c2: ArrayLike) -> tuple[NDArray, NDArray]:
 @doc("pow")
 def chebpow(c: ArrayLike, pow: int, maxpower: int | None = 16) -> NDArray:
     [c] = pu.as_series([c])
-    power = _series.as_int(pow, "power")
+    power = int(pow)
     if power != pow or power < 0:
         raise ValueError("Power must be a non-negative integer.")
     if maxpower is not None and power > maxpower:

@@ -130,7 +130,12 @@ def _der_step(c, n):
 
 @doc("der")
 def hermeder(c: ArrayLike, m: int = 1, scl: Any = 1, axis: int = 0) -> NDArray:
-    return _series.derivative(c, m, scl, axis, _der_step)
+    der = _series.derivative(c, m, scl, axis, _der_step)
+    c = _series.float_array(c)
+    if _series.as_int(m, "") >= c.shape[axis] > 0 and c.ndim > 1:
+        # Note: NumPy's hermeder returns the zero series before moving `axis` back in place
+        return anp.moveaxis(der, axis, 0)
+    return der
 
 
 def _int_step(c):
