@@ -185,6 +185,7 @@ def check_class(f: Family, parity):
         numpy.asarray(p[arraystack](X)), p[numpy](X), rtol=1e-12
     )
     xs, ys = p[arraystack].linspace(5)
+    numpy.testing.assert_allclose(numpy.asarray(xs), p[numpy].linspace(5)[0], rtol=1e-15)
     numpy.testing.assert_allclose(numpy.asarray(ys), p[numpy].linspace(5)[1], rtol=1e-12)
     assert p[arraystack].degree() == 4 and len(p[arraystack]) == 5
     assert p[arraystack] == f.klass(arraystack)(C, domain=[0, 2])
