@@ -45,9 +45,7 @@ def as_mask(mask, shape) -> xp.ndarray:
         return xp.broadcast_to(mask.reshape(()), shape).copy()
     if mask.size == size:
         return mask.reshape(shape)
-    raise MaskError(
-        f"Mask and data not compatible: data size is {size}, mask size is {mask.size}."
-    )
+    raise MaskError(f"Mask and data not compatible: data size is {size}, mask size is {mask.size}.")
 
 
 class MaskedArray(MaskedOperators, MaskedReductions):
@@ -96,8 +94,18 @@ class MaskedArray(MaskedOperators, MaskedReductions):
 
     __array_priority__ = 15
 
-    def __init__(self, data=None, mask=nomask, dtype=None, copy=False, fill_value=None,
-                 keep_mask=True, hard_mask=None, shrink=True, ndmin=0):
+    def __init__(
+        self,
+        data=None,
+        mask=nomask,
+        dtype=None,
+        copy=False,
+        fill_value=None,
+        keep_mask=True,
+        hard_mask=None,
+        shrink=True,
+        ndmin=0,
+    ):
         source = data
         if isinstance(data, MaskedArray):
             values = data._data
@@ -107,11 +115,15 @@ class MaskedArray(MaskedOperators, MaskedReductions):
             source = MaskedArray._new(values, xp.stack([getmaskarray_of(d) for d in nested]))
         else:
             values = xp.asarray(data)
-        values = xp.array(values, dtype=dtype, copy=copy or None, ndmin=ndmin) if (
-            copy or dtype is not None or ndmin) else values
+        values = (
+            xp.array(values, dtype=dtype, copy=copy or None, ndmin=ndmin)
+            if (copy or dtype is not None or ndmin)
+            else values
+        )
         self._data = values
-        self._hardmask = bool(hard_mask) if hard_mask is not None else bool(
-            getattr(source, "_hardmask", False))
+        self._hardmask = (
+            bool(hard_mask) if hard_mask is not None else bool(getattr(source, "_hardmask", False))
+        )
         inherited = getattr(source, "_mask", nomask) if keep_mask else nomask
         if inherited is not nomask:
             inherited = as_mask(inherited, values.shape)
@@ -551,4 +563,4 @@ def _unflatten(aux, children):
 
 register_pytree_node(MaskedArray, _flatten, _unflatten)
 
-from arraystack.ma import _printing  # noqa: E402  (printing reads the class above)
+from arraystack.ma import _printing

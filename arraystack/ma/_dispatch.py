@@ -7,7 +7,7 @@ from __future__ import annotations
 
 def array_function(func, args, kwargs):
     """What `func(*args, **kwargs)` is when an argument is a MaskedArray."""
-    import arraystack.ma as ma
+    from arraystack import ma
     from arraystack.ma._array import MaskedArray
 
     name = getattr(func, "__name__", "")

@@ -98,7 +98,7 @@ def is_masked(x):
     return mask is not nomask and bool(mask.any())
 
 
-def isMaskedArray(x):  # noqa: N802  (NumPy's name)
+def isMaskedArray(x):
     """Test whether input is an instance of MaskedArray.
 
     Parameters
@@ -239,8 +239,13 @@ masked_greater_equal = _masked_by("greater_equal", "masked_greater_equal")
 masked_less = _masked_by("less", "masked_less")
 masked_less_equal = _masked_by("less_equal", "masked_less_equal")
 masked_not_equal = _masked_by("not_equal", "masked_not_equal")
-for _fn, _op in [(masked_greater, ">"), (masked_greater_equal, ">="), (masked_less, "<"),
-                 (masked_less_equal, "<="), (masked_not_equal, "!=")]:
+for _fn, _op in [
+    (masked_greater, ">"),
+    (masked_greater_equal, ">="),
+    (masked_less, "<"),
+    (masked_less_equal, "<="),
+    (masked_not_equal, "!="),
+]:
     _fn.__doc__ = f"""Mask an array where `x {_op} value`.
 
     Parameters

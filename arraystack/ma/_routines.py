@@ -27,16 +27,54 @@ def _doc(name, summary, params, returns):
     """
 
 
-def masked_array(data=None, mask=nomask, dtype=None, copy=False, fill_value=None,
-                 keep_mask=True, hard_mask=False, shrink=True, ndmin=0):
-    return MaskedArray(data, mask=mask, dtype=dtype, copy=copy, fill_value=fill_value,
-                       keep_mask=keep_mask, hard_mask=hard_mask, shrink=shrink, ndmin=ndmin)
+def masked_array(
+    data=None,
+    mask=nomask,
+    dtype=None,
+    copy=False,
+    fill_value=None,
+    keep_mask=True,
+    hard_mask=False,
+    shrink=True,
+    ndmin=0,
+):
+    return MaskedArray(
+        data,
+        mask=mask,
+        dtype=dtype,
+        copy=copy,
+        fill_value=fill_value,
+        keep_mask=keep_mask,
+        hard_mask=hard_mask,
+        shrink=shrink,
+        ndmin=ndmin,
+    )
 
 
-def array(data, dtype=None, copy=False, order=None, mask=nomask, fill_value=None,
-          keep_mask=True, hard_mask=False, shrink=True, subok=True, ndmin=0):
-    return MaskedArray(data, mask=mask, dtype=dtype, copy=copy, fill_value=fill_value,
-                       keep_mask=keep_mask, hard_mask=hard_mask, shrink=shrink, ndmin=ndmin)
+def array(
+    data,
+    dtype=None,
+    copy=False,
+    order=None,
+    mask=nomask,
+    fill_value=None,
+    keep_mask=True,
+    hard_mask=False,
+    shrink=True,
+    subok=True,
+    ndmin=0,
+):
+    return MaskedArray(
+        data,
+        mask=mask,
+        dtype=dtype,
+        copy=copy,
+        fill_value=fill_value,
+        keep_mask=keep_mask,
+        hard_mask=hard_mask,
+        shrink=shrink,
+        ndmin=ndmin,
+    )
 
 
 _CTOR = """    data : array_like
@@ -51,10 +89,18 @@ _CTOR = """    data : array_like
         Value used to fill in the masked values.
     keep_mask, hard_mask, shrink, ndmin, order, subok
         As for `MaskedArray`."""
-masked_array.__doc__ = _doc("masked_array", "An array class with possibly masked values.",
-                            _CTOR, "    result : MaskedArray\n        The masked array.")
-array.__doc__ = _doc("array", "An array class with possibly masked values.", _CTOR,
-                     "    result : MaskedArray\n        The masked array.")
+masked_array.__doc__ = _doc(
+    "masked_array",
+    "An array class with possibly masked values.",
+    _CTOR,
+    "    result : MaskedArray\n        The masked array.",
+)
+array.__doc__ = _doc(
+    "array",
+    "An array class with possibly masked values.",
+    _CTOR,
+    "    result : MaskedArray\n        The masked array.",
+)
 
 
 def _creator(name):
@@ -63,9 +109,11 @@ def _creator(name):
 
     create.__name__ = create.__qualname__ = name
     create.__doc__ = _doc(
-        name, f"`arraystack.{name}` as a masked array with no masked entries.",
+        name,
+        f"`arraystack.{name}` as a masked array with no masked entries.",
         "    *args, **kwargs\n        As for `arraystack." + name + "`.",
-        "    result : MaskedArray\n        The new array (mask nomask).")
+        "    result : MaskedArray\n        The new array (mask nomask).",
+    )
     return create
 
 
@@ -85,10 +133,13 @@ def _join(name):
         return MaskedArray._new(data, shrink_mask(mask))
 
     join.__name__ = join.__qualname__ = name
-    join.__doc__ = _doc(name, f"`arraystack.{name}` of masked arrays, masks joined alike.",
-                        "    arrays : sequence of array_like\n        The arrays.\n"
-                        "    axis : int, optional\n        The axis.",
-                        "    result : MaskedArray\n        The joined array.")
+    join.__doc__ = _doc(
+        name,
+        f"`arraystack.{name}` of masked arrays, masks joined alike.",
+        "    arrays : sequence of array_like\n        The arrays.\n"
+        "    axis : int, optional\n        The axis.",
+        "    result : MaskedArray\n        The joined array.",
+    )
     return join
 
 
@@ -107,23 +158,35 @@ def where(condition, x=None, y=None):
     return MaskedArray._new(data, shrink_mask(mask))
 
 
-where.__doc__ = _doc("where", "Return a masked array with elements from `x` or `y`, by condition.",
-                     "    condition : array_like, bool\n        Where True, yield `x`, otherwise `y`;"
-                     " masked where the condition is masked.\n    x, y : array_like, optional\n"
-                     "        Values to choose from.",
-                     "    out : MaskedArray\n        The selected values, with the masks selected alike.")
+where.__doc__ = _doc(
+    "where",
+    "Return a masked array with elements from `x` or `y`, by condition.",
+    "    condition : array_like, bool\n        Where True, yield `x`, otherwise `y`;"
+    " masked where the condition is masked.\n    x, y : array_like, optional\n"
+    "        Values to choose from.",
+    "    out : MaskedArray\n        The selected values, with the masks selected alike.",
+)
 
 
 def clip(a, a_min=None, a_max=None, **kwargs):
     a = a if isinstance(a, MaskedArray) else MaskedArray(a)
-    return a._like(xp.clip(a._data, getdata(a_min) if a_min is not None else None,
-                           getdata(a_max) if a_max is not None else None), a._mask)
+    return a._like(
+        xp.clip(
+            a._data,
+            getdata(a_min) if a_min is not None else None,
+            getdata(a_max) if a_max is not None else None,
+        ),
+        a._mask,
+    )
 
 
-clip.__doc__ = _doc("clip", "Clip (limit) the values in an array; the mask is kept.",
-                    "    a : array_like\n        Array to clip.\n    a_min, a_max : scalar or"
-                    " array_like\n        The limits.\n    **kwargs\n        Ignored.",
-                    "    clipped : MaskedArray\n        The clipped array.")
+clip.__doc__ = _doc(
+    "clip",
+    "Clip (limit) the values in an array; the mask is kept.",
+    "    a : array_like\n        Array to clip.\n    a_min, a_max : scalar or"
+    " array_like\n        The limits.\n    **kwargs\n        Ignored.",
+    "    clipped : MaskedArray\n        The clipped array.",
+)
 
 
 def dot(a, b, strict=False, out=None):
@@ -141,11 +204,14 @@ def dot(a, b, strict=False, out=None):
     return MaskedArray._new(data, mask)
 
 
-dot.__doc__ = _doc("dot", "Return the dot product of two arrays, skipping masked values.",
-                   "    a, b : masked_array_like\n        Inputs.\n    strict : bool, optional\n"
-                   "        Whether masked rows/columns propagate to the whole product row/column.\n"
-                   "    out : None\n        Not supported.",
-                   "    result : MaskedArray\n        Masked where every pair of products is masked.")
+dot.__doc__ = _doc(
+    "dot",
+    "Return the dot product of two arrays, skipping masked values.",
+    "    a, b : masked_array_like\n        Inputs.\n    strict : bool, optional\n"
+    "        Whether masked rows/columns propagate to the whole product row/column.\n"
+    "    out : None\n        Not supported.",
+    "    result : MaskedArray\n        Masked where every pair of products is masked.",
+)
 
 
 def allequal(a, b, fill_value=True):
@@ -158,10 +224,13 @@ def allequal(a, b, fill_value=True):
     return False
 
 
-allequal.__doc__ = _doc("allequal", "Return True if all entries of a and b are equal.",
-                        "    a, b : array_like\n        Inputs.\n    fill_value : bool, optional\n"
-                        "        Whether masked values count as equal.",
-                        "    y : bool\n        Whether the arrays are equal.")
+allequal.__doc__ = _doc(
+    "allequal",
+    "Return True if all entries of a and b are equal.",
+    "    a, b : array_like\n        Inputs.\n    fill_value : bool, optional\n"
+    "        Whether masked values count as equal.",
+    "    y : bool\n        Whether the arrays are equal.",
+)
 
 
 def allclose(a, b, masked_equal=True, rtol=1e-5, atol=1e-8):
@@ -174,22 +243,28 @@ def allclose(a, b, masked_equal=True, rtol=1e-5, atol=1e-8):
     return bool(close.all())
 
 
-allclose.__doc__ = _doc("allclose", "Returns True if two arrays are element-wise equal within a"
-                        " tolerance, masked values counted as equal by default.",
-                        "    a, b : array_like\n        Inputs.\n    masked_equal : bool, optional\n"
-                        "        Whether masked values count as equal.\n    rtol, atol : float,"
-                        " optional\n        Tolerances.",
-                        "    y : bool\n        Whether the arrays are close.")
+allclose.__doc__ = _doc(
+    "allclose",
+    "Returns True if two arrays are element-wise equal within a"
+    " tolerance, masked values counted as equal by default.",
+    "    a, b : array_like\n        Inputs.\n    masked_equal : bool, optional\n"
+    "        Whether masked values count as equal.\n    rtol, atol : float,"
+    " optional\n        Tolerances.",
+    "    y : bool\n        Whether the arrays are close.",
+)
 
 
 def count(self, axis=None, keepdims=False):
     return MaskedArray(self).count(axis=axis, keepdims=keepdims)
 
 
-count.__doc__ = _doc("count", "Count the non-masked elements of the array along the given axis.",
-                     "    self : array_like\n        Input.\n    axis : int, optional\n        Axis.\n"
-                     "    keepdims : bool, optional\n        Keep reduced axes.",
-                     "    result : ndarray or int\n        The counts.")
+count.__doc__ = _doc(
+    "count",
+    "Count the non-masked elements of the array along the given axis.",
+    "    self : array_like\n        Input.\n    axis : int, optional\n        Axis.\n"
+    "    keepdims : bool, optional\n        Keep reduced axes.",
+    "    result : ndarray or int\n        The counts.",
+)
 
 
 def set_fill_value(a, fill_value):
@@ -197,9 +272,12 @@ def set_fill_value(a, fill_value):
         a.fill_value = fill_value
 
 
-set_fill_value.__doc__ = _doc("set_fill_value", "Set the filling value of a, if a is a masked array.",
-                              "    a : array_like\n        Input.\n    fill_value : scalar\n"
-                              "        The new fill value.", "    None")
+set_fill_value.__doc__ = _doc(
+    "set_fill_value",
+    "Set the filling value of a, if a is a masked array.",
+    "    a : array_like\n        Input.\n    fill_value : scalar\n        The new fill value.",
+    "    None",
+)
 
 
 def average(a, axis=None, weights=None, returned=False, keepdims=False):
@@ -223,12 +301,15 @@ def average(a, axis=None, weights=None, returned=False, keepdims=False):
     return avg
 
 
-average.__doc__ = _doc("average", "Return the weighted average of array over the given axis.",
-                       "    a : array_like\n        Data.\n    axis : int, optional\n        Axis.\n"
-                       "    weights : array_like, optional\n        Weights.\n    returned : bool,"
-                       " optional\n        Also return the sum of weights.\n    keepdims : bool,"
-                       " optional\n        Keep reduced axes.",
-                       "    average, [sum_of_weights] : MaskedArray or scalar\n        The average.")
+average.__doc__ = _doc(
+    "average",
+    "Return the weighted average of array over the given axis.",
+    "    a : array_like\n        Data.\n    axis : int, optional\n        Axis.\n"
+    "    weights : array_like, optional\n        Weights.\n    returned : bool,"
+    " optional\n        Also return the sum of weights.\n    keepdims : bool,"
+    " optional\n        Keep reduced axes.",
+    "    average, [sum_of_weights] : MaskedArray or scalar\n        The average.",
+)
 
 
 def sort(a, axis=-1, kind=None, order=None, endwith=True, fill_value=None):
@@ -252,14 +333,24 @@ def argsort(a, axis=-1, kind=None, order=None, endwith=True, fill_value=None):
     return xp.argsort(a.filled(fill_value), axis=axis, kind="stable")
 
 
-_SORT = ("    a : array_like\n        Input.\n    axis : int, optional\n        Axis (-1).\n"
-         "    kind, order\n        Accepted for NumPy compatibility.\n    endwith : bool, optional\n"
-         "        Whether masked values go to the end.\n    fill_value : scalar, optional\n"
-         "        Value masked entries sort as.")
-sort.__doc__ = _doc("sort", "Return a sorted copy of the masked array.", _SORT,
-                    "    sorted : MaskedArray\n        The sorted array, masks moved alike.")
-argsort.__doc__ = _doc("argsort", "Return the indices that would sort the masked array.", _SORT,
-                       "    indices : ndarray\n        The sorting indices.")
+_SORT = (
+    "    a : array_like\n        Input.\n    axis : int, optional\n        Axis (-1).\n"
+    "    kind, order\n        Accepted for NumPy compatibility.\n    endwith : bool, optional\n"
+    "        Whether masked values go to the end.\n    fill_value : scalar, optional\n"
+    "        Value masked entries sort as."
+)
+sort.__doc__ = _doc(
+    "sort",
+    "Return a sorted copy of the masked array.",
+    _SORT,
+    "    sorted : MaskedArray\n        The sorted array, masks moved alike.",
+)
+argsort.__doc__ = _doc(
+    "argsort",
+    "Return the indices that would sort the masked array.",
+    _SORT,
+    "    indices : ndarray\n        The sorting indices.",
+)
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
@@ -282,11 +373,14 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     return MaskedArray._new(mid, mask)
 
 
-median.__doc__ = _doc("median", "Compute the median along the specified axis, skipping masked values.",
-                      "    a : array_like\n        Input.\n    axis : int, optional\n        Axis.\n"
-                      "    out, overwrite_input\n        Accepted for NumPy compatibility.\n"
-                      "    keepdims : bool, optional\n        Keep reduced axes.",
-                      "    median : MaskedArray or scalar\n        The median.")
+median.__doc__ = _doc(
+    "median",
+    "Compute the median along the specified axis, skipping masked values.",
+    "    a : array_like\n        Input.\n    axis : int, optional\n        Axis.\n"
+    "    out, overwrite_input\n        Accepted for NumPy compatibility.\n"
+    "    keepdims : bool, optional\n        Keep reduced axes.",
+    "    median : MaskedArray or scalar\n        The median.",
+)
 
 
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):
@@ -294,14 +388,19 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     moved = arr._map(lambda x: xp.moveaxis(x, axis, -1))
     outer = moved.shape[:-1]
     results = [func1d(moved[index], *args, **kwargs) for index in np.ndindex(*outer)]
-    flat = [r if isinstance(r, MaskedArray) else MaskedArray(r) if r is not masked else r
-            for r in results]
+    flat = [
+        r if isinstance(r, MaskedArray) else MaskedArray(r) if r is not masked else r
+        for r in results
+    ]
     joined = stack([r if r is not masked else MaskedArray(0.0, mask=True) for r in flat])
     return joined.reshape(outer + joined.shape[1:])
 
 
-apply_along_axis.__doc__ = _doc("apply_along_axis", "Apply a function to 1-D slices along an axis.",
-                                "    func1d : callable\n        Function of 1-D masked arrays.\n"
-                                "    axis : int\n        Axis.\n    arr : array_like\n        Input.\n"
-                                "    *args, **kwargs\n        Passed to func1d.",
-                                "    out : MaskedArray\n        The stacked results.")
+apply_along_axis.__doc__ = _doc(
+    "apply_along_axis",
+    "Apply a function to 1-D slices along an axis.",
+    "    func1d : callable\n        Function of 1-D masked arrays.\n"
+    "    axis : int\n        Axis.\n    arr : array_like\n        Input.\n"
+    "    *args, **kwargs\n        Passed to func1d.",
+    "    out : MaskedArray\n        The stacked results.",
+)

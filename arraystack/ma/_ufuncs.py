@@ -112,7 +112,8 @@ def binary(name):
 def _doc(name, nin, domained):
     domain = (
         " Entries outside the function's domain, and non-finite results, are masked too."
-        if domained else ""
+        if domained
+        else ""
     )
     return f"""Masked `{name}`: the result is masked where {"the input is" if nin == 1 else "an input is"}.{domain}
 
@@ -190,7 +191,9 @@ def compare(fn, a, b):
         mask = nomask
     check = xp.asarray(fn(getdata(a), getdata(b)))
     if mask is not nomask and fn in (xp.equal, xp.not_equal):
-        check = xp.where(mask, fn(ma_, mb) if ma_ is not nomask or mb is not nomask else False, check)
+        check = xp.where(
+            mask, fn(ma_, mb) if ma_ is not nomask or mb is not nomask else False, check
+        )
     if check.ndim == 0:
         if mask is not nomask and concrete(mask) and bool(mask):
             return masked
