@@ -175,7 +175,7 @@ class MemoryMethods:
 
     def setflags(
         self, write: bool | None = None, align: bool | None = None, uic: bool | None = None
-    ):
+    ) -> None:
         """Set array flags WRITEABLE, ALIGNED and WRITEBACKIFCOPY.
 
         Parameters

@@ -1,7 +1,7 @@
 """Docstrings and type hints of the submodules' public API and of the transformation API (STYLE rule 20).
 
-Every public function and class of arraystack.linalg, fft, random, nn, optim, prng, testing, tree_util and
-datasets, and the transformations of the top-level namespace (jit, grad, vmap, ...), has a NumPy-style
+Every public function and class of arraystack.linalg, fft, random, nn, optim, prng, testing, tree_util,
+datasets and lib, and the transformations of the top-level namespace (jit, grad, vmap, ...), has a NumPy-style
 docstring that names what it mirrors (a See Also section), and a fully annotated signature.
 
 Three kinds of object are checked differently, each stated where it is decided:
@@ -24,7 +24,7 @@ import arraystack
 
 SUBMODULES = [
     "linalg", "fft", "random", "nn", "nn.initializers", "optim", "prng", "testing", "tree_util",
-    "datasets",
+    "datasets", "lib", "lib.stride_tricks", "lib.array_utils", "lib.mixins",
 ]
 TRANSFORMATIONS = [
     "jit", "make_graph", "grad", "value_and_grad", "vjp", "jvp", "linearize", "jacfwd", "jacrev",
