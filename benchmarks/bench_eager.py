@@ -24,7 +24,8 @@ import harness
 TARGETS = {"small": 1.5, "large": 1.05}
 SIZES = {"small": 8, "large": 1_000_000}
 
-# (name, statement): names available to statements are xp, a, b, c, mask, idx, m, mt, sq, sq2, shape2, n
+# (name, statement): names available to statements are xp, a, b, c, mask, idx, m, mt, sq, sq2, shape2, n, s
+# (s: a scalar result, xp.sum(b))
 CASES = [
     ("a + b", "a + b"),
     ("a * b", "a * b"),
@@ -61,6 +62,11 @@ CASES = [
     ("linspace", "xp.linspace(0.0, 1.0, n)"),
     ("astype(float32)", "a.astype(xp.float32)"),
     ("matmul", "sq @ sq2"),
+    # scalar results (NumPy scalars, wrapped): the Python-level loops NumPy programs write
+    ("a[3] (scalar)", "a[3]"),
+    ("s * 2.0 + 1.0 (scalar math)", "s * 2.0 + 1.0"),
+    ("iterate a[:8]", "[v for v in a[:8]]"),
+    ("builtin sum(a[:8])", "sum(a[:8])"),
 ]
 
 
@@ -93,6 +99,7 @@ def _namespace(xp, inputs: dict) -> dict:
     ns = {"xp": xp}
     for key, value in inputs.items():
         ns[key] = xp.asarray(value) if isinstance(value, numpy.ndarray) else value
+    ns["s"] = xp.sum(ns["b"])
     return ns
 
 

@@ -37,6 +37,7 @@ int jit_strings_ready(void);
 
 /* A new arraystack.ndarray wrapping `value` (a reference is stolen); NumPy scalars become 0-d arrays. */
 PyObject *wrap_steal(PyObject *value);
+PyObject *wrap_array_steal(PyObject *value);
 
 /* eager: no trace is active anywhere (the Python side rechecks per thread when one is) */
 static inline int eager(void)
@@ -52,9 +53,10 @@ static inline int eager(void)
 static inline PyObject *operand(PyObject *x)
 {
     PyTypeObject *t = Py_TYPE(x);
-    if (t == array_type) {
+    if (t == array_type) {  /* a NumPy array, or a NumPy scalar (a scalar result) */
         PyObject *v = ((ArrayBase *)x)->value;
-        return (v != NULL && Py_TYPE(v) == np_ndarray) ? v : NULL;
+        return (v != NULL && (Py_TYPE(v) == np_ndarray || PyType_IsSubtype(Py_TYPE(v), np_generic)))
+            ? v : NULL;
     }
     if (t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type || t == &PyComplex_Type ||
         t == np_ndarray || PyType_IsSubtype(t, np_generic)) {

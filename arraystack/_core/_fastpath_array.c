@@ -1,13 +1,15 @@
 /* ArrayBase: the C layout of arraystack.ndarray and its operator, comparison and indexing slots. */
 #include "_fastpath.h"
 
-/* A new arraystack.ndarray wrapping `value` (a reference is stolen); NumPy scalars become 0-d arrays. */
+/* A new arraystack.ndarray wrapping `value` (a reference is stolen). A NumPy scalar is kept as it is: the
+   array is then 0-d and holds NumPy's scalar (printed, hashed and computed with as NumPy's), as NumPy returns
+   a scalar there; anything else becomes a NumPy array. */
 PyObject *wrap_steal(PyObject *value)
 {
     if (value == NULL) {
         return NULL;
     }
-    if (Py_TYPE(value) != np_ndarray) {
+    if (Py_TYPE(value) != np_ndarray && !PyType_IsSubtype(Py_TYPE(value), np_generic)) {
         PyObject *arr = PyObject_CallOneArg(np_asarray, value);
         Py_DECREF(value);
         if (arr == NULL) {
@@ -22,6 +24,17 @@ PyObject *wrap_steal(PyObject *value)
     }
     out->value = value;
     return (PyObject *)out;
+}
+
+/* The same, but a NumPy scalar becomes a 0-d NumPy array first: what a transformation (jit) returns. */
+PyObject *wrap_array_steal(PyObject *value)
+{
+    if (value != NULL && Py_TYPE(value) != np_ndarray) {
+        PyObject *arr = PyObject_CallOneArg(np_asarray, value);
+        Py_DECREF(value);
+        value = arr;
+    }
+    return wrap_steal(value);
 }
 
 static PyObject *call2(PyObject *fn, PyObject *a, PyObject *b)
@@ -206,7 +219,7 @@ static PyObject *simple_key(PyObject *key)
     }
     if (t == array_type) {
         PyObject *v = ((ArrayBase *)key)->value;
-        if (v != NULL && Py_TYPE(v) == np_ndarray) {
+        if (v != NULL && (Py_TYPE(v) == np_ndarray || PyType_IsSubtype(Py_TYPE(v), np_generic))) {
             Py_INCREF(v);
             return v;
         }
@@ -312,8 +325,9 @@ static void base_dealloc(ArrayBase *self)
 static int bf_getbuffer(PyObject *self, Py_buffer *view, int flags)
 {
     PyObject *v = ((ArrayBase *)self)->value;
-    if (v != NULL && np_ndarray != NULL && Py_TYPE(v) == np_ndarray) {
-        return PyObject_GetBuffer(v, view, flags);
+    if (v != NULL && np_ndarray != NULL &&
+        (Py_TYPE(v) == np_ndarray || PyType_IsSubtype(Py_TYPE(v), np_generic))) {
+        return PyObject_GetBuffer(v, view, flags);  /* a NumPy scalar exports its bytes too */
     }
     PyObject *aval = v == NULL ? NULL : PyObject_GetAttrString(v, "aval");
     PyObject *text = aval == NULL ? NULL : PyObject_CallMethod(aval, "str_short", NULL);

@@ -33,7 +33,7 @@ static PyObject *function_vectorcall(PyObject *callable, PyObject *const *args, 
                 return NULL;
             }
             if (Py_TYPE(r) == np_ndarray || PyObject_TypeCheck(r, np_generic)) {
-                return wrap_steal(r);  /* a NumPy scalar (from 0-d operands) becomes a 0-d array */
+                return wrap_steal(r);  /* a NumPy scalar (from 0-d operands) stays one, wrapped */
             }
             Py_DECREF(r);  /* anything else: the Python definition decides */
         }

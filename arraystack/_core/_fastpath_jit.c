@@ -211,7 +211,7 @@ static PyObject *run_entry(JitBase *f, PyObject *entry, PyObject *consts, PyObje
     }
     else if (single) {
         PyObject *value = PySequence_GetItem(outs, 0);
-        result = value == NULL ? NULL : wrap_steal(value);  /* numpy.asarray first if need be */
+        result = value == NULL ? NULL : wrap_array_steal(value);  /* a 0-d array, never a scalar */
     }
     else {
         result = PyObject_CallFunctionObjArgs(f->finish, entry, outs, NULL);

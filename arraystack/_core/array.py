@@ -10,6 +10,7 @@ docstring beside its code.
 
 from __future__ import annotations
 
+import operator
 from types import GenericAlias
 from typing import TYPE_CHECKING
 
@@ -21,7 +22,6 @@ from arraystack._core.array_methods import ArrayMethods
 from arraystack._core.array_operators import install as install_operators
 from arraystack._core.families import families
 from arraystack._transforms import aliasing as _aliasing
-from arraystack.ir.core import active as _active
 from arraystack.ir.core import (
     ConcretizationError,
     Tracer,
@@ -30,6 +30,7 @@ from arraystack.ir.core import (
     device_namespaces,
     trace_state,
 )
+from arraystack.ir.core import active as _active
 
 if TYPE_CHECKING:
     from typing import Any
@@ -330,6 +331,8 @@ class ndarray(_ArrayBase, ArrayMethods):
             return value.__array__(dtype, copy)
         if copy is False and dtype is not None and np.dtype(dtype) != value.dtype:
             raise ValueError("Unable to avoid copy while creating an array as requested.")
+        if type(value) is not _ndarray_np:  # a NumPy scalar (a scalar result): as a 0-d array
+            value = np.asarray(value)
         out = value if dtype is None else value.astype(dtype, copy=False)
         return out.copy() if copy else out
 
@@ -383,7 +386,7 @@ class ndarray(_ArrayBase, ArrayMethods):
         return complex(self._scalar("complex()"))
 
     def __index__(self):
-        return self._scalar("__index__").__index__()
+        return operator.index(self._scalar("__index__"))  # TypeError for non-integers, as NumPy
 
     def _scalar(self, what):
         value = self._value
@@ -468,24 +471,36 @@ class ndarray(_ArrayBase, ArrayMethods):
         if not value.shape:
             raise TypeError("iteration over a 0-d array")
         if type(value) is _ndarray_np:
-            return map(wrap, value)  # views of the rows, as NumPy's iteration gives
+            # views of the rows, as NumPy's iteration gives, or (1-d) its scalars, wrapped as scalar
+            # results; a constant iterated inside a trace goes through wrap (it notes what it made)
+            return map(_make if not _active.n else wrap, value)
         return (self[i] for i in range(value.shape[0]))
 
     def __contains__(self, item):
         return bool(families.reductions.any(families.elementwise.equal(self, item)))
 
-    __hash__ = None
+    def __hash__(self):
+        """A scalar result (an array holding a NumPy scalar, see `wrap`) hashes as that scalar, so it
+        can key a dict or join a set as NumPy's scalars do; any other array is unhashable."""
+        value = self._value
+        if isinstance(value, np.generic):
+            return hash(value)
+        raise TypeError("unhashable type: 'arraystack.ndarray'")
 
     def __repr__(self):
         value = self._value
         if type(value) is Tracer:
             return f"ndarray(traced {value.aval.str_short()})"
+        if isinstance(value, np.generic):
+            return repr(value)
         return np.array_repr(value)
 
     def __str__(self):
         value = self._value
         if type(value) is Tracer:
             return f"traced {value.aval.str_short()}"
+        if isinstance(value, np.generic):
+            return str(value)
         return np.array_str(value)
 
     def __format__(self, spec):
@@ -530,14 +545,44 @@ _make = _fastpath.new_array if _fastpath is not None else _python_make
 
 def wrap(value) -> ndarray:
     """Wrap a raw value (NumPy array, NumPy scalar, Tracer, a device buffer) as an ndarray.
-    NumPy scalars become 0-d arrays."""
+
+    A NumPy scalar stays one inside the array: a *scalar result*. Eager arraystack computes with NumPy,
+    so its results are NumPy scalars exactly where NumPy's are (full reductions, integer indexing,
+    iteration over a 1-d array, ufuncs of 0-d operands), and wrapped they print, hash and compute as
+    NumPy's scalars do, while staying arraystack arrays of shape () (the Array API standard's 0-d arrays;
+    `isinstance(x, arraystack.ndarray)` holds, `x.device` and the other methods work). Python numbers and
+    everything else become arrays."""
     t = type(value)
-    if t is not _ndarray_np and t is not Tracer and t not in device_namespaces:
+    if (
+        t is not _ndarray_np
+        and t is not Tracer
+        and t not in device_namespaces
+        and not isinstance(value, np.generic)
+    ):
         value = np.asarray(value)
     out = _make(value)
     if _active.n and (t is not Tracer or value.trace is not trace_state.top):
         _aliasing.note_made(out)  # a constant made while tracing: the traced function may write it
     return out
+
+
+def scalar_result(x):
+    """`x`, an eager 0-d result of a function NumPy returns a scalar from (its results go through
+    PyArray_Return: dot, matmul, einsum, det, ...), as that scalar result (see `wrap`); anything else
+    (traced values, arrays of any other rank, non-arrays) as it is."""
+    if type(x) is ndarray:
+        value = x._value
+        if type(value) is _ndarray_np and not value.shape:
+            return _make(value[()])
+    return x
+
+
+def wrap_array(value) -> ndarray:
+    """`wrap`, but a NumPy scalar becomes a 0-d array: what transformations (jit, grad, vmap, ...) return,
+    as JAX's do, whatever their backend produced."""
+    if isinstance(value, np.generic):
+        value = np.asarray(value)
+    return wrap(value)
 
 
 def raw(x):

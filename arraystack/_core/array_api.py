@@ -22,7 +22,8 @@ unchanged). The cases (tests/arraystack/test_array_api.py pins each):
   path (x ** 0.5 is sqrt(x): (inf*1j) ** 0.5 = inf+infj, pow(inf*1j, 0.5) = inf+nanj).
 - `meshgrid` and `broadcast_arrays` return tuples (NumPy 2; the 2024.12 text says list, 2025.12 tuple).
 - Reductions over all axes, `count_nonzero(x)` and 0-d indexing return 0-d arraystack arrays, as the
-  standard requires (NumPy returns NumPy scalars; arraystack never does).
+  standard requires; eagerly such an array holds the NumPy scalar NumPy returns there (a *scalar
+  result*, arraystack/_core/array.py `wrap`), so it also prints and hashes as NumPy's scalar does.
 - `cumulative_sum(x, include_initial=True)` keeps the sign of a leading -0.0 after the initial 0, as
   NumPy's does; array-api-strict adds them (0.0). `clip` on equal zeros of opposite sign is NumPy's.
 - `diff(x, prepend=None, append=None)` (in _math/calculus.py): the standard's None means "nothing

@@ -24,7 +24,7 @@ class _Traced(Exception):
 def _host(x):
     if isinstance(x, ndarray):
         value = x._value
-        if type(value) is not np.ndarray:
+        if type(value) is not np.ndarray and not isinstance(value, np.generic):
             raise _Traced
         return value
     if type(x) is Tracer:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from arraystack._core.array import ndarray, raw, wrap
+from arraystack._core.array import ndarray, raw, wrap_array as wrap
 from arraystack.ir import tree
 from arraystack.ir.ad import forward, ops, reverse
 from arraystack.ir.ad.partial import linearize_flat

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from arraystack._core.array import is_tracing, ndarray, raw, wrap
+from arraystack._core.array import is_tracing, ndarray, raw, wrap_array as wrap
 from arraystack._core.dtypes import result_type
 from arraystack._core.operands import broadcast_raw, convert_raw
 from arraystack.ir import tree

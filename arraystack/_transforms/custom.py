@@ -12,7 +12,7 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from arraystack._core.array import ndarray, raw, wrap
+from arraystack._core.array import ndarray, raw, wrap_array as wrap
 from arraystack.ir import primitives as p
 from arraystack.ir.control import barrier_p
 from arraystack.ir import tree

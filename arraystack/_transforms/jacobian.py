@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from arraystack._core.array import ndarray, raw, wrap
+from arraystack._core.array import ndarray, raw, wrap_array as wrap
 from arraystack._transforms.autodiff import _argnums_tuple, _check_inexact, _differentiable_call
 from arraystack.ir import tree
 from arraystack.ir.ad import batching, forward, ops, reverse

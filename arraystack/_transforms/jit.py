@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from arraystack._core.accelerator import fastpath as _fastpath
-from arraystack._core.array import _make, ndarray, wrap
+from arraystack._core.array import _make, ndarray, wrap_array as wrap
 from arraystack._core.config import config
 from arraystack._transforms.jit_arguments import (
     IntegerChecks,

@@ -8,7 +8,7 @@ asks for a retrace, as does a changed Python scalar or any other value on the wa
 
 from __future__ import annotations
 
-from arraystack._core.array import wrap
+from arraystack._core.array import wrap_array as wrap
 from arraystack._transforms.jit_captures import (
     IDENTITY,
     VALUE,

@@ -119,7 +119,7 @@ class _PlanBinding:
         ]
 
     def results(self, outputs):
-        from arraystack._core.array import wrap
+        from arraystack._core.array import wrap_array as wrap
         from arraystack.ir import tree
 
         return tree.unflatten(self.out_tree, [wrap(o) for o in outputs])

@@ -10,13 +10,19 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._core.array import wrap
-from arraystack._creation.basic import asarray
+from arraystack._core.array import scalar_result, wrap
 from arraystack._core.dtypes import result_type
-from arraystack._math.elementwise import conjugate, multiply
-from arraystack._manipulation.reshaping import broadcast_shapes, broadcast_to, expand_dims, moveaxis, reshape
 from arraystack._core.operands import convert_raw
 from arraystack._core.shapes import normalize_axis
+from arraystack._creation.basic import asarray
+from arraystack._manipulation.reshaping import (
+    broadcast_shapes,
+    broadcast_to,
+    expand_dims,
+    moveaxis,
+    reshape,
+)
+from arraystack._math.elementwise import conjugate, multiply
 from arraystack.ir.core import bind
 from arraystack.ir.structural import dot_general_p
 
@@ -38,8 +44,11 @@ def _conj(x):
     return conjugate(x) if x.dtype.kind == "c" else x
 
 
-def _dot_general(a, b, contract, batch=((), ())):
-    return wrap(bind(dot_general_p, a._value, b._value, dimension_numbers=(contract, batch)))
+def _dot_general(a, b, contract, batch=((), ()), scalar=True):
+    """The contraction; a 0-d eager result is NumPy's scalar (`scalar`: tensordot, which reshapes, gives
+    an array)."""
+    out = wrap(bind(dot_general_p, a._value, b._value, dimension_numbers=(contract, batch)))
+    return scalar_result(out) if scalar else out
 
 
 def vdot(a: ArrayLike, b: ArrayLike, /) -> NDArray:
@@ -176,7 +185,7 @@ def tensordot(a: ArrayLike, b: ArrayLike, axes: int | Sequence[Any] = 2) -> NDAr
     axes_a, axes_b = _tensordot_axes(a, b, axes)
     if len(set(axes_a)) != len(axes_a) or len(set(axes_b)) != len(axes_b):
         raise ValueError("repeated axis in tensordot")
-    return _dot_general(a, b, (axes_a, axes_b))
+    return _dot_general(a, b, (axes_a, axes_b), scalar=False)
 
 
 def kron(a: ArrayLike, b: ArrayLike) -> NDArray:

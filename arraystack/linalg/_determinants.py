@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from arraystack._core.array import ndarray, wrap
+from arraystack._core.array import ndarray, scalar_result, wrap
 from arraystack.ir.core import bind
 from arraystack.ir.linalg import det_p, slogdet_p
 from arraystack.linalg._operands import assert_stacked_square, prepare
@@ -55,11 +55,11 @@ def det(a: ArrayLike) -> NDArray:
     --------
     >>> import arraystack as np
     >>> np.linalg.det(np.asarray([[1.0, 2.0], [3.0, 4.0]]))
-    array(-2.)
+    np.float64(-2.0000000000000004)
     """
     (a,) = prepare(a)
     assert_stacked_square(a)
-    return wrap(bind(det_p, a._value))
+    return scalar_result(wrap(bind(det_p, a._value)))
 
 
 def slogdet(a: ArrayLike) -> SlogdetResult:
@@ -83,7 +83,7 @@ def slogdet(a: ArrayLike) -> SlogdetResult:
     (a,) = prepare(a)
     assert_stacked_square(a)
     sign, logabsdet = bind(slogdet_p, a._value)
-    return SlogdetResult(wrap(sign), wrap(logabsdet))
+    return SlogdetResult(scalar_result(wrap(sign)), scalar_result(wrap(logabsdet)))
 
 
 __all__ = ["SlogdetResult", "det", "slogdet"]

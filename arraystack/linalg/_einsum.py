@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._core.array import wrap
-from arraystack._creation.basic import asarray
+from arraystack._core.array import scalar_result, wrap
 from arraystack._core.dtypes import result_type
 from arraystack._core.operands import convert_raw
+from arraystack._creation.basic import asarray
 from arraystack.ir.core import Tracer, bind
 from arraystack.ir.structural import (
     dot_general_p,
@@ -357,7 +357,7 @@ def einsum(
         value if type(value) is Tracer or isinstance(value, np.ndarray) else np.asarray(value)
     )
     if out is None:
-        return result
+        return scalar_result(result)
     from arraystack._math.elementwise import store_results
 
     return store_results([result], out, True, casting, 1)

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._transforms.aliasing import rebind
-from arraystack._core.array import ndarray, raw, wrap
+from arraystack._core.array import ndarray, raw, scalar_result, wrap
 from arraystack._core.operands import broadcast_raw, convert_raw, resolution_operand
+from arraystack._transforms.aliasing import rebind
 from arraystack.ir.core import Tracer, active, bind, trace_state
 from arraystack.ir.structural import dot_general_p, transpose_p
 
@@ -208,7 +208,8 @@ def matmul(
         if sa and sb and (a.dtype is b.dtype or a.dtype == b.dtype):  # eager, one dtype
             na, nb = len(sa), len(sb)
             if na <= 2 and nb <= 2 and sa[-1] == sb[nb - 2]:
-                return wrap(bind(dot_general_p, a, b, dimension_numbers=_SIMPLE[na, nb]))
+                result = wrap(bind(dot_general_p, a, b, dimension_numbers=_SIMPLE[na, nb]))
+                return scalar_result(result)  # two 1-d operands: NumPy's scalar
             _check_core(sa, sb)
             return wrap(_contract(a, b, sa, sb))
     if dtype is not None and signature is not None:
@@ -229,7 +230,7 @@ def matmul(
         _check_core(sa, sb)
         result = wrap(_contract(a, b, sa, sb))
     if out is None:
-        return result
+        return scalar_result(result)
     from arraystack._math.elementwise import store_results
 
     if isinstance(out, tuple) and len(out) == 1:
@@ -284,7 +285,7 @@ def dot(a: ArrayLike, b: ArrayLike, out: NDArray | None = None) -> NDArray:
         dims = (((na - 1,), (kb_axis,)), ((), ()))
         result = wrap(bind(dot_general_p, av, bv, dimension_numbers=dims))
     if out is None:
-        return result
+        return scalar_result(result)  # NumPy's dot of two 1-d arrays is a scalar
     return _dot_out(result, out)
 
 

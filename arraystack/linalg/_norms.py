@@ -10,18 +10,18 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._core.array import wrap
+from arraystack._core.array import scalar_result, wrap
+from arraystack._core.shapes import normalize_axis, normalize_axis_tuple
 from arraystack._creation.basic import asarray
+from arraystack._manipulation.reshaping import moveaxis, reshape, transpose
 from arraystack._math.elementwise import absolute, conjugate, multiply, not_equal, power, sqrt
 from arraystack._math.elementwise_functions import real
-from arraystack.linalg._matmul import dot
-from arraystack._manipulation.reshaping import moveaxis, reshape, transpose
 from arraystack._math.reductions import count_nonzero
 from arraystack._math.reductions import max as _max
 from arraystack._math.reductions import min as _min
 from arraystack._math.reductions import sum as _sum
-from arraystack._core.shapes import normalize_axis, normalize_axis_tuple
 from arraystack.linalg._factorizations import svd
+from arraystack.linalg._matmul import dot
 from arraystack.linalg._operands import (
     LinAlgError,
     assert_stacked_square,
@@ -120,7 +120,7 @@ def norm(
     --------
     >>> import arraystack as np
     >>> np.linalg.norm(np.asarray([3.0, 4.0]))
-    array(5.)
+    np.float64(5.0)
     """
     x = asarray(x)
     if x.dtype.kind not in "fc":
@@ -256,7 +256,7 @@ def cond(x: ArrayLike, p: float | str | None = None) -> NDArray:
     value = concrete(x)
     # eager: NumPy's own inverse, which gives NaN (then inf) for singular stacks
     if value is not None:
-        return wrap(np.asarray(np.linalg.cond(value, p)))
+        return wrap(np.linalg.cond(value, p))  # NumPy's scalar for one matrix
     if p is None or p in (2, -2):
         s = svd(x, compute_uv=False)
         return s[..., -1] / s[..., 0] if p == -2 else s[..., 0] / s[..., -1]
@@ -314,7 +314,7 @@ def matrix_rank(
     else:
         tol = asarray(tol)
         tol = reshape(tol, tol.shape + (1,))
-    return count_nonzero(greater(S, tol), axis=-1)
+    return scalar_result(count_nonzero(greater(S, tol), axis=-1))
 
 
 __all__ = ["cond", "matrix_norm", "matrix_rank", "norm", "vector_norm"]

@@ -191,7 +191,7 @@ def linear_schedule(
     --------
     >>> from arraystack import optim
     >>> optim.linear_schedule(1.0, 0.0, transition_steps=4)(2)
-    array(0.5)
+    np.float64(0.5)
     """
     if transition_steps <= 0:
         raise ValueError(f"linear_schedule needs transition_steps > 0, got {transition_steps}")

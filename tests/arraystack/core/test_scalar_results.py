@@ -1,0 +1,119 @@
+"""Scalar results: where NumPy returns a NumPy scalar (full reductions, integer indexing, iteration over a
+1-d array, ufuncs and operators of 0-d operands), arraystack returns a 0-d array holding that NumPy scalar.
+It prints, hashes and computes as NumPy's scalar does, and stays an arraystack array (the Array API's 0-d
+array). Explicit 0-d arrays stay arrays, and transformations (jit, grad, vmap) return arrays, as JAX's do."""
+
+from __future__ import annotations
+
+import collections
+import pickle
+
+import numpy
+import pytest
+
+import arraystack
+
+A = numpy.array([3, 1, 4, 1, 5, 9, 2, 6], dtype=numpy.int64)
+F = numpy.linspace(-1.5, 2.0, 8)
+
+EXPRESSIONS = [
+    lambda xp, a, f: a.sum(),
+    lambda xp, a, f: xp.max(a),
+    lambda xp, a, f: xp.mean(f),
+    lambda xp, a, f: f.std(),
+    lambda xp, a, f: xp.argmax(f),
+    lambda xp, a, f: a[2],
+    lambda xp, a, f: f[-1],
+    lambda xp, a, f: a.reshape(2, 4)[1, 2],
+    lambda xp, a, f: a.sum() + 1,
+    lambda xp, a, f: a.sum() * 2.5,
+    lambda xp, a, f: -f.max(),
+    lambda xp, a, f: f[0] == f[0],
+    lambda xp, a, f: xp.sin(f[1]),
+    lambda xp, a, f: xp.sqrt(xp.float32(2.0)),
+    lambda xp, a, f: xp.asarray(3.0) + 1,
+    lambda xp, a, f: xp.linalg.norm(f),
+    lambda xp, a, f: xp.dot(f, f),
+    lambda xp, a, f: xp.count_nonzero(a),
+    lambda xp, a, f: xp.all(a > 0),
+]
+ARRAYS = [
+    lambda xp, a, f: xp.asarray(3),
+    lambda xp, a, f: xp.zeros(()),
+    lambda xp, a, f: a.reshape(2, 4)[1:, 2:3].reshape(()),
+    lambda xp, a, f: xp.asarray(2.0)[...],
+    lambda xp, a, f: xp.sum(a, keepdims=True),
+    lambda xp, a, f: a[2:3],
+]
+
+
+@pytest.mark.parametrize("k", range(len(EXPRESSIONS)))
+def test_scalar_results_print_and_hash_as_numpys_scalars(k):
+    with numpy.errstate(all="ignore"):
+        expected = EXPRESSIONS[k](numpy, A.copy(), F.copy())
+        got = EXPRESSIONS[k](arraystack, arraystack.asarray(A), arraystack.asarray(F))
+    assert isinstance(expected, numpy.generic)
+    assert isinstance(got, arraystack.ndarray) and got.shape == () and got.ndim == 0
+    assert got.dtype == expected.dtype
+    assert repr(got) == repr(expected) and str(got) == str(expected)
+    assert hash(got) == hash(expected) and got == expected
+    spec = ".3" if expected.dtype.kind in "fc" else ""
+    assert format(got, spec) == format(expected, spec)
+
+
+@pytest.mark.parametrize("k", range(len(ARRAYS)))
+def test_explicit_zero_d_and_other_arrays_stay_arrays(k):
+    expected = ARRAYS[k](numpy, A.copy(), F.copy())
+    got = ARRAYS[k](arraystack, arraystack.asarray(A), arraystack.asarray(F))
+    assert isinstance(expected, numpy.ndarray)
+    assert repr(got) == repr(expected)
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(got)
+
+
+def test_scalars_key_dicts_join_sets_and_count():
+    a = arraystack.asarray(A)
+    assert set(a) == set(A) and collections.Counter(a) == collections.Counter(A)
+    table = {a[0]: "first"}
+    assert table[numpy.int64(3)] == "first" and table[3] == "first"
+    assert sorted(a) == sorted(A)
+    assert [repr(v) for v in a] == [repr(v) for v in A]
+    assert max(a) == max(A) and float(sum(arraystack.asarray(F))) == pytest.approx(sum(F))
+
+
+def test_a_scalar_result_is_immutable_like_numpys():
+    s = arraystack.asarray(A).sum()
+    t = s
+    s += 1  # a new scalar, as in NumPy: t keeps its value
+    assert repr(s) == "np.int64(32)" and repr(t) == "np.int64(31)"
+    with pytest.raises(TypeError):
+        t[()] = 5
+    assert repr(t[()]) == "np.int64(31)" and repr(t[...]) == "array(31)"
+
+
+def test_scalar_results_are_arraystack_arrays_of_the_standard():
+    s = arraystack.asarray(F).sum()
+    assert s.__array_namespace__() is arraystack and s.device == arraystack.asarray(F).device
+    assert arraystack.asarray(s).shape == () and numpy.asarray(s).shape == ()
+    assert float(s) == float(F.sum()) and s.item() == F.sum().item()
+    assert bytes(memoryview(s)) == bytes(memoryview(F.sum()))
+    assert repr(pickle.loads(pickle.dumps(s))) == repr(F.sum())
+    assert arraystack.asarray(A)[arraystack.asarray(A)[6]] == A[A[6]]  # an integer scalar indexes
+
+
+def test_transformations_return_arrays():
+    f = arraystack.asarray(F)
+    assert repr(arraystack.jit(lambda x: x.sum())(f)) == repr(numpy.asarray(F.sum()))
+    assert repr(arraystack.grad(lambda x: (x * x).sum())(f[1])) == repr(numpy.asarray(2 * F[1]))
+    value, _ = arraystack.value_and_grad(lambda x: (x * x).sum())(f)
+    assert isinstance(value, arraystack.ndarray) and repr(value) == repr(numpy.asarray((F * F).sum()))
+    assert repr(arraystack.vmap(lambda r: r.sum())(f.reshape(2, 4))) == repr(F.reshape(2, 4).sum(1))
+
+
+def test_scalar_results_under_a_trace_are_traced_arrays():
+    def g(x):
+        s = x.sum()
+        assert isinstance(s, arraystack.ndarray)
+        return s * x
+
+    numpy.testing.assert_allclose(arraystack.jit(g)(F), F.sum() * F)
