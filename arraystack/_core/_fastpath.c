@@ -160,6 +160,7 @@ static struct PyModuleDef module_def = {
 PyMODINIT_FUNC PyInit__fastpath(void)
 {
     if (PyType_Ready(&ArrayBaseType) < 0 || PyType_Ready(&FunctionType) < 0 ||
+        PyType_Ready(&DeferringType) < 0 ||
         PyType_Ready(&JitBaseType) < 0 || jit_strings_ready() < 0) {
         return NULL;
     }
@@ -169,6 +170,7 @@ PyMODINIT_FUNC PyInit__fastpath(void)
     }
     Py_INCREF(&ArrayBaseType);
     Py_INCREF(&FunctionType);
+    Py_INCREF(&DeferringType);
     Py_INCREF(&JitBaseType);
 #ifndef SOURCE_CRC
 #define SOURCE_CRC ""
@@ -176,6 +178,7 @@ PyMODINIT_FUNC PyInit__fastpath(void)
     if (PyModule_AddStringConstant(m, "SOURCE_CRC", SOURCE_CRC) < 0 ||
         PyModule_AddObject(m, "ArrayBase", (PyObject *)&ArrayBaseType) < 0 ||
         PyModule_AddObject(m, "Function", (PyObject *)&FunctionType) < 0 ||
+        PyModule_AddObject(m, "Deferring", (PyObject *)&DeferringType) < 0 ||
         PyModule_AddObject(m, "JitBase", (PyObject *)&JitBaseType) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -32,6 +32,7 @@ extern int enabled;
 
 extern PyTypeObject ArrayBaseType;  /* _fastpath_array.c */
 extern PyTypeObject FunctionType;   /* _fastpath_function.c */
+extern PyTypeObject DeferringType;  /* _fastpath_function.c */
 extern PyTypeObject JitBaseType;    /* _fastpath_jit.c */
 int jit_strings_ready(void);
 

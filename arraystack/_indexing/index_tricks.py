@@ -13,16 +13,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._transforms.aliasing import read_only_view
 from arraystack._core.array import ndarray, wrap
+from arraystack._core.dtypes import result_type
+from arraystack._core.overrides import defers_to_numpy
+from arraystack._core.shapes import normalize_axis
 from arraystack._creation.basic import array, asarray, astype
 from arraystack._creation.ranges import arange, linspace
-from arraystack._core.dtypes import result_type
-from arraystack._math.elementwise_functions import clip
 from arraystack._manipulation.joining import concatenate
 from arraystack._manipulation.reshaping import moveaxis, reshape, transpose
+from arraystack._math.elementwise_functions import clip
 from arraystack._math.reductions import sum as sum_
-from arraystack._core.shapes import normalize_axis
+from arraystack._transforms.aliasing import read_only_view
 from arraystack.ir.core import Tracer, is_tracing
 
 if TYPE_CHECKING:
@@ -458,6 +459,7 @@ c_ = _Concatenator(-1, ndmin=2, trans1d=0)
 # -- diagonals ----------------------------------------------------------------------------------------------
 
 
+@defers_to_numpy
 def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> NDArray:
     """Return specified diagonals.
 
@@ -503,6 +505,7 @@ def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> N
     return read_only_view(out, a, lambda b: diagonal(wrap(b), offset, axis1, axis2)._value)
 
 
+@defers_to_numpy
 def trace(
     a: ArrayLike,
     offset: int = 0,

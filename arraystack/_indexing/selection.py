@@ -15,6 +15,7 @@ import numpy as np
 
 from arraystack._core.array import ndarray
 from arraystack._core.dtypes import result_type
+from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axis
 from arraystack._creation.basic import asarray, astype, copy, full, zeros, zeros_like
 from arraystack._creation.ranges import arange
@@ -22,12 +23,14 @@ from arraystack._indexing.subscripts import getitem
 from arraystack._manipulation.joining import concatenate, stack
 from arraystack._manipulation.reshaping import broadcast_arrays, ravel, reshape
 from arraystack._math.elementwise_functions import clip, where
-from arraystack._math.reductions import any as any_, sum as sum_
+from arraystack._math.reductions import any as any_
+from arraystack._math.reductions import sum as sum_
 from arraystack.ir.core import ShapeDependsOnDataError, Tracer, is_tracing
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
+
     from arraystack.typing import ArrayLike, NDArray, ScalarLike
 
 _MODES = ("raise", "wrap", "clip")
@@ -99,6 +102,7 @@ def _store(out, result):
     return out
 
 
+@defers_to_numpy
 def take(
     a: ArrayLike,
     indices: ArrayLike,
@@ -488,6 +492,7 @@ def _padded(result, valid, axis, fill_value):
     return where(reshape(valid, tuple(shape)), result, astype(asarray(fill_value), result.dtype))
 
 
+@defers_to_numpy
 def compress(
     condition: ArrayLike,
     a: ArrayLike,

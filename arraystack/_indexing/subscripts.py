@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._transforms.aliasing import layout_of, link, rebind
 from arraystack._core.array import ndarray, wrap
+from arraystack._core.overrides import defers_to_numpy
 from arraystack._creation.basic import asarray
 from arraystack._indexing.keys import (
     advanced_layout,
@@ -31,6 +31,7 @@ from arraystack._indexing.keys import (
     transpose_raw,
 )
 from arraystack._indexing.updates import updated, updated_part
+from arraystack._transforms.aliasing import layout_of, link, rebind
 from arraystack.ir.core import Tracer, active, bind, is_tracing
 from arraystack.ir.primitives import copy_p
 from arraystack.ir.structural import concatenate_p, gather_p, nonzero_p, reshape_p, slice_p
@@ -97,9 +98,9 @@ def _link_view(view, x, key, plan, shape):
         return  # an integer for every axis: NumPy gives a scalar
     layout = layout_of(x)[tuple(concrete)]
     if plan.groups:
-        read = lambda b: getitem(wrap(b), key)._value  # noqa: E731
+        read = lambda b: getitem(wrap(b), key)._value
     else:
-        read = lambda b: apply_basic(b, shape, plan)  # noqa: E731
+        read = lambda b: apply_basic(b, shape, plan)
     link(view, x, read, lambda b, v: updated(b, key, v), layout)
 
 
@@ -138,6 +139,7 @@ def _size_params(size, fill_value):
     return {"size": size, "fill_value": operator.index(fill_value)}
 
 
+@defers_to_numpy
 def nonzero(a: ArrayLike, *, size: int | None = None, fill_value: int = 0) -> tuple[NDArray, ...]:
     """Return the indices of the elements that are non-zero.
 

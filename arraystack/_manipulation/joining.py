@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import _make, eager_buffer, ndarray, raw, wrap
-from arraystack._creation.basic import asarray, astype
 from arraystack._core.dtypes import result_type
-from arraystack._manipulation.reshaping import ravel
+from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axis
+from arraystack._creation.basic import asarray, astype
+from arraystack._manipulation.reshaping import ravel
 from arraystack.ir.core import active, bind, is_tracing
 from arraystack.ir.structural import concatenate_p, reshape_p
 
@@ -38,6 +39,7 @@ def eager_buffers(arrays) -> list | None:
     return values
 
 
+@defers_to_numpy
 def concatenate(
     arrays: Sequence[ArrayLike],
     /,
@@ -137,6 +139,7 @@ def concatenate(
 concat = concatenate  # numpy.concat is numpy.concatenate
 
 
+@defers_to_numpy
 def stack(
     arrays: Sequence[ArrayLike],
     axis: int = 0,

@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._transforms.aliasing import view_of
 from arraystack._core.array import ndarray, wrap
+from arraystack._core.overrides import defers_to_numpy
+from arraystack._core.shapes import normalize_axis, normalize_axis_tuple
 from arraystack._creation.basic import asarray, copy
 from arraystack._manipulation.reshaping import moveaxis, ravel, reshape, transpose
-from arraystack._core.shapes import normalize_axis, normalize_axis_tuple
+from arraystack._transforms.aliasing import view_of
 from arraystack.ir.core import ShapeDependsOnDataError, Tracer, bind
 from arraystack.ir.structural import (
     broadcast_in_dim_p,
@@ -258,6 +259,7 @@ def _repeat_counts(repeats):
     return counts.astype(np.intp)
 
 
+@defers_to_numpy
 def repeat(a: ArrayLike, repeats: ArrayLike, axis: int | None = None) -> NDArray:
     """Repeat each element of an array after themselves.
 

@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._transforms.aliasing import view_of
 from arraystack._core.array import ndarray, wrap
-from arraystack._creation.basic import asarray, copy
+from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import (  # normalize_axes is imported from here by other families
     format_shape,
     int_tuple,
@@ -24,7 +23,9 @@ from arraystack._core.shapes import (  # normalize_axes is imported from here by
     normalize_axis_tuple,
     resolve_shape,
 )
-from arraystack.ir.core import Tracer, active, bind
+from arraystack._creation.basic import asarray, copy
+from arraystack._transforms.aliasing import view_of
+from arraystack.ir.core import Tracer, active
 from arraystack.ir.structural import (
     broadcast_in_dim_p,
     reshape_p,
@@ -44,6 +45,7 @@ def _eager_order(value, order):
     return "F" if value.flags.f_contiguous else order
 
 
+@defers_to_numpy
 def reshape(
     a: ArrayLike,
     /,
@@ -108,6 +110,7 @@ def reshape(
 _copy = copy
 
 
+@defers_to_numpy
 def ravel(a: ArrayLike, order: str = "C") -> NDArray:
     """Return a contiguous flattened array.
 
@@ -151,6 +154,7 @@ def ravel(a: ArrayLike, order: str = "C") -> NDArray:
 _REVERSED = [tuple(range(n - 1, -1, -1)) for n in range(32)]
 
 
+@defers_to_numpy
 def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> NDArray:
     """Returns an array with axes transposed.
 
@@ -221,6 +225,7 @@ def matrix_transpose(x: ArrayLike, /) -> NDArray:
     return swapaxes(x, -1, -2)
 
 
+@defers_to_numpy
 def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> NDArray:
     """Interchange two axes of an array.
 
@@ -332,6 +337,7 @@ def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> NDArray:
     return view_of(a, reshape_p, new_sizes=shape)
 
 
+@defers_to_numpy
 def squeeze(a: ArrayLike, axis: AxisLike = None) -> NDArray:
     """Remove axes of length one from `a`.
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import eager_buffer, wrap
+from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axis
 from arraystack._math.reduce import (
     SUM_DTYPES,
@@ -53,6 +54,7 @@ def store_scan(r, out):
     return write_out(out, r)
 
 
+@defers_to_numpy
 def cumsum(
     a: ArrayLike,
     axis: int | None = None,
@@ -90,6 +92,7 @@ def cumsum(
     return store_scan(r, out)
 
 
+@defers_to_numpy
 def cumprod(
     a: ArrayLike,
     axis: int | None = None,

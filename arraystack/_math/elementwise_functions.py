@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy._core import umath as _umath
 
-from arraystack._transforms.aliasing import view_of
 from arraystack._core.array import ndarray, raw, wrap
-from arraystack._creation.basic import asarray, astype, zeros
 from arraystack._core.dtypes import result_type
+from arraystack._core.operands import broadcast_raw, is_scalar_literal, is_weak, shape_of
+from arraystack._core.overrides import defers_to_numpy
+from arraystack._creation.basic import asarray, astype, zeros
 from arraystack._math.elementwise import (
     arctan2,
     equal,
@@ -29,9 +30,9 @@ from arraystack._math.elementwise import (
     trunc,
 )
 from arraystack._math.elementwise_math import positive
-from arraystack._core.operands import broadcast_raw, is_scalar_literal, is_weak, shape_of
 from arraystack._math.ufunc import accelerated, composite
 from arraystack._math.ufunc_out import assign, normalize_out
+from arraystack._transforms.aliasing import view_of
 from arraystack.ir import primitives as p
 from arraystack.ir.core import Tracer, active, bind, device_namespaces, trace_state
 
@@ -147,6 +148,7 @@ def _within(bound, prim, limit):
     return wrap(bind(prim, value, limit))
 
 
+@defers_to_numpy
 def clip(
     a: ArrayLike,
     a_min: ArrayLike | None = _NoValue,
@@ -239,6 +241,7 @@ def _power_of_ten(n):
     return value
 
 
+@defers_to_numpy
 def round(a: ArrayLike, decimals: int = 0, out: NDArray | None = None) -> NDArray:
     """Evenly round to the given number of decimals.
 
@@ -601,17 +604,17 @@ def isrealobj(x: Any) -> bool:
 
 
 __all__ = [
-    "where",
-    "clip",
-    "round",
-    "around",
-    "fix",
-    "nan_to_num",
-    "real",
-    "imag",
     "angle",
-    "isreal",
+    "around",
+    "clip",
+    "fix",
+    "imag",
     "iscomplex",
     "iscomplexobj",
+    "isreal",
     "isrealobj",
+    "nan_to_num",
+    "real",
+    "round",
+    "where",
 ]

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import eager_buffer, ndarray, wrap
+from arraystack._core.overrides import defers_to_numpy
 from arraystack._creation.basic import asarray
 from arraystack._math.reduce import (
     BOOL,
@@ -54,6 +55,7 @@ def _numpy_reduction(fn, value, axis, keepdims):
     return wrap(fn(value, axis, keepdims=True) if keepdims else fn(value, axis))
 
 
+@defers_to_numpy
 def sum(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -103,6 +105,7 @@ def sum(
     )
 
 
+@defers_to_numpy
 def prod(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -149,6 +152,7 @@ def prod(
     )
 
 
+@defers_to_numpy
 def max(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -196,6 +200,7 @@ def max(
     return extreme_reduce(reduce_max_p, "maximum", max_p, a, axis, out, keepdims, initial, where)
 
 
+@defers_to_numpy
 def min(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -261,6 +266,7 @@ def _logical(prim, name, identity, a, axis, out, keepdims, where):
     )
 
 
+@defers_to_numpy
 def any(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -302,6 +308,7 @@ def any(
     return _logical(reduce_or_p, "logical_or", False, a, axis, out, keepdims, where)
 
 
+@defers_to_numpy
 def all(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -343,6 +350,7 @@ def all(
     return _logical(reduce_and_p, "logical_and", True, a, axis, out, keepdims, where)
 
 
+@defers_to_numpy
 def argmax(
     a: ArrayLike,
     axis: int | None = None,
@@ -384,6 +392,7 @@ def argmax(
     return arg_reduce(argmax_p, "argmax", a, axis, out, keepdims)
 
 
+@defers_to_numpy
 def argmin(
     a: ArrayLike,
     axis: int | None = None,
@@ -425,6 +434,7 @@ def argmin(
     return arg_reduce(argmin_p, "argmin", a, axis, out, keepdims)
 
 
+@defers_to_numpy
 def ptp(
     a: ArrayLike,
     axis: AxisLike = None,

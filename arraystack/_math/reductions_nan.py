@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import wrap
+from arraystack._core.overrides import defers_to_numpy
 from arraystack._math.cumulative import cumprod, cumsum
 from arraystack._math.reduce import (
     NoValue,
@@ -80,6 +81,7 @@ def _plain_first(a, dtype, out, where) -> bool:
     )
 
 
+@defers_to_numpy
 def nansum(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -318,6 +320,7 @@ def _nan_extreme(prim, name, combine, sign, a, axis, out, keepdims, initial, whe
     return store(r, out, name)
 
 
+@defers_to_numpy
 def nanmin(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -362,6 +365,7 @@ def nanmin(
     return _nan_extreme(reduce_min_p, "fmin", min_p, 1, a, axis, out, keepdims, initial, where)
 
 
+@defers_to_numpy
 def nanmax(
     a: ArrayLike,
     axis: AxisLike = None,

@@ -30,6 +30,7 @@ from arraystack._core.operands import (
     python_type,
     resolution_operand,
 )
+from arraystack._core.overrides import kind, overriding
 from arraystack._math.ufunc_methods import attach
 from arraystack._math.ufunc_out import normalize_out, operands_shape, where_mask, write_out
 from arraystack.ir.core import Tracer, active, bind, device_namespaces, trace_state
@@ -105,6 +106,9 @@ def apply_ufunc(
     Python scalar. When tracing, operands that are all Python scalars or their traces (weakly typed)
     give a weakly typed result from an operator and a strongly typed one from NumPy's function
     (5 + 1 is the weak 6, np.add(5, 1) is np.int64(6), np.sin(5.0) is np.float64), as NEP 50 has it."""
+    if overriding([a for a in args if type(a) is not ndarray]) is not None:
+        # an object overriding NumPy (a pandas Series, ...): NumPy's ufunc dispatches to it (NEP 13)
+        return ufunc(*args, out=out, where=where, casting=casting, dtype=dtype)
     raws = [a._value if type(a) is ndarray else raw(a) for a in args]
     outs = None if out is None else normalize_out(out, ufunc.nout)
     signature = None
@@ -176,7 +180,17 @@ def python_operator(function, *args):
     """`function(*args)` as the Python operator spelling it calls it (`x + y` is `add(x, y)`): NumPy's
     function, except that on Python scalars and their traces alone the result is weakly typed when
     tracing, as Python's result is a Python scalar (see apply_ufunc), and bools are Python's: the
-    ints 0 and 1 to arithmetic (True + True is 2, -True is -1), bools to & | ^ and comparisons."""
+    ints 0 and 1 to arithmetic (True + True is 2, -True is -1), bools to & | ^ and comparisons.
+    With an object that overrides NumPy, NumPy's own ufunc (which dispatches to it), or NotImplemented
+    where it opts out of ufuncs (`__array_ufunc__ = None`: Python then asks the object), as NumPy's
+    operators do."""
+    override = overriding([a for a in args if type(a) is not ndarray])
+    if override is not None:
+        if override == "none":
+            return NotImplemented
+        forms = _operator_forms.get(function)
+        ufunc = forms[0] if forms is not None else getattr(np, function.__name__)
+        return ufunc(*args)
     if active.n and trace_state.top is not None:
         raws = [a._value if type(a) is ndarray else a for a in args]
         if _all_weak(raws):
@@ -289,6 +303,8 @@ def unary(
     host = host_rules.get(prim)
 
     def fn(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None, subok=True):
+        if type(x) is not ndarray and kind(x) is not None:  # a pandas Series, ...: NumPy dispatches
+            return ufunc(x, out=out, where=where, casting=casting, order=order, dtype=dtype, subok=subok)
         if out is None and where is True and dtype is None:
             if host is not None and not active.n and type(x) is ndarray:
                 value = x._value
@@ -314,6 +330,11 @@ def binary(
     def fn(
         x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None, subok=True
     ):
+        if (type(x1) is not ndarray and kind(x1) is not None) or (
+            type(x2) is not ndarray and kind(x2) is not None
+        ):  # an object overriding NumPy (a pandas Series, ...): NumPy's ufunc dispatches to it
+            kwargs = {"where": where, "casting": casting, "order": order, "dtype": dtype}
+            return ufunc(x1, x2, out=out, subok=subok, **kwargs)
         if out is None and where is True and dtype is None:
             a = x1._value if type(x1) is ndarray else raw(x1)
             b = x2._value if type(x2) is ndarray else raw(x2)

@@ -17,8 +17,11 @@ _OPERAND_TYPES = (ndarray, _ndarray_np, np.generic, bool, int, float, complex, l
 
 
 def _function(ufunc):
+    """arraystack's function for one of NumPy's own ufuncs; None for another library's ufunc."""
     import arraystack
 
+    if getattr(np, ufunc.__name__, None) is not ufunc:
+        return None
     fn = getattr(arraystack, ufunc.__name__, None)
     return fn if callable(fn) else None
 
@@ -28,6 +31,8 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     for x in inputs + tuple(kwargs.get("out", ())):
         if x is not None and not isinstance(x, _OPERAND_TYPES):
             return NotImplemented  # another array type takes part: let it (or NumPy) decide
+    if getattr(np, ufunc.__name__, None) is not ufunc:
+        return _foreign(ufunc, method, inputs, kwargs)
     originals = _numpy_outs(kwargs)
     fn = _function(ufunc)
     if method != "__call__":
@@ -36,6 +41,46 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     if originals and result is not NotImplemented:
         result = _restore(result, originals)
     return result
+
+
+# arraystack.scipy.special's functions, named in the error a foreign ufunc gives under a transformation
+_TRACEABLE = (
+    "erf", "expit", "log_expit", "logit", "xlogy", "xlog1py", "entr", "rel_entr", "logsumexp",
+    "softmax", "log_softmax",
+)  # fmt: skip
+
+
+def _foreign(ufunc, method, inputs, kwargs):
+    """Another library's ufunc (scipy.special.gamma, ...) on arraystack arrays: run eagerly on the NumPy
+    buffers, results as arraystack arrays (out= arrays written and returned); on a traced value, an
+    error naming the function and arraystack.scipy.special."""
+    from arraystack.ir.core import Tracer, user_line
+
+    out = kwargs.get("out") or ()
+    values = [x._value if type(x) is ndarray else x for x in inputs]
+    for x in values + [o._value for o in out if type(o) is ndarray]:
+        if type(x) is Tracer:
+            name = ufunc.__name__
+            hint = (
+                f"arraystack.scipy.special.{name} traces"
+                if name in _TRACEABLE
+                else f"arraystack.scipy.special has {', '.join(_TRACEABLE)}"
+            )
+            raise TypeError(
+                f"the ufunc {name} is another library's (scipy.special's, ...), not arraystack's: it needs "
+                "concrete NumPy arrays, "
+                f"and {x.aval.str_short()} is traced (at {user_line()}). {hint}; or call it outside "
+                "jit/grad/vmap"
+            )
+    if out:
+        kwargs = dict(kwargs, out=tuple(o._value if type(o) is ndarray else o for o in out))
+    result = getattr(ufunc, method)(*values, **kwargs)
+    if out:
+        outs = tuple(out)
+        return outs[0] if len(outs) == 1 else outs
+    from arraystack._core.host_calls import wrap_result
+
+    return wrap_result(result)
 
 
 def _numpy_outs(kwargs):

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import ndarray, wrap
-from arraystack._creation.basic import asarray
+from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axis
+from arraystack._creation.basic import asarray
 from arraystack.ir.core import Tracer, bind, is_tracing
 from arraystack.ir.primitives import convert_p, iota_p
 from arraystack.ir.sorting import argpartition_p, partition_p, searchsorted_p, sort_p
@@ -71,6 +72,7 @@ def _flip(x, axis, descending):
     return bind(rev_p, x, dimensions=(axis,)) if descending else x
 
 
+@defers_to_numpy
 def sort(
     a: ArrayLike,
     axis: int | None = -1,
@@ -120,6 +122,7 @@ def sort(
     return wrap(_flip(out, axis, descending))
 
 
+@defers_to_numpy
 def argsort(
     a: ArrayLike,
     axis: int | None = -1,
@@ -330,6 +333,7 @@ def _as_raw(x, dtype):
     return bind(convert_p, v, dtype=dtype)
 
 
+@defers_to_numpy
 def searchsorted(
     a: ArrayLike,
     v: ArrayLike,

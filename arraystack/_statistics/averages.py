@@ -11,6 +11,7 @@ import numpy as np
 from arraystack._core.array import eager_buffer, wrap
 from arraystack._core.dtypes import check_supported, result_type
 from arraystack._core.operands import broadcast_raw
+from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axes
 from arraystack._manipulation.reshaping import transpose
 from arraystack._math.reduce import (
@@ -87,6 +88,7 @@ def summand(x, dtype, out):
     return x
 
 
+@defers_to_numpy
 def mean(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -227,6 +229,7 @@ def ddof_of(ddof, correction):
     return correction
 
 
+@defers_to_numpy
 def var(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -297,6 +300,7 @@ def sqrt_result(r, out):
     raise ufunc_output_error(np.sqrt, loop, r.dtype)
 
 
+@defers_to_numpy
 def std(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -373,6 +377,7 @@ def _weights(weights, a, axis):
     return wgt
 
 
+@defers_to_numpy
 def average(
     a: ArrayLike,
     axis: AxisLike = None,

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.dtypes import check_supported, result_type
+from arraystack._core.overrides import defers_to_numpy
 from arraystack._math.reduce import (
     INT64,
     NoValue,
@@ -48,6 +49,7 @@ def _counts(mask, axes, keepdims, where):
     return sum_raw(as_dtype(bind(not_p, mask), INT64), axes, keepdims, where)
 
 
+@defers_to_numpy
 def nanmean(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -153,6 +155,7 @@ def _nanvar_raw(a, axis, dtype, out, ddof, keepdims, where, mean):
     return select(bad, scalar(np.nan, r.dtype), r)
 
 
+@defers_to_numpy
 def nanvar(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -214,6 +217,7 @@ def nanvar(
     return store(r, out)
 
 
+@defers_to_numpy
 def nanstd(
     a: ArrayLike,
     axis: AxisLike = None,

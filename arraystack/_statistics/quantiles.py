@@ -13,6 +13,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 
 import arraystack as anp
 from arraystack._core.array import ndarray
+from arraystack._core.overrides import defers_to_numpy
 from arraystack.ir.core import Tracer
 
 if TYPE_CHECKING:
@@ -275,6 +276,7 @@ def _quantile_api(a, q, axis, out, method, keepdims, weights, scale, nan):
     return _finish(_quantile(arr, q, method, weak_q, counts), q.shape, kept, keepdims, out)
 
 
+@defers_to_numpy
 def quantile(
     a: ArrayLike,
     q: ArrayLike,
@@ -328,6 +330,7 @@ def quantile(
     return _quantile_api(a, q, axis, out, method, keepdims, weights, None, False)
 
 
+@defers_to_numpy
 def percentile(
     a: ArrayLike,
     q: ArrayLike,
@@ -487,6 +490,7 @@ def nanpercentile(
     return _quantile_api(a, q, axis, out, method, keepdims, weights, 100, True)
 
 
+@defers_to_numpy
 def median(
     a: ArrayLike,
     axis: AxisLike = None,
