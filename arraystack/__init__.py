@@ -78,6 +78,9 @@ from arraystack._core.dtypes import (
     uintp, ulong, ulonglong, unsignedinteger, ushort,
 )
 from arraystack._core.dtypes import bool_ as bool
+from arraystack import char, dtypes, strings
+from arraystack._core.dtypes import bytes_, character, datetime64, flexible, str_, timedelta64
+from arraystack._core.datetime_support import busday_count, busday_offset, busdaycalendar, datetime_as_string, datetime_data, is_busday, isnat
 from arraystack._core.flatiter import flatiter
 from arraystack._core.floating_point_errors import errstate, geterr, geterrcall, seterr, seterrcall
 from arraystack._core.introspection import iterable, ndim, shape, size
@@ -273,5 +276,6 @@ __all__ = [
     "unique_values", "unpackbits", "unravel_index", "unsignedinteger", "unstack", "unwrap",
     "ushort", "value_and_grad", "vander", "var", "vdot", "vecdot", "vecmat", "vectorize", "vjp",
     "vmap", "vsplit", "vstack", "where", "while_loop", "zeros", "zeros_like",
+    "busday_count", "busday_offset", "busdaycalendar", "bytes_", "char", "character", "datetime64", "datetime_as_string", "datetime_data", "dtypes", "flexible", "is_busday", "isnat", "str_", "strings", "timedelta64",
 ]
 # fmt: on

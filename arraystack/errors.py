@@ -15,6 +15,8 @@ Tracing (`jit`, `grad`, `vmap`, control flow):
 - `TracedRandomError`: a NumPy-stream random function was called under a transformation
   (use `arraystack.prng`).
 - `NotDifferentiableError`: reverse mode reached an operation without a derivative.
+- `HostDtypeError`: an array of a host dtype (datetime64, timedelta64, str, bytes), which NumPy
+  computes eagerly, met a trace (a `jit` argument, a capture, or one made inside).
 
 Running and compiling:
 
@@ -34,6 +36,7 @@ from arraystack.ir.ad.reverse import NotDifferentiableError
 from arraystack.ir.core import (
     ConcretizationError,
     EscapedTracerError,
+    HostDtypeError,
     ShapeDependsOnDataError,
     TracerError,
 )
@@ -46,6 +49,7 @@ __all__ = [
     "BackendUnavailable",
     "ConcretizationError",
     "EscapedTracerError",
+    "HostDtypeError",
     "IRParseError",
     "NotDifferentiableError",
     "OutOfMemory",

@@ -48,6 +48,35 @@ class EscapedTracerError(TracerError, RuntimeError):
     """A traced value was used after the trace that made it had ended."""
 
 
+class HostDtypeError(TracerError, TypeError):
+    """An array of a host dtype (datetime64, timedelta64, str, bytes) met a trace: such arrays are
+    computed eagerly by NumPy and have no traced form."""
+
+
+# dtype kinds of the host dtypes: datetime64, timedelta64, str_, bytes_
+HOST_KINDS = frozenset("MmUS")
+
+
+def host_dtype_message(dtype, operation: str, verb: str = "was given") -> str:
+    """The message of a HostDtypeError: the dtype (None: a function of host dtypes was called), the
+    operation and the user's line."""
+    what = "was called" if dtype is None else f"{verb} a {numpy.dtype(dtype)} array"
+    return (
+        f"{operation} {what} under a transformation (jit, grad or "
+        f"vmap) at {user_line()}: arraystack computes datetime64, timedelta64, str and bytes arrays "
+        "eagerly with NumPy, and they have no traced form. Compute it outside the transformed "
+        "function, or convert the values to numbers first (e.g. dates.astype('int64'))."
+    )
+
+
+def _refuse_host_operands(prim, args) -> None:
+    for a in args:
+        if type(a) is not Tracer:
+            dtype = getattr(a, "dtype", None)
+            if dtype is not None and getattr(dtype, "kind", None) in HOST_KINDS:
+                raise HostDtypeError(host_dtype_message(dtype, f"`{prim.name}`"))
+
+
 _PACKAGE_DIRS = tuple(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep + sub + os.sep
     for sub in ("arraystack", "jit", "backends")
@@ -325,6 +354,7 @@ def namespace_of(args):
 def bind(prim: Primitive, *args, **params):
     """Apply `prim` to `args`: evaluate now (eager) or record an equation in the innermost trace."""
     if active.n:
+        _refuse_host_operands(prim, args)
         top = trace_state.top
         if top is not None:
             return top.process(prim, args, params)

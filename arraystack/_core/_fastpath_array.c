@@ -322,11 +322,36 @@ static void base_dealloc(ArrayBase *self)
 /* The buffer protocol (memoryview, bytes, struct, array.array): the NumPy buffer's own export. The
    exported view's `obj` is that buffer, so PyBuffer_Release releases through it, and NumPy's reference
    to it keeps a resize from moving memory a consumer still reads. A traced value has no memory. */
+static int exports_untyped_bytes(PyObject *scalar)
+{
+    /* NumPy's datetime64, timedelta64 and bytes_ scalars export plain bytes (format 'B'), which a
+       consumer such as numpy.asarray would read as uint8: they offer no buffer, so NumPy reads them
+       through __array__, as it reads arrays of those dtypes */
+    PyObject *dtype = PyObject_GetAttrString(scalar, "dtype");
+    PyObject *kind = dtype == NULL ? NULL : PyObject_GetAttrString(dtype, "kind");
+    Py_XDECREF(dtype);
+    if (kind == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int untyped = PyUnicode_Check(kind) && (PyUnicode_CompareWithASCIIString(kind, "M") == 0 ||
+                                            PyUnicode_CompareWithASCIIString(kind, "m") == 0 ||
+                                            PyUnicode_CompareWithASCIIString(kind, "S") == 0);
+    Py_DECREF(kind);
+    return untyped;
+}
+
 static int bf_getbuffer(PyObject *self, Py_buffer *view, int flags)
 {
     PyObject *v = ((ArrayBase *)self)->value;
     if (v != NULL && np_ndarray != NULL &&
         (Py_TYPE(v) == np_ndarray || PyType_IsSubtype(Py_TYPE(v), np_generic))) {
+        if (Py_TYPE(v) != np_ndarray && exports_untyped_bytes(v)) {
+            PyErr_SetString(PyExc_BufferError,
+                            "a datetime64, timedelta64 or bytes_ scalar has no typed buffer");
+            view->obj = NULL;
+            return -1;
+        }
         return PyObject_GetBuffer(v, view, flags);  /* a NumPy scalar exports its bytes too */
     }
     PyObject *aval = v == NULL ? NULL : PyObject_GetAttrString(v, "aval");

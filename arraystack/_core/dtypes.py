@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack.ir.core import Tracer
+from arraystack.ir.core import HOST_KINDS, HostDtypeError, Tracer, active, host_dtype_message
 
 if TYPE_CHECKING:
     from typing import Any
@@ -33,6 +33,9 @@ dtype = np.dtype
 generic, number, integer = np.generic, np.number, np.integer
 signedinteger, unsignedinteger = np.signedinteger, np.unsignedinteger
 inexact, floating, complexfloating = np.inexact, np.floating, np.complexfloating
+# the scalar types of the host dtypes, NumPy's own (see host_dtype)
+datetime64, timedelta64, str_, bytes_ = np.datetime64, np.timedelta64, np.str_, np.bytes_
+flexible, character = np.flexible, np.character
 
 SUPPORTED = tuple(
     np.dtype(t)
@@ -54,6 +57,7 @@ SUPPORTED = tuple(
     )
 )
 _SUPPORTED_SET = frozenset(SUPPORTED)
+_NUMERIC_NAMES = frozenset(str(d) for d in SUPPORTED) | {"float", "int", "complex", "bool"}
 _WEAK_SAMPLE = {"i": 0, "u": 0, "f": 0.0, "c": 0j, "b": False}
 
 
@@ -66,6 +70,39 @@ def check_supported(dt) -> np.dtype:
             "float16/32/64, complex64/128)"
         )
     return d
+
+
+def host_dtype(dt, operation: str):
+    """The NumPy dtype of `dt` when it is a host dtype (datetime64, timedelta64, str_, bytes_), else None.
+
+    Arrays of host dtypes hold a NumPy buffer and are computed eagerly by NumPy; inside a trace,
+    creating one raises a HostDtypeError naming `operation` and the user's line."""
+    if dt is None or type(dt) is str and dt in _NUMERIC_NAMES:
+        return None
+    try:
+        d = np.dtype(dt)
+    except TypeError:
+        return None
+    if d.kind not in HOST_KINDS:
+        return None
+    if active.n:
+        raise HostDtypeError(host_dtype_message(d, operation, "would make"))
+    return d
+
+
+def is_host(dt) -> bool:
+    """Whether `dt` (a dtype object) is a host dtype: datetime64, timedelta64, str_ or bytes_."""
+    return dt.kind in HOST_KINDS
+
+
+def check_array_dtype(dt, operation: str) -> np.dtype:
+    """check_supported for the dtype of a new array, which may also be a host dtype (see host_dtype)."""
+    d = np.dtype(dt)
+    if d in _SUPPORTED_SET:
+        return d
+    if d.kind in HOST_KINDS:
+        return host_dtype(d, operation)
+    return check_supported(d)
 
 
 def native_order(value):
@@ -308,15 +345,19 @@ def iinfo(x: DTypeLike | NDArray) -> np.iinfo:
 __all__ = [
     "bool_",
     "byte",
+    "bytes_",
     "can_cast",
     "cdouble",
+    "character",
     "complex64",
     "complex128",
     "complexfloating",
     "csingle",
+    "datetime64",
     "double",
     "dtype",
     "finfo",
+    "flexible",
     "float16",
     "float32",
     "float64",
@@ -343,6 +384,8 @@ __all__ = [
     "short",
     "signedinteger",
     "single",
+    "str_",
+    "timedelta64",
     "ubyte",
     "uint",
     "uint8",

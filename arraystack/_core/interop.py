@@ -12,8 +12,15 @@ from __future__ import annotations
 import numpy as np
 
 from arraystack._core.array import ndarray, wrap
-from arraystack._core.dtypes import is_supported
-from arraystack.ir.core import ConcretizationError, Tracer, concretization_message
+from arraystack._core.dtypes import is_host, is_supported
+from arraystack.ir.core import (
+    ConcretizationError,
+    HostDtypeError,
+    Tracer,
+    active,
+    concretization_message,
+    host_dtype_message,
+)
 
 # The Array API versions arraystack accepts in __array_namespace__ (the same as NumPy 2's).
 API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
@@ -75,8 +82,8 @@ def call_numpy(func, args, kwargs):
 
     Results that are the buffer of an argument (out=, in-place functions) come back as that argument;
     other NumPy arrays and scalars are wrapped.
-    Note: results of a dtype arraystack does not support (object, strings, datetimes, longdouble) are
-    returned as NumPy values.
+    Note: results of a dtype arraystack does not support (object, structured, longdouble) are returned
+    as NumPy values; datetimes, timedeltas and strings are arraystack arrays holding NumPy's buffer.
     """
     owners: dict[int, ndarray] = {}
 
@@ -120,7 +127,68 @@ def call_numpy(func, args, kwargs):
 
 
 def _supported(dtype) -> bool:
-    return is_supported(dtype)
+    return is_supported(dtype) or is_host(dtype)
+
+
+def call_host(func, args, kwargs, name=None):
+    """call_numpy for a function of host dtypes (datetime64, timedelta64, str_, bytes_: numpy.strings,
+    numpy.char, the datetime functions), which have no traced form: inside a trace (jit, grad, vmap)
+    a HostDtypeError names the function (`name`, NumPy's qualified name) and the user's line."""
+    if active.n:
+        name = name or f"numpy.{func.__name__}"
+        dtypes = (getattr(a, "dtype", None) for a in args)
+        dtype = next((d for d in dtypes if isinstance(d, np.dtype) and is_host(d)), None)
+        raise HostDtypeError(host_dtype_message(dtype, name))
+    return call_numpy(func, args, kwargs)
+
+
+def host_forwarder(mirrored: str, module: str):
+    """The arraystack function forwarding to NumPy's `mirrored` (e.g. "numpy.strings.upper") through
+    call_host, public in `module`: NumPy's signature (`__wrapped__`), and a docstring of arraystack's
+    summary and See Also before NumPy's own documentation of the parameters."""
+    namespace, _, name = mirrored.rpartition(".")
+    numpy_function = getattr(_namespace(namespace), name)
+
+    def function(*args, **kwargs):
+        return call_host(numpy_function, args, kwargs, mirrored)
+
+    function.__name__ = function.__qualname__ = name
+    function.__module__ = module
+    function.__doc__ = _forwarder_doc(mirrored, numpy_function)
+    function.__wrapped__ = numpy_function  # inspect.signature shows NumPy's parameters
+    return function
+
+
+def _namespace(dotted: str):
+    import importlib
+
+    return importlib.import_module(dotted)
+
+
+def _forwarder_doc(mirrored: str, numpy_function) -> str:
+    doc = numpy_function.__doc__ or ""
+    body = doc.lstrip("\n")
+    indent = body[: len(body) - len(body.lstrip(" "))]
+    name = mirrored.rsplit(".", 1)[-1]
+    first, _, rest = body.partition("\n\n")
+    if first.strip().startswith(f"{name}("):  # the docstrings of ufuncs open with the signature
+        first = rest.partition("\n\n")[0]
+    summary = " ".join(first.split()) or f"NumPy's `{mirrored}`."
+    lines = [
+        "",
+        "NumPy's own function, applied eagerly to the NumPy buffers of arraystack arrays (and to",
+        "Python strings and NumPy arrays); array results are arraystack arrays. Strings are host",
+        "dtypes: under jit, grad or vmap it raises arraystack.errors.HostDtypeError.",
+        "",
+        "See Also",
+        "--------",
+        f"{mirrored} : the function mirrored.",
+        "",
+        f"NumPy's documentation of {mirrored}",
+        "-" * len(f"NumPy's documentation of {mirrored}"),
+        "",
+    ]
+    return summary + "\n" + "\n".join(indent + line if line else "" for line in lines) + "\n" + body
 
 
 def _untraceable(func, tracer) -> ConcretizationError:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import _make, eager_buffer, ndarray, wrap
-from arraystack._core.dtypes import check_supported, native_order
+from arraystack._core.dtypes import check_array_dtype, check_supported, is_host, native_order
 from arraystack._core.operands import convert_raw
 from arraystack._core.shapes import format_shape, shape_tuple
 from arraystack.ir.core import Tracer, active, bind, is_tracing, user_line
@@ -143,15 +143,15 @@ def asarray(
         out = _from_traced_sequence(a)
         return astype(out, dtype, copy=False) if dtype is not None else out
     if dtype is not None:
-        dtype = check_supported(dtype)
+        dtype = check_array_dtype(dtype, "asarray")
     value = native_order(np.asarray(a, dtype=dtype, order=order, copy=copy))
-    check_supported(value.dtype)
+    check_array_dtype(value.dtype, "asarray")
     return wrap(value)
 
 
 def _asarray_ndarray(a, dtype, order, copy_flag):
     value = a._value
-    same_dtype = dtype is None or check_supported(dtype) == value.dtype
+    same_dtype = dtype is None or check_array_dtype(dtype, "asarray") == value.dtype
     if type(value) is Tracer:
         # Note: traced values have no memory layout, so `order` is ignored and copy=False only
         # refuses a dtype change.
@@ -268,9 +268,9 @@ def array(
         out = asarray(object, dtype, None if order in ("K", "A") else order, copy=copy)
     else:
         if dtype is not None:
-            dtype = check_supported(dtype)
+            dtype = check_array_dtype(dtype, "array")
         value = native_order(np.array(object, dtype=dtype, copy=copy, order=order, ndmin=ndmin))
-        check_supported(value.dtype)
+        check_array_dtype(value.dtype, "array")
         return wrap(value)
     if ndmin > out.ndim:
         shape = (1,) * (ndmin - out.ndim) + out.shape
@@ -472,7 +472,7 @@ def astype(
     """
     if type(x) is not ndarray:
         x = asarray(x)
-    dtype = _SUPPORTED_DTYPES.get(dtype) or check_supported(dtype)
+    dtype = _SUPPORTED_DTYPES.get(dtype) or check_array_dtype(dtype, "astype")
     value = x._value
     if casting == "unsafe" and order == "K" and not active.n and type(value) is np.ndarray:
         if dtype == value.dtype and not copy:
@@ -497,6 +497,15 @@ def _fill_dtype(value):
     if hasattr(value, "dtype"):
         return np.dtype(value.dtype)
     return np.asarray(value).dtype
+
+
+def _host_filled(name, shape, dtype, order, fill_value=None):
+    """zeros, ones or full of a host dtype (datetime64, timedelta64, str_, bytes_): NumPy's own, whose
+    zero and one of these dtypes are not the numbers' (NumPy's ones of str_ is '1')."""
+    if name == "full":
+        fill = fill_value._value if isinstance(fill_value, ndarray) else fill_value
+        return wrap(np.full(shape, fill, dtype, order))
+    return wrap(getattr(np, name)(shape, dtype, order))
 
 
 def _filled(shape, value, dtype, order):
@@ -553,7 +562,9 @@ def full(
         _check_order(order)
     value = fill_value._value if isinstance(fill_value, ndarray) else fill_value
     dtype = _fill_dtype(value) if dtype is None else dtype
-    dtype = check_supported(dtype)
+    dtype = check_array_dtype(dtype, "full")
+    if is_host(dtype):
+        return _host_filled("full", shape, dtype, order, value)
     if hasattr(value, "shape") and value.shape != ():
         from arraystack._manipulation.reshaping import broadcast_to
 
@@ -612,7 +623,9 @@ def zeros(
         _check_device(device)
     if order != "C":
         _check_order(order)
-    dtype = _FLOAT64 if dtype is None else check_supported(dtype)
+    dtype = _FLOAT64 if dtype is None else check_array_dtype(dtype, "zeros")
+    if is_host(dtype):
+        return _host_filled("zeros", shape_tuple(shape), dtype, order)
     return _filled(shape_tuple(shape), 0, dtype, order)
 
 
@@ -654,7 +667,9 @@ def ones(
         _check_device(device)
     if order != "C":
         _check_order(order)
-    dtype = _FLOAT64 if dtype is None else check_supported(dtype)
+    dtype = _FLOAT64 if dtype is None else check_array_dtype(dtype, "ones")
+    if is_host(dtype):
+        return _host_filled("ones", shape_tuple(shape), dtype, order)
     return _filled(shape_tuple(shape), 1, dtype, order)
 
 
@@ -705,7 +720,7 @@ def _like(a, dtype, order, shape):
     _check_order(order)
     if not isinstance(a, ndarray):
         a = asarray(a)
-    dtype = a.dtype if dtype is None else check_supported(dtype)
+    dtype = check_array_dtype(a.dtype if dtype is None else dtype, "a *_like function")
     shape = a.shape if shape is None else shape_tuple(shape)
     value = a._value
     if order in ("K", "A") and type(value) is not Tracer:
@@ -754,6 +769,8 @@ def full_like(
     """
     _check_device(device)
     dtype, shape, order = _like(a, dtype, order, shape)
+    if is_host(dtype):
+        return _host_filled("full", shape, dtype, order, fill_value)
     return full(shape, fill_value, dtype, order)
 
 
@@ -795,6 +812,8 @@ def zeros_like(
     """
     _check_device(device)
     dtype, shape, order = _like(a, dtype, order, shape)
+    if is_host(dtype):
+        return _host_filled("zeros", shape, dtype, order)
     return _filled(shape, 0, dtype, order)
 
 
@@ -839,6 +858,8 @@ def ones_like(
         return _make(np.ones_like(value))  # eager: NumPy's own, which the composition below reproduces
     _check_device(device)
     dtype, shape, order = _like(a, dtype, order, shape)
+    if is_host(dtype):
+        return _host_filled("ones", shape, dtype, order)
     return _filled(shape, 1, dtype, order)
 
 

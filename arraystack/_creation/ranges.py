@@ -15,7 +15,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import _make, ndarray, wrap
-from arraystack._core.dtypes import check_supported, fast_dtype, result_type
+from arraystack._core.dtypes import (
+    check_array_dtype,
+    check_supported,
+    fast_dtype,
+    host_dtype,
+    result_type,
+)
 from arraystack._creation.basic import _check_device, asarray, astype, zeros
 from arraystack._manipulation.reshaping import expand_dims, moveaxis, reshape
 from arraystack._math.elementwise import apply_ufunc
@@ -171,6 +177,10 @@ def arange(
             return out
     start, stop, step = _concrete(start), _concrete(stop), _concrete(step)
     given = [v for v in (start, stop, step) if v is not None]
+    if (dtype is not None and host_dtype(dtype, "arange")) or any(map(_is_host_value, given)):
+        out = np.arange(start, stop, step, dtype=dtype)  # datetimes and timedeltas: NumPy's own
+        check_array_dtype(out.dtype, "arange")  # inside a trace: a HostDtypeError
+        return wrap(out)
     if dtype is None:
         dtype = _arange_dtype(given)
     dtype = check_supported(dtype)
@@ -194,6 +204,14 @@ def arange(
     if n <= 2:
         return _from_scalars(head)
     return _arange_fill(head, n)
+
+
+def _is_host_value(value) -> bool:
+    """A bound of a datetime or timedelta range: a string, a datetime64/timedelta64 scalar or array."""
+    if isinstance(value, (str, bytes)):
+        return True
+    dtype = getattr(value, "dtype", None)
+    return dtype is not None and dtype.kind in "mM"
 
 
 def _arange_dtype(given):

@@ -12,7 +12,7 @@ from arraystack._core.array import ndarray
 from arraystack._core.dtypes import native_order
 from arraystack.ir import tree
 from arraystack.ir.avals import ShapedArray, aval_of_concrete, is_supported_dtype
-from arraystack.ir.core import user_line
+from arraystack.ir.core import HOST_KINDS, HostDtypeError, user_line
 from arraystack.ir.ir import Graph, Var
 from arraystack.ir.trace import eval_graph
 
@@ -24,7 +24,11 @@ _UINT64 = np.iinfo(np.uint64)
 def _leaf_aval(leaf, path):
     if isinstance(leaf, ndarray):
         value = leaf._value
+        if value.dtype.kind in HOST_KINDS:
+            _refuse_host(value.dtype, path)
         return ShapedArray(value.shape, value.dtype)
+    if isinstance(leaf, (np.ndarray, np.generic)) and leaf.dtype.kind in HOST_KINDS:
+        _refuse_host(leaf.dtype, path)
     if isinstance(leaf, np.ndarray):
         if type(leaf) is not np.ndarray:
             _refuse_subclass(leaf, path)
@@ -45,6 +49,15 @@ def _leaf_aval(leaf, path):
     raise TypeError(
         f"jit argument {path} is a {type(leaf).__name__}, which is not an array or a scalar; "
         "mark it static with static_argnums= or static_argnames="
+    )
+
+
+def _refuse_host(dtype, path):
+    raise HostDtypeError(
+        f"jit argument {path} is a {dtype} value (at {user_line()}), which has no traced form: "
+        "arraystack computes datetime64, timedelta64, str and bytes arrays eagerly with NumPy. Pass "
+        "it with static_argnums=/static_argnames= (a value the function uses outside the trace), "
+        "or convert it to numbers first (e.g. .astype('int64'))"
     )
 
 

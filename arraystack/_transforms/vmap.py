@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from arraystack._core.array import ndarray, raw, wrap_array as wrap
+from arraystack._core.array import ndarray, raw
+from arraystack._core.array import wrap_array as wrap
 from arraystack._creation.basic import asarray
 from arraystack.ir import tree
 from arraystack.ir.ad import batching, ops
-from arraystack.ir.core import user_line
+from arraystack.ir.core import HOST_KINDS, HostDtypeError, user_line
 
 if TYPE_CHECKING:
     from arraystack.typing import PyTree
@@ -115,6 +116,13 @@ def vmap(
             if ax is None:
                 moved.append(v)
                 continue
+            if v.dtype.kind in HOST_KINDS:  # mapped over: traced, which host dtypes cannot be
+                raise HostDtypeError(
+                    f"vmap was asked to map over a {v.dtype} array (at {user_line()}), which has no "
+                    "traced form: arraystack computes datetime64, timedelta64, str and bytes arrays "
+                    "eagerly with NumPy. Pass it with in_axes=None, or convert it to numbers first "
+                    "(e.g. .astype('int64'))"
+                )
             nd = ops.aval(v).ndim
             if not -nd <= ax < nd:
                 raise ValueError(f"vmap in_axes {ax} is out of range for an argument of rank {nd}")

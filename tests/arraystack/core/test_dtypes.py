@@ -88,7 +88,7 @@ def test_namespace_aliases():
 
 def test_unsupported_dtype_is_a_type_error():
     with pytest.raises(TypeError, match="does not support dtype"):
-        arraystack.asarray(numpy.array(["a"]))
+        arraystack.asarray(numpy.zeros(2, [("a", "i4"), ("b", "f8")]))
     with pytest.raises(TypeError, match="does not support dtype"):
         arraystack.asarray([1, 2], dtype=object)
 

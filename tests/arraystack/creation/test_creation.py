@@ -148,10 +148,9 @@ def test_copy_semantics():
 @pytest.mark.parametrize(
     "obj, dtype",
     [
-        ("abc", None),
         ([1, 2], object),
-        (numpy.array(["2020-01-01"], "datetime64[D]"), None),
-        ([1.0], "U3"),
+        (numpy.zeros(2, [("a", "i4")]), None),
+        ([(1, 2.0)], [("a", "i4"), ("b", "f8")]),
         ([1.0], "float128" if hasattr(numpy, "float128") else object),
     ],
 )
