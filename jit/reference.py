@@ -323,7 +323,10 @@ def _reduction_rule(name):
         if xp is np:
             if type(x) is not np.ndarray:
                 x = np.asarray(x)
-            return host_reduce(x, axis=axes, dtype=x.dtype)
+            dtype = x.dtype
+            # NumPy takes no dtype= with a unit or a length (datetime64[D], <U3): those reduce in
+            # their own dtype (or raise NumPy's error)
+            return host_reduce(x, axis=axes, dtype=dtype if dtype.kind not in "mMUS" else None)
         x = xp.asarray(x)
         return getattr(xp, name)(x, axis=axes, **({"dtype": x.dtype} if name in ("sum", "prod") else {}))
 

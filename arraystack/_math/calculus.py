@@ -13,6 +13,7 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 import arraystack as anp
 from arraystack._core.array import wrap
+from arraystack._core.interop import call_host
 from arraystack.ir.core import Tracer, bind
 from arraystack.ir.primitives import complex_p
 
@@ -193,6 +194,8 @@ def gradient(
     diff
     """
     f = anp.asarray(f)
+    if f.dtype.kind in "mM":  # datetimes: NumPy's own (timedelta differences, NaT kept)
+        return call_host(np.gradient, (f, *varargs), {"axis": axis, "edge_order": edge_order})
     nd = f.ndim
     axes = tuple(range(nd)) if axis is None else normalize_axis_tuple(axis, nd)
     n = len(varargs)

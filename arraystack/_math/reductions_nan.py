@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import wrap
+from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._math.cumulative import cumprod, cumsum
 from arraystack._math.reduce import (
@@ -270,6 +271,9 @@ def _nan_extreme(prim, name, combine, sign, a, axis, out, keepdims, initial, whe
     """numpy's fmin.reduce/fmax.reduce: NaNs are skipped; a slice with nothing else gives NaN."""
     a = as_array(a)
     x = a._value
+    if x.dtype.kind in "mM":  # NaT is the NaN of datetimes: NumPy's own skips it
+        options = {"axis": axis, "out": out, "keepdims": keepdims, "initial": initial, "where": where}
+        return call_host(np.nanmin if name == "fmin" else np.nanmax, (a,), options)
     if x.dtype.kind not in _INEXACT:
         return extreme_reduce(prim, name, combine, a, axis, out, keepdims, initial, where)
     shape = x.shape

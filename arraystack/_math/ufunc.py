@@ -21,6 +21,7 @@ import numpy as np
 
 from arraystack._core.array import _fastpath, _make, ndarray, raw, wrap
 from arraystack._core.dtypes import check_supported
+from arraystack._core.interop import call_host
 from arraystack._core.operands import (
     array_shape,
     broadcast_raw,
@@ -33,7 +34,7 @@ from arraystack._core.operands import (
 from arraystack._core.overrides import kind, overriding
 from arraystack._math.ufunc_methods import attach
 from arraystack._math.ufunc_out import normalize_out, operands_shape, where_mask, write_out
-from arraystack.ir.core import Tracer, active, bind, device_namespaces, trace_state
+from arraystack.ir.core import HOST_KINDS, Tracer, active, bind, device_namespaces, trace_state
 from arraystack.ir.primitives import convert_p
 from arraystack.ir.reference import host_rules
 
@@ -53,6 +54,13 @@ _ndarray_np = np.ndarray
 _resolved: dict = {}
 # ufunc function -> (numpy ufunc, implementation): how python_operator calls a function's operator form
 _operator_forms: dict = {}
+
+
+class HostLoop(tuple):
+    """The loop dtypes of a ufunc call on host dtypes (datetime64, timedelta64, str_, bytes_), which
+    NumPy's ufunc computes (see apply_ufunc)."""
+
+    __slots__ = ()
 
 
 def resolve(ufunc, raws, outs=None, signature=None, casting="same_kind"):
@@ -83,6 +91,8 @@ def _resolve(ufunc, raws, operands, pinned, signature, casting):
         {"casting": casting} if signature is None else {"casting": casting, "signature": signature}
     )
     dtypes = ufunc.resolve_dtypes(operands + pinned, **options)
+    if any(d.kind in HOST_KINDS for d in dtypes):
+        return HostLoop(dtypes)
     if any(d.kind == "O" for d in dtypes):  # only weak operands: NumPy would loop over objects
         # Python scalars and weak traced values (a Python scalar's trace) take their default dtypes
         operands = tuple(
@@ -115,6 +125,11 @@ def apply_ufunc(
     if dtype is not None:
         signature = (None,) * ufunc.nin + (check_supported(dtype),) * ufunc.nout
     dtypes = resolve(ufunc, raws, outs, signature, casting)
+    if type(dtypes) is HostLoop:  # datetimes, strings: NumPy's own ufunc on the buffers, eagerly
+        options = {"where": where, "casting": casting, "dtype": dtype}
+        if out is not None:
+            options["out"] = out
+        return call_host(ufunc, tuple(args), options, f"numpy.{ufunc.__name__}")
     mask = None if where is True else where_mask(where)
     shape = None
     if outs is not None or mask is not None:

@@ -61,6 +61,14 @@ OPERATIONS = {
     "datetime_as_string": lambda xp, d: xp.datetime_as_string(d),
     "datetime_as_string_unit": lambda xp, d: xp.datetime_as_string(d, unit="s"),
     "tolist": lambda xp, d: d.tolist(),
+    "fmin_skips_nat": lambda xp, d: xp.fmin(d, d[0]),
+    "fmax_skips_nat": lambda xp, d: xp.fmax(d[0], d),
+    "nanmin_skips_nat": lambda xp, d: xp.nanmin(d),
+    "nanmax_skips_nat": lambda xp, d: xp.nanmax(d),
+    "ptp": lambda xp, d: xp.ptp(d[[0, 1, 4]]),
+    "gradient": lambda xp, d: xp.gradient(d),
+    "isnan": lambda xp, d: xp.isnan(d),
+    "minimum_where": lambda xp, d: xp.minimum(d, d[0], where=d > d[2], out=d.copy()),
 }
 
 
@@ -79,6 +87,9 @@ TIMEDELTA_OPERATIONS = {
     "multiply": lambda xp, t: t * 3,
     "cumsum": lambda xp, t: xp.cumsum(t),
     "nonzero": lambda xp, t: xp.nonzero(t),
+    "divmod": lambda xp, t: xp.divmod(t, numpy.timedelta64(2, "h")),
+    "gradient": lambda xp, t: xp.gradient(t),
+    "max": lambda xp, t: xp.max(t),
     "astype_float_refused": lambda xp, t: t.astype("timedelta64[D]") + numpy.datetime64("2020"),
 }
 

@@ -65,7 +65,7 @@ def test_captured_host_array_raises(transform):
 def test_host_operand_of_an_operator_raises():
     days = arraystack.asarray(DATES - DATES[0])
     fn = arraystack.jit(lambda x: x + (days + days).astype(float))
-    _raises(lambda: fn(arraystack.ones(3)), "timedelta64[D]", "`add`")
+    _raises(lambda: fn(arraystack.ones(3)), "timedelta64[D]", "add was given")
 
 
 @pytest.mark.parametrize(
