@@ -73,6 +73,7 @@ MISTAKES = {
     "PlanError": lambda: np.jit(lambda x: x + 1).lower(np.ones(2)).plan(policy=_Nowhere()),
     "OutOfMemory": _out_of_memory,
     "BackendUnavailable": _unavailable_backend,
+    "HostDtypeError": lambda: np.jit(lambda x: x + 1)(np.asarray(["2020-01-01"], "datetime64[D]")),
 }
 BUILTIN = {
     "ConcretizationError": TypeError,
@@ -85,6 +86,7 @@ BUILTIN = {
     "PlanError": ValueError,
     "OutOfMemory": MemoryError,
     "BackendUnavailable": RuntimeError,
+    "HostDtypeError": TypeError,
 }
 
 
@@ -106,6 +108,7 @@ def test_every_public_class_is_an_exception_and_tracing_errors_share_a_base():
         "EscapedTracerError",
         "WriteOutsideTraceError",
         "TracedRandomError",
+        "HostDtypeError",
     ):
         assert issubclass(getattr(errors, name), errors.TracerError), name
     assert set(MISTAKES) | {"TracerError", "PassError", "TypecheckError"} == set(errors.__all__)
