@@ -477,6 +477,10 @@ class ndarray(_ArrayBase, ArrayMethods):
         return (self[i] for i in range(value.shape[0]))
 
     def __contains__(self, item):
+        value = self._value
+        if isinstance(value, (_ndarray_np, np.generic)) and not isinstance(item, ndarray):
+            # NumPy's own test (incomparable types: False, as NumPy's); a scalar result as a 0-d array
+            return item in (value if type(value) is _ndarray_np else np.asarray(value))
         return bool(families.reductions.any(families.elementwise.equal(self, item)))
 
     def __hash__(self):

@@ -117,3 +117,13 @@ def test_scalar_results_under_a_trace_are_traced_arrays():
         return s * x
 
     numpy.testing.assert_allclose(arraystack.jit(g)(F), F.sum() * F)
+
+
+def test_membership_is_numpys():
+    a = arraystack.asarray(A)
+    for item in (4, 7, 4.0, numpy.int64(9), "x"):
+        assert (item in a) == (item in A)
+    assert (31 in a.sum()) == (31 in numpy.asarray(A.sum()))
+    dates = numpy.array(["2020-01-01", "2020-01-03"], "datetime64[D]")
+    for item in (numpy.timedelta64(1, "h"), numpy.datetime64("2020-01-03"), numpy.datetime64("2021-01-01")):
+        assert (item in arraystack.asarray(dates)) == (item in dates)
