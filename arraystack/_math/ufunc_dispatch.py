@@ -43,13 +43,6 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     return result
 
 
-# arraystack.scipy.special's functions, named in the error a foreign ufunc gives under a transformation
-_TRACEABLE = (
-    "erf", "expit", "log_expit", "logit", "xlogy", "xlog1py", "entr", "rel_entr", "logsumexp",
-    "softmax", "log_softmax",
-)  # fmt: skip
-
-
 def _foreign(ufunc, method, inputs, kwargs):
     """Another library's ufunc (scipy.special.gamma, ...) on arraystack arrays: run eagerly on the NumPy
     buffers, results as arraystack arrays (out= arrays written and returned); on a traced value, an
@@ -60,11 +53,13 @@ def _foreign(ufunc, method, inputs, kwargs):
     values = [x._value if type(x) is ndarray else x for x in inputs]
     for x in values + [o._value for o in out if type(o) is ndarray]:
         if type(x) is Tracer:
+            from arraystack.scipy import special
+
             name = ufunc.__name__
             hint = (
                 f"arraystack.scipy.special.{name} traces"
-                if name in _TRACEABLE
-                else f"arraystack.scipy.special has {', '.join(_TRACEABLE)}"
+                if name in special.__all__
+                else f"arraystack.scipy.special has {', '.join(special.__all__)}"
             )
             raise TypeError(
                 f"the ufunc {name} is another library's (scipy.special's, ...), not arraystack's: it needs "
