@@ -259,6 +259,9 @@ static PyObject *mp_subscript(PyObject *self, PyObject *key)
             if (k != NULL) {
                 PyObject *r = PyObject_GetItem(v, k);
                 Py_DECREF(k);
+                if (r != NULL && Py_TYPE(r) != np_ndarray && !PyType_IsSubtype(Py_TYPE(r), np_generic)) {
+                    return r;  /* an object or StringDType array's element: the Python object, as NumPy's */
+                }
                 return wrap_steal(r);
             }
         }
@@ -325,7 +328,8 @@ static void base_dealloc(ArrayBase *self)
 static int exports_untyped_bytes(PyObject *scalar)
 {
     /* NumPy's datetime64, timedelta64 and bytes_ scalars export plain bytes (format 'B'), which a
-       consumer such as numpy.asarray would read as uint8: they offer no buffer, so NumPy reads them
+       consumer such as numpy.asarray would read as uint8, and a structured (np.void) scalar's format
+       omits its padding, which numpy.asarray then rejects: they offer no buffer, so NumPy reads them
        through __array__, as it reads arrays of those dtypes */
     PyObject *dtype = PyObject_GetAttrString(scalar, "dtype");
     PyObject *kind = dtype == NULL ? NULL : PyObject_GetAttrString(dtype, "kind");
@@ -336,7 +340,8 @@ static int exports_untyped_bytes(PyObject *scalar)
     }
     int untyped = PyUnicode_Check(kind) && (PyUnicode_CompareWithASCIIString(kind, "M") == 0 ||
                                             PyUnicode_CompareWithASCIIString(kind, "m") == 0 ||
-                                            PyUnicode_CompareWithASCIIString(kind, "S") == 0);
+                                            PyUnicode_CompareWithASCIIString(kind, "S") == 0 ||
+                                            PyUnicode_CompareWithASCIIString(kind, "V") == 0);
     Py_DECREF(kind);
     return untyped;
 }
@@ -348,7 +353,7 @@ static int bf_getbuffer(PyObject *self, Py_buffer *view, int flags)
         (Py_TYPE(v) == np_ndarray || PyType_IsSubtype(Py_TYPE(v), np_generic))) {
         if (Py_TYPE(v) != np_ndarray && exports_untyped_bytes(v)) {
             PyErr_SetString(PyExc_BufferError,
-                            "a datetime64, timedelta64 or bytes_ scalar has no typed buffer");
+                            "a datetime64, timedelta64, bytes_ or structured scalar has no typed buffer");
             view->obj = NULL;
             return -1;
         }
