@@ -49,23 +49,31 @@ class EscapedTracerError(TracerError, RuntimeError):
 
 
 class HostDtypeError(TracerError, TypeError):
-    """An array of a host dtype (datetime64, timedelta64, str, bytes) met a trace: such arrays are
-    computed eagerly by NumPy and have no traced form."""
+    """An array of a host dtype (datetime64, timedelta64, str, bytes, StringDType, object, structured)
+    met a trace: such arrays are computed eagerly by NumPy and have no traced form."""
 
 
-# dtype kinds of the host dtypes: datetime64, timedelta64, str_, bytes_
-HOST_KINDS = frozenset("MmUS")
+# dtype kinds of the host dtypes: datetime64, timedelta64, str_, bytes_, object, structured (void),
+# StringDType
+HOST_KINDS = frozenset("MmUSOVT")
 
 
 def host_dtype_message(dtype, operation: str, verb: str = "was given") -> str:
     """The message of a HostDtypeError: the dtype (None: a function of host dtypes was called), the
     operation and the user's line."""
-    what = "was called" if dtype is None else f"{verb} a {numpy.dtype(dtype)} array"
+    if dtype is None:
+        what = "was called"
+    else:
+        dtype = numpy.dtype(dtype)
+        name = {"O": "object", "V": "structured", "T": "StringDType"}.get(dtype.kind) or str(dtype)
+        what = f"{verb} {'an' if name[0] in 'aeiou' else 'a'} {name} array"
+        if dtype.kind == "V":
+            what += f" (dtype {dtype})"
     return (
-        f"{operation} {what} under a transformation (jit, grad or "
-        f"vmap) at {user_line()}: arraystack computes datetime64, timedelta64, str and bytes arrays "
-        "eagerly with NumPy, and they have no traced form. Compute it outside the transformed "
-        "function, or convert the values to numbers first (e.g. dates.astype('int64'))."
+        f"{operation} {what} under a transformation (jit, grad or vmap) at {user_line()}: "
+        "arraystack computes datetime64, timedelta64, string, object and structured arrays eagerly "
+        "with NumPy, and they have no traced form. Compute it outside the transformed function, or "
+        "convert the values to numbers first (e.g. dates.astype('int64'), records['field'])."
     )
 
 

@@ -472,7 +472,10 @@ class ndarray(_ArrayBase, ArrayMethods):
             raise TypeError("iteration over a 0-d array")
         if type(value) is _ndarray_np:
             # views of the rows, as NumPy's iteration gives, or (1-d) its scalars, wrapped as scalar
-            # results; a constant iterated inside a trace goes through wrap (it notes what it made)
+            # results; a constant iterated inside a trace goes through wrap (it notes what it made).
+            # An object or StringDType array's elements are Python objects, given as they are.
+            if value.dtype.kind in "OT" and value.ndim == 1:
+                return iter(value)
             return map(_make if not _active.n else wrap, value)
         return (self[i] for i in range(value.shape[0]))
 

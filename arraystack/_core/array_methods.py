@@ -738,7 +738,7 @@ class ArrayMethods(MemoryMethods):
         kind : {'quicksort', 'mergesort', 'heapsort', 'stable'}, optional
             Sorting algorithm; ties come out in NumPy's order for that kind (introsort, heapsort or stable).
         order : str or list of str, optional
-            Field order for structured arrays; arraystack has none, so only None is accepted.
+            For structured arrays, the fields to compare first, then the others in order (NumPy sorts them).
         stable : bool, optional
             If True, use a stable sort (Array API keyword).
 
@@ -778,7 +778,7 @@ class ArrayMethods(MemoryMethods):
         kind : {'introselect'}, optional
             Selection algorithm.
         order : str or list of str, optional
-            Field order for structured arrays; arraystack has none, so only None is accepted.
+            For structured arrays, the fields to compare first, then the others in order (NumPy sorts them).
 
         Returns
         -------
@@ -811,7 +811,7 @@ class ArrayMethods(MemoryMethods):
         kind : {'quicksort', 'mergesort', 'heapsort', 'stable'}, optional
             Sorting algorithm; ties come out in NumPy's order for that kind (introsort, heapsort or stable).
         order : str or list of str, optional
-            Field order for structured arrays; arraystack has none, so only None is accepted.
+            For structured arrays, the fields to compare first, then the others in order (NumPy sorts them).
         stable : bool, optional
             If True, use a stable sort (Array API keyword).
 
@@ -847,7 +847,7 @@ class ArrayMethods(MemoryMethods):
         kind : {'introselect'}, optional
             Selection algorithm.
         order : str or list of str, optional
-            Field order for structured arrays; arraystack has none, so only None is accepted.
+            For structured arrays, the fields to compare first, then the others in order (NumPy sorts them).
 
         Returns
         -------

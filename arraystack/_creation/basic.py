@@ -52,6 +52,12 @@ _SUPPORTED_DTYPES.update({float: np.dtype(np.float64), int: np.dtype(np.int64), 
                           complex: np.dtype(np.complex128)})
 
 
+def _supported_fast(dtype):
+    """The numeric dtype `dtype` names, by one lookup; None for anything else (a structured dtype's
+    list or dict of fields, which cannot be a key, included)."""
+    return None if type(dtype) in (list, dict) else _SUPPORTED_DTYPES.get(dtype)
+
+
 def _check_device(device):
     if device is not None and device != "cpu":
         raise ValueError(
@@ -472,7 +478,7 @@ def astype(
     """
     if type(x) is not ndarray:
         x = asarray(x)
-    dtype = _SUPPORTED_DTYPES.get(dtype) or check_array_dtype(dtype, "astype")
+    dtype = _supported_fast(dtype) or check_array_dtype(dtype, "astype")
     value = x._value
     if casting == "unsafe" and order == "K" and not active.n and type(value) is np.ndarray:
         if dtype == value.dtype and not copy:
@@ -506,6 +512,11 @@ def _host_filled(name, shape, dtype, order, fill_value=None):
         fill = fill_value._value if isinstance(fill_value, ndarray) else fill_value
         return wrap(np.full(shape, fill, dtype, order))
     return wrap(getattr(np, name)(shape, dtype, order))
+
+
+def _is_object(dtype) -> bool:
+    return dtype is object or (dtype is not None and type(dtype) not in (list, dict) and
+                               isinstance(dtype, (np.dtype, str, type)) and np.dtype(dtype).kind == "O")
 
 
 def _filled(shape, value, dtype, order):
@@ -616,7 +627,7 @@ def zeros(
     zeros_like, ones, full, empty
     """
     if not active.n and order == "C" and device is None:
-        d = _SUPPORTED_DTYPES.get(dtype)
+        d = _supported_fast(dtype)
         if d is not None and type(shape) in (int, tuple):  # eager: full_p's reference rule for 0
             return _make(np.zeros(shape, d))
     if device is not None:
@@ -709,9 +720,11 @@ def empty(
 
     Notes
     -----
-    arraystack zero-fills, so the contents are deterministic (NumPy leaves them uninitialized).
+    arraystack zero-fills, so the contents are deterministic (NumPy leaves them uninitialized); an
+    object array holds None, as NumPy's does.
     """
-    # Note: arraystack zero-fills, so the contents are deterministic (NumPy leaves them uninitialized).
+    if _is_object(dtype):
+        return _host_filled("empty", shape_tuple(shape), np.dtype(object), order)
     return zeros(shape, dtype, order, device=device)
 
 
@@ -902,9 +915,13 @@ def empty_like(
 
     Notes
     -----
-    arraystack zero-fills, so the contents are deterministic (NumPy leaves them uninitialized).
+    arraystack zero-fills, so the contents are deterministic (NumPy leaves them uninitialized); an
+    object array holds None, as NumPy's does.
     """
-    # Note: zero-filled, like arraystack.empty.
+    kind = getattr(prototype, "dtype", None) if dtype is None else np.dtype(dtype)
+    if _is_object(kind):
+        raw = prototype._value if isinstance(prototype, ndarray) else prototype
+        return wrap(np.empty_like(raw, kind, order, shape=shape))
     return zeros_like(prototype, dtype, order, subok, shape, device=device)
 
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._core.array import ndarray, wrap
+from arraystack._core.array import _make, ndarray, wrap
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._creation.basic import asarray
 from arraystack._indexing.keys import (
@@ -32,7 +32,7 @@ from arraystack._indexing.keys import (
 )
 from arraystack._indexing.updates import updated, updated_part
 from arraystack._transforms.aliasing import layout_of, link, rebind
-from arraystack.ir.core import Tracer, active, bind, is_tracing
+from arraystack.ir.core import HOST_KINDS, Tracer, active, bind, is_tracing
 from arraystack.ir.primitives import copy_p
 from arraystack.ir.structural import concatenate_p, gather_p, nonzero_p, reshape_p, slice_p
 
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
 _BASIC_KEYS = frozenset({int, slice, type(None), type(Ellipsis)})
 _host_array = np.ndarray
+_NUMPY_VALUES = (np.ndarray, np.generic)
 
 
 def getitem(x: ndarray, key, mode="raise"):
@@ -56,9 +57,13 @@ def getitem(x: ndarray, key, mode="raise"):
         # own indexing of the buffer, so let NumPy do it in one call (views alias, errors are NumPy's).
         t = type(key)
         if t in _BASIC_KEYS or (t is tuple and all(type(k) in _BASIC_KEYS for k in key)):
-            return wrap(value[key])
+            return _host_item(value[key])
         if t is ndarray and type(key._value) is _host_array and key._value.dtype.kind in "iub":
             return wrap(value[key._value])
+        if value.dtype.kind in HOST_KINDS:
+            return _host_item(value[_numpy_key(key)])
+    elif isinstance(value, np.void) and not active.n:  # a structured array's row: by field or position
+        return _host_item(value[_numpy_key(key)])
     shape = value.shape
     plan = make_plan(key, shape)
     traced = is_tracing()
@@ -78,6 +83,13 @@ def getitem(x: ndarray, key, mode="raise"):
     if traced and not plan.copy:  # a view of x where NumPy's basic indexing gives one
         _link_view(out, x, key, plan, shape)
     return out
+
+
+def _host_item(item):
+    """x[key] computed by NumPy, eagerly: arrays and NumPy scalars (a structured array's np.void rows,
+    datetimes, numbers) wrapped; an element of an object or StringDType array is the Python object
+    itself, as NumPy returns it."""
+    return _make(item) if isinstance(item, _NUMPY_VALUES) else item
 
 
 def _link_view(view, x, key, plan, shape):

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 _Function = TypeVar("_Function", bound="Callable[..., Any]")  # accelerated keeps fn's signature
 
 _PY_SCALARS = (bool, int, float, complex)
+_OBJECT = np.dtype(object)
 _ndarray_np = np.ndarray
 _resolved: dict = {}
 # ufunc function -> (numpy ufunc, implementation): how python_operator calls a function's operator form
@@ -91,9 +92,9 @@ def _resolve(ufunc, raws, operands, pinned, signature, casting):
         {"casting": casting} if signature is None else {"casting": casting, "signature": signature}
     )
     dtypes = ufunc.resolve_dtypes(operands + pinned, **options)
-    if any(d.kind in HOST_KINDS for d in dtypes):
-        return HostLoop(dtypes)
-    if any(d.kind == "O" for d in dtypes):  # only weak operands: NumPy would loop over objects
+    if any(d.kind == "O" for d in dtypes) and not any(
+        getattr(r, "dtype", None) == _OBJECT for r in raws
+    ):  # only weak operands, no object array: NumPy would loop over objects
         # Python scalars and weak traced values (a Python scalar's trace) take their default dtypes
         operands = tuple(
             np.asarray(r).dtype
@@ -104,6 +105,8 @@ def _resolve(ufunc, raws, operands, pinned, signature, casting):
             for r, d in zip(raws, operands)
         )
         dtypes = ufunc.resolve_dtypes(operands + pinned, **options)
+    if any(d.kind in HOST_KINDS for d in dtypes):
+        return HostLoop(dtypes)
     return dtypes
 
 

@@ -15,7 +15,8 @@ from arraystack._core.array import ndarray, wrap
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axis
 from arraystack._creation.basic import asarray
-from arraystack.ir.core import Tracer, bind, is_tracing
+from arraystack._core.interop import call_host
+from arraystack.ir.core import HOST_KINDS, Tracer, bind, is_tracing
 from arraystack.ir.primitives import convert_p, iota_p
 from arraystack.ir.sorting import argpartition_p, partition_p, searchsorted_p, sort_p
 from arraystack.ir.structural import gather_p, reshape_p, rev_p
@@ -50,6 +51,26 @@ def _sort_kind(kind, stable):
 def _check_order(order):
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields.")
+
+
+def _host(a) -> bool:
+    """Whether `a` (an arraystack array) holds a host dtype: structured (sorted by `order`), object,
+    datetime or string arrays, which NumPy sorts, eagerly (under a trace: a HostDtypeError)."""
+    return a._value.dtype.kind in HOST_KINDS
+
+
+def _host_sort(function, a, axis, kind, order, stable, descending):
+    """NumPy's sort or argsort of a host-dtype array; `descending` as for numbers: the sort of the
+    flipped array, flipped."""
+    options = {} if stable is None else {"stable": stable}
+    if not descending:
+        return call_host(function, (a, axis, kind, order), options)
+    flipped = np.flip(a._value, axis)
+    out = call_host(function, (flipped, axis, kind, order), options)._value
+    if function is np.argsort:
+        size = a.size if axis is None else a.shape[axis]
+        out = size - 1 - out
+    return wrap(np.flip(out, axis))
 
 
 def _flat(x):
@@ -93,7 +114,7 @@ def sort(
     kind : {'quicksort', 'mergesort', 'heapsort', 'stable'}, optional
         Sorting algorithm; ties come out in NumPy's order for that kind (introsort, heapsort or stable).
     order : str or list of str, optional
-        Field order for structured arrays; arraystack has none, so only None is accepted.
+        For structured arrays, the fields to compare first, then the others in order (NumPy sorts them).
     stable : bool, optional
         If True, use a stable sort (Array API keyword).
     descending : bool, optional
@@ -115,6 +136,9 @@ def sort(
     keyword: the sort of the flipped array, flipped (as array-api-strict does), so equal elements keep
     their relative order and NaNs come first.
     """
+    a = asarray(a)
+    if _host(a):
+        return _host_sort(np.sort, a, axis, kind, order, stable, descending)
     kind = _sort_kind(kind, stable)
     _check_order(order)
     x, axis = _operand_and_axis(a, axis)
@@ -143,7 +167,7 @@ def argsort(
     kind : {'quicksort', 'mergesort', 'heapsort', 'stable'}, optional
         Sorting algorithm; ties come out in NumPy's order for that kind (introsort, heapsort or stable).
     order : str or list of str, optional
-        Field order for structured arrays; arraystack has none, so only None is accepted.
+        For structured arrays, the fields to compare first, then the others in order (NumPy sorts them).
     stable : bool, optional
         If True, use a stable sort (Array API keyword).
     descending : bool, optional
@@ -164,9 +188,11 @@ def argsort(
     With `descending`, the indices refer to the original array; the result is the sort of the flipped
     array, flipped, so equal elements keep their relative order and NaNs come first.
     """
+    a = asarray(a)
+    if _host(a):
+        return _host_sort(np.argsort, a, axis, kind, order, stable, descending)
     kind = _sort_kind(kind, stable)
     _check_order(order)
-    a = asarray(a)
     if a.ndim == 0:  # NumPy sorts a 0-d operand as a 1-d one
         a = wrap(_flat(a))
     x, axis = _operand_and_axis(a, axis)
@@ -207,6 +233,8 @@ def lexsort(keys: ArrayLike | Sequence[ArrayLike], axis: int = -1) -> NDArray:
         keys = [asarray(k) for k in keys]
     if not keys:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
+    if any(_host(k) for k in keys):
+        return call_host(np.lexsort, (keys, axis), {})
     if len({k.shape for k in keys}) != 1:
         raise ValueError("all keys need to be the same shape")
     if keys[0].ndim == 0:
@@ -237,7 +265,12 @@ def _kth_tuple(kth, n):
     return tuple(result)
 
 
-def _partition_args(a, kth, axis, kind, order):
+def _partition_args(a, kth, axis, kind, order, function):
+    """(operand, kth, axis) of a partition, or (result, None, None) for a host-dtype array: NumPy's
+    `function` (numpy.partition or numpy.argpartition) computes it."""
+    a = asarray(a)
+    if _host(a):
+        return call_host(function, (a, kth, axis, kind, order), {}), None, None
     if kind != "introselect":
         raise ValueError(f"select kind must be 'introselect' (got '{kind}')")
     _check_order(order)
@@ -266,7 +299,7 @@ def partition(
     kind : {'introselect'}, optional
         Selection algorithm.
     order : str or list of str, optional
-        Field order for structured arrays; arraystack has none, so only None is accepted.
+        For structured arrays, the fields to compare first, then the others in order (NumPy sorts them).
 
     Returns
     -------
@@ -282,7 +315,9 @@ def partition(
     -----
     The order inside each part is NumPy's introselect order.
     """
-    x, kth, axis = _partition_args(a, kth, axis, kind, order)
+    x, kth, axis = _partition_args(a, kth, axis, kind, order, np.partition)
+    if kth is None:
+        return x
     return wrap(bind(partition_p, x, kth=kth, axis=axis))
 
 
@@ -307,7 +342,7 @@ def argpartition(
     kind : {'introselect'}, optional
         Selection algorithm.
     order : str or list of str, optional
-        Field order for structured arrays; arraystack has none, so only None is accepted.
+        For structured arrays, the fields to compare first, then the others in order (NumPy sorts them).
 
     Returns
     -------
@@ -322,7 +357,9 @@ def argpartition(
     a = asarray(a)
     if a.ndim == 0:  # as argsort
         a = wrap(_flat(a))
-    x, kth, axis = _partition_args(a, kth, axis, kind, order)
+    x, kth, axis = _partition_args(a, kth, axis, kind, order, np.argpartition)
+    if kth is None:
+        return x
     return wrap(bind(argpartition_p, x, kth=kth, axis=axis))
 
 
@@ -383,6 +420,8 @@ def searchsorted(
         )
     # Note: NumPy searches in the promotion of both dtypes, Python scalars counting as int64/float64
     v = asarray(v)
+    if _host(a) or _host(v):
+        return call_host(np.searchsorted, (a, v, side, sorter), {})
     dtype = np.promote_types(a.dtype, v.dtype)
     av = _as_raw(a, dtype)
     if sorter is not None:

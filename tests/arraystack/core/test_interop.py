@@ -130,10 +130,16 @@ def test_fallback_returns_the_out_argument():
     assert float(out) == 2.5
 
 
-def test_fallback_unsupported_dtype_results_stay_numpy():
+def test_fallback_object_results_are_arraystack_arrays():
     x = arraystack.asarray(numpy.array(["a b", "c"]))
-    out = _interop.call_numpy(numpy.char.split, (x,), {})  # an object array: not supported yet
-    assert isinstance(out, numpy.ndarray) and out.dtype == object
+    out = _interop.call_numpy(numpy.char.split, (x,), {})  # an object array of lists
+    assert isinstance(out, arraystack.ndarray) and out.dtype == object
+    assert out.tolist() == [["a", "b"], ["c"]]
+
+
+def test_fallback_unsupported_dtype_results_stay_numpy():
+    out = _interop.call_numpy(numpy.ones, (2, numpy.longdouble), {})
+    assert type(out) is numpy.ndarray and out.dtype == numpy.longdouble
 
 
 def test_fallback_host_dtype_results_are_arraystack_arrays():

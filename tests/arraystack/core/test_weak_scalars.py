@@ -15,6 +15,8 @@ import operator
 
 import numpy
 import pytest
+
+from arraystack.errors import HostDtypeError
 from arraystack.ir.avals import ShapedArray, dtype_short_name
 
 import arraystack as ast
@@ -261,8 +263,8 @@ def test_every_dtype_has_a_readable_short_name():
 
 def test_an_object_array_in_a_traced_function_names_its_dtype():
     objects = numpy.array([1, 2, 3], dtype=object)
-    message = r"add does not accept dtype object \(operand object\[3\]\)"
-    with pytest.raises(TypeError, match=message):
+    message = r"numpy.add was given an object array under a transformation .*test_weak_scalars.py"
+    with pytest.raises(HostDtypeError, match=message):
         ast.jit(lambda x: x + objects)(numpy.ones(3))
-    with pytest.raises(TypeError, match="unsupported dtype object"):
+    with pytest.raises(HostDtypeError, match="object"):
         ast.jit(lambda x, y: x + y)(numpy.ones(3), objects)
