@@ -78,8 +78,9 @@ from arraystack._core.dtypes import (
     uintp, ulong, ulonglong, unsignedinteger, ushort,
 )
 from arraystack._core.dtypes import bool_ as bool
-from arraystack import char, dtypes, strings
-from arraystack._core.dtypes import bytes_, character, datetime64, flexible, str_, timedelta64
+from arraystack import char, dtypes, rec, strings
+from arraystack._core.dtypes import bytes_, character, datetime64, flexible, object_, str_, timedelta64, void
+from arraystack.rec import recarray, record
 from arraystack._core.datetime_support import busday_count, busday_offset, busdaycalendar, datetime_as_string, datetime_data, is_busday, isnat
 from arraystack._core.flatiter import flatiter
 from arraystack._core.floating_point_errors import errstate, geterr, geterrcall, seterr, seterrcall
@@ -114,7 +115,7 @@ from arraystack._indexing.selection import (
 )
 from arraystack._indexing.subscripts import argwhere, flatnonzero, nonzero
 from arraystack._io.npyio import (
-    fromfile, fromstring, genfromtxt, load, loadtxt, save, savetxt, savez, savez_compressed,
+    fromfile, fromregex, fromstring, genfromtxt, load, loadtxt, save, savetxt, savez, savez_compressed,
 )
 from arraystack._io.number_representations import base_repr, binary_repr
 from arraystack._manipulation.axis_order import rollaxis
@@ -277,5 +278,6 @@ __all__ = [
     "ushort", "value_and_grad", "vander", "var", "vdot", "vecdot", "vecmat", "vectorize", "vjp",
     "vmap", "vsplit", "vstack", "where", "while_loop", "zeros", "zeros_like",
     "busday_count", "busday_offset", "busdaycalendar", "bytes_", "char", "character", "datetime64", "datetime_as_string", "datetime_data", "dtypes", "flexible", "is_busday", "isnat", "str_", "strings", "timedelta64",
+    "object_", "rec", "recarray", "record", "void", "fromregex",
 ]
 # fmt: on

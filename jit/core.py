@@ -61,20 +61,26 @@ HOST_KINDS = frozenset("MmUSOVT")
 def host_dtype_message(dtype, operation: str, verb: str = "was given") -> str:
     """The message of a HostDtypeError: the dtype (None: a function of host dtypes was called), the
     operation and the user's line."""
-    if dtype is None:
-        what = "was called"
-    else:
-        dtype = numpy.dtype(dtype)
-        name = {"O": "object", "V": "structured", "T": "StringDType"}.get(dtype.kind) or str(dtype)
-        what = f"{verb} {'an' if name[0] in 'aeiou' else 'a'} {name} array"
-        if dtype.kind == "V":
-            what += f" (dtype {dtype})"
+    what = "was called" if dtype is None else f"{verb} {host_array_phrase(dtype)}"
     return (
         f"{operation} {what} under a transformation (jit, grad or vmap) at {user_line()}: "
-        "arraystack computes datetime64, timedelta64, string, object and structured arrays eagerly "
-        "with NumPy, and they have no traced form. Compute it outside the transformed function, or "
-        "convert the values to numbers first (e.g. dates.astype('int64'), records['field'])."
+        f"{HOST_DTYPES_COMPUTED}, and they have no traced form. Compute it outside the transformed "
+        "function, or convert the values to numbers first (e.g. dates.astype('int64'), "
+        "records['field'])."
     )
+
+
+HOST_DTYPES_COMPUTED = (
+    "arraystack computes datetime64, timedelta64, string, object and structured arrays eagerly with NumPy"
+)
+
+
+def host_array_phrase(dtype) -> str:
+    """'a datetime64[D] array', 'an object array', 'a structured array (dtype [...])': for messages."""
+    dtype = numpy.dtype(dtype)
+    name = {"O": "object", "V": "structured", "T": "StringDType"}.get(dtype.kind) or str(dtype)
+    phrase = f"{'an' if name[0] in 'aeiou' else 'a'} {name} array"
+    return phrase + f" (dtype {dtype})" if dtype.kind == "V" else phrase
 
 
 def _refuse_host_operands(prim, args) -> None:

@@ -387,6 +387,8 @@ def _dot_general(xp, x, y, *, dimension_numbers):
     (lc, rc), (lb, rb) = dimension_numbers
     if _is_matmul_layout(x.ndim, y.ndim, lc, rc, lb, rb):  # the common case, without transposes
         out = xp.matmul(x, y)
+        if not hasattr(out, "dtype"):  # object arrays: NumPy's 0-d result is the Python object
+            return xp.asarray(out, dtype=object)
         return out if out.ndim else xp.asarray(out)
     lfree = [i for i in range(x.ndim) if i not in lc and i not in lb]
     rfree = [i for i in range(y.ndim) if i not in rc and i not in rb]

@@ -580,7 +580,8 @@ def scalar_result(x):
     if type(x) is ndarray:
         value = x._value
         if type(value) is _ndarray_np and not value.shape:
-            return _make(value[()])
+            item = value[()]  # an object array's element is the Python object itself, as NumPy's
+            return _make(item) if isinstance(item, np.generic) else item
     return x
 
 

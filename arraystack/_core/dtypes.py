@@ -35,6 +35,7 @@ signedinteger, unsignedinteger = np.signedinteger, np.unsignedinteger
 inexact, floating, complexfloating = np.inexact, np.floating, np.complexfloating
 # the scalar types of the host dtypes, NumPy's own (see host_dtype)
 datetime64, timedelta64, str_, bytes_ = np.datetime64, np.timedelta64, np.str_, np.bytes_
+object_, void = np.object_, np.void
 flexible, character = np.flexible, np.character
 
 SUPPORTED = tuple(
@@ -73,7 +74,8 @@ def check_supported(dt) -> np.dtype:
 
 
 def host_dtype(dt, operation: str):
-    """The NumPy dtype of `dt` when it is a host dtype (datetime64, timedelta64, str_, bytes_), else None.
+    """The NumPy dtype of `dt` when it is a host dtype (datetime64, timedelta64, str_, bytes_,
+    StringDType, object, structured), else None.
 
     Arrays of host dtypes hold a NumPy buffer and are computed eagerly by NumPy; inside a trace,
     creating one raises a HostDtypeError naming `operation` and the user's line."""
@@ -91,7 +93,8 @@ def host_dtype(dt, operation: str):
 
 
 def is_host(dt) -> bool:
-    """Whether `dt` (a dtype object) is a host dtype: datetime64, timedelta64, str_ or bytes_."""
+    """Whether `dt` (a dtype object) is a host dtype: datetime64, timedelta64, str_, bytes_,
+    StringDType, object or structured."""
     return dt.kind in HOST_KINDS
 
 

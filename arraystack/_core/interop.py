@@ -13,6 +13,7 @@ import numpy as np
 
 from arraystack._core.array import ndarray, wrap
 from arraystack._core.dtypes import is_host, is_supported
+from arraystack._core.overrides import undeferred
 from arraystack.ir.core import (
     ConcretizationError,
     HostDtypeError,
@@ -48,7 +49,7 @@ def resolve(func):
     fn = getattr(target, getattr(func, "__name__", ""), None) if target is not None else None
     if fn is func or isinstance(fn, type) or not callable(fn):
         fn = None  # a NumPy function re-exported as is would dispatch back here forever
-    _resolved[func] = fn
+    _resolved[func] = undeferred(fn)  # NumPy has dispatched: a deferring wrapper must not defer again
     return fn
 
 
@@ -71,7 +72,8 @@ def array_function(func, types, args, kwargs):
         return NotImplemented
     fn = _resolved.get(func, _UNRESOLVED)
     if fn is _UNRESOLVED:
-        fn = resolve(func)
+        resolve(func)
+        fn = _resolved[func]
     if fn is not None:
         return fn(*args, **kwargs)
     return call_numpy(func, args, kwargs)
@@ -82,8 +84,9 @@ def call_numpy(func, args, kwargs):
 
     Results that are the buffer of an argument (out=, in-place functions) come back as that argument;
     other NumPy arrays and scalars are wrapped.
-    Note: results of a dtype arraystack does not support (object, structured, longdouble) are returned
-    as NumPy values; datetimes, timedeltas and strings are arraystack arrays holding NumPy's buffer.
+    Note: results of a dtype arraystack does not support (longdouble, clongdouble) and NumPy's
+    subclasses (recarray, chararray, masked arrays) are returned as NumPy values; arrays of host dtypes
+    (datetimes, strings, object, structured) are arraystack arrays holding NumPy's buffer.
     """
     owners: dict[int, ndarray] = {}
 
@@ -142,15 +145,17 @@ def call_host(func, args, kwargs, name=None):
     return call_numpy(func, args, kwargs)
 
 
-def host_forwarder(mirrored: str, module: str):
+def host_forwarder(mirrored: str, module: str, convert=None):
     """The arraystack function forwarding to NumPy's `mirrored` (e.g. "numpy.strings.upper") through
     call_host, public in `module`: NumPy's signature (`__wrapped__`), and a docstring of arraystack's
-    summary and See Also before NumPy's own documentation of the parameters."""
+    summary and See Also before NumPy's own documentation of the parameters. `convert`, if given, maps
+    the result (e.g. NumPy's recarray to arraystack.rec.recarray)."""
     namespace, _, name = mirrored.rpartition(".")
     numpy_function = getattr(_namespace(namespace), name)
 
     def function(*args, **kwargs):
-        return call_host(numpy_function, args, kwargs, mirrored)
+        out = call_host(numpy_function, args, kwargs, mirrored)
+        return out if convert is None else convert(out)
 
     function.__name__ = function.__qualname__ = name
     function.__module__ = module
@@ -177,8 +182,9 @@ def _forwarder_doc(mirrored: str, numpy_function) -> str:
     lines = [
         "",
         "NumPy's own function, applied eagerly to the NumPy buffers of arraystack arrays (and to",
-        "Python strings and NumPy arrays); array results are arraystack arrays. Strings are host",
-        "dtypes: under jit, grad or vmap it raises arraystack.errors.HostDtypeError.",
+        "Python values and NumPy arrays); array results are arraystack arrays. Strings, datetimes,",
+        "records and objects are host dtypes: under jit, grad or vmap it raises",
+        "arraystack.errors.HostDtypeError.",
         "",
         "See Also",
         "--------",

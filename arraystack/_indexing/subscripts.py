@@ -32,7 +32,15 @@ from arraystack._indexing.keys import (
 )
 from arraystack._indexing.updates import updated, updated_part
 from arraystack._transforms.aliasing import layout_of, link, rebind
-from arraystack.ir.core import HOST_KINDS, Tracer, active, bind, is_tracing
+from arraystack.ir.core import (
+    HOST_KINDS,
+    HostDtypeError,
+    Tracer,
+    active,
+    bind,
+    host_dtype_message,
+    is_tracing,
+)
 from arraystack.ir.primitives import copy_p
 from arraystack.ir.structural import concatenate_p, gather_p, nonzero_p, reshape_p, slice_p
 
@@ -64,6 +72,8 @@ def getitem(x: ndarray, key, mode="raise"):
             return _host_item(value[_numpy_key(key)])
     elif isinstance(value, np.void) and not active.n:  # a structured array's row: by field or position
         return _host_item(value[_numpy_key(key)])
+    if active.n and getattr(value, "dtype", None) is not None and value.dtype.kind in HOST_KINDS:
+        raise HostDtypeError(host_dtype_message(value.dtype, "x[key]"))
     shape = value.shape
     plan = make_plan(key, shape)
     traced = is_tracing()

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import ndarray, wrap
-from arraystack._core.dtypes import is_supported
+from arraystack._core.dtypes import is_host, is_supported
+from arraystack._core.overrides import defers_to_numpy
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -30,15 +31,17 @@ def _host(x):
 
 
 def _to_arraystack(value):
-    """An array read by NumPy as an arraystack array (memory-mapped and plain arrays alike).
-    Note: a dtype arraystack cannot hold (strings, objects, records) stays a NumPy array, as in _interop."""
+    """An array read by NumPy as an arraystack array (memory-mapped and plain arrays alike; strings,
+    objects and records are host dtypes, held as NumPy's buffer). Note: a dtype arraystack cannot hold
+    (longdouble) stays a NumPy array, as in _interop."""
     value = np.asarray(value)
-    return wrap(value) if is_supported(value.dtype) else value
+    return wrap(value) if is_supported(value.dtype) or is_host(value.dtype) else value
 
 
 # -- .npy / .npz -------------------------------------------------------------------------------------------------
 
 
+@defers_to_numpy
 def save(file: Any, arr: ArrayLike, allow_pickle: bool = True) -> None:
     """Save an array to a binary file in NumPy ``.npy`` format.
 
@@ -67,6 +70,7 @@ def save(file: Any, arr: ArrayLike, allow_pickle: bool = True) -> None:
     np.save(file, _host(arr), allow_pickle=allow_pickle)
 
 
+@defers_to_numpy
 def savez(file: Any, *args: ArrayLike, allow_pickle: bool = True, **kwds: ArrayLike) -> None:
     """Save several arrays into a single file in uncompressed ``.npz`` format.
 
@@ -102,6 +106,7 @@ def savez(file: Any, *args: ArrayLike, allow_pickle: bool = True, **kwds: ArrayL
     )
 
 
+@defers_to_numpy
 def savez_compressed(
     file: Any,
     *args: ArrayLike,
@@ -241,6 +246,7 @@ def load(
 # -- text --------------------------------------------------------------------------------------------------------
 
 
+@defers_to_numpy
 def savetxt(
     fname: Any,
     X: ArrayLike,
@@ -567,8 +573,37 @@ def fromfile(
     return _to_arraystack(np.fromfile(file, dtype=dtype, count=count, sep=sep, offset=offset))
 
 
+def fromregex(file: Any, regexp: Any, dtype: DTypeLike, encoding: str | None = None) -> NDArray:
+    """Construct an array from a text file, using regular expression parsing.
+
+    Parameters
+    ----------
+    file : file, str or Path
+        Filename or file object to read.
+    regexp : str or regexp
+        Regular expression used to parse the file; its groups are the fields of the dtype.
+    dtype : dtype or list of dtypes
+        Dtype for the structured array (a structured dtype: records are host dtypes, computed
+        eagerly by NumPy).
+    encoding : str, optional
+        Encoding used to decode the input file.
+
+    Returns
+    -------
+    output : ndarray
+        The structured array, as an arraystack array.
+
+    See Also
+    --------
+    numpy.fromregex : The NumPy function this mirrors.
+    fromstring, loadtxt
+    """
+    return _to_arraystack(np.fromregex(file, regexp, dtype, encoding))
+
+
 __all__ = [
     "fromfile",
+    "fromregex",
     "fromstring",
     "genfromtxt",
     "load",

@@ -17,6 +17,8 @@ from __future__ import annotations
 import inspect
 from typing import TYPE_CHECKING, TypeVar, overload
 
+import operator
+
 import numpy as np
 
 from arraystack._core.array import _fastpath, _make, ndarray, raw, wrap
@@ -51,6 +53,7 @@ _Function = TypeVar("_Function", bound="Callable[..., Any]")  # accelerated keep
 
 _PY_SCALARS = (bool, int, float, complex)
 _OBJECT = np.dtype(object)
+_STRUCTURED_OPERATORS = {"equal": operator.eq, "not_equal": operator.ne}
 _ndarray_np = np.ndarray
 _resolved: dict = {}
 # ufunc function -> (numpy ufunc, implementation): how python_operator calls a function's operator form
@@ -220,7 +223,14 @@ def python_operator(function, *args):
             if ufunc not in _BOOL_OPERATORS:
                 args = [_bool_as_int(r) for r in raws]
             return apply_ufunc(ufunc, impl, args, python_operator=True)
-    return function(*args)
+    try:
+        return function(*args)
+    except TypeError:
+        compare = _STRUCTURED_OPERATORS.get(function.__name__)
+        if compare is None or not any(getattr(raw(a), "dtype", _OBJECT).kind == "V" for a in args):
+            raise
+        # NumPy's == and != compare structured arrays field by field, outside the ufunc
+        return call_host(compare, tuple(args), {}, f"the {compare.__name__} operator")
 
 
 # the operators that keep Python bools bools (True & True is True); the others compute with ints

@@ -16,6 +16,7 @@ from numpy.lib.array_utils import normalize_axis_index
 
 import arraystack as anp
 from arraystack._core.array import ndarray, wrap
+from arraystack._core.overrides import defers_to_numpy
 from arraystack.ir.core import Tracer
 
 if TYPE_CHECKING:
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, AxisLike, NDArray
 
 
+@defers_to_numpy
 def apply_along_axis(
     func1d: Callable[..., Any],
     axis: int,
@@ -84,10 +86,6 @@ def _traced(value) -> bool:
     return isinstance(value, Tracer) or (
         isinstance(value, ndarray) and isinstance(value._value, Tracer)
     )
-
-
-def _host(value):
-    return np.asarray(value._value) if isinstance(value, ndarray) else value
 
 
 class vectorize:
@@ -224,8 +222,9 @@ class vectorize:
 
 
 class _PyFunc:
-    """numpy.frompyfunc's ufunc, taking arraystack arrays: results are NumPy object arrays (or Python
-    objects for 0-d results), exactly as NumPy returns them."""
+    """numpy.frompyfunc's ufunc, taking arraystack arrays: results are arraystack object arrays (a
+    host dtype, computed eagerly by NumPy) or Python objects for 0-d results, as NumPy returns them;
+    `at` updates an object array in place."""
 
     def __init__(self, ufunc):
         self._ufunc = ufunc
@@ -237,9 +236,9 @@ class _PyFunc:
         return repr(self._ufunc)
 
     def _call(self, method, args, kwargs):
-        args = [_host(a) for a in args]
-        kwargs = {k: _host(v) for k, v in kwargs.items()}
-        return getattr(self._ufunc, method)(*args, **kwargs)
+        from arraystack._core.interop import call_host
+
+        return call_host(getattr(self._ufunc, method), args, kwargs, f"frompyfunc(...).{method}")
 
     def __call__(self, *args, **kwargs):
         return self._call("__call__", args, kwargs)
@@ -257,8 +256,6 @@ class _PyFunc:
         return self._call("outer", args, kwargs)
 
     def at(self, *args, **kwargs):
-        if args and isinstance(args[0], ndarray):
-            raise TypeError("frompyfunc(...).at cannot update an arraystack array in place: it holds no objects")
         return self._call("at", args, kwargs)
 
 
@@ -300,12 +297,14 @@ def frompyfunc(func: Callable[..., Any], /, nin: int, nout: int, *, identity: An
 
     Notes
     -----
-    Its results are NumPy object arrays, as NumPy's are; it needs concrete (not traced) inputs.
+    Its results are object arrays (a host dtype: arraystack arrays holding NumPy's buffer), as NumPy's
+    are; it needs concrete (not traced) inputs: under jit, grad or vmap it raises a HostDtypeError.
     """
     kwargs = {} if identity is None else {"identity": identity}
     return _PyFunc(np.frompyfunc(func, nin, nout, **kwargs))
 
 
+@defers_to_numpy
 def apply_over_axes(func: Callable[..., Any], a: ArrayLike, axes: AxisLike) -> NDArray:
     """Apply a function repeatedly over multiple axes.
 

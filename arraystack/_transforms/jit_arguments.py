@@ -12,7 +12,13 @@ from arraystack._core.array import ndarray
 from arraystack._core.dtypes import native_order
 from arraystack.ir import tree
 from arraystack.ir.avals import ShapedArray, aval_of_concrete, is_supported_dtype
-from arraystack.ir.core import HOST_KINDS, HostDtypeError, user_line
+from arraystack.ir.core import (
+    HOST_DTYPES_COMPUTED,
+    HOST_KINDS,
+    HostDtypeError,
+    host_array_phrase,
+    user_line,
+)
 from arraystack.ir.ir import Graph, Var
 from arraystack.ir.trace import eval_graph
 
@@ -54,8 +60,8 @@ def _leaf_aval(leaf, path):
 
 def _refuse_host(dtype, path):
     raise HostDtypeError(
-        f"jit argument {path} is a {dtype} value (at {user_line()}), which has no traced form: "
-        "arraystack computes datetime64, timedelta64, str and bytes arrays eagerly with NumPy. Pass "
+        f"jit argument {path} is {host_array_phrase(dtype)} (at {user_line()}), which has no traced "
+        f"form: {HOST_DTYPES_COMPUTED}. Pass "
         "it with static_argnums=/static_argnames= (a value the function uses outside the trace), "
         "or convert it to numbers first (e.g. .astype('int64'))"
     )

@@ -13,7 +13,13 @@ from arraystack._core.array import wrap_array as wrap
 from arraystack._creation.basic import asarray
 from arraystack.ir import tree
 from arraystack.ir.ad import batching, ops
-from arraystack.ir.core import HOST_KINDS, HostDtypeError, user_line
+from arraystack.ir.core import (
+    HOST_DTYPES_COMPUTED,
+    HOST_KINDS,
+    HostDtypeError,
+    host_array_phrase,
+    user_line,
+)
 
 if TYPE_CHECKING:
     from arraystack.typing import PyTree
@@ -118,9 +124,9 @@ def vmap(
                 continue
             if v.dtype.kind in HOST_KINDS:  # mapped over: traced, which host dtypes cannot be
                 raise HostDtypeError(
-                    f"vmap was asked to map over a {v.dtype} array (at {user_line()}), which has no "
-                    "traced form: arraystack computes datetime64, timedelta64, str and bytes arrays "
-                    "eagerly with NumPy. Pass it with in_axes=None, or convert it to numbers first "
+                    f"vmap was asked to map over {host_array_phrase(v.dtype)} (at {user_line()}), "
+                    f"which has no traced form: {HOST_DTYPES_COMPUTED}. "
+                    "Pass it with in_axes=None, or convert it to numbers first "
                     "(e.g. .astype('int64'))"
                 )
             nd = ops.aval(v).ndim

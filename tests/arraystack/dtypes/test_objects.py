@@ -1,0 +1,112 @@
+"""Object and StringDType arrays (host dtypes): eager results are NumPy's, elements are the Python
+objects themselves, and a transformation raises a HostDtypeError naming the dtype."""
+
+from __future__ import annotations
+
+import fractions
+
+import numpy
+import pytest
+
+import arraystack
+from arraystack.errors import HostDtypeError
+
+MIXED = numpy.array([1, "a", None, 2.5, [1, 2]], dtype=object)
+BIG = numpy.array([2**70, -3, 12], dtype=object)
+
+
+def _set_item(xp, a):
+    a[0] = "z"
+    a[1:3] = [7, 8]
+    return a
+
+
+OPERATIONS = {
+    "element": lambda xp, a: a[1],
+    "element_none": lambda xp, a: a[2],
+    "element_list": lambda xp, a: a[4],
+    "slice": lambda xp, a: a[1:3],
+    "fancy": lambda xp, a: a[[0, 3]],
+    "iterate": lambda xp, a: list(a),
+    "reshape": lambda xp, a: a[:4].reshape(2, 2),
+    "concatenate": lambda xp, a: xp.concatenate([a, a[:1]]),
+    "equal": lambda xp, a: a == "a",
+    "is_none": lambda xp, a: xp.equal(a, None),
+    "where": lambda xp, a: xp.where(xp.array([True, False, True, False, True]), a, 0),
+    "set_item": _set_item,
+    "tolist": lambda xp, a: a.tolist(),
+    "empty_like": lambda xp, a: xp.empty_like(a),
+    "astype_str": lambda xp, a: a.astype(str),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPERATIONS))
+def test_operations_on_mixed_object_arrays_match_numpy(parity, name):
+    parity(OPERATIONS[name], MIXED, traced=False)
+
+
+ARITHMETIC = {
+    "add": lambda xp, a: a + 1,
+    "multiply_big": lambda xp, a: a * 2**70,
+    "sum": lambda xp, a: a.sum(),
+    "cumsum": lambda xp, a: xp.cumsum(a),
+    "max": lambda xp, a: xp.max(a),
+    "sort": lambda xp, a: xp.sort(a),
+    "argsort": lambda xp, a: xp.argsort(a),
+    "abs": lambda xp, a: xp.abs(a),
+    "floor_divide": lambda xp, a: a // 5,
+    "power": lambda xp, a: a**3,
+    "fraction": lambda xp, a: a * fractions.Fraction(1, 3),
+    "dot": lambda xp, a: xp.dot(a, a),
+    "astype_float": lambda xp, a: a.astype(float),
+    "astype_object": lambda xp, a: xp.arange(3).astype(object),
+    "frompyfunc": lambda xp, a: xp.frompyfunc(lambda u, v: u * v, 2, 1)(a, 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ARITHMETIC))
+def test_arithmetic_on_python_integers_matches_numpy(parity, name):
+    out = parity(ARITHMETIC[name], BIG, traced=False)
+    if isinstance(out, arraystack.ndarray) and out.ndim:
+        assert out.dtype == numpy.asarray(ARITHMETIC[name](numpy, BIG.copy())).dtype
+
+
+def test_elements_are_the_python_objects():
+    a = arraystack.asarray(MIXED)
+    assert type(a[1]) is str and a[2] is None and type(a[4]) is list
+    assert [type(x) for x in a] == [int, str, type(None), float, list]
+    assert isinstance(a[1:3], arraystack.ndarray)
+    big = arraystack.asarray(BIG)
+    assert type(big[0]) is int and big[0] == 2**70
+    assert type(big.sum()) is int or big.sum() == sum(BIG.tolist())
+
+
+def test_creation_matches_numpy(parity):
+    parity(lambda xp: xp.array([[1, 2], [3]], dtype=object), traced=False)
+    parity(lambda xp: xp.empty(3, dtype=object), traced=False)
+    parity(lambda xp: xp.zeros((2, 2), dtype="O"), traced=False)
+    parity(lambda xp: xp.full(2, "x", dtype=object), traced=False)
+    parity(lambda xp: xp.arange(3, dtype=object), traced=False)
+
+
+def test_string_dtype_arrays_match_numpy(parity):
+    words = numpy.array(["a", "bcd", "", "xy"], dtype=numpy.dtypes.StringDType())
+    parity(lambda xp, w: w[1], words, traced=False)
+    parity(lambda xp, w: list(w), words, traced=False)
+    parity(lambda xp, w: xp.strings.upper(w), words, traced=False)
+    parity(lambda xp, w: xp.strings.str_len(w), words, traced=False)
+    parity(lambda xp, w: w + "!", words, traced=False)
+    parity(lambda xp, w: xp.sort(w), words, traced=False)
+    parity(lambda xp, w: xp.unique(w), words, traced=False)
+    made = arraystack.array(["q", "rs"], dtype=arraystack.dtypes.StringDType())
+    assert isinstance(made, arraystack.ndarray) and type(made[0]) is str
+
+
+def test_object_arrays_refuse_transformations():
+    objects = arraystack.asarray(BIG)
+    with pytest.raises(HostDtypeError, match="jit argument #0 is an object array"):
+        arraystack.jit(lambda a: a + 1)(objects)
+    with pytest.raises(HostDtypeError, match="add was given an object array"):
+        arraystack.jit(lambda x: x + objects)(arraystack.ones(3))
+    with pytest.raises(HostDtypeError, match="vmap was asked to map over an object array"):
+        arraystack.vmap(lambda a: a)(objects)
