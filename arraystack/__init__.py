@@ -168,6 +168,7 @@ from arraystack._math.reductions_nan import (
 )
 from arraystack._math.special import i0, sinc
 from arraystack._math.ufunclike import isneginf, isposinf
+from arraystack._math.ufunc_type import ufunc
 from arraystack._math.window_functions import bartlett, blackman, hamming, hanning, kaiser
 from arraystack._polynomial.construction import poly, vander
 from arraystack._polynomial.power_series import (
@@ -273,7 +274,7 @@ __all__ = [
     "trapezoid", "tree_util", "tri", "tril", "tril_indices", "tril_indices_from", "trim_zeros",
     "triu", "triu_indices", "triu_indices_from", "true_divide", "trunc", "typecodes", "typename",
     "typing", "ubyte", "uint", "uint8", "uint16", "uint32", "uint64", "uintc", "uintp", "ulong",
-    "ulonglong", "union1d", "unique", "unique_all", "unique_counts", "unique_inverse",
+    "ufunc", "ulonglong", "union1d", "unique", "unique_all", "unique_counts", "unique_inverse",
     "unique_values", "unpackbits", "unravel_index", "unsignedinteger", "unstack", "unwrap",
     "ushort", "value_and_grad", "vander", "var", "vdot", "vecdot", "vecmat", "vectorize", "vjp",
     "vmap", "vsplit", "vstack", "where", "while_loop", "zeros", "zeros_like",

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 import arraystack as anp
+from arraystack._core.overrides import defers_to
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, NDArray
@@ -61,6 +62,7 @@ def _fix_int_lt_zero(x):
     return x
 
 
+@defers_to(np.emath.sqrt)
 def sqrt(x: ArrayLike) -> NDArray:
     """Compute the square root of x.
 
@@ -85,6 +87,7 @@ def sqrt(x: ArrayLike) -> NDArray:
     return anp.sqrt(_fix_real_lt_zero(x))
 
 
+@defers_to(np.emath.log)
 def log(x: ArrayLike) -> NDArray:
     """Compute the natural logarithm of `x`.
 
@@ -109,6 +112,7 @@ def log(x: ArrayLike) -> NDArray:
     return anp.log(_fix_real_lt_zero(x))
 
 
+@defers_to(np.emath.log10)
 def log10(x: ArrayLike) -> NDArray:
     """Compute the logarithm base 10 of `x`.
 
@@ -132,6 +136,7 @@ def log10(x: ArrayLike) -> NDArray:
     return anp.log10(_fix_real_lt_zero(x))
 
 
+@defers_to(np.emath.logn)
 def logn(n: ArrayLike, x: ArrayLike) -> NDArray:
     """Take log base n of x.
 
@@ -159,6 +164,7 @@ def logn(n: ArrayLike, x: ArrayLike) -> NDArray:
     return anp.log(x) / anp.log(n)
 
 
+@defers_to(np.emath.log2)
 def log2(x: ArrayLike) -> NDArray:
     """Compute the logarithm base 2 of `x`.
 
@@ -182,6 +188,7 @@ def log2(x: ArrayLike) -> NDArray:
     return anp.log2(_fix_real_lt_zero(x))
 
 
+@defers_to(np.emath.power)
 def power(x: ArrayLike, p: ArrayLike) -> NDArray:
     """Return x to the power p, (x**p).
 
@@ -211,6 +218,7 @@ def power(x: ArrayLike, p: ArrayLike) -> NDArray:
     return anp.power(x, p)
 
 
+@defers_to(np.emath.arccos)
 def arccos(x: ArrayLike) -> NDArray:
     """Compute the inverse cosine of x.
 
@@ -235,6 +243,7 @@ def arccos(x: ArrayLike) -> NDArray:
     return anp.arccos(_fix_real_abs_gt_1(x))
 
 
+@defers_to(np.emath.arcsin)
 def arcsin(x: ArrayLike) -> NDArray:
     """Compute the inverse sine of x.
 
@@ -259,6 +268,7 @@ def arcsin(x: ArrayLike) -> NDArray:
     return anp.arcsin(_fix_real_abs_gt_1(x))
 
 
+@defers_to(np.emath.arctanh)
 def arctanh(x: ArrayLike) -> NDArray:
     """Compute the inverse hyperbolic tangent of `x`.
 

@@ -144,48 +144,78 @@ PyTypeObject FunctionType = {
 };
 
 
-/* -- Deferring: a function that hands objects overriding NumPy to NumPy's function of the same name ---- */
+/* -- Deferring: a function that hands a call with an argument overriding NumPy to NumPy's function ------ */
 
 typedef struct {
     PyObject_HEAD
     PyObject *fn;        /* arraystack's function */
-    PyObject *numpy_fn;  /* NumPy's, which dispatches an overriding object (NEP 13/18, its methods) */
-    PyObject *defers;    /* defers(x) -> bool: x overrides NumPy (asked only of unfamiliar types) */
+    PyObject *route;     /* called instead when an argument's type overrides NumPy (overrides.py decides
+                            by NumPy's dispatcher whether that argument is a relevant one) */
+    PyObject *types;     /* dict: type -> True/False, whether its objects override NumPy (shared) */
+    PyObject *classify;  /* classify(x) -> bool, filling `types`, for a type not in it yet */
     PyObject *dict;
     vectorcallfunc vectorcall;
 } Deferring;
 
+#define SCAN_DEPTH 3  /* lists and tuples are looked into this many levels deep (block nests them) */
+
 static int familiar(PyTypeObject *t)
 {
     return t == array_type || t == np_ndarray || t == &PyFloat_Type || t == &PyLong_Type ||
-           t == &PyBool_Type || t == &PyComplex_Type;
+           t == &PyBool_Type || t == &PyComplex_Type || t == Py_TYPE(Py_None) ||
+           t == &PyUnicode_Type;
+}
+
+/* 1 when x, or an item of x (a list or tuple), is of a type that overrides NumPy; 0 if not; -1 on error */
+static int overriding(Deferring *d, PyObject *x, int depth)
+{
+    PyTypeObject *t = Py_TYPE(x);
+    if (familiar(t)) {
+        return 0;
+    }
+    if (t == &PyList_Type || t == &PyTuple_Type) {
+        if (depth >= SCAN_DEPTH) {
+            return 0;
+        }
+        for (Py_ssize_t i = 0; i < Py_SIZE(x); i++) {  /* Py_SIZE: a list may shrink meanwhile */
+            PyObject *item = t == &PyList_Type ? PyList_GET_ITEM(x, i) : PyTuple_GET_ITEM(x, i);
+            Py_INCREF(item);
+            int found = overriding(d, item, depth + 1);
+            Py_DECREF(item);
+            if (found != 0) {
+                return found;
+            }
+        }
+        return 0;
+    }
+    PyObject *known = PyDict_GetItemWithError(d->types, (PyObject *)t);  /* borrowed */
+    if (known != NULL) {
+        return known == Py_True;
+    }
+    if (PyErr_Occurred()) {
+        return -1;
+    }
+    PyObject *r = PyObject_CallOneArg(d->classify, x);
+    if (r == NULL) {
+        return -1;
+    }
+    int found = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    return found;
 }
 
 static PyObject *deferring_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
                                       PyObject *kwnames)
 {
     Deferring *d = (Deferring *)callable;
-    if (PyVectorcall_NARGS(nargsf) > 0) {
-        PyObject *first = args[0];
-        if ((PyList_CheckExact(first) && PyList_GET_SIZE(first) > 0)) {
-            first = PyList_GET_ITEM(first, 0);
+    Py_ssize_t n = PyVectorcall_NARGS(nargsf) + (kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames));
+    for (Py_ssize_t i = 0; i < n; i++) {  /* keyword values follow the positional arguments */
+        int found = overriding(d, args[i], 0);
+        if (found < 0) {
+            return NULL;
         }
-        else if (PyTuple_CheckExact(first) && PyTuple_GET_SIZE(first) > 0) {
-            first = PyTuple_GET_ITEM(first, 0);
-        }
-        if (!familiar(Py_TYPE(first)) && !PyList_CheckExact(first) && !PyTuple_CheckExact(first)) {
-            PyObject *r = PyObject_CallOneArg(d->defers, first);
-            if (r == NULL) {
-                return NULL;
-            }
-            int defer = PyObject_IsTrue(r);
-            Py_DECREF(r);
-            if (defer < 0) {
-                return NULL;
-            }
-            if (defer) {
-                return PyObject_Vectorcall(d->numpy_fn, args, nargsf, kwnames);
-            }
+        if (found) {
+            return PyObject_Vectorcall(d->route, args, nargsf, kwnames);
         }
     }
     return PyObject_Vectorcall(d->fn, args, nargsf, kwnames);
@@ -193,8 +223,8 @@ static PyObject *deferring_vectorcall(PyObject *callable, PyObject *const *args,
 
 static PyObject *deferring_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    PyObject *fn, *numpy_fn, *defers;
-    if (!PyArg_ParseTuple(args, "OOO:Deferring", &fn, &numpy_fn, &defers)) {
+    PyObject *fn, *route, *types, *classify;
+    if (!PyArg_ParseTuple(args, "OOO!O:Deferring", &fn, &route, &PyDict_Type, &types, &classify)) {
         return NULL;
     }
     Deferring *d = (Deferring *)type->tp_alloc(type, 0);
@@ -202,11 +232,13 @@ static PyObject *deferring_new(PyTypeObject *type, PyObject *args, PyObject *kwd
         return NULL;
     }
     Py_INCREF(fn);
-    Py_INCREF(numpy_fn);
-    Py_INCREF(defers);
+    Py_INCREF(route);
+    Py_INCREF(types);
+    Py_INCREF(classify);
     d->fn = fn;
-    d->numpy_fn = numpy_fn;
-    d->defers = defers;
+    d->route = route;
+    d->types = types;
+    d->classify = classify;
     d->vectorcall = deferring_vectorcall;
     return (PyObject *)d;
 }
@@ -214,8 +246,9 @@ static PyObject *deferring_new(PyTypeObject *type, PyObject *args, PyObject *kwd
 static int deferring_traverse(Deferring *d, visitproc visit, void *arg)
 {
     Py_VISIT(d->fn);
-    Py_VISIT(d->numpy_fn);
-    Py_VISIT(d->defers);
+    Py_VISIT(d->route);
+    Py_VISIT(d->types);
+    Py_VISIT(d->classify);
     Py_VISIT(d->dict);
     return 0;
 }
@@ -223,8 +256,9 @@ static int deferring_traverse(Deferring *d, visitproc visit, void *arg)
 static int deferring_clear(Deferring *d)
 {
     Py_CLEAR(d->fn);
-    Py_CLEAR(d->numpy_fn);
-    Py_CLEAR(d->defers);
+    Py_CLEAR(d->route);
+    Py_CLEAR(d->types);
+    Py_CLEAR(d->classify);
     Py_CLEAR(d->dict);
     return 0;
 }
@@ -265,7 +299,7 @@ static PyGetSetDef deferring_getset[] = {
 PyTypeObject DeferringType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "arraystack._core._fastpath.Deferring",
-    .tp_doc = "An arraystack function that hands objects overriding NumPy to NumPy's function.",
+    .tp_doc = "Deferring(fn, route, types, classify): calls fn, or route where an argument overrides NumPy.",
     .tp_basicsize = sizeof(Deferring),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
     .tp_new = deferring_new,

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.interop import call_host
+from arraystack._core.overrides import defers_to_numpy
 
 if TYPE_CHECKING:
     from typing import Any
@@ -59,6 +60,7 @@ def isnat(
     return call_host(np.isnat, (x, out), options)
 
 
+@defers_to_numpy
 def datetime_as_string(
     arr: ArrayLike, unit: str | None = None, timezone: Any = "naive", casting: str = "same_kind"
 ) -> NDArray:
@@ -111,6 +113,7 @@ def datetime_data(dtype: DTypeLike, /) -> tuple[str, int]:
     return np.datetime_data(dtype)
 
 
+@defers_to_numpy
 def busday_count(begindates: ArrayLike, enddates: ArrayLike, *args: Any, **kwargs: Any) -> NDArray:
     """Counts the number of valid days between `begindates` and `enddates`, not including the day of
     `enddates`.
@@ -142,6 +145,7 @@ def busday_count(begindates: ArrayLike, enddates: ArrayLike, *args: Any, **kwarg
     return call_host(np.busday_count, (begindates, enddates, *args), kwargs)
 
 
+@defers_to_numpy
 def busday_offset(dates: ArrayLike, offsets: ArrayLike, *args: Any, **kwargs: Any) -> NDArray:
     """First adjusts the date to fall on a valid day according to the `roll` rule, then applies
     offsets to the given dates counted in valid days.
@@ -174,6 +178,7 @@ def busday_offset(dates: ArrayLike, offsets: ArrayLike, *args: Any, **kwargs: An
     return call_host(np.busday_offset, (dates, offsets, *args), kwargs)
 
 
+@defers_to_numpy
 def is_busday(dates: ArrayLike, *args: Any, **kwargs: Any) -> NDArray:
     """Calculates which of the given dates are valid days, and which are not.
 

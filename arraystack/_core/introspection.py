@@ -12,6 +12,7 @@ import numpy as np
 
 from arraystack._creation.basic import asarray
 from arraystack._core.shapes import normalize_axis_tuple
+from arraystack._core.overrides import defers_to_numpy
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, AxisLike
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 iterable = np.iterable
 
 
+@defers_to_numpy
 def ndim(a: ArrayLike) -> int:
     """Return the number of dimensions of an array.
 
@@ -43,6 +45,7 @@ def ndim(a: ArrayLike) -> int:
         return asarray(a).ndim
 
 
+@defers_to_numpy
 def shape(a: ArrayLike) -> tuple[int, ...]:
     """Return the shape of an array.
 
@@ -67,6 +70,7 @@ def shape(a: ArrayLike) -> tuple[int, ...]:
         return asarray(a).shape
 
 
+@defers_to_numpy
 def size(a: ArrayLike, axis: AxisLike = None) -> int:
     """Return the number of elements along a given axis.
 

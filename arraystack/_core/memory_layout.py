@@ -14,6 +14,7 @@ import numpy as np
 import arraystack as anp
 from arraystack._core.array import ndarray
 from arraystack._core.host_calls import host_arguments, wrap_result
+from arraystack._core.overrides import defers_to_numpy
 from arraystack.ir.core import Tracer
 
 if TYPE_CHECKING:
@@ -122,6 +123,7 @@ def _buffer(x):
     return x
 
 
+@defers_to_numpy
 def shares_memory(a: ArrayLike, b: ArrayLike, /, max_work: int = -1) -> bool:
     """Determine if two arrays share memory.
 
@@ -154,6 +156,7 @@ def shares_memory(a: ArrayLike, b: ArrayLike, /, max_work: int = -1) -> bool:
     return bool(np.shares_memory(_buffer(a), _buffer(b), max_work=max_work))
 
 
+@defers_to_numpy
 def may_share_memory(a: ArrayLike, b: ArrayLike, /, max_work: int = 0) -> bool:
     """Determine if two arrays might share memory.
 

@@ -62,48 +62,166 @@ def overriding(values) -> str | None:
     return found
 
 
-def _defers(x) -> bool:
-    return kind(x) == "numpy"
+# -- functions NumPy dispatches through __array_function__ (NEP 18) ------------------------------------------
+#
+# A call is scanned for arguments of a type overriding NumPy: the positional and keyword arguments and the
+# items of lists and tuples among them, to _DEPTH levels (block's nested lists). Arraystack arrays, NumPy
+# arrays, Python numbers, None and strings cost one type test each; a type seen before, one dict lookup.
+# Only when such an argument is found does NumPy's dispatcher decide whether it is a relevant one.
+
+_DEPTH = 3
+_FAMILIAR = {np.ndarray, float, int, bool, complex, type(None), str}  # never override NumPy
+_overriding_types: dict = {}  # type -> whether its objects override NumPy (shared with the C wrapper)
+
+
+def _classify_argument(x) -> bool:
+    """Whether `x`'s type overrides NumPy; the answer is kept in _overriding_types."""
+    found = _overriding_types[type(x)] = kind(x) == "numpy"
+    return found
+
+
+def _any_overriding(values, depth=0) -> bool:
+    """The C wrapper's scan (_fastpath_function.c), for when the accelerator is absent."""
+    for x in values:
+        t = type(x)
+        if t in _FAMILIAR:
+            continue
+        if t is list or t is tuple:
+            if depth < _DEPTH and _any_overriding(x, depth + 1):
+                return True
+            continue
+        found = _overriding_types.get(t)
+        if found is None:
+            found = _classify_argument(x)
+        if found:
+            return True
+    return False
+
+
+class _Named(Exception):
+    """Raised by a probe: `types` are the overriding types among the relevant arguments of a call of
+    `func` (one that NumPy's implementation makes, where the probed function did not dispatch)."""
+
+    def __init__(self, func, types):
+        super().__init__()
+        self.func = func
+        self.types = types
+
+
+class _Probe:
+    """Stands in for an array argument while NumPy's dispatcher picks the relevant arguments: NumPy calls
+    the first relevant probe's __array_function__ with the types of all relevant ones, and it stops the
+    call there, before any implementation runs."""
+
+    __slots__ = ()
+
+    def __array_function__(self, func, types, args, kwargs):
+        raise _Named(func, types)
+
+
+class _OverridingProbe(_Probe):
+    """Stands in for an argument that overrides NumPy."""
+
+    __slots__ = ()
+
+
+class _ArrayProbe(_Probe):
+    """Stands in for an arraystack or NumPy array (so that no implementation ever sees the real one)."""
+
+    __slots__ = ()
+
+
+_OVERRIDING, _ARRAY = _OverridingProbe(), _ArrayProbe()
+
+
+def _stand_in(x, depth):
+    t = type(x)
+    if t is list or t is tuple:
+        return t([_stand_in(v, depth + 1) for v in x]) if depth < _DEPTH else x
+    if t not in _FAMILIAR and kind(x) == "numpy":
+        return _OVERRIDING
+    if isinstance(x, np.ndarray) or _is_array(x):
+        return _ARRAY
+    return x
+
+
+def _is_array(x) -> bool:
+    from arraystack._core.array import ndarray
+
+    return isinstance(x, ndarray)
+
+
+def relevant_overriding(numpy_fn, args, kwargs) -> bool:
+    """Whether an argument that NumPy's dispatcher for `numpy_fn` deems relevant overrides NumPy: the
+    call runs on stand-ins for the arrays, and the first stand-in NumPy asks names them all."""
+    args = [_stand_in(x, 0) for x in args]
+    kwargs = {k: _stand_in(v, 0) for k, v in kwargs.items()}
+    try:
+        numpy_fn(*args, **kwargs)
+    except _Named as named:
+        return named.func is numpy_fn and _OverridingProbe in named.types
+    except Exception:  # noqa: BLE001  (no stand-in was relevant: NumPy's implementation failed on them)
+        return False
+    return False  # no stand-in was relevant: NumPy's implementation ran on stand-ins and scalars
+
+
+def _route(fn, numpy_fn, *args, **kwargs):
+    """A call with an argument overriding NumPy: NumPy's function (which runs the NEP 18 protocol, or
+    hands the object to its method) if that argument is a relevant one, else arraystack's."""
+    if relevant_overriding(numpy_fn, args, kwargs):
+        return numpy_fn(*args, **kwargs)
+    return fn(*args, **kwargs)
 
 
 def deferring(fn, numpy_fn):
-    """`fn`, handing a call whose first argument (or the first item of a first argument that is a list or
-    tuple, as concatenate's) overrides NumPy to `numpy_fn`, which dispatches it as NumPy does: to the
-    object's method for NumPy's reductions (`numpy.sum(series)` is `series.sum()`), to its
-    `__array_function__` (NEP 18) otherwise."""
+    """`fn`, handing a call in which an argument that NumPy's dispatcher deems relevant overrides NumPy
+    (a pandas Series, a masked array, any `__array_function__` or `__array_ufunc__` of its own) to
+    `numpy_fn`, which dispatches it as NumPy does: to the object's `__array_function__` (NEP 18), or to
+    its method for NumPy's functions that delegate (`numpy.sum(series)` is `series.sum()`). When NumPy's
+    protocol comes back to arraystack.ndarray.__array_function__, `undeferred` (fn) runs.
+
+    Tracers are arraystack arrays: a traced call never defers."""
     import functools
 
     from arraystack._core.accelerator import fastpath
-    from arraystack._core.array import ndarray
 
-    if fastpath is not None:  # the C accelerator: the same test, without a Python frame per call
-        out = fastpath.Deferring(fn, numpy_fn, _defers)
-        functools.update_wrapper(out, fn)
+    route = functools.partial(_route, fn, numpy_fn)
+    if fastpath is not None:  # the C accelerator: the same scan, without a Python frame per call
+        out = fastpath.Deferring(fn, route, _overriding_types, _classify_argument)
+    else:
+
+        def out(*args, **kwargs):
+            if _any_overriding(args) or (kwargs and _any_overriding(kwargs.values())):
+                return route(*args, **kwargs)
+            return fn(*args, **kwargs)
+
+    functools.update_wrapper(out, fn)
+    if numpy_fn.__module__ == "numpy":
         out.__module__ = "arraystack"  # public there: pickled by reference, as NumPy's functions are
-        return out
-    plain = (ndarray, np.ndarray)
+    out.undeferred = fn
+    return out
 
-    @functools.wraps(fn)
-    def call(*args, **kwargs):
-        if args:
-            first = args[0]
-            t = type(first)
-            if (t is list or t is tuple) and first:
-                first = first[0]
-                t = type(first)
-            if t not in plain and kind(first) == "numpy":
-                return numpy_fn(*args, **kwargs)
-        return fn(*args, **kwargs)
 
-    call.__module__ = "arraystack"
-    return call
+def undeferred(fn):
+    """`fn` without the deferral test, where `fn` is a deferring wrapper (arraystack.ndarray's
+    `__array_function__` calls it: NumPy has already dispatched)."""
+    return getattr(fn, "undeferred", fn)
 
 
 def defers_to_numpy(fn):
-    """Decorator: `deferring(fn, numpy.<fn's name>)`. On NumPy's functions that hand other objects to
-    their methods (NumPy's _wrapreduction and _wrapfunc: sum, mean, clip, round, transpose, ...) and the
-    common ones libraries implement through __array_function__ (concatenate, stack, sort, ...)."""
+    """Decorator: `deferring(fn, numpy.<fn's name>)`, for functions that NumPy's top-level namespace
+    dispatches through `__array_function__` (concatenate, sum, where, ...)."""
     return deferring(fn, getattr(np, fn.__name__))
+
+
+def defers_to(numpy_fn):
+    """Decorator: `deferring(fn, numpy_fn)`, for NumPy's functions of a submodule (numpy.linalg.norm)
+    or of another name."""
+
+    def decorate(fn):
+        return deferring(fn, numpy_fn)
+
+    return decorate
 
 
 __all__: list[str] = []  # internal: the families decorate their functions with defers_to_numpy

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import ndarray
+from arraystack._core.overrides import defers_to_numpy
 from arraystack.ir.core import Tracer
 
 if TYPE_CHECKING:
@@ -32,6 +33,7 @@ def _host(a):
     return a._value if isinstance(a, ndarray) else a
 
 
+@defers_to_numpy
 def array2string(a: ArrayLike, *args: Any, **kwargs: Any) -> str:
     """Return a string representation of an array.
 
@@ -64,6 +66,7 @@ def array2string(a: ArrayLike, *args: Any, **kwargs: Any) -> str:
     return np.array2string(_host(a), *args, **kwargs)
 
 
+@defers_to_numpy
 def array_repr(
     arr: ArrayLike,
     max_line_width: int | None = None,
@@ -102,6 +105,7 @@ def array_repr(
     return np.array_repr(_host(arr), max_line_width, precision, suppress_small)
 
 
+@defers_to_numpy
 def array_str(
     a: ArrayLike,
     max_line_width: int | None = None,

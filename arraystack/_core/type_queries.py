@@ -15,6 +15,7 @@ import numpy as np
 
 import arraystack as anp
 from arraystack._core.array import ndarray
+from arraystack._core.overrides import defers_to_numpy
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -80,6 +81,7 @@ def isscalar(element: Any) -> bool:
     return np.isscalar(element)
 
 
+@defers_to_numpy
 def common_type(*arrays: Any) -> type:
     """Return a scalar type which is common to the input arrays.
 
@@ -155,6 +157,7 @@ def mintypecode(typechars: Iterable[Any], typeset: str = "GDFgdf", default: str 
     return min(intersection, key=_TYPECODES_BY_ELSIZE.index)
 
 
+@defers_to_numpy
 def min_scalar_type(a: ArrayLike, /) -> np.dtype:
     """For scalar ``a``, returns the data type with the smallest size and smallest scalar kind
     which can hold its value. For non-scalar array ``a``, returns the vector's dtype unmodified.

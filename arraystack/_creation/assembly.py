@@ -17,6 +17,7 @@ from numpy._core.shape_base import _block_setup  # NumPy's nesting checks and th
 import arraystack as anp
 from arraystack._core.dtypes import check_supported
 from arraystack._core.host_calls import host_arguments, wrap_result
+from arraystack._core.overrides import defers_to_numpy
 from arraystack.ir.core import Tracer
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["block", "fromiter"]
 
 
+@defers_to_numpy
 def block(arrays: Any) -> NDArray:
     """Assemble an nd-array from nested lists of blocks.
 

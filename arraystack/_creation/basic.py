@@ -16,6 +16,7 @@ import numpy as np
 from arraystack._core.array import _make, eager_buffer, ndarray, wrap
 from arraystack._core.dtypes import check_array_dtype, check_supported, is_host, native_order
 from arraystack._core.operands import convert_raw
+from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import format_shape, shape_tuple
 from arraystack.ir.core import Tracer, active, bind, is_tracing, user_line
 from arraystack.ir.primitives import convert_p, copy_p
@@ -411,6 +412,7 @@ def _copy_value(a, order="K"):
     return wrap(bind(copy_p, value))
 
 
+@defers_to_numpy
 def copy(a: ArrayLike, order: str = "K", subok: bool = False) -> NDArray:
     """Return an array copy of the given object.
 
@@ -439,6 +441,7 @@ def copy(a: ArrayLike, order: str = "K", subok: bool = False) -> NDArray:
     return array(a, copy=True, order=order)
 
 
+@defers_to_numpy
 def astype(
     x: NDArray,
     dtype: DTypeLike,
@@ -741,6 +744,7 @@ def _like(a, dtype, order, shape):
     return dtype, shape, "F" if order == "F" else "C"
 
 
+@defers_to_numpy
 def full_like(
     a: ArrayLike,
     fill_value: ArrayLike,
@@ -787,6 +791,7 @@ def full_like(
     return full(shape, fill_value, dtype, order)
 
 
+@defers_to_numpy
 def zeros_like(
     a: ArrayLike,
     dtype: DTypeLike = None,
@@ -830,6 +835,7 @@ def zeros_like(
     return _filled(shape, 0, dtype, order)
 
 
+@defers_to_numpy
 def ones_like(
     a: ArrayLike,
     dtype: DTypeLike = None,
@@ -876,6 +882,7 @@ def ones_like(
     return _filled(shape, 1, dtype, order)
 
 
+@defers_to_numpy
 def empty_like(
     prototype: ArrayLike,
     /,

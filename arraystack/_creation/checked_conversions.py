@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 import arraystack as anp
+from arraystack._core.overrides import defers_to_numpy
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, DTypeLike, NDArray
@@ -57,6 +58,7 @@ def asarray_chkfinite(a: ArrayLike, dtype: DTypeLike = None, order: str | None =
     return a
 
 
+@defers_to_numpy
 def real_if_close(a: ArrayLike, tol: float = 100) -> NDArray:
     """If input is complex with all imaginary parts close to zero, return real parts.
 
@@ -97,6 +99,7 @@ def real_if_close(a: ArrayLike, tol: float = 100) -> NDArray:
     return a
 
 
+@defers_to_numpy
 def sort_complex(a: ArrayLike) -> NDArray:
     """Sort a complex array using the real part first, then the imaginary part.
 

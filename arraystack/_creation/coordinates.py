@@ -11,6 +11,7 @@ from arraystack._core.dtypes import check_supported
 from arraystack._manipulation.reshaping import broadcast_arrays, reshape
 from arraystack._manipulation.joining import concatenate
 from arraystack._core.shapes import shape_tuple
+from arraystack._core.overrides import defers_to_numpy
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -102,6 +103,7 @@ def fromfunction(
     return function(*[args[i] for i in range(len(args))], **kwargs)
 
 
+@defers_to_numpy
 def meshgrid(
     *xi: ArrayLike,
     copy: bool = True,

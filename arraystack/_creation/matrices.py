@@ -20,6 +20,7 @@ from arraystack._core.operands import broadcast_raw
 from arraystack.ir import primitives as p
 from arraystack.ir.core import bind, is_tracing
 from arraystack.ir.structural import pad_p, reshape_p, slice_p
+from arraystack._core.overrides import defers_to_numpy
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, DTypeLike, NDArray
@@ -171,6 +172,7 @@ def _masked(m, mask, keep_where_true):
     return wrap(bind(p.select_p, pred, zero, value))
 
 
+@defers_to_numpy
 def tril(m: ArrayLike, k: int = 0) -> NDArray:
     """Lower triangle of an array: a copy with the elements above the k-th diagonal zeroed.
 
@@ -197,6 +199,7 @@ def tril(m: ArrayLike, k: int = 0) -> NDArray:
     return _masked(m, mask, True)
 
 
+@defers_to_numpy
 def triu(m: ArrayLike, k: int = 0) -> NDArray:
     """Upper triangle of an array: a copy with the elements below the k-th diagonal zeroed.
 
@@ -258,6 +261,7 @@ def _diagonal_of(v, k):
     )
 
 
+@defers_to_numpy
 def diag(v: ArrayLike, k: int = 0) -> NDArray:
     """Extract a diagonal or construct a diagonal array.
 
@@ -294,6 +298,7 @@ def diag(v: ArrayLike, k: int = 0) -> NDArray:
     raise ValueError("Input must be 1- or 2-d.")
 
 
+@defers_to_numpy
 def diagflat(v: ArrayLike, k: int = 0) -> NDArray:
     """Create a two-dimensional array with the flattened input as a diagonal.
 

@@ -28,6 +28,7 @@ from arraystack._math.elementwise import apply_ufunc
 from arraystack.ir import primitives as p
 from arraystack.ir.core import Tracer, active, bind, is_tracing
 from arraystack.ir.structural import concatenate_p, full_p, reduce_or_p, slice_p
+from arraystack._core.overrides import defers_to_numpy
 
 if TYPE_CHECKING:
     from typing import Any
@@ -314,6 +315,7 @@ def _fix_head(vals, head, n):
 # -- sampled spaces: linspace, logspace, geomspace -------------------------------------------------
 
 
+@defers_to_numpy
 def linspace(
     start: ArrayLike,
     stop: ArrayLike,
@@ -429,6 +431,7 @@ def _shape_of(x):
     return tuple(x.shape) if hasattr(x, "shape") else np.shape(x)
 
 
+@defers_to_numpy
 def logspace(
     start: ArrayLike,
     stop: ArrayLike,
@@ -481,6 +484,7 @@ def _ndmin(a, ndmin):
     return reshape(a, (1,) * (ndmin - a.ndim) + a.shape) if a.ndim < ndmin else a
 
 
+@defers_to_numpy
 def geomspace(
     start: ArrayLike,
     stop: ArrayLike,

@@ -62,6 +62,7 @@ def diag_indices(n: int, ndim: int = 2) -> tuple[NDArray, ...]:
     return (idx,) * operator.index(ndim)
 
 
+@defers_to_numpy
 def diag_indices_from(arr: ArrayLike) -> tuple[NDArray, ...]:
     """Return the indices to access the main diagonal of an n-dimensional array.
 
@@ -145,6 +146,7 @@ def _square_from(arr):
     return arr.shape
 
 
+@defers_to_numpy
 def tril_indices_from(arr: ArrayLike, k: int = 0) -> tuple[NDArray, NDArray]:
     """Return the indices for the lower-triangle of arr.
 
@@ -169,6 +171,7 @@ def tril_indices_from(arr: ArrayLike, k: int = 0) -> tuple[NDArray, NDArray]:
     return tril_indices(n, k, m)
 
 
+@defers_to_numpy
 def triu_indices_from(arr: ArrayLike, k: int = 0) -> tuple[NDArray, NDArray]:
     """Return the indices for the upper-triangle of arr.
 
@@ -220,6 +223,7 @@ def _strides(dims, order):
     return strides
 
 
+@defers_to_numpy
 def ravel_multi_index(
     multi_index: Sequence[ArrayLike],
     dims: AxisLike,
@@ -280,6 +284,7 @@ def ravel_multi_index(
     return total
 
 
+@defers_to_numpy
 def unravel_index(indices: ArrayLike, shape: AxisLike, order: str = "C") -> tuple[NDArray, ...]:
     """Converts a flat index or array of flat indices into a tuple of coordinate arrays.
 
@@ -320,6 +325,7 @@ def unravel_index(indices: ArrayLike, shape: AxisLike, order: str = "C") -> tupl
     return tuple(idx // s % d if d else idx for s, d in zip(strides, dims))
 
 
+@defers_to_numpy
 def ix_(*args: ArrayLike) -> tuple[NDArray, ...]:
     """Construct an open mesh from multiple sequences.
 

@@ -182,6 +182,7 @@ def _along_axis_args(arr, indices, axis):
     return arr, indices, axis
 
 
+@defers_to_numpy
 def take_along_axis(
     arr: ArrayLike, indices: ArrayLike, axis: int | None = -1, *, mode: str = "raise"
 ) -> NDArray:
@@ -217,6 +218,7 @@ def take_along_axis(
     return arr[_along_axis_key(arr.shape, indices, axis)]
 
 
+@defers_to_numpy
 def put_along_axis(
     arr: NDArray, indices: ArrayLike, values: ArrayLike, axis: int | None, *, mode: str = "raise"
 ) -> None:
@@ -279,6 +281,7 @@ def _cycled(values, n, dtype):
     return astype(v[:n], dtype) if v.dtype != dtype else v[:n]
 
 
+@defers_to_numpy
 def put(a: NDArray, ind: ArrayLike, v: ArrayLike, mode: str = "raise") -> None:
     """Replaces specified elements of an array with given values (in place).
 
@@ -335,6 +338,7 @@ def _same_size_mask(name, a, mask):
     return reshape(astype(mask, bool) if mask.dtype != bool else mask, a.shape)
 
 
+@defers_to_numpy
 def putmask(a: NDArray, mask: ArrayLike, values: ArrayLike) -> None:
     """Changes elements of an array based on conditional and input values (in place).
 
@@ -368,6 +372,7 @@ def putmask(a: NDArray, mask: ArrayLike, values: ArrayLike) -> None:
     a[...] = where(mask, reshape(values, a.shape), a)
 
 
+@defers_to_numpy
 def place(arr: NDArray, mask: ArrayLike, vals: ArrayLike) -> None:
     """Change elements of an array based on conditional and input values (in place).
 
@@ -406,6 +411,7 @@ def place(arr: NDArray, mask: ArrayLike, vals: ArrayLike) -> None:
     arr[...] = where(mask, picked, arr)
 
 
+@defers_to_numpy
 def choose(
     a: ArrayLike,
     choices: Sequence[ArrayLike] | ArrayLike,
@@ -541,6 +547,7 @@ def compress(
     return _store(out, _padded(result, valid, axis, fill_value))
 
 
+@defers_to_numpy
 def extract(
     condition: ArrayLike,
     arr: ArrayLike,
@@ -576,6 +583,7 @@ def extract(
     return _padded(take(ravel(asarray(arr)), index), valid, 0, fill_value)
 
 
+@defers_to_numpy
 def select(
     condlist: Sequence[ArrayLike],
     choicelist: Sequence[ArrayLike],
@@ -623,6 +631,7 @@ def select(
     return astype(result, dtype) if result.dtype != dtype else result
 
 
+@defers_to_numpy
 def piecewise(
     x: ArrayLike,
     condlist: Sequence[ArrayLike] | ArrayLike,

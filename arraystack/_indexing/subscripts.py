@@ -64,10 +64,12 @@ def getitem(x: ndarray, key, mode="raise"):
         # composition below (slice, rev, reshape, gather on their reference rules) is exactly NumPy's
         # own indexing of the buffer, so let NumPy do it in one call (views alias, errors are NumPy's).
         t = type(key)
-        if t in _BASIC_KEYS or (t is tuple and all(type(k) in _BASIC_KEYS for k in key)):
+        if t in _BASIC_KEYS or isinstance(key, np.generic) or (
+            t is tuple and all(type(k) in _BASIC_KEYS or isinstance(k, np.generic) for k in key)
+        ):  # NumPy's scalars (np.int64(1), np.True_) index as NumPy reads them
             return _host_item(value[key])
-        if t is ndarray and type(key._value) is _host_array and key._value.dtype.kind in "iub":
-            return wrap(value[key._value])
+        if t is ndarray and isinstance(key._value, _NUMPY_VALUES) and key._value.dtype.kind in "iub":
+            return _host_item(value[key._value])  # an index or mask array, or a scalar result
         if value.dtype.kind in HOST_KINDS:
             return _host_item(value[_numpy_key(key)])
     elif isinstance(value, np.void) and not active.n:  # a structured array's row: by field or position
@@ -195,6 +197,7 @@ def nonzero(a: ArrayLike, *, size: int | None = None, fill_value: int = 0) -> tu
     return tuple(wrap(i) for i in bind(nonzero_p, a._value, **_size_params(size, fill_value)))
 
 
+@defers_to_numpy
 def argwhere(a: ArrayLike, *, size: int | None = None, fill_value: int = 0) -> NDArray:
     """Find the indices of array elements that are non-zero, grouped by element.
 
@@ -237,6 +240,7 @@ def argwhere(a: ArrayLike, *, size: int | None = None, fill_value: int = 0) -> N
     return wrap(bind(concatenate_p, *columns, dimension=1))
 
 
+@defers_to_numpy
 def flatnonzero(a: ArrayLike, *, size: int | None = None, fill_value: int = 0) -> NDArray:
     """Return indices that are non-zero in the flattened version of a.
 

@@ -12,6 +12,7 @@ from numpy.exceptions import AxisError
 from numpy.lib.array_utils import normalize_axis_index
 
 import arraystack as anp
+from arraystack._core.overrides import defers_to_numpy
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, NDArray
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 __all__ = ["rollaxis"]
 
 
+@defers_to_numpy
 def rollaxis(a: ArrayLike, axis: int, start: int = 0) -> NDArray:
     """Roll the specified axis backwards, until it lies in a given position.
 

@@ -18,6 +18,7 @@ from numpy.lib.array_utils import normalize_axis_index
 import arraystack as anp
 from arraystack._core.array import ndarray
 from arraystack._core.host_calls import host_arguments, wrap_result
+from arraystack._core.overrides import defers_to_numpy
 from arraystack.ir.core import ShapeDependsOnDataError
 
 if TYPE_CHECKING:
@@ -47,6 +48,7 @@ def _editing_axis(arr, axis):
     return arr, normalize_axis_index(axis, arr.ndim)
 
 
+@defers_to_numpy
 def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> NDArray:
     """Append values to the end of an array.
 
@@ -81,6 +83,7 @@ def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> NDArra
     return anp.concatenate((arr, values), axis=axis)
 
 
+@defers_to_numpy
 def delete(arr: ArrayLike, obj: Any, axis: int | None = None) -> NDArray:
     """Return a new array with sub-arrays along an axis deleted.
 
@@ -120,6 +123,7 @@ def delete(arr: ArrayLike, obj: Any, axis: int | None = None) -> NDArray:
     return anp.take(arr, kept, axis=axis)
 
 
+@defers_to_numpy
 def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None) -> NDArray:
     """Insert values along the given axis before the given indices.
 
@@ -220,6 +224,7 @@ def _assigned(values, shape):
         ) from None
 
 
+@defers_to_numpy
 def resize(a: ArrayLike, new_shape: ShapeLike) -> NDArray:
     """Return a new array with the specified shape.
 
@@ -259,6 +264,7 @@ def resize(a: ArrayLike, new_shape: ShapeLike) -> NDArray:
     return anp.reshape(a, new_shape)
 
 
+@defers_to_numpy
 def trim_zeros(
     filt: ArrayLike, trim: str = "fb", axis: int | tuple[int, ...] | None = None
 ) -> NDArray | Any:

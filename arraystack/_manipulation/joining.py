@@ -206,6 +206,7 @@ def _atleast(a, n):
     return wrap(bind(reshape_p, a._value, new_sizes=shape))
 
 
+@defers_to_numpy
 def atleast_1d(*arys: ArrayLike) -> NDArray | tuple[NDArray, ...]:
     """Convert inputs to arrays with at least one dimension.
 
@@ -229,6 +230,7 @@ def atleast_1d(*arys: ArrayLike) -> NDArray | tuple[NDArray, ...]:
     return tuple(_atleast(a, 1) for a in arys)
 
 
+@defers_to_numpy
 def atleast_2d(*arys: ArrayLike) -> NDArray | tuple[NDArray, ...]:
     """View inputs as arrays with at least two dimensions.
 
@@ -252,6 +254,7 @@ def atleast_2d(*arys: ArrayLike) -> NDArray | tuple[NDArray, ...]:
     return tuple(_atleast(a, 2) for a in arys)
 
 
+@defers_to_numpy
 def atleast_3d(*arys: ArrayLike) -> NDArray | tuple[NDArray, ...]:
     """View inputs as arrays with at least three dimensions.
 
@@ -280,6 +283,7 @@ def _as_tuple(arrs):
     return arrs if isinstance(arrs, tuple) else (arrs,)
 
 
+@defers_to_numpy
 def vstack(
     tup: Sequence[ArrayLike],
     *,
@@ -312,6 +316,7 @@ def vstack(
     return concatenate(_as_tuple(atleast_2d(*tup)), 0, dtype=dtype, casting=casting)
 
 
+@defers_to_numpy
 def hstack(
     tup: Sequence[ArrayLike],
     *,
@@ -346,6 +351,7 @@ def hstack(
     return concatenate(arrs, axis, dtype=dtype, casting=casting)
 
 
+@defers_to_numpy
 def dstack(tup: Sequence[ArrayLike]) -> NDArray:
     """Stack arrays in sequence depth wise (along third axis).
 
@@ -369,6 +375,7 @@ def dstack(tup: Sequence[ArrayLike]) -> NDArray:
     return concatenate(_as_tuple(atleast_3d(*tup)), 2)
 
 
+@defers_to_numpy
 def column_stack(tup: Sequence[ArrayLike]) -> NDArray:
     """Stack 1-D arrays as columns into a 2-D array.
 

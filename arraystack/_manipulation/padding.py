@@ -17,6 +17,7 @@ from arraystack._core.operands import convert_raw
 from arraystack.ir import primitives as p
 from arraystack.ir.core import ConcretizationError, Tracer, bind, concretization_message
 from arraystack.ir.structural import broadcast_in_dim_p, concatenate_p, pad_p, rev_p, slice_p
+from arraystack._core.overrides import defers_to_numpy
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -110,6 +111,7 @@ def _join(axis, left, middle, right):
     return parts[0] if len(parts) == 1 else bind(concatenate_p, *parts, dimension=axis)
 
 
+@defers_to_numpy
 def pad(
     array: ArrayLike,
     pad_width: Any,

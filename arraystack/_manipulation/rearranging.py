@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, AxisLike, NDArray
 
 
+@defers_to_numpy
 def flip(m: ArrayLike, axis: AxisLike = None) -> NDArray:
     """Reverse the order of elements in an array along the given axis.
 
@@ -59,6 +60,7 @@ def flip(m: ArrayLike, axis: AxisLike = None) -> NDArray:
     return view_of(m, rev_p, dimensions=axes)
 
 
+@defers_to_numpy
 def fliplr(m: ArrayLike) -> NDArray:
     """Reverse the order of elements along axis 1 (left/right).
 
@@ -83,6 +85,7 @@ def fliplr(m: ArrayLike) -> NDArray:
     return flip(m, 1)
 
 
+@defers_to_numpy
 def flipud(m: ArrayLike) -> NDArray:
     """Reverse the order of elements along axis 0 (up/down).
 
@@ -113,6 +116,7 @@ def _axis_slice(x, axis, start, stop):
     return bind(slice_p, x, start_indices=starts, limit_indices=limits, strides=(1,) * len(x.shape))
 
 
+@defers_to_numpy
 def roll(a: ArrayLike, shift: int | Sequence[int], axis: AxisLike = None) -> NDArray:
     """Roll array elements along a given axis; elements that roll beyond the last position re-enter at
     the first.
@@ -158,6 +162,7 @@ def roll(a: ArrayLike, shift: int | Sequence[int], axis: AxisLike = None) -> NDA
     return copy(a) if out is a._value else wrap(out)
 
 
+@defers_to_numpy
 def rot90(m: ArrayLike, k: int = 1, axes: Sequence[int] = (0, 1)) -> NDArray:
     """Rotate an array by 90 degrees in the plane specified by axes.
 
@@ -200,6 +205,7 @@ def rot90(m: ArrayLike, k: int = 1, axes: Sequence[int] = (0, 1)) -> NDArray:
     return flip(transpose(m, perm), axes[1])
 
 
+@defers_to_numpy
 def tile(A: ArrayLike, reps: int | Sequence[int]) -> NDArray:
     """Construct an array by repeating A the number of times given by reps.
 

@@ -201,6 +201,7 @@ def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> NDArray:
 permute_dims = transpose  # numpy.permute_dims is numpy.transpose
 
 
+@defers_to_numpy
 def matrix_transpose(x: ArrayLike, /) -> NDArray:
     """Transposes a matrix (or a stack of matrices): swaps the last two axes.
 
@@ -260,6 +261,7 @@ def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> NDArray:
     return view_of(a, transpose_p, permutation=tuple(perm))
 
 
+@defers_to_numpy
 def moveaxis(
     a: ArrayLike,
     source: int | Sequence[int],
@@ -303,6 +305,7 @@ def moveaxis(
     return view_of(a, transpose_p, permutation=tuple(order))
 
 
+@defers_to_numpy
 def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> NDArray:
     """Expand the shape of an array: insert new axes of length one.
 
@@ -380,6 +383,7 @@ def squeeze(a: ArrayLike, axis: AxisLike = None) -> NDArray:
 # -- broadcasting ---------------------------------------------------------------------------------------------
 
 
+@defers_to_numpy
 def broadcast_to(array: ArrayLike, shape: ShapeLike, subok: bool = False) -> NDArray:
     """Broadcast an array to a new shape.
 
@@ -425,6 +429,7 @@ def broadcast_to(array: ArrayLike, shape: ShapeLike, subok: bool = False) -> NDA
     return view_of(array, broadcast_in_dim_p, shape=shape, broadcast_dimensions=dims)
 
 
+@defers_to_numpy
 def broadcast_arrays(*args: ArrayLike, subok: bool = False) -> tuple[NDArray, ...]:
     """Broadcast any number of arrays against each other.
 

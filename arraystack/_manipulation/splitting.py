@@ -15,6 +15,7 @@ from arraystack._manipulation.reshaping import moveaxis
 from arraystack._core.shapes import normalize_axis
 from arraystack.ir.core import bind
 from arraystack.ir.structural import reshape_p, slice_p
+from arraystack._core.overrides import defers_to_numpy
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -32,6 +33,7 @@ def _slice_axis(ary, axis, start, stop):
     return view_of(ary, slice_p, start_indices=starts, limit_indices=limits, strides=(1,) * ary.ndim)
 
 
+@defers_to_numpy
 def array_split(
     ary: ArrayLike,
     indices_or_sections: int | Sequence[int] | ArrayLike,
@@ -75,6 +77,7 @@ def array_split(
     return [_slice_axis(ary, axis, div_points[i], div_points[i + 1]) for i in range(n_sections)]
 
 
+@defers_to_numpy
 def split(
     ary: ArrayLike,
     indices_or_sections: int | Sequence[int] | ArrayLike,
@@ -113,6 +116,7 @@ def split(
     return array_split(ary, indices_or_sections, axis)
 
 
+@defers_to_numpy
 def hsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike) -> list[NDArray]:
     """Split an array into multiple sub-arrays horizontally (column-wise).
 
@@ -140,6 +144,7 @@ def hsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike)
     return split(ary, indices_or_sections, 1 if ary.ndim > 1 else 0)
 
 
+@defers_to_numpy
 def vsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike) -> list[NDArray]:
     """Split an array into multiple sub-arrays vertically (row-wise).
 
@@ -167,6 +172,7 @@ def vsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike)
     return split(ary, indices_or_sections, 0)
 
 
+@defers_to_numpy
 def dsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike) -> list[NDArray]:
     """Split array into multiple sub-arrays along the 3rd axis (depth).
 
@@ -194,6 +200,7 @@ def dsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike)
     return split(ary, indices_or_sections, 2)
 
 
+@defers_to_numpy
 def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[NDArray, ...]:
     """Split an array into a sequence of arrays along the given axis.
 

@@ -18,6 +18,7 @@ from numpy.lib.stride_tricks import as_strided
 import arraystack as anp
 from arraystack._core.array import ndarray
 from arraystack._core.host_calls import host_arguments
+from arraystack._core.overrides import defers_to_numpy
 from arraystack.ir.core import Tracer
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ def _destination(dst, name):
         raise TypeError(f"{name}() argument 1 must be arraystack.ndarray, not {type(dst).__name__}")
 
 
+@defers_to_numpy
 def copyto(dst: ArrayLike, src: ArrayLike, casting: str = "same_kind", where: Any = True) -> None:
     """Copies values from one array to another, broadcasting as necessary.
 
@@ -92,6 +94,7 @@ def copyto(dst: ArrayLike, src: ArrayLike, casting: str = "same_kind", where: An
         dst[...] = anp.where(anp.asarray(where, dtype=bool), value, dst)
 
 
+@defers_to_numpy
 def fill_diagonal(a: ArrayLike, val: Any, wrap: bool = False) -> None:
     """Fill the main diagonal of the given array of any dimensionality.
 

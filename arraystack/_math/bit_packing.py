@@ -14,6 +14,7 @@ from numpy.lib.array_utils import normalize_axis_index
 
 import arraystack as anp
 from arraystack._core.host_calls import host_arguments, wrap_result
+from arraystack._core.overrides import defers_to_numpy
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, NDArray
@@ -37,6 +38,7 @@ def _along(vector, axis, ndim):
     return vector.reshape((-1,) + (1,) * (ndim - axis - 1))
 
 
+@defers_to_numpy
 def packbits(a: ArrayLike, /, axis: int | None = None, bitorder: str = "big") -> NDArray:
     """Packs the elements of a binary-valued array into bits in a uint8 array.
 
@@ -83,6 +85,7 @@ def packbits(a: ArrayLike, /, axis: int | None = None, bitorder: str = "big") ->
     return anp.sum(bits * weights, axis=axis + 1, dtype=np.uint8)
 
 
+@defers_to_numpy
 def unpackbits(
     a: ArrayLike, /, axis: int | None = None, count: int | None = None, bitorder: str = "big"
 ) -> NDArray:

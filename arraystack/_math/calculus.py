@@ -14,6 +14,7 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 import arraystack as anp
 from arraystack._core.array import wrap
 from arraystack._core.interop import call_host
+from arraystack._core.overrides import defers_to_numpy
 from arraystack.ir.core import Tracer, bind
 from arraystack.ir.primitives import complex_p
 
@@ -30,6 +31,7 @@ def _along(nd, axis, index):
     return tuple(key)
 
 
+@defers_to_numpy
 def diff(
     a: ArrayLike,
     n: int = 1,
@@ -95,6 +97,7 @@ def diff(
     return a
 
 
+@defers_to_numpy
 def ediff1d(
     ary: ArrayLike,
     to_end: ArrayLike | None = None,
@@ -160,6 +163,7 @@ def _spacing(distances, size):
     return wrap(diffx[0]) if (diffx == diffx[0]).all() else wrap(diffx)
 
 
+@defers_to_numpy
 def gradient(
     f: ArrayLike,
     *varargs: ArrayLike,
@@ -264,6 +268,7 @@ def _gradient_axis(f, axis, ax_dx, edge_order, otype):
     return anp.concatenate([p.astype(otype) for p in pieces], axis=axis)
 
 
+@defers_to_numpy
 def trapezoid(y: ArrayLike, x: ArrayLike | None = None, dx: float = 1.0, axis: int = -1) -> NDArray:
     """Integrate along the given axis using the composite trapezoidal rule.
 
@@ -325,6 +330,7 @@ def _interp_real(x, xp, fp, left, right):
     return anp.where(anp.isnan(x), x, result).astype(np.float64)
 
 
+@defers_to_numpy
 def interp(
     x: ArrayLike,
     xp: ArrayLike,
@@ -391,6 +397,7 @@ def interp(
     return wrap(bind(complex_p, re._value, im._value))
 
 
+@defers_to_numpy
 def cross(
     a: ArrayLike,
     b: ArrayLike,
@@ -469,6 +476,7 @@ def cross(
     return anp.moveaxis(cp, -1, axisc)
 
 
+@defers_to_numpy
 def unwrap(
     p: ArrayLike,
     discont: float | None = None,
@@ -565,6 +573,7 @@ def _operands(a, v):
     return a, v
 
 
+@defers_to_numpy
 def correlate(a: ArrayLike, v: ArrayLike, mode: str = "valid") -> NDArray:
     """Cross-correlation of two one-dimensional sequences.
 
@@ -597,6 +606,7 @@ def correlate(a: ArrayLike, v: ArrayLike, mode: str = "valid") -> NDArray:
     return _correlate(a, v, mode)
 
 
+@defers_to_numpy
 def convolve(a: ArrayLike, v: ArrayLike, mode: str = "full") -> NDArray:
     """Return the discrete, linear convolution of two one-dimensional sequences.
 

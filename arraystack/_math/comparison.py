@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 import arraystack as anp
+from arraystack._core.overrides import defers_to_numpy
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, NDArray
@@ -19,6 +20,7 @@ def _operand(v):
     return v if isinstance(v, (int, float, complex)) else anp.asarray(v)
 
 
+@defers_to_numpy
 def isclose(
     a: ArrayLike,
     b: ArrayLike,
@@ -68,6 +70,7 @@ def isclose(
     return anp.asarray(result)
 
 
+@defers_to_numpy
 def allclose(
     a: ArrayLike,
     b: ArrayLike,
@@ -117,6 +120,7 @@ def _as_arrays(a1, a2):
         return None
 
 
+@defers_to_numpy
 def array_equal(a1: ArrayLike, a2: ArrayLike, equal_nan: bool = False) -> bool:
     """True if two arrays have the same shape and elements, False otherwise.
 
@@ -155,6 +159,7 @@ def array_equal(a1: ArrayLike, a2: ArrayLike, equal_nan: bool = False) -> bool:
     return builtins.bool(anp.all(equal))
 
 
+@defers_to_numpy
 def array_equiv(a1: ArrayLike, a2: ArrayLike) -> bool:
     """Returns True if input arrays are shape consistent and all elements equal.
 

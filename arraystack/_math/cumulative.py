@@ -149,6 +149,7 @@ def _cumulative(prim, identity, x, axis, dtype, out, include_initial):
     return store_scan(r, out)
 
 
+@defers_to_numpy
 def cumulative_sum(
     x: ArrayLike,
     /,
@@ -188,6 +189,7 @@ def cumulative_sum(
     return _cumulative(cumsum_p, 0, x, axis, dtype, out, include_initial)
 
 
+@defers_to_numpy
 def cumulative_prod(
     x: ArrayLike,
     /,

@@ -16,7 +16,7 @@ from numpy._core import umath as _umath
 from arraystack._core.array import ndarray, raw, wrap
 from arraystack._core.dtypes import result_type
 from arraystack._core.operands import broadcast_raw, is_scalar_literal, is_weak, shape_of
-from arraystack._core.overrides import defers_to_numpy
+from arraystack._core.overrides import defers_to, defers_to_numpy, undeferred
 from arraystack._creation.basic import asarray, astype, zeros
 from arraystack._math.elementwise import (
     arctan2,
@@ -104,7 +104,7 @@ def where(
 
 
 # eager where(c, x, y) on NumPy buffers and scalars: select_p's reference rule, numpy.where, in C
-where = accelerated(where, np.where, 3)
+where = defers_to_numpy(accelerated(where, np.where, 3))
 
 
 def _scalar_as(value, dtype):
@@ -283,7 +283,7 @@ def round(a: ArrayLike, decimals: int = 0, out: NDArray | None = None) -> NDArra
     return _round_real(a, decimals, out)
 
 
-around = round
+around = defers_to(np.around)(undeferred(round))  # numpy.around is a function of its own
 
 
 def _round_real(a, decimals, out):
@@ -304,6 +304,7 @@ def _round_real(a, decimals, out):
     return astype(result, a.dtype) if kind in "iu" else result
 
 
+@defers_to_numpy
 def fix(x: ArrayLike, out: NDArray | None = None) -> NDArray:
     """Round to nearest integer towards zero.
 
@@ -331,6 +332,7 @@ def fix(x: ArrayLike, out: NDArray | None = None) -> NDArray:
     return trunc(x, out=out)
 
 
+@defers_to_numpy
 def nan_to_num(
     x: ScalarLike,
     copy: bool = True,
@@ -429,6 +431,7 @@ def _is_python_scalar(val) -> bool:
     return is_weak(val._value if type(val) is ndarray else val)
 
 
+@defers_to_numpy
 def real(val: ArrayLike) -> NDArray:
     """Return the real part of the complex argument.
 
@@ -455,6 +458,7 @@ def real(val: ArrayLike) -> NDArray:
     return view_of(val, p.real_p)
 
 
+@defers_to_numpy
 def imag(val: ArrayLike) -> NDArray:
     """Return the imaginary part of the complex argument.
 
@@ -483,6 +487,7 @@ def imag(val: ArrayLike) -> NDArray:
     return zeros(val.shape, val.dtype)
 
 
+@defers_to_numpy
 def angle(z: ArrayLike, deg: bool = False) -> NDArray:
     """Return the angle of the complex argument.
 
@@ -513,6 +518,7 @@ def angle(z: ArrayLike, deg: bool = False) -> NDArray:
     return result
 
 
+@defers_to_numpy
 def isreal(x: ArrayLike) -> NDArray:
     """Returns a bool array, where True if input element is real (zero imaginary part).
 
@@ -534,6 +540,7 @@ def isreal(x: ArrayLike) -> NDArray:
     return equal(imag(x), 0)
 
 
+@defers_to_numpy
 def iscomplex(x: ArrayLike) -> NDArray:
     """Returns a bool array, where True if input element is complex (nonzero imaginary part).
 
@@ -558,6 +565,7 @@ def iscomplex(x: ArrayLike) -> NDArray:
     return zeros(x.shape, bool)
 
 
+@defers_to_numpy
 def iscomplexobj(x: Any) -> bool:
     """Check for a complex type or an array of complex numbers.
 
@@ -582,6 +590,7 @@ def iscomplexobj(x: Any) -> bool:
     return issubclass(np.dtype(dtype).type, np.complexfloating)
 
 
+@defers_to_numpy
 def isrealobj(x: Any) -> bool:
     """Return True if x is a not complex type or an array of complex numbers.
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import eager_buffer, ndarray, wrap
-from arraystack._core.overrides import defers_to_numpy
+from arraystack._core.overrides import defers_to, defers_to_numpy, undeferred
 from arraystack._creation.basic import asarray
 from arraystack._math.reduce import (
     BOOL,
@@ -248,8 +248,8 @@ def min(
     return extreme_reduce(reduce_min_p, "minimum", min_p, a, axis, out, keepdims, initial, where)
 
 
-amax = max
-amin = min
+amax = defers_to(np.amax)(undeferred(max))  # numpy.amax is a function of its own
+amin = defers_to(np.amin)(undeferred(min))
 
 
 def _logical(prim, name, identity, a, axis, out, keepdims, where):
@@ -490,6 +490,7 @@ def ptp(
     return store(binary(sub_p, hi, lo, dtype), out, "subtract")
 
 
+@defers_to_numpy
 def count_nonzero(a: ArrayLike, axis: AxisLike = None, *, keepdims: bool = False) -> NDArray:
     """Counts the number of non-zero values in the array a.
 

@@ -136,6 +136,7 @@ def nansum(
     )
 
 
+@defers_to_numpy
 def nanprod(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -189,6 +190,7 @@ def nanprod(
     )
 
 
+@defers_to_numpy
 def nancumsum(
     a: ArrayLike,
     axis: int | None = None,
@@ -223,6 +225,7 @@ def nancumsum(
     return cumsum(wrap(x), axis, dtype, out)
 
 
+@defers_to_numpy
 def nancumprod(
     a: ArrayLike,
     axis: int | None = None,
@@ -425,6 +428,7 @@ def _nan_arg(prim, name, fill, a, axis, out, keepdims):
     return arg_reduce(prim, name, wrap(x), axis, out, keepdims)
 
 
+@defers_to_numpy
 def nanargmin(
     a: ArrayLike,
     axis: int | None = None,
@@ -464,6 +468,7 @@ def nanargmin(
     return _nan_arg(argmin_p, "argmin", np.inf, a, axis, out, keepdims)
 
 
+@defers_to_numpy
 def nanargmax(
     a: ArrayLike,
     axis: int | None = None,

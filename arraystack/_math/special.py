@@ -10,11 +10,13 @@ import numpy as np
 from numpy.lib._function_base_impl import _i0A, _i0B
 
 import arraystack as anp
+from arraystack._core.overrides import defers_to_numpy
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, NDArray
 
 
+@defers_to_numpy
 def sinc(x: ArrayLike) -> NDArray:
     """Return the normalized sinc function, ``sin(pi x) / (pi x)``, with 1 at 0.
 
@@ -51,6 +53,7 @@ def _chbevl(x, vals):
     return 0.5 * (b0 - b2)
 
 
+@defers_to_numpy
 def i0(x: ArrayLike) -> NDArray:
     """Modified Bessel function of the first kind, order 0.
 

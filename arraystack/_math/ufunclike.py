@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import arraystack as anp
+from arraystack._core.overrides import defers_to_numpy
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, NDArray
@@ -27,6 +28,7 @@ def _sign_test(x, out, negative):
     return anp.logical_and(is_inf, sign if negative else ~sign, out)
 
 
+@defers_to_numpy
 def isposinf(x: ArrayLike, out: NDArray | None = None) -> NDArray:
     """Test element-wise for positive infinity, return result as bool array.
 
@@ -57,6 +59,7 @@ def isposinf(x: ArrayLike, out: NDArray | None = None) -> NDArray:
     return _sign_test(x, out, negative=False)
 
 
+@defers_to_numpy
 def isneginf(x: ArrayLike, out: NDArray | None = None) -> NDArray:
     """Test element-wise for negative infinity, return result as bool array.
 

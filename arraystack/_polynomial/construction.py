@@ -15,6 +15,7 @@ import numpy as np
 
 import arraystack as anp
 from arraystack._core.host_calls import host_arguments, wrap_result
+from arraystack._core.overrides import defers_to_numpy
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, NDArray
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["poly", "vander"]
 
 
+@defers_to_numpy
 def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> NDArray:
     """Generate a Vandermonde matrix.
 
@@ -68,6 +70,7 @@ def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> NDAr
     return v if increasing else v[:, ::-1]
 
 
+@defers_to_numpy
 def poly(seq_of_zeros: ArrayLike) -> NDArray | float:
     """Find the coefficients of a polynomial with the given sequence of roots.
 

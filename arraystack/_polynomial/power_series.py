@@ -13,6 +13,7 @@ import numpy as np
 
 import arraystack as anp
 from arraystack._core.array import ndarray, wrap
+from arraystack._core.overrides import defers_to_numpy
 from arraystack.ir.core import ShapeDependsOnDataError, Tracer
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ def _linalg(name):
     return eager
 
 
+@defers_to_numpy
 def polyval(p: ArrayLike, x: ArrayLike) -> NDArray | poly1d:
     """Evaluate a polynomial at specific values.
 
@@ -88,6 +90,7 @@ def _coeffs(a):
     return a.coeffs if isinstance(a, poly1d) else anp.atleast_1d(anp.asarray(a))
 
 
+@defers_to_numpy
 def polyadd(a1: ArrayLike, a2: ArrayLike) -> NDArray | poly1d:
     """Find the sum of two polynomials.
 
@@ -120,6 +123,7 @@ def polyadd(a1: ArrayLike, a2: ArrayLike) -> NDArray | poly1d:
     return poly1d(val) if truepoly else val
 
 
+@defers_to_numpy
 def polysub(a1: ArrayLike, a2: ArrayLike) -> NDArray | poly1d:
     """Difference (subtraction) of two polynomials.
 
@@ -152,6 +156,7 @@ def polysub(a1: ArrayLike, a2: ArrayLike) -> NDArray | poly1d:
     return poly1d(val) if truepoly else val
 
 
+@defers_to_numpy
 def polymul(a1: ArrayLike, a2: ArrayLike) -> NDArray | poly1d:
     """Find the product of two polynomials.
 
@@ -177,6 +182,7 @@ def polymul(a1: ArrayLike, a2: ArrayLike) -> NDArray | poly1d:
     return poly1d(val) if truepoly else val
 
 
+@defers_to_numpy
 def polyder(p: ArrayLike, m: int = 1) -> NDArray | poly1d:
     """Return the derivative of the specified order of a polynomial.
 
@@ -207,6 +213,7 @@ def polyder(p: ArrayLike, m: int = 1) -> NDArray | poly1d:
     return poly1d(val) if truepoly else val
 
 
+@defers_to_numpy
 def polyint(p: ArrayLike, m: int = 1, k: ArrayLike | None = None) -> NDArray | poly1d:
     """Return an antiderivative (indefinite integral) of a polynomial.
 
@@ -249,6 +256,7 @@ def polyint(p: ArrayLike, m: int = 1, k: ArrayLike | None = None) -> NDArray | p
     return poly1d(val) if truepoly else val
 
 
+@defers_to_numpy
 def polydiv(u: ArrayLike, v: ArrayLike) -> tuple[NDArray, NDArray] | tuple[poly1d, poly1d]:
     """Returns the quotient and remainder of polynomial division.
 
@@ -282,6 +290,7 @@ def polydiv(u: ArrayLike, v: ArrayLike) -> tuple[NDArray, NDArray] | tuple[poly1
     return wrap(np.asarray(q)), wrap(np.asarray(r))
 
 
+@defers_to_numpy
 def roots(p: ArrayLike) -> NDArray:
     """Return the roots of a polynomial with coefficients given in p.
 
@@ -311,6 +320,7 @@ def roots(p: ArrayLike) -> NDArray:
     return wrap(np.asarray(np.roots(p)))
 
 
+@defers_to_numpy
 def polyfit(
     x: ArrayLike,
     y: ArrayLike,

@@ -27,6 +27,7 @@ from arraystack._sorting.sorting import searchsorted, sort
 from arraystack.ir.core import ShapeDependsOnDataError, Tracer, bind, is_tracing
 from arraystack.ir.primitives import iota_p, isnan_p
 from arraystack.ir.sorting import sort_p
+from arraystack._core.overrides import defers_to_numpy
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, NDArray, ScalarLike
@@ -143,6 +144,7 @@ def _inverse_permutation(perm, n):
     return inverse
 
 
+@defers_to_numpy
 def unique(
     ar: ArrayLike,
     return_index: bool = False,
@@ -216,6 +218,7 @@ def unique(
     return ret[0] if len(ret) == 1 else ret
 
 
+@defers_to_numpy
 def unique_values(
     x: ArrayLike,
     *,
@@ -252,6 +255,7 @@ def unique_values(
     return unique(x, equal_nan=False, sorted=False, size=size, fill_value=fill_value)
 
 
+@defers_to_numpy
 def unique_counts(
     x: ArrayLike,
     *,
@@ -286,6 +290,7 @@ def unique_counts(
     )
 
 
+@defers_to_numpy
 def unique_inverse(
     x: ArrayLike,
     *,
@@ -320,6 +325,7 @@ def unique_inverse(
     )
 
 
+@defers_to_numpy
 def unique_all(
     x: ArrayLike,
     *,
@@ -354,6 +360,7 @@ def unique_all(
     return UniqueAllResult(*result)
 
 
+@defers_to_numpy
 def intersect1d(
     ar1: ArrayLike,
     ar2: ArrayLike,
@@ -415,6 +422,7 @@ def intersect1d(
     return common, ind_a, ind_b
 
 
+@defers_to_numpy
 def union1d(ar1: ArrayLike, ar2: ArrayLike) -> NDArray:
     """Find the union of two arrays: the unique, sorted values in either.
 
@@ -442,6 +450,7 @@ def union1d(ar1: ArrayLike, ar2: ArrayLike) -> NDArray:
     return unique(concatenate((asarray(ar1), asarray(ar2)), axis=None))
 
 
+@defers_to_numpy
 def setdiff1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False) -> NDArray:
     """Find the set difference of two arrays: the unique values in `ar1` that are not in `ar2`.
 
@@ -476,6 +485,7 @@ def setdiff1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False) -> ND
     return ar1[_nonzero_or_explain(keep, None, 0)]
 
 
+@defers_to_numpy
 def setxor1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False) -> NDArray:
     """Find the set exclusive-or of two arrays: the unique values in exactly one of them.
 
@@ -512,6 +522,7 @@ def setxor1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False) -> NDA
     return aux[_nonzero_or_explain(flag[1:] & flag[:-1], None, 0)]
 
 
+@defers_to_numpy
 def isin(
     element: ArrayLike,
     test_elements: ArrayLike,

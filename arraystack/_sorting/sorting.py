@@ -204,6 +204,7 @@ def argsort(
     return shape[axis] - 1 - wrap(_flip(index, axis, True))
 
 
+@defers_to_numpy
 def lexsort(keys: ArrayLike | Sequence[ArrayLike], axis: int = -1) -> NDArray:
     """Perform an indirect stable sort using a sequence of keys.
 
@@ -278,6 +279,7 @@ def _partition_args(a, kth, axis, kind, order, function):
     return x, _kth_tuple(kth, x.shape[axis]), axis
 
 
+@defers_to_numpy
 def partition(
     a: ArrayLike,
     kth: int | Sequence[int],
@@ -321,6 +323,7 @@ def partition(
     return wrap(bind(partition_p, x, kth=kth, axis=axis))
 
 
+@defers_to_numpy
 def argpartition(
     a: ArrayLike,
     kth: int | Sequence[int],
@@ -456,6 +459,7 @@ def _bins_decreasing(bins):
     return not increasing
 
 
+@defers_to_numpy
 def digitize(x: ArrayLike, bins: ArrayLike, right: bool = False) -> NDArray:
     """Return the indices of the bins to which each value in input array belongs.
 

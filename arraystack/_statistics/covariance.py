@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 import arraystack as anp
+from arraystack._core.overrides import defers_to_numpy
 from arraystack.ir.core import Tracer
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ def _weights(weights, name, n, integral):
     return w
 
 
+@defers_to_numpy
 def cov(
     m: ArrayLike,
     y: ArrayLike | None = None,
@@ -126,6 +128,7 @@ def cov(
     return anp.squeeze(c)
 
 
+@defers_to_numpy
 def corrcoef(
     x: ArrayLike,
     y: ArrayLike | None = None,

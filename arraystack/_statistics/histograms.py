@@ -18,6 +18,7 @@ import arraystack as anp
 from arraystack._core.array import wrap
 from arraystack.ir.core import ShapeDependsOnDataError, Tracer, bind
 from arraystack.ir.structural import scatter_p
+from arraystack._core.overrides import defers_to_numpy
 
 if TYPE_CHECKING:
     from typing import Any
@@ -126,6 +127,7 @@ def _uniform_index(a, edges, uniform):
     return index, keep
 
 
+@defers_to_numpy
 def histogram_bin_edges(
     a: ArrayLike,
     bins: ArrayLike | str = 10,
@@ -165,6 +167,7 @@ def histogram_bin_edges(
     return _bin_edges(a, bins, range, weights)[0]
 
 
+@defers_to_numpy
 def histogram(
     a: ArrayLike,
     bins: ArrayLike | str = 10,
@@ -228,6 +231,7 @@ def histogram(
     return n, edges
 
 
+@defers_to_numpy
 def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0) -> NDArray:
     """Count number of occurrences of each value in array of non-negative ints.
 
@@ -276,6 +280,7 @@ def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0)
 # -- multidimensional histograms: histogramdd, histogram2d -----------------------------------------
 
 
+@defers_to_numpy
 def histogramdd(
     sample: ArrayLike,
     bins: Any = 10,
@@ -371,6 +376,7 @@ def histogramdd(
     return hist, edges
 
 
+@defers_to_numpy
 def histogram2d(
     x: ArrayLike,
     y: ArrayLike,

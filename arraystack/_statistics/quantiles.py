@@ -384,6 +384,7 @@ def percentile(
     return _quantile_api(a, q, axis, out, method, keepdims, weights, 100, False)
 
 
+@defers_to_numpy
 def nanquantile(
     a: ArrayLike,
     q: ArrayLike,
@@ -437,6 +438,7 @@ def nanquantile(
     return _quantile_api(a, q, axis, out, method, keepdims, weights, None, True)
 
 
+@defers_to_numpy
 def nanpercentile(
     a: ArrayLike,
     q: ArrayLike,
@@ -538,6 +540,7 @@ def median(
     return _finish(result, (), kept, keepdims, out)
 
 
+@defers_to_numpy
 def nanmedian(
     a: ArrayLike,
     axis: AxisLike = None,

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack._core.overrides import defers_to
 from arraystack._creation.basic import _check_device, asarray
 from arraystack._creation.ranges import arange
 from arraystack._manipulation.joining import concatenate as _concatenate
@@ -98,6 +99,7 @@ def _shifts(x, axes, sign):
     return roll(x, shift, axes)
 
 
+@defers_to(np.fft.fftshift)
 def fftshift(x: ArrayLike, axes: AxisLike = None) -> NDArray:
     """Shift the zero-frequency component to the centre of the spectrum.
 
@@ -127,6 +129,7 @@ def fftshift(x: ArrayLike, axes: AxisLike = None) -> NDArray:
     return _shifts(asarray(x), axes, 1)
 
 
+@defers_to(np.fft.ifftshift)
 def ifftshift(x: ArrayLike, axes: AxisLike = None) -> NDArray:
     """Undo `fftshift`: move the centre of the spectrum back to index 0.
 

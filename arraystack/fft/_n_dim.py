@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from arraystack._core.overrides import defers_to
 from arraystack.fft._transform import _nd
 
 if TYPE_CHECKING:
@@ -12,6 +15,7 @@ if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, NDArray
 
 
+@defers_to(np.fft.fftn)
 def fftn(
     a: ArrayLike,
     s: Sequence[int] | None = None,
@@ -53,6 +57,7 @@ def fftn(
     return _nd(a, s, axes, norm, out, "fft")
 
 
+@defers_to(np.fft.ifftn)
 def ifftn(
     a: ArrayLike,
     s: Sequence[int] | None = None,
@@ -94,6 +99,7 @@ def ifftn(
     return _nd(a, s, axes, norm, out, "ifft")
 
 
+@defers_to(np.fft.rfftn)
 def rfftn(
     a: ArrayLike,
     s: Sequence[int] | None = None,
@@ -135,6 +141,7 @@ def rfftn(
     return _nd(a, s, axes, norm, out, "rfft")
 
 
+@defers_to(np.fft.irfftn)
 def irfftn(
     a: ArrayLike,
     s: Sequence[int] | None = None,
@@ -176,6 +183,7 @@ def irfftn(
     return _nd(a, s, axes, norm, out, "irfft")
 
 
+@defers_to(np.fft.fft2)
 def fft2(
     a: ArrayLike,
     s: Sequence[int] | None = None,
@@ -224,6 +232,7 @@ def fft2(
     return _nd(a, s, axes, norm, out, "fft")
 
 
+@defers_to(np.fft.ifft2)
 def ifft2(
     a: ArrayLike,
     s: Sequence[int] | None = None,
@@ -265,6 +274,7 @@ def ifft2(
     return _nd(a, s, axes, norm, out, "ifft")
 
 
+@defers_to(np.fft.rfft2)
 def rfft2(
     a: ArrayLike,
     s: Sequence[int] | None = None,
@@ -306,6 +316,7 @@ def rfft2(
     return _nd(a, s, axes, norm, out, "rfft")
 
 
+@defers_to(np.fft.irfft2)
 def irfft2(
     a: ArrayLike,
     s: Sequence[int] | None = None,

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from arraystack._core.overrides import defers_to
 from arraystack._creation.basic import asarray
 from arraystack._math.elementwise import conjugate
 from arraystack.fft._transform import _check_swap, _one, _store
@@ -12,6 +15,7 @@ if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, NDArray
 
 
+@defers_to(np.fft.fft)
 def fft(
     a: ArrayLike,
     n: int | None = None,
@@ -58,6 +62,7 @@ def fft(
     return _one(a, n, axis, norm, out, "fft")
 
 
+@defers_to(np.fft.ifft)
 def ifft(
     a: ArrayLike,
     n: int | None = None,
@@ -98,6 +103,7 @@ def ifft(
     return _one(a, n, axis, norm, out, "ifft")
 
 
+@defers_to(np.fft.rfft)
 def rfft(
     a: ArrayLike,
     n: int | None = None,
@@ -144,6 +150,7 @@ def rfft(
     return _one(a, n, axis, norm, out, "rfft")
 
 
+@defers_to(np.fft.irfft)
 def irfft(
     a: ArrayLike,
     n: int | None = None,
@@ -184,6 +191,7 @@ def irfft(
     return _one(a, n, axis, norm, out, "irfft")
 
 
+@defers_to(np.fft.hfft)
 def hfft(
     a: ArrayLike,
     n: int | None = None,
@@ -227,6 +235,7 @@ def hfft(
     return irfft(conjugate(a), n, axis, norm=_check_swap(norm), out=out)
 
 
+@defers_to(np.fft.ihfft)
 def ihfft(
     a: ArrayLike,
     n: int | None = None,

@@ -5,8 +5,9 @@ batching rules; everything else composes them. LinAlgError is numpy.linalg.LinAl
 `except numpy.linalg.LinAlgError` catches errors of both libraries.
 """
 
-from arraystack.linalg._array_api import cross, diagonal, matmul, outer, tensordot, trace, vecdot
-from arraystack._manipulation.reshaping import matrix_transpose
+from arraystack.linalg._array_api import (
+    cross, diagonal, matmul, matrix_transpose, outer, tensordot, trace, vecdot,
+)
 from arraystack.linalg._determinants import SlogdetResult, det, slogdet
 from arraystack.linalg._eigen import EighResult, EigResult, eig, eigh, eigvals, eigvalsh
 from arraystack.linalg._factorizations import QRResult, SVDResult, cholesky, qr, svd, svdvals

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from arraystack._math.calculus import cross as _cross
 from arraystack.linalg._contractions import outer as _outer
 from arraystack.linalg._contractions import tensordot as _tensordot
 from arraystack.linalg._contractions import vecdot as _vecdot
 from arraystack._creation.basic import asarray
 from arraystack.linalg._matmul import matmul as _matmul
-from arraystack._manipulation.reshaping import matrix_transpose
+from arraystack._manipulation.reshaping import matrix_transpose as _matrix_transpose
 from arraystack._indexing.index_tricks import diagonal as _diagonal
 from arraystack._indexing.index_tricks import trace as _trace
+from arraystack._core.overrides import defers_to, undeferred
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -21,6 +24,7 @@ if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, DTypeLike, NDArray
 
 
+@defers_to(np.linalg.matmul)
 def matmul(x1: ArrayLike, x2: ArrayLike, /) -> NDArray:
     """Matrix product of two arrays (the Array API's name in numpy.linalg).
 
@@ -44,6 +48,7 @@ def matmul(x1: ArrayLike, x2: ArrayLike, /) -> NDArray:
     return _matmul(x1, x2)
 
 
+@defers_to(np.linalg.tensordot)
 def tensordot(
     x1: ArrayLike, x2: ArrayLike, /, *, axes: int | Sequence[Sequence[int]] = 2
 ) -> NDArray:
@@ -71,6 +76,7 @@ def tensordot(
     return _tensordot(x1, x2, axes=axes)
 
 
+@defers_to(np.linalg.vecdot)
 def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> NDArray:
     """Vector dot product along an axis (the first operand conjugated).
 
@@ -96,6 +102,7 @@ def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> NDArray:
     return _vecdot(x1, x2, axis=axis)
 
 
+@defers_to(np.linalg.outer)
 def outer(x1: ArrayLike, x2: ArrayLike, /) -> NDArray:
     """Outer product of two vectors.
 
@@ -124,6 +131,7 @@ def outer(x1: ArrayLike, x2: ArrayLike, /) -> NDArray:
     return _outer(x1, x2)
 
 
+@defers_to(np.linalg.cross)
 def cross(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> NDArray:
     """Cross product of 3-element vectors.
 
@@ -155,6 +163,7 @@ def cross(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> NDArray:
     return _cross(x1, x2, axis=axis)
 
 
+@defers_to(np.linalg.diagonal)
 def diagonal(x: ArrayLike, /, *, offset: int = 0) -> NDArray:
     """Return the diagonals of the last two axes.
 
@@ -182,6 +191,7 @@ def diagonal(x: ArrayLike, /, *, offset: int = 0) -> NDArray:
     return _diagonal(x, offset, -2, -1)
 
 
+@defers_to(np.linalg.trace)
 def trace(x: ArrayLike, /, *, offset: int = 0, dtype: DTypeLike | None = None) -> NDArray:
     """Return the sums of the diagonals of the last two axes.
 
@@ -205,6 +215,10 @@ def trace(x: ArrayLike, /, *, offset: int = 0, dtype: DTypeLike | None = None) -
     arraystack.trace, arraystack.linalg.diagonal
     """
     return _trace(x, offset, -2, -1, dtype=dtype)
+
+
+# numpy.linalg.matrix_transpose is a function of its own (numpy.matrix_transpose's twin)
+matrix_transpose = defers_to(np.linalg.matrix_transpose)(undeferred(_matrix_transpose))
 
 
 __all__ = [

@@ -13,6 +13,7 @@ import numpy as np
 from arraystack._core.array import scalar_result, wrap
 from arraystack._core.dtypes import result_type
 from arraystack._core.operands import convert_raw
+from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axis
 from arraystack._creation.basic import asarray
 from arraystack._manipulation.reshaping import (
@@ -51,6 +52,7 @@ def _dot_general(a, b, contract, batch=((), ()), scalar=True):
     return scalar_result(out) if scalar else out
 
 
+@defers_to_numpy
 def vdot(a: ArrayLike, b: ArrayLike, /) -> NDArray:
     """Return the dot product of two vectors, the first complex-conjugated.
 
@@ -78,6 +80,7 @@ def vdot(a: ArrayLike, b: ArrayLike, /) -> NDArray:
     return _dot_general(a, b, ((0,), (0,)))
 
 
+@defers_to_numpy
 def inner(a: ArrayLike, b: ArrayLike, /) -> NDArray:
     """Inner product of two arrays: a sum product over the last axes.
 
@@ -109,6 +112,7 @@ def inner(a: ArrayLike, b: ArrayLike, /) -> NDArray:
     return _dot_general(a, b, ((a.ndim - 1,), (b.ndim - 1,)))
 
 
+@defers_to_numpy
 def outer(a: ArrayLike, b: ArrayLike, out: NDArray | None = None) -> NDArray:
     """Compute the outer product of two vectors.
 
@@ -158,6 +162,7 @@ def _tensordot_axes(a, b, axes):
     return tuple(axes_a), tuple(axes_b)
 
 
+@defers_to_numpy
 def tensordot(a: ArrayLike, b: ArrayLike, axes: int | Sequence[Any] = 2) -> NDArray:
     """Compute the tensor dot product along specified axes.
 
@@ -188,6 +193,7 @@ def tensordot(a: ArrayLike, b: ArrayLike, axes: int | Sequence[Any] = 2) -> NDAr
     return _dot_general(a, b, (axes_a, axes_b), scalar=False)
 
 
+@defers_to_numpy
 def kron(a: ArrayLike, b: ArrayLike) -> NDArray:
     """Kronecker product of two arrays.
 

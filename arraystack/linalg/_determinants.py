@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+import numpy as np
+
 from arraystack._core.array import ndarray, scalar_result, wrap
+from arraystack._core.overrides import defers_to
 from arraystack.ir.core import bind
 from arraystack.ir.linalg import det_p, slogdet_p
 from arraystack.linalg._operands import assert_stacked_square, prepare
@@ -33,6 +36,7 @@ class SlogdetResult(NamedTuple):
     logabsdet: ndarray
 
 
+@defers_to(np.linalg.det)
 def det(a: ArrayLike) -> NDArray:
     """Compute the determinant of a square matrix (or a stack of them).
 
@@ -62,6 +66,7 @@ def det(a: ArrayLike) -> NDArray:
     return scalar_result(wrap(bind(det_p, a._value)))
 
 
+@defers_to(np.linalg.slogdet)
 def slogdet(a: ArrayLike) -> SlogdetResult:
     """Compute the sign and the log of the absolute value of the determinant.
 

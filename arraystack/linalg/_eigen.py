@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from arraystack._core.array import ndarray, wrap
+from arraystack._core.overrides import defers_to
 from arraystack.ir.core import bind
 from arraystack.ir.linalg import eig_p, eigh_p, eigvals_p, eigvalsh_p
 from arraystack.linalg._operands import (
@@ -89,6 +90,7 @@ def _real_if_real(a, *values):
     return [wrap(v) for v in values]
 
 
+@defers_to(np.linalg.eig)
 def eig(a: ArrayLike) -> EigResult:
     """Compute the eigenvalues and right eigenvectors of a general square matrix.
 
@@ -120,6 +122,7 @@ def eig(a: ArrayLike) -> EigResult:
     return EigResult(*_real_if_real(a, w, v))
 
 
+@defers_to(np.linalg.eigvals)
 def eigvals(a: ArrayLike) -> NDArray:
     """Compute the eigenvalues of a general square matrix.
 
@@ -151,6 +154,7 @@ def _uplo(UPLO):
     return UPLO == "L"
 
 
+@defers_to(np.linalg.eigh)
 def eigh(a: ArrayLike, UPLO: str = "L") -> EighResult:
     """Compute the eigenvalues and eigenvectors of a Hermitian (or real symmetric) matrix.
 
@@ -190,6 +194,7 @@ def eigh(a: ArrayLike, UPLO: str = "L") -> EighResult:
     return EighResult(wrap(w), wrap(v))
 
 
+@defers_to(np.linalg.eigvalsh)
 def eigvalsh(a: ArrayLike, UPLO: str = "L") -> NDArray:
     """Compute the eigenvalues of a Hermitian (or real symmetric) matrix.
 

@@ -18,6 +18,7 @@ import numpy as np
 from arraystack._core.array import scalar_result, wrap
 from arraystack._core.dtypes import result_type
 from arraystack._core.operands import convert_raw
+from arraystack._core.overrides import defers_to_numpy
 from arraystack._creation.basic import asarray
 from arraystack.ir.core import Tracer, bind
 from arraystack.ir.structural import (
@@ -228,6 +229,7 @@ def _path(subscripts, operands, optimize):
     return np.einsum_path(subscripts, *dummies, optimize=optimize)[0][1:]
 
 
+@defers_to_numpy
 def einsum_path(
     *operands: Any,
     optimize: bool | str | list[Any] = "greedy",
@@ -268,6 +270,7 @@ def einsum_path(
     return np.einsum_path(subscripts, *dummies, optimize=optimize, einsum_call=einsum_call)
 
 
+@defers_to_numpy
 def einsum(
     *operands: Any,
     out: NDArray | None = None,

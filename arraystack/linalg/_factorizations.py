@@ -9,7 +9,10 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, NamedTuple
 
+import numpy as np
+
 from arraystack._core.array import ndarray, wrap
+from arraystack._core.overrides import defers_to
 from arraystack._creation.basic import asarray
 from arraystack._manipulation.reshaping import matrix_transpose
 from arraystack.ir.core import bind
@@ -72,6 +75,7 @@ class SVDResult(NamedTuple):
     Vh: ndarray
 
 
+@defers_to(np.linalg.cholesky)
 def cholesky(a: ArrayLike, /, *, upper: bool = False) -> NDArray:
     """Compute the Cholesky factor of a Hermitian positive-definite matrix.
 
@@ -103,6 +107,7 @@ def cholesky(a: ArrayLike, /, *, upper: bool = False) -> NDArray:
     return wrap(bind(cholesky_p, a._value, upper=bool(upper)))
 
 
+@defers_to(np.linalg.qr)
 def qr(a: ArrayLike, mode: str = "reduced") -> QRResult | NDArray | tuple:
     """Compute the QR factorization of a matrix (or a stack of them).
 
@@ -153,6 +158,7 @@ def qr(a: ArrayLike, mode: str = "reduced") -> QRResult | NDArray | tuple:
     return wrap(r) if mode == "r" else QRResult(wrap(q), wrap(r))
 
 
+@defers_to(np.linalg.svd)
 def svd(
     a: ArrayLike, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False
 ) -> SVDResult | NDArray:
@@ -196,6 +202,7 @@ def svd(
     return SVDResult(wrap(u), wrap(s), wrap(vh))
 
 
+@defers_to(np.linalg.svdvals)
 def svdvals(x: ArrayLike, /) -> NDArray:
     """Compute the singular values of a matrix (or a stack of them).
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from arraystack._core.array import ndarray, raw, scalar_result, wrap
 from arraystack._core.operands import broadcast_raw, convert_raw, resolution_operand
+from arraystack._core.overrides import defers_to_numpy
 from arraystack._transforms.aliasing import rebind
 from arraystack.ir.core import Tracer, active, bind, trace_state
 from arraystack.ir.structural import dot_general_p, transpose_p
@@ -238,6 +239,7 @@ def matmul(
     return store_results([result], out, True, casting, 1)
 
 
+@defers_to_numpy
 def dot(a: ArrayLike, b: ArrayLike, out: NDArray | None = None) -> NDArray:
     """Dot product of two arrays.
 

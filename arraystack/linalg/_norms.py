@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import scalar_result, wrap
+from arraystack._core.overrides import defers_to
 from arraystack._core.shapes import normalize_axis, normalize_axis_tuple
 from arraystack._creation.basic import asarray
 from arraystack._manipulation.reshaping import moveaxis, reshape, transpose
@@ -88,6 +89,7 @@ def _matrix(x, ord, axis, keepdims):
     return ret
 
 
+@defers_to(np.linalg.norm)
 def norm(
     x: ArrayLike, ord: float | str | None = None, axis: AxisLike = None, keepdims: bool = False
 ) -> NDArray:
@@ -150,6 +152,7 @@ def norm(
     raise ValueError("Improper number of dimensions to norm.")
 
 
+@defers_to(np.linalg.vector_norm)
 def vector_norm(
     x: ArrayLike, /, *, axis: AxisLike = None, keepdims: bool = False, ord: float = 2
 ) -> NDArray:
@@ -199,6 +202,7 @@ def vector_norm(
     return res
 
 
+@defers_to(np.linalg.matrix_norm)
 def matrix_norm(x: ArrayLike, /, *, keepdims: bool = False, ord: float | str = "fro") -> NDArray:
     """Compute a matrix norm over the last two axes.
 
@@ -224,6 +228,7 @@ def matrix_norm(x: ArrayLike, /, *, keepdims: bool = False, ord: float | str = "
     return norm(asarray(x), axis=(-2, -1), keepdims=keepdims, ord=ord)
 
 
+@defers_to(np.linalg.cond)
 def cond(x: ArrayLike, p: float | str | None = None) -> NDArray:
     """Compute the condition number of a matrix.
 
@@ -265,6 +270,7 @@ def cond(x: ArrayLike, p: float | str | None = None) -> NDArray:
     return r.astype(real_dtype(result_dtype(x)))
 
 
+@defers_to(np.linalg.matrix_rank)
 def matrix_rank(
     A: ArrayLike,
     tol: ArrayLike | None = None,

@@ -14,6 +14,7 @@ from arraystack.linalg._matmul import dot, matmul
 from arraystack._manipulation.reshaping import reshape
 from arraystack.linalg._operands import assert_2d, assert_stacked_square
 from arraystack.linalg._solvers import inv
+from arraystack._core.overrides import defers_to
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, NDArray
 
 
+@defers_to(np.linalg.matrix_power)
 def matrix_power(a: ArrayLike, n: int) -> NDArray:
     """Raise a square matrix to the integer power `n`.
 
@@ -90,6 +92,7 @@ def _chain(arrays, order, i, j):
     return dot(_chain(arrays, order, i, order[i, j]), _chain(arrays, order, order[i, j] + 1, j))
 
 
+@defers_to(np.linalg.multi_dot)
 def multi_dot(arrays: Sequence[ArrayLike], *, out: NDArray | None = None) -> NDArray:
     """Compute the dot product of two or more arrays, in the cheapest order of multiplication.
 

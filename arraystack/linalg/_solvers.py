@@ -25,6 +25,7 @@ from arraystack.linalg._operands import (
     prepare,
     real_dtype,
 )
+from arraystack._core.overrides import defers_to
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, NDArray
 
 
+@defers_to(np.linalg.solve)
 def solve(a: ArrayLike, b: ArrayLike) -> NDArray:
     """Solve the linear system ``a @ x = b`` for `x`.
 
@@ -88,6 +90,7 @@ def solve(a: ArrayLike, b: ArrayLike) -> NDArray:
     return reshape(x, x.shape[:-1]) if vector else x
 
 
+@defers_to(np.linalg.inv)
 def inv(a: ArrayLike) -> NDArray:
     """Compute the inverse of a square matrix (or a stack of them).
 
@@ -118,6 +121,7 @@ def inv(a: ArrayLike) -> NDArray:
     return wrap(bind(solve_p, a._value, eye))
 
 
+@defers_to(np.linalg.lstsq)
 def lstsq(a: ArrayLike, b: ArrayLike, rcond: float | None = None) -> tuple:
     """Return the least-squares solution of ``a @ x = b``.
 
@@ -178,6 +182,7 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond: float | None = None) -> tuple:
 _NoValue = np._NoValue
 
 
+@defers_to(np.linalg.pinv)
 def pinv(
     a: ArrayLike,
     rcond: ArrayLike | None = None,
@@ -239,6 +244,7 @@ def pinv(
     return matmul(matrix_transpose(vt), multiply(reshape(s, s.shape + (1,)), matrix_transpose(u)))
 
 
+@defers_to(np.linalg.tensorinv)
 def tensorinv(a: ArrayLike, ind: int = 2) -> NDArray:
     """Compute the inverse of an N-dimensional array with respect to `tensordot`.
 
@@ -268,6 +274,7 @@ def tensorinv(a: ArrayLike, ind: int = 2) -> NDArray:
     return reshape(inv(reshape(a, (prod, -1))), invshape)
 
 
+@defers_to(np.linalg.tensorsolve)
 def tensorsolve(a: ArrayLike, b: ArrayLike, axes: Sequence[int] | None = None) -> NDArray:
     """Solve the tensor equation ``tensordot(a, x, axes=x.ndim) = b`` for `x`.
 
