@@ -30,13 +30,8 @@ class ufunc(metaclass=_UfuncType):  # noqa: N801 (NumPy's name)
     True for arraystack's elementwise functions (``arraystack.add``, ``arraystack.sin``, ... : every
     function with the methods ``reduce``, ``accumulate``, ``reduceat``, ``outer`` and ``at``), for
     NumPy's own ufuncs (``numpy.add``, ``scipy.special.erf``) and for the objects ``frompyfunc``
-    returns; False for other functions (``arraystack.sum``). It cannot be instantiated, as NumPy's
-    cannot.
-
-    Parameters
-    ----------
-    *args : Any
-        None accepted: calling ``ufunc`` raises TypeError.
+    returns; False for other functions (``arraystack.sum``). Calling it raises TypeError: it cannot
+    be instantiated, as NumPy's cannot.
 
     See Also
     --------
@@ -59,7 +54,7 @@ class ufunc(metaclass=_UfuncType):  # noqa: N801 (NumPy's name)
 
     __slots__ = ()
 
-    def __new__(cls, *args, **kwargs):
+    def __init__(self) -> None:
         raise TypeError("cannot create 'arraystack.ufunc' instances")
 
 
