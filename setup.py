@@ -28,7 +28,10 @@ PACKAGE_DIR, PACKAGES = discover(ROOTS)
 # The C sources of the eager fast path (arraystack/_core/); accelerator.py there lists the same files for
 # its CRC check.
 FASTPATH_FOLDER = "arraystack/_core"
-FASTPATH = ["_fastpath.c", "_fastpath.h", "_fastpath_array.c", "_fastpath_function.c", "_fastpath_jit.c"]
+FASTPATH = [
+    "_fastpath.c", "_fastpath.h", "_fastpath_array.c", "_fastpath_function.c", "_fastpath_jit.c",
+    "_fastpath_results.c",
+]
 # The C twin of the numba backend's mathlib (tier 0 of tiered jit); backends/numba/mathlib/twins.py
 # checks its CRC the same way.
 MATHLIB = "backends/numba/mathlib"

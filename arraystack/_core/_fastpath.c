@@ -7,8 +7,9 @@
    function) calls the Python implementation registered by `install`, which stays the definition.
    Built as an optional extension: without a compiler arraystack runs the same Python code, and the tests
    run both ways (`set_enabled`). This file holds the module (install, set_enabled, wrap); the array slots
-   are in _fastpath_array.c, the function type in _fastpath_function.c, jitted functions' cached calls in _fastpath_jit.c, shared
-   declarations in _fastpath.h.
+   are in _fastpath_array.c, the arrays made for results (allocation, items, iteration) in
+   _fastpath_results.c, the function type in _fastpath_function.c, jitted functions' cached calls in
+   _fastpath_jit.c, shared declarations in _fastpath.h.
 */
 #include "_fastpath.h"
 
@@ -26,7 +27,7 @@ PyObject *np_asarray = NULL;
 PyObject *active = NULL;
 Py_ssize_t active_offset = -1;
 PyObject *fwd[N_BINARY], *rev[N_BINARY], *ifb[N_BINARY], *unary_fb[N_UNARY], *compare_fb[6];
-PyObject *getitem_fb = NULL, *setitem_fb = NULL;
+PyObject *getitem_fb = NULL, *setitem_fb = NULL, *iter_fb = NULL;
 int enabled = 0;
 
 /* -- module functions ------------------------------------------------------------------------------------ */
@@ -79,6 +80,8 @@ static PyObject *install(PyObject *module, PyObject *args)
     }
     if (take(fallbacks, "__getitem__", &getitem_fb) < 0) return NULL;
     if (take(fallbacks, "__setitem__", &setitem_fb) < 0) return NULL;
+    if (take(fallbacks, "__iter__", &iter_fb) < 0) return NULL;
+    if (adopt_array_type((PyTypeObject *)cls) < 0) return NULL;
     Py_INCREF(cls);
     Py_INCREF(nd);
     Py_INCREF(gen);
@@ -116,16 +119,7 @@ static PyObject *wrap(PyObject *module, PyObject *value)
         return NULL;
     }
     Py_INCREF(value);
-    if (Py_TYPE(value) == np_ndarray) {
-        ArrayBase *out = (ArrayBase *)array_type->tp_alloc(array_type, 0);
-        if (out == NULL) {
-            Py_DECREF(value);
-            return NULL;
-        }
-        out->value = value;
-        return (PyObject *)out;
-    }
-    return wrap_steal(value);
+    return Py_TYPE(value) == np_ndarray ? new_wrapper(value) : wrap_steal(value);
 }
 
 static PyObject *new_array(PyObject *module, PyObject *value)
@@ -135,13 +129,8 @@ static PyObject *new_array(PyObject *module, PyObject *value)
         PyErr_SetString(PyExc_RuntimeError, "new_array: install() has not run");
         return NULL;
     }
-    ArrayBase *out = (ArrayBase *)array_type->tp_alloc(array_type, 0);
-    if (out == NULL) {
-        return NULL;
-    }
     Py_INCREF(value);
-    out->value = value;
-    return (PyObject *)out;
+    return new_wrapper(value);
 }
 
 static PyMethodDef module_methods[] = {
@@ -159,7 +148,8 @@ static struct PyModuleDef module_def = {
 
 PyMODINIT_FUNC PyInit__fastpath(void)
 {
-    if (PyType_Ready(&ArrayBaseType) < 0 || PyType_Ready(&FunctionType) < 0 ||
+    if (PyType_Ready(&ArrayBaseType) < 0 || PyType_Ready(&ArrayIteratorType) < 0 ||
+        PyType_Ready(&FunctionType) < 0 ||
         PyType_Ready(&DeferringType) < 0 ||
         PyType_Ready(&JitBaseType) < 0 || jit_strings_ready() < 0) {
         return NULL;

@@ -1,41 +1,6 @@
-/* ArrayBase: the C layout of arraystack.ndarray and its operator, comparison and indexing slots. */
+/* ArrayBase: the C layout of arraystack.ndarray and its operator, comparison and indexing slots (its
+   iteration and the allocation of its objects are in _fastpath_results.c). */
 #include "_fastpath.h"
-
-/* A new arraystack.ndarray wrapping `value` (a reference is stolen). A NumPy scalar is kept as it is: the
-   array is then 0-d and holds NumPy's scalar (printed, hashed and computed with as NumPy's), as NumPy returns
-   a scalar there; anything else becomes a NumPy array. */
-PyObject *wrap_steal(PyObject *value)
-{
-    if (value == NULL) {
-        return NULL;
-    }
-    if (Py_TYPE(value) != np_ndarray && !PyType_IsSubtype(Py_TYPE(value), np_generic)) {
-        PyObject *arr = PyObject_CallOneArg(np_asarray, value);
-        Py_DECREF(value);
-        if (arr == NULL) {
-            return NULL;
-        }
-        value = arr;
-    }
-    ArrayBase *out = (ArrayBase *)array_type->tp_alloc(array_type, 0);
-    if (out == NULL) {
-        Py_DECREF(value);
-        return NULL;
-    }
-    out->value = value;
-    return (PyObject *)out;
-}
-
-/* The same, but a NumPy scalar becomes a 0-d NumPy array first: what a transformation (jit) returns. */
-PyObject *wrap_array_steal(PyObject *value)
-{
-    if (value != NULL && Py_TYPE(value) != np_ndarray) {
-        PyObject *arr = PyObject_CallOneArg(np_asarray, value);
-        Py_DECREF(value);
-        value = arr;
-    }
-    return wrap_steal(value);
-}
 
 static PyObject *call2(PyObject *fn, PyObject *a, PyObject *b)
 {
@@ -208,25 +173,44 @@ static PyObject *richcompare(PyObject *a, PyObject *b, int op)
     return call2(compare_fb[op], a, b);
 }
 
-/* Keys NumPy interprets the same way on the unwrapped buffer: ints, slices, Ellipsis, None, arrays and
-   tuples of them. Returns a new reference to the NumPy-level key, or NULL (no error) for anything else. */
+/* Whether NumPy interprets `key` on the unwrapped buffer as arraystack does on the array: an int, a
+   slice, Ellipsis, None, a NumPy array or scalar. */
+static inline int numpy_level_key(PyObject *key)
+{
+    PyTypeObject *t = Py_TYPE(key);
+    return t == &PyLong_Type || t == &PySlice_Type || key == Py_Ellipsis || key == Py_None ||
+           t == np_ndarray || is_scalar_type(t);
+}
+
+/* Keys NumPy interprets the same way on the unwrapped buffer: the keys above, arraystack arrays holding
+   a NumPy buffer or scalar, and tuples of them. Returns a new reference to the
+   NumPy-level key (the key itself where it is one), or NULL (no error) for anything else. */
 static PyObject *simple_key(PyObject *key)
 {
     PyTypeObject *t = Py_TYPE(key);
-    if (t == &PyLong_Type || t == &PySlice_Type || key == Py_Ellipsis || key == Py_None) {
-        Py_INCREF(key);
-        return key;
-    }
     if (t == array_type) {
         PyObject *v = ((ArrayBase *)key)->value;
-        if (v != NULL && (Py_TYPE(v) == np_ndarray || PyType_IsSubtype(Py_TYPE(v), np_generic))) {
+        if (v != NULL && (Py_TYPE(v) == np_ndarray || is_scalar_type(Py_TYPE(v)))) {
             Py_INCREF(v);
             return v;
         }
         return NULL;
     }
     if (t == &PyTuple_Type) {
-        Py_ssize_t n = PyTuple_GET_SIZE(key);
+        Py_ssize_t n = PyTuple_GET_SIZE(key), wrapped = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *item = PyTuple_GET_ITEM(key, i);
+            if (Py_TYPE(item) == array_type) {
+                wrapped++;
+            }
+            else if (!numpy_level_key(item)) {  /* a nested tuple is a sequence index: not simple */
+                return NULL;
+            }
+        }
+        if (wrapped == 0) {
+            Py_INCREF(key);
+            return key;
+        }
         PyObject *out = PyTuple_New(n);
         if (out == NULL) {
             PyErr_Clear();
@@ -234,11 +218,7 @@ static PyObject *simple_key(PyObject *key)
         }
         for (Py_ssize_t i = 0; i < n; i++) {
             PyObject *item = PyTuple_GET_ITEM(key, i);
-            if (Py_TYPE(item) == &PyTuple_Type) {  /* a nested tuple is a sequence index: not simple */
-                Py_DECREF(out);
-                return NULL;
-            }
-            PyObject *k = simple_key(item);
+            PyObject *k = Py_TYPE(item) == array_type ? simple_key(item) : Py_NewRef(item);
             if (k == NULL) {
                 Py_DECREF(out);
                 return NULL;
@@ -246,6 +226,10 @@ static PyObject *simple_key(PyObject *key)
             PyTuple_SET_ITEM(out, i, k);
         }
         return out;
+    }
+    if (numpy_level_key(key)) {
+        Py_INCREF(key);
+        return key;
     }
     return NULL;
 }
@@ -255,14 +239,17 @@ static PyObject *mp_subscript(PyObject *self, PyObject *key)
     if (eager()) {
         PyObject *v = operand(self);
         if (v != NULL && v != self) {
+            if (Py_TYPE(key) == &PyLong_Type && Py_TYPE(v) == np_ndarray) {
+                PyObject *r = int_item(v, key);
+                if (r != NULL || PyErr_Occurred()) {
+                    return r;
+                }
+            }
             PyObject *k = simple_key(key);
             if (k != NULL) {
                 PyObject *r = PyObject_GetItem(v, k);
                 Py_DECREF(k);
-                if (r != NULL && Py_TYPE(r) != np_ndarray && !PyType_IsSubtype(Py_TYPE(r), np_generic)) {
-                    return r;  /* an object or StringDType array's element: the Python object, as NumPy's */
-                }
-                return wrap_steal(r);
+                return wrap_item(r);
             }
         }
     }
@@ -350,7 +337,7 @@ static int bf_getbuffer(PyObject *self, Py_buffer *view, int flags)
 {
     PyObject *v = ((ArrayBase *)self)->value;
     if (v != NULL && np_ndarray != NULL &&
-        (Py_TYPE(v) == np_ndarray || PyType_IsSubtype(Py_TYPE(v), np_generic))) {
+        (Py_TYPE(v) == np_ndarray || is_scalar_type(Py_TYPE(v)))) {
         if (Py_TYPE(v) != np_ndarray && exports_untyped_bytes(v)) {
             PyErr_SetString(PyExc_BufferError,
                             "a datetime64, timedelta64, bytes_ or structured scalar has no typed buffer");
@@ -423,5 +410,6 @@ PyTypeObject ArrayBaseType = {
     .tp_as_mapping = &base_as_mapping,
     .tp_as_buffer = &base_as_buffer,
     .tp_richcompare = richcompare,
+    .tp_iter = array_iter,
     .tp_hash = PyObject_HashNotImplemented,
 };

@@ -14,6 +14,7 @@ import warnings
 # the accelerator's sources, in the order setup.py hashes them
 FASTPATH_SOURCES = (
     "_fastpath.c", "_fastpath.h", "_fastpath_array.c", "_fastpath_function.c", "_fastpath_jit.c",
+    "_fastpath_results.c",
 )
 
 

@@ -249,10 +249,10 @@ def install(ndarray: type) -> None:
         for name, function in operators.items():
             setattr(ndarray, name, function)
         return
-    # ndarray's operator and indexing slots are the C base's: an eager call on NumPy buffers runs NumPy's
-    # own operator; every other call runs the Python definition above (or the class's indexing methods).
-    indexing = {"__getitem__": ndarray.__getitem__, "__setitem__": ndarray.__setitem__}  # the class's
-    del ndarray.__getitem__, ndarray.__setitem__
+    # ndarray's operator, indexing and iteration slots are the C base's: an eager call on NumPy buffers
+    # runs NumPy's own operation; every other call runs the Python definition above (or the class's).
+    indexing = {name: ndarray.__dict__[name] for name in ("__getitem__", "__setitem__", "__iter__")}
+    del ndarray.__getitem__, ndarray.__setitem__, ndarray.__iter__
     _fastpath.install(
         ndarray, np.ndarray, np.generic, np.asarray, active, type(active).n, {**operators, **indexing}
     )

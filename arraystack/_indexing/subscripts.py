@@ -64,9 +64,9 @@ def getitem(x: ndarray, key, mode="raise"):
         # composition below (slice, rev, reshape, gather on their reference rules) is exactly NumPy's
         # own indexing of the buffer, so let NumPy do it in one call (views alias, errors are NumPy's).
         t = type(key)
-        if t in _BASIC_KEYS or isinstance(key, np.generic) or (
-            t is tuple and all(type(k) in _BASIC_KEYS or isinstance(k, np.generic) for k in key)
-        ):  # NumPy's scalars (np.int64(1), np.True_) index as NumPy reads them
+        if t in _BASIC_KEYS or isinstance(key, _NUMPY_VALUES) or (
+            t is tuple and all(type(k) in _BASIC_KEYS or isinstance(k, _NUMPY_VALUES) for k in key)
+        ):  # NumPy's own arrays and scalars (np.int64(1), np.True_) index as NumPy reads them
             return _host_item(value[key])
         if t is ndarray and isinstance(key._value, _NUMPY_VALUES) and key._value.dtype.kind in "iub":
             return _host_item(value[key._value])  # an index or mask array, or a scalar result
