@@ -55,8 +55,8 @@ class recarray(ndarray):
     arraystack.rec.array, arraystack.rec.fromarrays
     """
 
-    def __new__(
-        cls,
+    def __init__(
+        self,
         shape,
         dtype=None,
         buf=None,
@@ -76,7 +76,7 @@ class recarray(ndarray):
         )
         if buf is None:  # zero-filled, as arraystack.empty (NumPy leaves the memory uninitialized)
             value = np.zeros_like(value)
-        return as_recarray(value)
+        self._value = _record_value(value)
 
     def __getattr__(self, attr):
         # only names that are not attributes of the array reach here: its fields
@@ -139,22 +139,28 @@ class recarray(ndarray):
 
 
 def as_recarray(value):
-    """`value` (a NumPy recarray, structured array or record scalar, or NumPy's result holding one)
-    as an arraystack recarray whose dtype's scalar type is `record`, as NumPy's recarray has it."""
+    """`value` (a NumPy recarray, structured array or record scalar, or an arraystack array holding
+    one) as an arraystack recarray; anything else (NumPy's result of another kind) as it is."""
     if isinstance(value, ndarray):
         value = value._value
+    if not isinstance(value, (np.ndarray, np.generic)):
+        return value
+    out = ndarray.__new__(recarray)  # the value is set here: ndarray.__init__ is NumPy's constructor
+    out._value = _record_value(value)
+    return out
+
+
+def _record_value(value):
+    """A NumPy structured array or scalar as a plain ndarray (or scalar) whose dtype's scalar type is
+    `record`, as NumPy's recarray has it: its rows are records, whose fields are attributes."""
     if isinstance(value, np.ndarray):
         dtype = value.dtype
         if dtype.names is not None and dtype.type is not np.record:
             dtype = np.dtype((np.record, dtype))
-        value = value.view(dtype, np.ndarray)
-    elif isinstance(value, np.void) and not isinstance(value, np.record):
-        value = value.view(np.dtype((np.record, value.dtype)))
-    elif not isinstance(value, np.generic):
-        return value
-    out = ndarray.__new__(recarray)
-    out._value = value
-    return out
+        return value.view(dtype, np.ndarray)
+    if isinstance(value, np.void) and not isinstance(value, np.record):
+        return value.view(np.dtype((np.record, value.dtype)))
+    return value
 
 
 _MODULE = "arraystack.rec"
