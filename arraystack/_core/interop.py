@@ -13,7 +13,7 @@ import numpy as np
 
 from arraystack._core.array import ndarray, wrap
 from arraystack._core.dtypes import is_host, is_supported
-from arraystack._core.overrides import undeferred
+from arraystack._core.overrides import deferring, undeferred
 from arraystack.ir.core import (
     ConcretizationError,
     HostDtypeError,
@@ -161,6 +161,9 @@ def host_forwarder(mirrored: str, module: str, convert=None):
     function.__module__ = module
     function.__doc__ = _forwarder_doc(mirrored, numpy_function)
     function.__wrapped__ = numpy_function  # inspect.signature shows NumPy's parameters
+    if isinstance(numpy_function, type(np.concatenate)):  # NumPy dispatches it (NEP 18): so do we
+        function = deferring(function, numpy_function)
+        function.__wrapped__ = numpy_function
     return function
 
 
