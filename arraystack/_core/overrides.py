@@ -1,12 +1,16 @@
 """Good manners with other array libraries: objects that override NumPy (pandas Series and DataFrames,
 xarray, dask arrays, numpy.ma, arraystack.ma, astropy quantities: whatever defines `__array_ufunc__` or
-`__array_function__` of its own, and NumPy's subclasses with behaviour of their own, but memmap) are handed to NumPy's function of the same name, which dispatches to them
-(NEP 13 and NEP 18) exactly as when the program calls NumPy itself: `arraystack.log(series)` keeps the
-Series' index. An object whose `__array_ufunc__` is None opts out of ufuncs: an operator with it returns
-NotImplemented (Python then asks the object), as NumPy's operators do.
+`__array_function__` of its own, and NumPy's subclasses with behaviour of their own, but memmap) are
+handed to NumPy's function of the same name, which dispatches to them (NEP 13 and NEP 18) exactly as
+when the program calls NumPy itself: `arraystack.log(series)` keeps the Series' index. An object whose
+`__array_ufunc__` is None opts out of ufuncs: an operator with it returns NotImplemented (Python then
+asks the object), as NumPy's operators do.
 
-Checked only where an operand is not an arraystack array, a NumPy array or scalar, or a Python number, so
-the common calls pay one type comparison; the answer is cached per type.
+The ufuncs and operators ask `kind`/`overriding` of their operands. Every function NumPy dispatches
+through `__array_function__` is wrapped by `defers_to_numpy` (or `defers_to`) where it is defined: a
+call is handed to NumPy's function when an argument that NumPy's dispatcher deems relevant overrides
+NumPy. Arraystack arrays, NumPy arrays and Python numbers cost one type test each; the answer for other
+types is cached per type.
 """
 
 from __future__ import annotations

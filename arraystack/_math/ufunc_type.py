@@ -24,7 +24,7 @@ class _UfuncType(type):
         return all(hasattr(obj, name) for name in _INTERFACE)
 
 
-class ufunc(metaclass=_UfuncType):  # noqa: N801 (NumPy's name)
+class ufunc(metaclass=_UfuncType):
     """The type of universal functions: ``isinstance(f, arraystack.ufunc)`` tells a ufunc.
 
     True for arraystack's elementwise functions (``arraystack.add``, ``arraystack.sin``, ... : every

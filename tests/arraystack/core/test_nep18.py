@@ -5,6 +5,7 @@ makes them; and `arraystack.ufunc` answers `isinstance` for ufuncs."""
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 
 import numpy
@@ -80,10 +81,8 @@ def _numpy_relevance(numpy_fn):
         out = []
         for args, kwargs in _candidates(numpy_fn, filler):
             duck = Duck()
-            try:
+            with contextlib.suppress(Exception):  # the duck is not where NumPy dispatches on it
                 numpy_fn(*_place(args, duck), **kwargs)
-            except Exception:  # noqa: BLE001 (the duck is not where NumPy dispatches on it)
-                pass
             out.append((args, kwargs, duck.calls == [numpy_fn]))
         if any(hit for _, _, hit in out):
             return out
