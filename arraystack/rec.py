@@ -13,10 +13,18 @@ array for a field of numbers, as NumPy does. Other operations give plain arrayst
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from arraystack._core.array import ndarray
 from arraystack._core.interop import host_forwarder
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    from arraystack.typing import ArrayLike, DTypeLike, NDArray, ShapeLike
 
 __all__ = [
     "array", "find_duplicate", "format_parser", "fromarrays", "fromfile", "fromrecords",
@@ -57,18 +65,18 @@ class recarray(ndarray):
 
     def __init__(
         self,
-        shape,
-        dtype=None,
-        buf=None,
-        offset=0,
-        strides=None,
-        formats=None,
-        names=None,
-        titles=None,
-        byteorder=None,
-        aligned=False,
-        order="C",
-    ):
+        shape: ShapeLike,
+        dtype: DTypeLike = None,
+        buf: Any = None,
+        offset: int = 0,
+        strides: ShapeLike | None = None,
+        formats: Any = None,
+        names: str | Sequence[str] | None = None,
+        titles: str | Sequence[str] | None = None,
+        byteorder: str | None = None,
+        aligned: bool = False,
+        order: str = "C",
+    ) -> None:
         if isinstance(buf, ndarray):
             buf = buf._value
         value = np.recarray(
@@ -101,7 +109,7 @@ class recarray(ndarray):
             return as_recarray(out._value)
         return out
 
-    def field(self, attr, val=None):
+    def field(self, attr: str | int, val: ArrayLike | None = None) -> NDArray | None:
         """The field `attr` (a name or a position), or set it to `val`, as NumPy's recarray.field.
 
         Parameters
