@@ -98,6 +98,11 @@ def is_host(dt) -> bool:
     return dt.kind in HOST_KINDS
 
 
+def holds_host(x) -> bool:
+    """Whether arraystack array `x` holds a host dtype: its functions are NumPy's (see host_dtype)."""
+    return x._value.dtype.kind in HOST_KINDS
+
+
 def check_array_dtype(dt, operation: str) -> np.dtype:
     """check_supported for the dtype of a new array, which may also be a host dtype (see host_dtype)."""
     d = np.dtype(dt)

@@ -14,7 +14,8 @@ import numpy as np
 
 from arraystack._core.array import wrap
 from arraystack._creation.basic import _check_device, _check_order, asarray, astype
-from arraystack._core.dtypes import check_supported
+from arraystack._core.dtypes import check_supported, holds_host
+from arraystack._core.interop import call_host
 from arraystack._manipulation.reshaping import ravel, transpose
 from arraystack._core.operands import broadcast_raw
 from arraystack.ir import primitives as p
@@ -195,6 +196,8 @@ def tril(m: ArrayLike, k: int = 0) -> NDArray:
     triu, tri, tril_indices
     """
     m = asarray(m)
+    if holds_host(m):  # object, structured, datetime, strings: NumPy's
+        return call_host(np.tril, (m, k), {})
     mask = tri(*m.shape[-2:], k=k, dtype=bool)
     return _masked(m, mask, True)
 
@@ -222,6 +225,8 @@ def triu(m: ArrayLike, k: int = 0) -> NDArray:
     tril, tri, triu_indices
     """
     m = asarray(m)
+    if holds_host(m):
+        return call_host(np.triu, (m, k), {})
     mask = tri(*m.shape[-2:], k=k - 1, dtype=bool)
     return _masked(m, mask, False)
 
@@ -290,6 +295,8 @@ def diag(v: ArrayLike, k: int = 0) -> NDArray:
     # Note: for a 2-D input NumPy returns a read-only view; here it is a view of the flattened input
     # (writable, and a copy when the input is not C-contiguous).
     v = asarray(v)
+    if holds_host(v):
+        return call_host(np.diag, (v, k), {})
     k = operator.index(k)
     if v.ndim == 1:
         return _diagonal_matrix(v, k)
@@ -319,7 +326,10 @@ def diagflat(v: ArrayLike, k: int = 0) -> NDArray:
     numpy.diagflat : The NumPy function this mirrors.
     diag, diagonal
     """
-    return _diagonal_matrix(ravel(asarray(v)), operator.index(k))
+    v = asarray(v)
+    if holds_host(v):
+        return call_host(np.diagflat, (v, k), {})
+    return _diagonal_matrix(ravel(v), operator.index(k))
 
 
 __all__ = [

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import eager_buffer, ndarray, wrap
+from arraystack._core.dtypes import holds_host
+from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to, defers_to_numpy, undeferred
 from arraystack._creation.basic import asarray
 from arraystack._math.reduce import (
@@ -471,6 +473,8 @@ def ptp(
     Computed in the array's dtype, so signed integers wrap around, as in NumPy.
     """
     a = as_array(a)
+    if holds_host(a) and a.dtype.kind not in "mM":  # objects: NumPy's (datetimes: below, in unit)
+        return call_host(np.ptp, (a, axis, out), {} if keepdims is NoValue else {"keepdims": keepdims})
     x = a._value
     axes = axes_of(axis, x.ndim)
     keepdims = keepdims is not NoValue and bool(keepdims)
@@ -515,6 +519,8 @@ def count_nonzero(a: ArrayLike, axis: AxisLike = None, *, keepdims: bool = False
     nonzero, sum
     """
     a = as_array(a)
+    if holds_host(a):  # NumPy's truth of objects, strings and records
+        return call_host(np.count_nonzero, (a, axis), {"keepdims": keepdims})
     x = as_dtype(as_dtype(a._value, BOOL), INT64)
     axes = axes_of(axis, x.ndim)
     r = bind(reduce_sum_p, x, axes=axes)

@@ -229,6 +229,8 @@ def lexsort(keys: ArrayLike | Sequence[ArrayLike], axis: int = -1) -> NDArray:
     """
     if isinstance(keys, (ndarray, np.ndarray)):
         keys = asarray(keys)
+        if _host(keys):
+            return call_host(np.lexsort, (keys, axis), {})
         keys = [keys] if keys.ndim == 0 else [keys[i] for i in range(keys.shape[0])]
     else:
         keys = [asarray(k) for k in keys]

@@ -13,6 +13,8 @@ from numpy.lib.array_utils import normalize_axis_tuple
 
 import arraystack as anp
 from arraystack._core.array import ndarray
+from arraystack._core.dtypes import holds_host
+from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to_numpy
 from arraystack.ir.core import Tracer
 
@@ -252,7 +254,17 @@ def _weighted(arr, w, q):
     return result
 
 
+_NUMPY_QUANTILES = {
+    (None, False): np.quantile, (100, False): np.percentile,
+    (None, True): np.nanquantile, (100, True): np.nanpercentile,
+}  # fmt: skip
+
+
 def _quantile_api(a, q, axis, out, method, keepdims, weights, scale, nan):
+    a = anp.asarray(a)
+    if holds_host(a):  # object arrays (Python numbers): NumPy's
+        options = {"method": method, "keepdims": keepdims, "weights": weights}
+        return call_host(_NUMPY_QUANTILES[scale, nan], (a, q, axis, out), options)
     a, q, weak_q, weights = _prepare(a, q, axis, weights, method, scale)
     arr, kept = _merge_axes(a, axis)
     if weights is not None:

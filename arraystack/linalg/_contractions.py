@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import scalar_result, wrap
-from arraystack._core.dtypes import result_type
+from arraystack._core.dtypes import holds_host, result_type
+from arraystack._core.interop import call_host
 from arraystack._core.operands import convert_raw
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axis
@@ -73,6 +74,9 @@ def vdot(a: ArrayLike, b: ArrayLike, /) -> NDArray:
     numpy.vdot : The NumPy function this mirrors.
     dot, inner, vecdot
     """
+    a, b = asarray(a), asarray(b)
+    if holds_host(a) or holds_host(b):  # object arrays' Python numbers; NumPy's errors for the rest
+        return call_host(np.vdot, (a, b), {})
     a, b = _promoted(a, b)
     if a.size != b.size:
         raise ValueError("cannot reshape array: vdot needs operands of the same size")
@@ -101,6 +105,9 @@ def inner(a: ArrayLike, b: ArrayLike, /) -> NDArray:
     numpy.inner : The NumPy function this mirrors.
     tensordot, dot, vdot, outer
     """
+    a, b = asarray(a), asarray(b)
+    if holds_host(a) or holds_host(b):
+        return call_host(np.inner, (a, b), {})
     a, b = _promoted(a, b)
     if a.ndim == 0 or b.ndim == 0:
         return multiply(a, b)

@@ -188,3 +188,9 @@ def test_numpy_functions_accept_arraystack_dates():
     assert isinstance(out, arraystack.ndarray)
     numpy.testing.assert_array_equal(numpy.asarray(out), numpy.datetime_as_string(DATES, unit="D"))
     assert isinstance(numpy.sort(x), arraystack.ndarray)
+
+
+@pytest.mark.parametrize("name", ["dot", "inner", "vdot", "matmul"])
+def test_products_of_datetimes_raise_numpys_error(parity, name):
+    dates = numpy.array(["2020-01-01", "2020-01-02"], dtype="datetime64[D]")
+    parity(lambda xp, d: getattr(xp, name)(d, d), dates, traced=False)

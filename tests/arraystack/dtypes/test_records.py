@@ -67,6 +67,12 @@ OPERATIONS = {
     "dtype_names": lambda xp, p: p.dtype.names,
     "view_fields": lambda xp, p: p[["age", "weight"]].view(numpy.ndarray) is not None,
     "nested": lambda xp, p: xp.asarray(NESTED)["inner"]["b"],
+    "triu": lambda xp, p: xp.triu(p.reshape(2, 2)),
+    "diagflat": lambda xp, p: xp.diagflat(p[:2]),
+    "count_nonzero": lambda xp, p: xp.count_nonzero(p),
+    "unique": lambda xp, p: xp.unique(xp.concatenate([p, p[:2]])),
+    "isin": lambda xp, p: xp.isin(p, p[:2]),
+    "lexsort": lambda xp, p: xp.lexsort([p["age"], p["name"]]),
 }
 
 
