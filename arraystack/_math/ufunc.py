@@ -337,8 +337,7 @@ def unary(
             if host is not None and not active.n and type(x) is ndarray:
                 value = x._value
                 if type(value) is _ndarray_np:  # the host reference rule, called directly
-                    value = host(value)
-                    return _make(value if type(value) is _ndarray_np else np.asarray(value))
+                    return _host_result(host(value))
             if not active.n or trace_state.top is None:
                 return wrap(bind(prim, x._value if type(x) is ndarray else raw(x)))
         return apply_ufunc(ufunc, general, (x,), out, where, casting, dtype)
@@ -346,6 +345,14 @@ def unary(
     function = attach(accelerated(_named(fn, ufunc), host, 1), ufunc)
     _operator_forms[function] = (ufunc, general)
     return function
+
+
+def _host_result(value):
+    """An eager ufunc result of the host rule, wrapped: a NumPy scalar (all operands 0-d or scalars)
+    stays one, as NumPy's ufuncs return it (a *scalar result*, see arraystack._core.array.wrap)."""
+    if type(value) is _ndarray_np or isinstance(value, np.generic):
+        return _make(value)
+    return _make(np.asarray(value))
 
 
 def binary(
@@ -367,8 +374,7 @@ def binary(
             a = x1._value if type(x1) is ndarray else raw(x1)
             b = x2._value if type(x2) is ndarray else raw(x2)
             if host is not None and not active.n and not device_namespaces:
-                value = host(a, b)  # the host reference rule, called directly
-                return _make(value if type(value) is _ndarray_np else np.asarray(value))
+                return _host_result(host(a, b))  # the host reference rule, called directly
             if not active.n or trace_state.top is None:
                 return wrap(bind(prim, a, b))
         return apply_ufunc(ufunc, general, (x1, x2), out, where, casting, dtype)
