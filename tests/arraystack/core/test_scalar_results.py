@@ -36,6 +36,11 @@ EXPRESSIONS = [
     lambda xp, a, f: xp.dot(f, f),
     lambda xp, a, f: xp.count_nonzero(a),
     lambda xp, a, f: xp.all(a > 0),
+    lambda xp, a, f: xp.add(xp.int64(5), 1),
+    lambda xp, a, f: xp.add(5, 1),
+    lambda xp, a, f: xp.multiply(2, xp.float32(3)),
+    lambda xp, a, f: xp.maximum(xp.asarray(2), 1.5),
+    lambda xp, a, f: xp.negative(xp.asarray(4)),
 ]
 ARRAYS = [
     lambda xp, a, f: xp.asarray(3),
