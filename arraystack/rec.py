@@ -153,7 +153,9 @@ def as_recarray(value):
         value = value._value
     if not isinstance(value, (np.ndarray, np.generic)):
         return value
-    out = ndarray.__new__(recarray)  # the value is set here: ndarray.__init__ is NumPy's constructor
+    out = ndarray.__new__(
+        recarray
+    )  # the value is set here: ndarray.__init__ is NumPy's constructor
     out._value = _record_value(value)
     return out
 

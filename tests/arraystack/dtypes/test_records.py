@@ -135,7 +135,9 @@ def test_structured_arrays_refuse_transformations():
 
 
 def _records(xp):
-    return xp.rec.array([(1, 2.0, "a"), (3, 4.0, "b")], dtype=[("x", "i4"), ("y", "f8"), ("s", "U2")])
+    return xp.rec.array(
+        [(1, 2.0, "a"), (3, 4.0, "b")], dtype=[("x", "i4"), ("y", "f8"), ("s", "U2")]
+    )
 
 
 REC_OPERATIONS = {
@@ -146,10 +148,12 @@ REC_OPERATIONS = {
     "row": lambda xp: _records(xp)[0],
     "slice": lambda xp: _records(xp)[1:],
     "field_method": lambda xp: _records(xp).field(1),
-    "fromarrays": lambda xp: xp.rec.fromarrays([xp.array([1, 2]), xp.array([3.0, 4.0])], names="a,b"),
-    "fromarrays_field": lambda xp: xp.rec.fromarrays(
+    "fromarrays": lambda xp: xp.rec.fromarrays(
         [xp.array([1, 2]), xp.array([3.0, 4.0])], names="a,b"
-    ).b,
+    ),
+    "fromarrays_field": lambda xp: (
+        xp.rec.fromarrays([xp.array([1, 2]), xp.array([3.0, 4.0])], names="a,b").b
+    ),
     "fromrecords": lambda xp: xp.rec.fromrecords([(1, "x"), (2, "y")], names="n,c"),
     "fromstring": lambda xp: xp.rec.fromstring(b"\x01\x00\x02\x00", dtype=[("v", "<i2")]),
     "format_parser": lambda xp: xp.rec.format_parser("i4,f8", "a,b", None).dtype,
@@ -193,7 +197,9 @@ RECFUNCTIONS = {
     "unstructured_to_structured": lambda rf, xp, p: rf.unstructured_to_structured(
         xp.arange(6.0).reshape(3, 2), names=["u", "v"]
     ),
-    "append_fields": lambda rf, xp, p: rf.append_fields(p, "z", xp.array([5.0, 6.0]), usemask=False),
+    "append_fields": lambda rf, xp, p: rf.append_fields(
+        p, "z", xp.array([5.0, 6.0]), usemask=False
+    ),
     "append_fields_rec": lambda rf, xp, p: rf.rec_append_fields(p, "z", xp.array([5.0, 6.0])),
     "drop_fields": lambda rf, xp, p: rf.drop_fields(p, "y"),
     "rename_fields": lambda rf, xp, p: rf.rename_fields(p, {"x": "east"}),
