@@ -153,9 +153,8 @@ def as_recarray(value):
         value = value._value
     if not isinstance(value, (np.ndarray, np.generic)):
         return value
-    out = ndarray.__new__(
-        recarray
-    )  # the value is set here: ndarray.__init__ is NumPy's constructor
+    # the value is set here: ndarray.__init__ is NumPy's constructor, which this must not run
+    out = ndarray.__new__(recarray)
     out._value = _record_value(value)
     return out
 
