@@ -1,0 +1,247 @@
+"""The cupy backend's arrays as the frontend sees them (Backend.arrays, interface.DeviceArrays): which cupy is
+in use (the stand-in, or real cupy), the devices present, copies, DLPack, and the eager evaluation of a
+primitive on cuda arrays: its reference rule with xp = cupy, or its GPU entry (`gpu_rules`) where cupy lacks
+what the reference rule uses.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.util
+import os
+import sys
+
+import numpy as np
+
+from arraystack.backends.interface import DeviceArrays
+from arraystack.ir import primitives as p
+from arraystack.ir import structural as s
+from arraystack.ir.reference import reference_rules
+from arraystack.ir.sorting import sort_p
+
+STANDIN = "arraystack.backends.cupy.standin"
+INSTALL = "pip install cupy-cuda12x (CUDA 12) or cupy-cuda13x (CUDA 13)"
+KDLCUDA = 2
+
+
+def _standin():
+    """The stand-in module when it is in use (installed, or asked for by ARRAYSTACK_CUDA_STANDIN)."""
+    module = sys.modules.get(STANDIN)
+    if module is None and os.environ.get("ARRAYSTACK_CUDA_STANDIN", "").strip() not in ("", "0"):
+        module = importlib.import_module(STANDIN)
+    return module if module is not None and module.installed() else None
+
+
+def missing() -> str | None:
+    """Why cupy cannot run here (cupy missing, the driver missing, no device), with how to get it; None
+    when it can."""
+    if _standin() is not None:
+        return None
+    return _real_missing()
+
+
+_found: dict = {}  # what the checks of real cupy found, once per process
+
+
+def _real_missing() -> str | None:
+    if "reason" not in _found:
+        if importlib.util.find_spec("cupy") is None:
+            _found["reason"] = f"cupy is not installed: {INSTALL}"
+        else:
+            count = _driver_device_count()
+            if isinstance(count, str):
+                _found["reason"] = f"cupy is installed, but {count}"
+            elif count == 0:
+                _found["reason"] = (
+                    "cupy is installed, but the CUDA driver reports no device (is CUDA_VISIBLE_DEVICES "
+                    "set to none?)"
+                )
+            else:
+                _found["reason"] = None
+    return _found["reason"]
+
+
+def _driver_device_count():
+    """The number of CUDA devices the driver reports, asked through libcuda without importing cupy; a
+    sentence when there is no driver."""
+    names = ("nvcuda.dll",) if os.name == "nt" else ("libcuda.so.1", "libcuda.so")
+    for name in names:
+        try:
+            driver = ctypes.CDLL(name)
+            break
+        except OSError:
+            continue
+    else:
+        return (
+            "no NVIDIA driver was found (libcuda could not be loaded): a CUDA device needs the NVIDIA "
+            "driver and a GPU"
+        )
+    if driver.cuInit(0) != 0:
+        return "the CUDA driver failed to initialize (no usable GPU, or a driver/GPU mismatch)"
+    count = ctypes.c_int(0)
+    if driver.cuDeviceGetCount(ctypes.byref(count)) != 0:
+        return "the CUDA driver could not count its devices"
+    return count.value
+
+
+def cupy_module():
+    """The cupy in use: the stand-in when it is installed, else real cupy when it can run here, else None."""
+    standin = _standin()
+    if standin is not None:
+        return standin.module
+    if _real_missing() is not None:
+        return None
+    import cupy
+
+    return cupy
+
+
+def cupyx_special(xp):
+    """cupyx.scipy.special for `xp` (the stand-in's own for the stand-in)."""
+    standin = _standin()
+    if standin is not None and xp is standin.module:
+        return standin.special
+    return importlib.import_module("cupyx.scipy.special")
+
+
+# -- GPU entries of reference rules ------------------------------------------------------------------------------
+class UnsupportedOnGPU(NotImplementedError):
+    """A primitive whose eager evaluation cupy cannot do on a cuda array (the message names it and why)."""
+
+
+def _unsupported(name, reason):
+    def rule(xp, *args, **params):
+        raise UnsupportedOnGPU(
+            f"`{name}` on a cuda array is not supported: {reason}. Copy the operand to the CPU explicitly "
+            "(x.to_device('cpu')) for this operation; arraystack never copies between devices silently."
+        )
+
+    rule.__name__ = f"gpu_{name}"
+    return rule
+
+
+def _erf(xp, x):
+    return cupyx_special(xp).erf(x)
+
+
+def _scatter(xp, x, updates, *indices, mode, update, axes=None):
+    if update == "mul":  # the reference rule's multiply.at: cupy's multiply has no scatter operation
+        _unsupported("scatter", "cupy's multiply.at is not implemented (update='mul')")(xp)
+    return reference_rules[s.scatter_p](xp, x, updates, *indices, mode=mode, update=update, axes=axes)
+
+
+def _sort(xp, *operands, dimension, num_keys, kind):
+    # Note: cupy sorts stably whatever the kind (it accepts only None or "stable"); ties of a quicksort
+    # may be ordered differently from NumPy's, as on any other stable sort.
+    if len(operands) == 1:
+        return (xp.sort(operands[0], axis=dimension),)
+    # lexsort by stable argsorts, least significant key first (cupy's lexsort takes no axis)
+    order = None
+    for key in operands[num_keys - 1 :: -1]:  # operands[0] is the primary key
+        ranked = key if order is None else xp.take_along_axis(key, order, axis=dimension)
+        step = xp.argsort(ranked, axis=dimension)
+        order = step if order is None else xp.take_along_axis(order, step, axis=dimension)
+    return tuple(xp.take_along_axis(x, order, axis=dimension) for x in operands)
+
+
+# primitive -> rule(xp, *operands, **params) used in place of its reference rule on cuda arrays
+gpu_rules: dict = {
+    p.erf_p: _erf,
+    s.scatter_p: _scatter,
+    sort_p: _sort,
+    s.cummax_p: _unsupported("cummax", "cupy's maximum.accumulate is not implemented"),
+    s.cummin_p: _unsupported("cummin", "cupy's minimum.accumulate is not implemented"),
+}
+
+
+def gpu_rule(prim):
+    """The rule evaluating `prim` on cuda arrays: its GPU entry, else its reference rule."""
+    return gpu_rules.get(prim) or reference_rules[prim]
+
+
+# -- the arrays of cuda devices ---------------------------------------------------------------------------------
+class CupyArrays(DeviceArrays):
+    """cupy arrays on "cuda" devices: through the stand-in when it is installed, else real cupy."""
+
+    kind = "cuda"
+    dlpack_device_type = KDLCUDA
+
+    def types(self) -> tuple:
+        xp = cupy_module()
+        return () if xp is None else (xp.ndarray,)
+
+    def count(self) -> int:
+        xp = cupy_module()
+        return 0 if xp is None else xp.cuda.runtime.getDeviceCount()
+
+    def missing(self) -> str:
+        return missing() or "no CUDA device is present"
+
+    def namespace(self):
+        return cupy_module()
+
+    def device_of(self, array) -> int:
+        return array.device.id
+
+    def evaluate(self, prim, args, params, device=None):
+        xp = cupy_module()
+        index = _device_of_operands(xp, prim, args, device)
+        with xp.cuda.Device(index):
+            return gpu_rule(prim)(xp, *args, **params)
+
+    def from_host(self, array, device):
+        xp = cupy_module()
+        with xp.cuda.Device(device):
+            return xp.asarray(array)
+
+    def to_host(self, array):
+        return cupy_module().asnumpy(array)
+
+    def move(self, array, device):
+        # staged through the host: a direct peer copy needs peer access, which is not always there
+        return self.from_host(self.to_host(array), device)
+
+    def adopt(self, obj):
+        xp = cupy_module()
+        if xp is None:
+            return None
+        if isinstance(obj, xp.ndarray):
+            return obj
+        if hasattr(obj, "__cuda_array_interface__"):
+            return xp.asarray(obj)  # shares the producer's memory
+        return None
+
+    def from_dlpack(self, obj, device=None):
+        xp = cupy_module()
+        out = xp.from_dlpack(obj)
+        if device is not None and out.device.id != device:
+            out = self.move(out, device)
+        return out
+
+
+def _device_of_operands(xp, prim, args, device):
+    """The index of the cuda device the operands live on; ValueError when they live on two devices (a
+    host array among them included). Python and NumPy scalars live nowhere in particular."""
+    array_type = xp.ndarray
+    found = None
+    for a in args:
+        if isinstance(a, array_type):
+            index = a.device.id
+            if found is None:
+                found = index
+            elif index != found:
+                _mixed(prim, f"cuda:{found}", f"cuda:{index}")
+        elif isinstance(a, np.ndarray):
+            _mixed(prim, f"cuda:{found if found is not None else device or 0}", "cpu")
+    return found if found is not None else (device or 0)
+
+
+def _mixed(prim, first, second):
+    raise ValueError(
+        f"`{prim.name}` got operands on two devices, {first} and {second}; arraystack does not copy between "
+        f"devices implicitly. Move one of them first: x.to_device('{first}') or "
+        f"arraystack.asarray(x, device='{first}') (or to '{second}')."
+    )
+
+
+__all__ = ["CupyArrays", "UnsupportedOnGPU", "cupy_module", "gpu_rule", "gpu_rules", "missing"]

@@ -1,0 +1,221 @@
+"""A fusion region -> the CUDA C++ source of its kernels, and how to launch them: `lower_region`.
+
+`lower_region(eqn, graph)` takes a `fusion` equation (and the graph holding it) and returns a
+`KernelSource`, or None where the region is not lowered (`why_not(eqn)` then says why; the backend runs
+the region's reference rule). A KernelSource holds:
+
+- `source`: one self-contained translation unit (numpy_ops.cuh, then the kernels), `extern "C"`;
+- `kernels`: the kernel names in launch order (`name` is the first); `kind`: "elementwise", "rows"
+  (a block per outer point), "columns" (a thread per outer point) or "whole" (a whole-array reduction:
+  a partial kernel over a grid-stride loop, then a final kernel over the partials);
+- `scratch(inputs)`: the (shape, dtype) of each scratch buffer the launches need (whole reductions);
+- `launches(inputs, outputs, scratch=())`: the launches, each a `Launch(kernel, grid, block,
+  shared_mem, args)`; `args` are the arrays themselves (inputs, outputs and scratch, as the caller's
+  array objects: anything with `.shape`, `.strides` in bytes and `.dtype`) and NumPy int64 scalars (sizes
+  and strides in elements). Outputs are allocated by the caller with the shapes and dtypes of
+  `eqn.outputs`. The configuration and the scalar arguments are computed once per combination of
+  shapes and strides and cached.
+
+Kernels are shape-generic: every size and stride is an argument, and indices are 64-bit (`i64`)
+throughout, so sizes past 2**31 elements index correctly. Reductions never use atomics: their order
+depends only on the shapes, so the same inputs give the same bits on every run.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import namedtuple
+
+import numpy as np
+
+from arraystack.backends.codeblock import CodeBlock
+from arraystack.backends.cupy.cuda_region import NotLowered, Region, outer_dims
+from arraystack.backends.cupy.kernel_cache import key_of
+from arraystack.backends.cupy.lowering import literal, store, storage_type
+from arraystack.ir.ir import Literal
+
+Launch = namedtuple("Launch", "kernel grid block shared_mem args")
+
+BLOCK = 256  # threads per block of elementwise and column kernels
+MAX_GRID = 1 << 16  # grid-stride loops cover the rest
+
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "numpy_ops.cuh")) as _f:
+    PRELUDE = _f.read()
+
+
+class Outputs:
+    """Where a region's outputs are written: per output, the region axes it moves along and its own
+    axis along each."""
+
+    def __init__(self, region: Region):
+        self.axes, self.dims = [], []
+        for v in region.graph.outputs:
+            shape = tuple(v.aval.shape)
+            if isinstance(v, Literal) or region.level(v) == "full":
+                pairs = [(d, d) for d in range(len(shape)) if shape[d] != 1]
+            else:
+                pairs = [(d, i) for i, d in enumerate(outer_dims(shape, region.layout)) if d is not None]
+            self.axes.append(tuple(d for d, _ in pairs))
+            self.dims.append(tuple(i for _, i in pairs))
+        self.region = region
+
+    def params(self) -> list[str]:
+        params = []
+        for k, v in enumerate(self.region.graph.outputs):
+            params.append(f"{storage_type(v.aval.dtype)}* __restrict__ o{k}")
+            params += [f"i64 o{k}_s{j}" for j in range(len(self.axes[k]))]
+        return params
+
+    def emit_store(self, code: CodeBlock, k: int, env: dict) -> None:
+        v = self.region.graph.outputs[k]
+        value = self.region.expr(v, env)
+        address = f"o{k}[{self.region.offset(f'o{k}', self.axes[k])}]"
+        code.line(f"{address} = {store(v.aval.dtype, value)};")
+
+
+def _elements(array) -> tuple:
+    itemsize = np.dtype(array.dtype).itemsize
+    strides = tuple(array.strides)
+    if any(st % itemsize for st in strides):
+        raise ValueError(f"strides {strides} are not whole elements of {array.dtype}")
+    return tuple(st // itemsize for st in strides)
+
+
+class KernelSource:
+    """The kernels of one region and how to launch them (see the module docstring)."""
+
+    def __init__(self, source, kernels, kind, region, outputs, configure):
+        self.source = source
+        self.kernels = tuple(kernels)
+        self.name = self.kernels[0]
+        self.kind = kind
+        self._region = region
+        self._outputs = outputs
+        self._configure = configure  # sizes, inputs -> (size args, [(grid, block)] per kernel, scratch)
+        self._packs = {}
+
+    def _pack(self, inputs, outputs):
+        key = tuple((tuple(a.shape), tuple(a.strides)) for a in (*inputs, *outputs))
+        pack = self._packs.get(key)
+        if pack is None:
+            region = self._region
+            strides = []
+            for site in region.sites:
+                own = _elements(inputs[site.input])
+                strides.append([np.int64(own[i]) for i in site.dims])
+            for k, dims in enumerate(self._outputs.dims):
+                own = _elements(outputs[k])
+                strides.append([np.int64(own[i]) for i in dims])
+            sizes = self._region_shape(inputs)
+            pack = (strides, *self._configure(sizes))
+            if len(self._packs) > 64:
+                self._packs.clear()
+            self._packs[key] = pack
+        return pack
+
+    def _region_shape(self, inputs):
+        """The region's iteration shape for these inputs (sizes are arguments: shapes may change)."""
+        region = self._region
+        shape = list(region.shape)
+        for site in region.sites:
+            for d, i in zip(site.axes, site.dims):
+                shape[d] = inputs[site.input].shape[i]
+        return tuple(int(n) for n in shape)
+
+    def scratch(self, inputs) -> list:
+        """(shape, dtype) of each scratch buffer the launches take, in order."""
+        return list(self._pack_scratch(inputs))
+
+    def _pack_scratch(self, inputs):
+        return self._configure(self._region_shape(inputs))[2]
+
+    def launches(self, inputs, outputs, scratch=()) -> list:
+        """The launches computing `outputs` from `inputs` (see the module docstring)."""
+        strides, size_args, configs, _ = self._pack(inputs, outputs)
+        sites = self._region.sites
+        site_args = []
+        for k, site in enumerate(sites):
+            site_args += [inputs[site.input], *strides[k]]
+        out_args = []
+        for k, out in enumerate(outputs):
+            out_args += [out, *strides[len(sites) + k]]
+        result = []
+        for kernel, (grid, block, extra) in zip(self.kernels, configs):
+            args = (*site_args, *out_args, *size_args, *[scratch[j] for j in extra])
+            result.append(Launch(kernel, grid, block, 0, args))
+        return result
+
+
+def named(text: str, kind: str, placeholders=("KERNEL",)) -> tuple:
+    """The source with each placeholder kernel name replaced by a name made from the text's hash (the
+    source of one structure is the same text, whatever the sizes), and the names."""
+    digest = key_of(text)[:16]
+    names = [f"as_{kind}_{digest}" + (f"_{p.lower()}" if len(placeholders) > 1 else "") for p in placeholders]
+    for placeholder, name in zip(placeholders, names):
+        text = text.replace(f"__{placeholder}__", name)
+    return PRELUDE + "\n" + text, names
+
+
+def _elementwise(region: Region) -> KernelSource:
+    outputs = Outputs(region)
+    sizes = [f"i64 n{d}" for d in range(region.rank)]
+    params = region.site_params() + outputs.params() + sizes + ["i64 total"]
+    code = CodeBlock()
+    code.line(f'extern "C" __global__ void __launch_bounds__({BLOCK}) __KERNEL__(')
+    code.line("    " + ", ".join(params) + ") {")
+    code.depth += 1
+    code.line("const i64 step = (i64)gridDim.x * blockDim.x;")
+    with code.block("for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += step) {"):
+        code.line("i64 rest = i;")
+        for d in reversed(range(region.rank)):
+            if d:
+                code.line(f"const i64 i{d} = rest % n{d};")
+                code.line(f"rest /= n{d};")
+            else:
+                code.line("const i64 i0 = rest;")
+        env = {}
+        targets = list(region.graph.outputs)
+        for k in region.sites_used(targets, env):
+            region.emit_load(code, k)
+        region.emit_values(code, targets, env)
+        for k in range(len(targets)):
+            outputs.emit_store(code, k, env)
+    code.line("}")
+    code.depth -= 1
+    code.line("}")
+
+    def configure(shape):
+        total = int(np.prod(shape, dtype=np.int64))
+        grid = max(1, min(-(-total // BLOCK), MAX_GRID))
+        args = [np.int64(n) for n in shape] + [np.int64(total)]
+        return args, [((grid,), (BLOCK,), ())], []
+
+    source, names = named(code.text(), "map")
+    return KernelSource(source, names, "elementwise", region, outputs, configure)
+
+
+def why_not(eqn) -> str | None:
+    """Why the region of `eqn` is not lowered to CUDA, or None if it is."""
+    try:
+        region = Region(eqn)
+    except NotLowered as e:
+        return str(e)
+    if region.reductions:
+        from arraystack.backends.cupy.cuda_codegen_reduce import reduction_reason
+
+        return reduction_reason(region)
+    return None
+
+
+def lower_region(eqn, graph=None) -> KernelSource | None:
+    """The CUDA kernels of the fusion equation `eqn` (of `graph`), or None when it is not lowered
+    (why_not(eqn) says why)."""
+    try:
+        region = Region(eqn)
+    except NotLowered:
+        return None
+    if not region.reductions:
+        return _elementwise(region)
+    from arraystack.backends.cupy.cuda_codegen_reduce import lower_reduction
+
+    return lower_reduction(region)

@@ -1,0 +1,472 @@
+"""The stand-in's `cupy.ndarray`: a device array whose buffer is a NumPy array in host memory.
+
+It is its own type (not a NumPy subclass) and behaves where it matters as cupy's does: `numpy.asarray` on it
+raises TypeError (copy explicitly with `.get()` or `cupy.asnumpy`), NumPy arrays are refused as operands of
+its operators and of the namespace's functions (cupy never copies host data implicitly), results live on the
+current device and take their bytes from the memory pool, and it exports `__cuda_array_interface__` and
+DLPack with device type kDLCUDA.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import weakref
+
+import numpy as np
+
+from arraystack.backends.cupy import standin_cuda as cuda
+
+KDLCUDA = 2
+KDLCPU = 1
+IMPLICIT_CONVERSION = (
+    "Implicit conversion to a NumPy array is not allowed. Please use `.get()` to construct a NumPy array "
+    "explicitly."
+)
+
+
+class ndarray:
+    """cupy.ndarray on the stand-in: `_host` is the buffer (a NumPy array in host memory), `_block` the pool
+    block it accounts to (shared by views), `_device` the ordinal of its device."""
+
+    __slots__ = ("_host", "_block", "_device", "_base", "__weakref__")
+    __array_priority__ = 100
+
+    def __init__(self, shape, dtype=float, memptr=None, strides=None, order="C"):
+        host = np.empty(shape, dtype, order=order)
+        _adopt(self, host, _allocate(host.nbytes), None)
+
+    # -- attributes ------------------------------------------------------------------------------------------
+    shape = property(lambda self: self._host.shape)
+    dtype = property(lambda self: self._host.dtype)
+    ndim = property(lambda self: self._host.ndim)
+    size = property(lambda self: self._host.size)
+    nbytes = property(lambda self: self._host.nbytes)
+    itemsize = property(lambda self: self._host.itemsize)
+    strides = property(lambda self: self._host.strides)
+    flags = property(lambda self: self._host.flags)
+    base = property(lambda self: self._base)
+    T = property(lambda self: _view_of(self, self._host.T))
+    mT = property(lambda self: _view_of(self, self._host.mT))
+
+    @property
+    def device(self):
+        return cuda.Device(self._device)
+
+    @property
+    def data(self):
+        return _Pointer(self._host.ctypes.data if self._host.size else 0, self._device)
+
+    @property
+    def real(self):
+        return _view_of(self, self._host.real)
+
+    @real.setter
+    def real(self, value):
+        self._host.real = host_buffer(value)
+
+    @property
+    def imag(self):
+        return _view_of(self, self._host.imag) if self.dtype.kind == "c" else _call(np.imag, (self,))
+
+    @imag.setter
+    def imag(self, value):
+        self._host.imag = host_buffer(value)
+
+    @property
+    def __cuda_array_interface__(self):
+        host = self._host
+        return {
+            "shape": host.shape,
+            "typestr": host.dtype.str,
+            "descr": host.dtype.descr,
+            "stream": cuda.get_current_stream().ptr or 1,  # CAI v3: 1 is the legacy default stream
+            "version": 3,
+            "strides": None if host.flags.c_contiguous else host.strides,
+            "data": (host.ctypes.data if host.size else 0, False),
+        }
+
+    # -- conversions -----------------------------------------------------------------------------------------
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError(IMPLICIT_CONVERSION)
+
+    def get(self, stream=None, order="C", out=None, blocking=True):
+        """A NumPy copy of the array in host memory (into `out` when given)."""
+        if out is not None:
+            np.copyto(out, self._host)
+            return out
+        return np.array(self._host, order=order, copy=True)
+
+    def set(self, arr, stream=None):
+        """Copy the NumPy array `arr` into this array."""
+        if not isinstance(arr, np.ndarray):
+            raise TypeError(f"Only numpy.ndarray can be set to cupy.ndarray, got {type(arr)}")
+        if arr.shape != self.shape:
+            raise ValueError(f"Shape mismatch. Old shape: {self.shape}, new shape: {arr.shape}")
+        np.copyto(self._host, arr, casting="unsafe")
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        host = self._host
+        capsule = host.__dlpack__(max_version=max_version) if max_version else host.__dlpack__()
+        set_capsule_device(capsule, KDLCUDA, self._device)
+        return capsule
+
+    def __dlpack_device__(self):
+        return (KDLCUDA, self._device)
+
+    def tolist(self):
+        return self._host.tolist()
+
+    def item(self, *args):
+        return self._host.item(*args)
+
+    def __bool__(self):
+        return bool(self._host)
+
+    def __int__(self):
+        return int(self._host)
+
+    def __float__(self):
+        return float(self._host)
+
+    def __complex__(self):
+        return complex(self._host)
+
+    def __index__(self):
+        return self._host.__index__()
+
+    def __len__(self):
+        return len(self._host)
+
+    def __iter__(self):
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(len(self)))
+
+    def __repr__(self):
+        return repr(self._host)
+
+    def __str__(self):
+        return str(self._host)
+
+    def __copy__(self):
+        return self.copy()
+
+    def __reduce__(self):
+        from arraystack.backends.cupy.standin import module
+
+        return (module.array, (self.get(),))
+
+    # -- indexing --------------------------------------------------------------------------------------------
+    def __getitem__(self, key):
+        return _result(self._host[_unwrap(key, allow_host=True)], (self,))
+
+    def __setitem__(self, key, value):
+        with cuda.Device(self._device):
+            self._host[_unwrap(key, allow_host=True)] = _unwrap(value, allow_host=True)
+
+    # -- methods (cupy.ndarray's, computed by NumPy's on the buffer) -----------------------------------------
+    def astype(self, dtype, order="K", casting=None, subok=None, copy=True):
+        if not copy and np.dtype(dtype) == self.dtype:
+            return self
+        return _call(self._host.astype, (dtype,), {"order": order}, owner=self)
+
+    def view(self, dtype=None):
+        return _view_of(self, self._host.view() if dtype is None else self._host.view(dtype))
+
+    def fill(self, value):
+        self._host.fill(_unwrap(value))
+
+    def sort(self, axis=-1, kind=None):
+        check_sort_kind(kind)
+        self._host.sort(axis=axis, kind="stable")
+
+    def argsort(self, axis=-1, kind=None):
+        check_sort_kind(kind)
+        return _call(self._host.argsort, (), {"axis": axis, "kind": "stable"}, owner=self)
+
+    def partition(self, kth, axis=-1):
+        self._host.partition(kth, axis=axis)
+
+    def put(self, indices, values, mode="wrap"):
+        self._host.put(_unwrap(indices), _unwrap(values), mode=mode)
+
+    def reshape(self, *shape, order="C"):
+        return _call(self._host.reshape, shape, {"order": order}, owner=self)
+
+    def transpose(self, *axes):
+        return _call(self._host.transpose, axes, owner=self)
+
+    all = lambda self, *a, **k: _call(self._host.all, a, k, owner=self)  # noqa: E731 - one line per method
+    any = lambda self, *a, **k: _call(self._host.any, a, k, owner=self)  # noqa: E731
+    argmax = lambda self, *a, **k: _call(self._host.argmax, a, k, owner=self)  # noqa: E731
+    argmin = lambda self, *a, **k: _call(self._host.argmin, a, k, owner=self)  # noqa: E731
+    argpartition = lambda self, *a, **k: _call(self._host.argpartition, a, k, owner=self)  # noqa: E731
+    choose = lambda self, *a, **k: _call(self._host.choose, a, k, owner=self)  # noqa: E731
+    clip = lambda self, *a, **k: _call(self._host.clip, a, k, owner=self)  # noqa: E731
+    compress = lambda self, *a, **k: _call(self._host.compress, a, k, owner=self)  # noqa: E731
+    conj = lambda self, *a, **k: _call(self._host.conj, a, k, owner=self)  # noqa: E731
+    conjugate = lambda self, *a, **k: _call(self._host.conjugate, a, k, owner=self)  # noqa: E731
+    copy = lambda self, *a, **k: _call(self._host.copy, a, k, owner=self)  # noqa: E731
+    cumprod = lambda self, *a, **k: _call(self._host.cumprod, a, k, owner=self)  # noqa: E731
+    cumsum = lambda self, *a, **k: _call(self._host.cumsum, a, k, owner=self)  # noqa: E731
+    diagonal = lambda self, *a, **k: _call(self._host.diagonal, a, k, owner=self)  # noqa: E731
+    dot = lambda self, *a, **k: _call(self._host.dot, a, k, owner=self)  # noqa: E731
+    flatten = lambda self, *a, **k: _call(self._host.flatten, a, k, owner=self)  # noqa: E731
+    max = lambda self, *a, **k: _call(self._host.max, a, k, owner=self)  # noqa: E731
+    mean = lambda self, *a, **k: _call(self._host.mean, a, k, owner=self)  # noqa: E731
+    min = lambda self, *a, **k: _call(self._host.min, a, k, owner=self)  # noqa: E731
+    nonzero = lambda self, *a, **k: _call(self._host.nonzero, a, k, owner=self)  # noqa: E731
+    prod = lambda self, *a, **k: _call(self._host.prod, a, k, owner=self)  # noqa: E731
+    ptp = lambda self, *a, **k: _call(np.ptp, (self, *a), k)  # noqa: E731
+    ravel = lambda self, *a, **k: _call(self._host.ravel, a, k, owner=self)  # noqa: E731
+    repeat = lambda self, *a, **k: _call(self._host.repeat, a, k, owner=self)  # noqa: E731
+    round = lambda self, *a, **k: _call(self._host.round, a, k, owner=self)  # noqa: E731
+    searchsorted = lambda self, *a, **k: _call(self._host.searchsorted, a, k, owner=self)  # noqa: E731
+    squeeze = lambda self, *a, **k: _call(self._host.squeeze, a, k, owner=self)  # noqa: E731
+    std = lambda self, *a, **k: _call(self._host.std, a, k, owner=self)  # noqa: E731
+    sum = lambda self, *a, **k: _call(self._host.sum, a, k, owner=self)  # noqa: E731
+    swapaxes = lambda self, *a, **k: _call(self._host.swapaxes, a, k, owner=self)  # noqa: E731
+    take = lambda self, *a, **k: _call(self._host.take, a, k, owner=self)  # noqa: E731
+    trace = lambda self, *a, **k: _call(self._host.trace, a, k, owner=self)  # noqa: E731
+    var = lambda self, *a, **k: _call(self._host.var, a, k, owner=self)  # noqa: E731
+
+    # -- operators: the namespace's ufuncs ------------------------------------------------------------------
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        from arraystack.backends.cupy.standin import module
+
+        function = getattr(module, ufunc.__name__, None)
+        if function is None:
+            return NotImplemented
+        return (function if method == "__call__" else getattr(function, method))(*inputs, **kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        from arraystack.backends.cupy.standin import module
+
+        namespace = module
+        for part in func.__module__.split(".")[1:]:
+            if part.startswith("_"):
+                continue
+            namespace = getattr(namespace, part, None)
+        function = getattr(namespace, func.__name__, None)
+        return NotImplemented if function is None else function(*args, **kwargs)
+
+
+def _operator(name, reflected=False, inplace=False):
+    def operator(self, *other):
+        if other and not _is_operand(other[0]):
+            return NotImplemented
+        operands = (other[0], self) if reflected else (self, *other)
+        if inplace:
+            with cuda.Device(self._device):
+                getattr(np, name)(*(_unwrap(o) for o in operands), out=self._host)
+            return self
+        return _call(getattr(np, name), operands)
+
+    operator.__name__ = name
+    return operator
+
+
+for _name, _ufunc in (
+    ("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("truediv", "true_divide"),
+    ("floordiv", "floor_divide"), ("mod", "remainder"), ("pow", "power"), ("matmul", "matmul"),
+    ("and", "bitwise_and"), ("or", "bitwise_or"), ("xor", "bitwise_xor"), ("lshift", "left_shift"),
+    ("rshift", "right_shift"), ("divmod", "divmod"),
+):  # fmt: skip
+    setattr(ndarray, f"__{_name}__", _operator(_ufunc))
+    setattr(ndarray, f"__r{_name}__", _operator(_ufunc, reflected=True))
+    if _name != "divmod":
+        setattr(ndarray, f"__i{_name}__", _operator(_ufunc, inplace=True))
+for _name, _ufunc in (
+    ("lt", "less"), ("le", "less_equal"), ("gt", "greater"), ("ge", "greater_equal"),
+    ("eq", "equal"), ("ne", "not_equal"), ("neg", "negative"), ("pos", "positive"),
+    ("abs", "absolute"), ("invert", "invert"),
+):  # fmt: skip
+    setattr(ndarray, f"__{_name}__", _operator(_ufunc))
+ndarray.__hash__ = None
+
+
+# -- wrapping NumPy's results ------------------------------------------------------------------------------------
+class _Pointer:
+    """cupy.cuda.MemoryPointer as far as its readers go: the address and the device."""
+
+    __slots__ = ("ptr", "device_id")
+
+    def __init__(self, ptr, device_id):
+        self.ptr, self.device_id = ptr, device_id
+
+
+def _allocate(nbytes):
+    return cuda.default_memory_pool.malloc(nbytes)
+
+
+def _adopt(out, host, block, base):
+    out._host, out._block, out._base = host, block, base
+    out._device = block.device if block is not None else cuda.machine.current
+    if block is not None and base is None:
+        weakref.finalize(out, block.free)
+    return out
+
+
+def _new(host, block=None, base=None):
+    return _adopt(object.__new__(ndarray), host, block, base)
+
+
+def _root(array):
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
+
+
+def _view_of(owner, host):
+    return _new(host, owner._block, owner._base if owner._base is not None else owner)
+
+
+def _result(value, inputs):
+    """NumPy's result as the stand-in's: a view of an input shares its block, anything else is a new
+    array on the current device, taking its bytes from the pool; tuples and lists recursively; NumPy
+    scalars become 0-d arrays (cupy's reductions return arrays)."""
+    if isinstance(value, np.generic):
+        value = np.asarray(value)
+    if isinstance(value, np.ndarray):
+        root = _root(value)
+        for x in inputs:
+            if isinstance(x, ndarray) and _root(x._host) is root:
+                return _view_of(x, value)
+        if value.dtype.kind in "OUSVMm":
+            raise TypeError(f"cupy does not support arrays of dtype {value.dtype}")
+        return _new(value, _allocate(value.nbytes))
+    if isinstance(value, (tuple, list)):
+        return type(value)(_result(v, inputs) for v in value)
+    return value
+
+
+def _is_operand(x):
+    return isinstance(x, (ndarray, bool, int, float, complex, np.generic)) or x is None
+
+
+def _unwrap(x, allow_host=False):
+    """Arguments as NumPy sees them; a NumPy array raises TypeError as cupy does unless `allow_host`."""
+    if isinstance(x, ndarray):
+        if x._device != cuda.machine.current:
+            raise ValueError(
+                f"The device where the array resides ({x._device}) is different from the current "
+                f"device ({cuda.machine.current}). Peer access is unavailable between these devices."
+            )
+        return x._host
+    if isinstance(x, np.ndarray) and not allow_host:
+        raise TypeError(f"Unsupported type {type(x)}")
+    if isinstance(x, (tuple, list)):
+        return type(x)(_unwrap(v, allow_host) for v in x)
+    if isinstance(x, dict):
+        return {k: _unwrap(v, allow_host) for k, v in x.items()}
+    return x
+
+
+def _call(function, args, kwargs=None, allow_host=False, owner=None):
+    """`function` (NumPy's) on the buffers of the arguments; its result as the stand-in's. `owner`: the array
+    whose bound method `function` is (its views share its block)."""
+    kwargs = kwargs or {}
+    inputs = [a for a in (owner, *args, *kwargs.values()) if isinstance(a, ndarray)]
+    if owner is not None:
+        _unwrap(owner)  # on the current device
+    out = kwargs.get("out")
+    value = function(*_unwrap(args, allow_host), **_unwrap(kwargs, allow_host))
+    if isinstance(out, ndarray):
+        return out
+    return _result(value, inputs)
+
+
+def check_sort_kind(kind):
+    """cupy sorts stably and takes no other kind."""
+    if kind is not None and kind != "stable":
+        raise ValueError("kind can only be None or 'stable'")
+
+
+def host_buffer(x):
+    """What a CPU launch receives for a kernel argument: a stand-in array's buffer, scalars as they are."""
+    return x._host if isinstance(x, ndarray) else x
+
+
+def from_host(host, copy=True):
+    """A NumPy array (or anything NumPy converts) as a new array on the current device."""
+    host = np.array(host, copy=True) if copy else np.asarray(host)
+    if host.dtype.kind in "OUSVMm":
+        raise ValueError(f"Unsupported dtype {host.dtype}")
+    return _new(host, _allocate(host.nbytes))
+
+
+# -- DLPack capsules: NumPy's, with the device field rewritten -------------------------------------------------
+_capsule_name = ctypes.pythonapi.PyCapsule_GetName
+_capsule_name.restype, _capsule_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.restype = ctypes.c_void_p
+_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+# DLManagedTensorVersioned: {DLPackVersion (2 x uint32), manager_ctx, deleter, uint64 flags} before dl_tensor;
+# DLManagedTensor starts with dl_tensor. In DLTensor the device follows the data pointer.
+_TENSOR_OFFSET = {b"dltensor": 0, b"dltensor_versioned": 32}
+_DEVICE_OFFSET = 8
+
+
+def capsule_device(capsule) -> tuple[int, int]:
+    """(DLPack device type, device id) written in a DLPack capsule."""
+    name = _capsule_name(capsule)
+    device = _capsule_pointer(capsule, name) + _TENSOR_OFFSET[name] + _DEVICE_OFFSET
+    pair = (ctypes.c_int32 * 2).from_address(device)
+    return (pair[0], pair[1])
+
+
+def set_capsule_device(capsule, device_type: int, device_id: int) -> None:
+    """Rewrite the device of an unconsumed DLPack capsule (the stand-in's device memory is host memory)."""
+    name = _capsule_name(capsule)
+    device = _capsule_pointer(capsule, name) + _TENSOR_OFFSET[name] + _DEVICE_OFFSET
+    pair = (ctypes.c_int32 * 2).from_address(device)
+    pair[0], pair[1] = device_type, device_id
+
+
+class _HostCapsule:
+    """A kDLCUDA capsule of the stand-in, rewritten to kDLCPU, for NumPy to import."""
+
+    def __init__(self, capsule):
+        self.capsule = capsule
+
+    def __dlpack__(self, **kwargs):
+        return self.capsule
+
+    def __dlpack_device__(self):
+        return (KDLCPU, 0)
+
+
+def from_dlpack(x, *, device=None, copy=None):
+    """cupy.from_dlpack: an array sharing the memory of a producer whose memory is on a CUDA device (on the
+    stand-in: host memory exported as kDLCUDA)."""
+    if isinstance(x, ndarray):
+        return x.copy() if copy else x
+    kind, index = x.__dlpack_device__()
+    if int(kind) != KDLCUDA:
+        raise BufferError(
+            f"cupy.from_dlpack takes memory on a CUDA device (kDLCUDA), not DLPack device type {kind}; "
+            "copy host memory with cupy.asarray"
+        )
+    try:
+        capsule = x.__dlpack__(stream=None, max_version=(1, 0))
+    except TypeError:
+        capsule = x.__dlpack__(stream=None)
+    set_capsule_device(capsule, KDLCPU, 0)
+    host = np.from_dlpack(_HostCapsule(capsule))
+    with cuda.Device(int(index)):
+        out = _new(host, None)
+    return out.copy() if copy else out
+
+
+def from_cuda_array_interface(obj):
+    """An array sharing the memory `obj.__cuda_array_interface__` describes (on the stand-in: host memory)."""
+    interface = dict(obj.__cuda_array_interface__)
+    interface.pop("stream", None)
+    interface["version"] = 3
+
+    class Interface:
+        __array_interface__ = interface
+        source = obj  # keeps the producer alive as long as the view
+
+    host = np.asarray(Interface())
+    return _new(host, None)
