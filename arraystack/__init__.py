@@ -62,7 +62,7 @@ backends arraystack.backends (backends/).
 # line and the file would be 900 lines long. The blocks are sorted by module.
 # ruff: noqa: I001
 # fmt: off
-from arraystack import errors, fft, lib, linalg, ma, nn, optim, polynomial, prng, random, scipy, testing, typing
+from arraystack import errors, fft, lib, linalg, ma, nn, onnx, optim, polynomial, prng, random, scipy, testing, typing
 from arraystack._core.array import ndarray
 from arraystack._core.array_api import __array_api_version__, e, inf, nan, newaxis, pi
 from arraystack._core.array_api_info import __array_namespace_info__
@@ -256,7 +256,7 @@ __all__ = [
     "nan_to_num", "nanargmax", "nanargmin", "nancumprod", "nancumsum", "nanmax", "nanmean",
     "nanmedian", "nanmin", "nanpercentile", "nanprod", "nanquantile", "nanstd", "nansum", "nanvar",
     "ndarray", "ndenumerate", "ndim", "ndindex", "nditer", "negative", "newaxis", "nextafter", "nn",
-    "nonzero", "not_equal", "number", "ogrid", "ones", "ones_like", "optim", "outer", "packbits",
+    "nonzero", "not_equal", "number", "ogrid", "onnx", "ones", "ones_like", "optim", "outer", "packbits",
     "pad", "partition", "percentile", "permute_dims", "pi", "piecewise", "place", "poly", "poly1d",
     "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polynomial", "polysub",
     "polyval",
