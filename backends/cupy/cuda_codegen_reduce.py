@@ -1,0 +1,346 @@
+"""Kernels of fusion regions that reduce (cuda_codegen.lower_region hands them here).
+
+A region reduces one set of axes; its reductions form stages (a reduction whose operand needs another's
+result comes a stage later: softmax is a max, then a sum of exps, then a division). Three forms:
+- rows (the last axis reduced, or nothing kept): a block per outer point; its threads stride over the
+  reduced elements, each stage ends in a block reduction (warp shuffles, then shared memory) whose result
+  every thread reads, and a last pass writes the full-size outputs;
+- columns (the last axis kept): a thread per outer point, looping over the reduced elements in order;
+  neighbouring threads read neighbouring columns;
+- whole (nothing kept, one stage, no full-size output): a partial kernel, a grid-stride loop and a block
+  reduction per block, then a final kernel reducing the partials in order.
+The order of every reduction depends on the shapes alone (never on timing, no atomics), so the same
+inputs give the same bits on every run. Float sums add in that order, not NumPy's pairwise order: the
+results agree within the summation error bound (docs/internals/cuda.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from arraystack.backends.codeblock import CodeBlock
+from arraystack.backends.cupy.cuda_codegen import BLOCK, MAX_GRID, KernelSource, Outputs, named
+from arraystack.backends.cupy.cuda_region import REDUCE_OPS, Region
+from arraystack.backends.cupy.lowering import literal, register_type
+from arraystack.ir.ir import Literal
+
+PARTS = 1024  # most partial results of a whole-array reduction (one per block of the partial kernel)
+_NUMPY_NAMES = {"max": "maximum", "min": "minimum"}
+_ACCUMULATOR_DTYPES = {"float": np.float32, "double": np.float64, "i32": np.int32, "u32": np.uint32}
+_ACCUMULATOR_DTYPES.update({"i64": np.int64, "u64": np.uint64})
+
+
+def _accumulator(dtype) -> str:
+    """Register type of a running reduction: float for float16, 32 bits for narrower integers and bool
+    (wrap-around sums and products agree modulo the narrower width)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "b":
+        return "i32"
+    if dtype.kind in "iu" and dtype.itemsize < 4:
+        return "i32" if dtype.kind == "i" else "u32"
+    return register_type(dtype)
+
+
+class _Reduction:
+    def __init__(self, region: Region, eqn, k: int):
+        self.eqn, self.name = eqn, f"a{k}"
+        self.dtype = np.dtype(eqn.outputs[0].aval.dtype)
+        self.op = REDUCE_OPS[eqn.prim]
+        if self.dtype.kind == "b":
+            self.op = {"sum": "or", "prod": "and", "max": "or", "min": "and"}.get(self.op, self.op)
+        self.acc = _accumulator(self.dtype)
+        self.value = region.names[eqn.outputs[0]]
+        self.stage = region.stage[eqn]
+
+    def identity(self) -> str:
+        op, dtype = self.op, self.dtype
+        if op in ("sum", "or"):
+            return f"({self.acc})0"
+        if op in ("prod", "and"):
+            return f"({self.acc})1"
+        if dtype.kind == "f":
+            inf = literal(np.inf, np.float64 if self.acc == "double" else np.float32)
+            return f"(-{inf})" if op == "max" else inf
+        info = np.iinfo(dtype)
+        return f"({self.acc}){literal(info.min if op == 'max' else info.max, dtype)}"
+
+    def combine(self, a: str, b: str) -> str:
+        op, acc = self.op, self.acc
+        if op in ("and", "or"):
+            return f"({a} {'&' if op == 'and' else '|'} {b})"
+        if self.dtype.kind == "f":
+            if op in ("sum", "prod"):
+                return f"({a} {'+' if op == 'sum' else '*'} {b})"
+            return f"np_{op}_float<{acc}>({a}, {b})"
+        if op in ("sum", "prod"):
+            return f"np_{'add' if op == 'sum' else 'mul'}<{acc}>({a}, {b})"
+        return f"np_{op}_int<{acc}>({a}, {b})"
+
+    def element(self, expr: str) -> str:
+        return f"({self.acc})({expr} != 0)" if self.op in ("and", "or") else f"({self.acc})({expr})"
+
+    def result(self) -> str:
+        t = register_type(self.dtype)
+        if self.dtype.kind == "b":
+            return f"({self.name} != 0)"
+        if self.dtype == np.float16:
+            return f"np_round_half({self.name})"
+        return f"(({t}){self.name})"
+
+
+def reduction_reason(region: Region) -> str | None:
+    """Why a reducing region is not lowered, or None (every region Region accepts is)."""
+    return None
+
+
+def _decompose(code: CodeBlock, index: str, axes) -> None:
+    """i<d> for each axis of `axes` (the last fastest) from the flat `index`."""
+    if not axes:
+        return
+    code.line(f"i64 rest_{index} = {index};")
+    for pos in reversed(range(len(axes))):
+        d = axes[pos]
+        if pos:
+            code.line(f"const i64 i{d} = rest_{index} % n{d};")
+            code.line(f"rest_{index} /= n{d};")
+        else:
+            code.line(f"const i64 i{d} = rest_{index};")
+
+
+def _block_reduce(code: CodeBlock, reductions) -> None:
+    """Every thread of the block ends holding the reduction of all the block's values of each."""
+    with code.block("for (int d = 16; d > 0; d >>= 1) {"):
+        for r in reductions:
+            code.line(f"{r.name} = {r.combine(r.name, f'__shfl_down_sync(0xffffffffu, {r.name}, d)')};")
+    code.line("}")
+    with code.block("if (lane == 0) {"):
+        for r in reductions:
+            code.line(f"sh_{r.name}[warp] = {r.name};")
+    code.line("}")
+    code.line("__syncthreads();")
+    with code.block("if (warp == 0) {"):
+        for r in reductions:
+            code.line(f"{r.name} = lane < nwarps ? sh_{r.name}[lane] : {r.identity()};")
+        with code.block("for (int d = 16; d > 0; d >>= 1) {"):
+            for r in reductions:
+                shuffled = f"__shfl_down_sync(0xffffffffu, {r.name}, d)"
+                code.line(f"{r.name} = {r.combine(r.name, shuffled)};")
+        code.line("}")
+        with code.block("if (lane == 0) {"):
+            for r in reductions:
+                code.line(f"sh_{r.name}[32] = {r.name};")
+        code.line("}")
+    code.line("}")
+    code.line("__syncthreads();")
+    for r in reductions:
+        code.line(f"{r.name} = sh_{r.name}[32];")
+    code.line("__syncthreads();  // the shared slots are free for the next reduction")
+
+
+class _Writer:
+    """Emits the passes of one kernel form."""
+
+    def __init__(self, region: Region, form: str):
+        self.region, self.form = region, form
+        self.outputs = Outputs(region)
+        self.reductions = [_Reduction(region, e, k) for k, e in enumerate(region.reductions)]
+        self.code = CodeBlock()
+
+    def hoist(self, targets, env) -> None:
+        """Emit at outer scope the outer-level values the targets need that are computable there."""
+        region = self.region
+        for e in region.needed(targets, env):
+            if e.prim in REDUCE_OPS or region.level(e.outputs[0]) != "outer":
+                continue
+            ready = all(
+                isinstance(x, Literal)
+                or x in env
+                or (x in region.position and region.site_scope(region.site_of[(x, None)]) == "outer")
+                for x in e.inputs
+            )
+            if ready and (e.prim.name != "broadcast_in_dim"):
+                region.emit_values(self.code, [e.outputs[0]], env)
+
+    def inner_loop(self, start: str, step: str, env: dict, body) -> None:
+        """for j over the reduced elements: decompose, load full sites, run body(env copy)."""
+        code, region = self.code, self.region
+        with code.block(f"for (i64 j = {start}; j < inner_total; j += {step}) {{"):
+            _decompose(code, "j", region.axes)
+            body(dict(env))
+        code.line("}")
+
+    def load_full(self, targets, env) -> None:
+        region = self.region
+        for k in region.sites_used(targets, env):
+            if region.site_scope(k) == "full":
+                region.emit_load(self.code, k)
+
+    def stage_pass(self, stage, env, start, step, block) -> None:
+        code, region = self.code, self.region
+        todo = [r for r in self.reductions if r.stage == stage]
+        operands = [r.eqn.inputs[0] for r in todo]
+        self.hoist(operands, env)
+        for r in todo:
+            code.line(f"{r.acc} {r.name} = {r.identity()};")
+
+        def body(scope):
+            self.load_full(operands, scope)
+            region.emit_values(code, operands, scope)
+            for r in todo:
+                value = region.expr(r.eqn.inputs[0], scope)
+                code.line(f"{r.name} = {r.combine(r.name, r.element(value))};")
+
+        self.inner_loop(start, step, env, body)
+        if block:
+            _block_reduce(code, todo)
+        for r in todo:
+            code.line(f"const {register_type(r.dtype)} {r.value} = {r.result()};")
+            env[r.eqn.outputs[0]] = r.value
+
+    def outer_outputs(self, env, guard: str | None) -> None:
+        region, code = self.region, self.code
+        ks = [k for k, v in enumerate(region.graph.outputs) if self._level(v) == "outer"]
+        if not ks:
+            return
+        targets = [region.graph.outputs[k] for k in ks]
+        self.hoist(targets, env)
+        with code.block(f"if ({guard}) {{" if guard else "{"):
+            scope = dict(env)
+            region.emit_values(code, targets, scope)
+            for k in ks:
+                self.outputs.emit_store(code, k, scope)
+        code.line("}")
+
+    def full_outputs(self, env, start, step) -> None:
+        region, code = self.region, self.code
+        ks = [k for k, v in enumerate(region.graph.outputs) if self._level(v) == "full"]
+        if not ks:
+            return
+        targets = [region.graph.outputs[k] for k in ks]
+        self.hoist(targets, env)
+
+        def body(scope):
+            self.load_full(targets, scope)
+            region.emit_values(code, targets, scope)
+            for k in ks:
+                self.outputs.emit_store(code, k, scope)
+
+        self.inner_loop(start, step, env, body)
+
+    def _level(self, v):
+        if isinstance(v, Literal):
+            return "full"
+        return self.region.level(v)
+
+    def header(self, name, extra=()) -> None:
+        region, code = self.region, self.code
+        sizes = [f"i64 n{d}" for d in range(region.rank)]
+        params = region.site_params() + self.outputs.params() + sizes
+        params += ["i64 outer_total", "i64 inner_total", "i64 parts", *extra]
+        bound = f"__launch_bounds__({BLOCK}) "
+        code.line(f'extern "C" __global__ void {bound}__{name}__(')
+        code.line("    " + ", ".join(params) + ") {")
+        code.depth += 1
+        for r in self.reductions:
+            code.line(f"__shared__ {r.acc} sh_{r.name}[33];")
+        code.line("const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;")
+        code.line("const int nwarps = blockDim.x >> 5;")
+
+    def load_outer(self) -> None:
+        region = self.region
+        for k in range(len(region.sites)):
+            if region.site_scope(k) == "outer":
+                region.emit_load(self.code, k)
+
+    def per_outer_point(self, name) -> None:
+        """rows and columns: every stage, then the outputs, for each outer point."""
+        code, region = self.code, self.region
+        self.header(name)
+        rows = self.form == "rows"
+        o_start = "blockIdx.x" if rows else "(i64)blockIdx.x * blockDim.x + threadIdx.x"
+        o_step = "gridDim.x" if rows else "(i64)gridDim.x * blockDim.x"
+        start, step = ("threadIdx.x", "blockDim.x") if rows else ("0", "1")
+        with code.block(f"for (i64 o = {o_start}; o < outer_total; o += {o_step}) {{"):
+            _decompose(code, "o", region.kept)
+            self.load_outer()
+            env = {}
+            for stage in sorted({r.stage for r in self.reductions}):
+                self.stage_pass(stage, env, start, step, block=rows)
+            self.outer_outputs(env, "threadIdx.x == 0" if rows else None)
+            self.full_outputs(env, start, step)
+        code.line("}")
+        code.depth -= 1
+        code.line("}")
+
+    def whole(self) -> None:
+        code = self.code
+        partials = [f"{r.acc}* __restrict__ part_{r.name}" for r in self.reductions]
+        self.header("PARTIAL", partials)
+        env = {}
+        self.load_outer()
+        self.stage_pass(1, env, "(i64)blockIdx.x * blockDim.x + threadIdx.x", "(i64)gridDim.x * blockDim.x", True)
+        with code.block("if (threadIdx.x == 0) {"):
+            for r in self.reductions:
+                code.line(f"part_{r.name}[blockIdx.x] = {r.name};")
+        code.line("}")
+        code.depth -= 1
+        code.line("}")
+        self.header("FINAL", [p.replace("* __restrict__", " const*") for p in partials])
+        self.load_outer()
+        env = {}
+        for r in self.reductions:
+            code.line(f"{r.acc} {r.name} = {r.identity()};")
+        with code.block("for (i64 j = threadIdx.x; j < parts; j += blockDim.x) {"):
+            for r in self.reductions:
+                code.line(f"{r.name} = {r.combine(r.name, f'part_{r.name}[j]')};")
+        code.line("}")
+        _block_reduce(code, self.reductions)
+        for r in self.reductions:
+            code.line(f"const {register_type(r.dtype)} {r.value} = {r.result()};")
+            env[r.eqn.outputs[0]] = r.value
+        self.outer_outputs(env, "threadIdx.x == 0")
+        code.depth -= 1
+        code.line("}")
+
+
+def _form(region: Region, writer: _Writer) -> str:
+    full_out = any(writer._level(v) == "full" for v in region.graph.outputs)
+    if not region.kept and not full_out and max(region.stage.values()) == 1:
+        return "whole"
+    if not region.kept or region.rank - 1 in region.axes:
+        return "rows"
+    return "columns"
+
+
+def lower_reduction(region: Region) -> KernelSource:
+    """The kernels of a reducing region (see the module docstring)."""
+    writer = _Writer(region, "")
+    writer.form = form = _form(region, writer)
+    if form == "whole":
+        writer.whole()
+        source, names = named(writer.code.text(), "sum", ("PARTIAL", "FINAL"))
+    else:
+        writer.per_outer_point("KERNEL")
+        source, names = named(writer.code.text(), form)
+    extremes = sorted({r.op for r in writer.reductions if r.op in ("max", "min")})
+    accumulators = [np.dtype(_ACCUMULATOR_DTYPES[r.acc]) for r in writer.reductions]
+
+    def configure(shape):
+        outer = int(np.prod([shape[d] for d in region.kept], dtype=np.int64))
+        inner = int(np.prod([shape[d] for d in region.axes], dtype=np.int64))
+        if inner == 0 and outer > 0 and extremes:
+            op = _NUMPY_NAMES[extremes[0]]
+            raise ValueError(f"zero-size array to reduction operation {op} which has no identity")
+        parts = max(1, min(-(-inner // BLOCK), PARTS))
+        args = [np.int64(n) for n in shape] + [np.int64(outer), np.int64(inner), np.int64(parts)]
+        if form == "whole":
+            scratch = [((parts,), dtype) for dtype in accumulators]
+            ids = tuple(range(len(scratch)))
+            return args, [((parts,), (BLOCK,), ids), ((1,), (BLOCK,), ids)], scratch
+        if form == "rows":
+            block = min(BLOCK, max(32, -(-inner // 32) * 32))
+            return args, [((max(1, min(outer, MAX_GRID)),), (block,), ())], []
+        grid = max(1, min(-(-outer // BLOCK), MAX_GRID))
+        return args, [((grid,), (BLOCK,), ())], []
+
+    return KernelSource(source, names, form, region, writer.outputs, configure)
