@@ -114,6 +114,7 @@ from arraystack._indexing.selection import (
     take_along_axis,
 )
 from arraystack._indexing.subscripts import argwhere, flatnonzero, nonzero
+from arraystack._io.checkpoints import Checkpoints, load_tree, save_tree
 from arraystack._io.npyio import (
     fromfile, fromregex, fromstring, genfromtxt, load, loadtxt, save, savetxt, savez, savez_compressed,
 )
@@ -280,5 +281,6 @@ __all__ = [
     "vmap", "vsplit", "vstack", "where", "while_loop", "zeros", "zeros_like",
     "busday_count", "busday_offset", "busdaycalendar", "bytes_", "char", "character", "datetime64", "datetime_as_string", "datetime_data", "dtypes", "flexible", "is_busday", "isnat", "str_", "strings", "timedelta64",
     "object_", "rec", "recarray", "record", "void", "fromregex",
+    "Checkpoints", "load_tree", "save_tree",
 ]
 # fmt: on
