@@ -239,11 +239,13 @@ def _encode_leaf(leaf, path, arrays):
             f"save_tree: the array at {path_text(path)} has dtype {leaf.dtype}, which .npy holds "
             "only as a pickle; checkpoints never pickle objects"
         )
+    # A NumPy scalar is saved as a 0-d array, whose dtype may differ: str_('') is <U0, its array <U1.
+    dtype = np.asarray(leaf).dtype if kind == "numpy_scalar" else leaf.dtype
     description = {
         "array": f"arrays/{len(arrays)}.npy",
         "kind": kind,
         "shape": list(leaf.shape),
-        "dtype": dtype_to_json(leaf.dtype),
+        "dtype": dtype_to_json(dtype),
     }
     arrays.append((description, path, leaf))
     return description

@@ -62,10 +62,13 @@ def save(file: Any, arr: ArrayLike, allow_pickle: bool = True) -> None:
     --------
     numpy.save : The NumPy function this mirrors.
     savez, savez_compressed, load, savetxt
+    save_tree : saves a pytree (parameters, an optimizer state) without pickle.
 
     Notes
     -----
-    The array is read to the host (a traced array raises ConcretizationError).
+    The array is read to the host (a traced array raises ConcretizationError). For a pytree use
+    `save_tree`: here, as in NumPy, a tuple or an optimizer state becomes an object array that is
+    pickled (``allow_pickle=True``), and `load` refuses it by default.
     """
     np.save(file, _host(arr), allow_pickle=allow_pickle)
 
