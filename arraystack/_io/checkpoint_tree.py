@@ -218,6 +218,11 @@ def _encode_node(treedef, leaves, path, arrays):
 
 
 def _encode_leaf(leaf, path, arrays):
+    if isinstance(leaf, np.ma.MaskedArray):  # np.save keeps its data and drops the mask
+        raise TypeError(
+            f"save_tree: the leaf at {path_text(path)} is a numpy.ma.MaskedArray, whose mask .npy "
+            "does not hold; use arraystack.ma (a pytree node), or save its data and mask"
+        )
     if isinstance(leaf, ndarray):
         kind = "arraystack"
     elif isinstance(leaf, np.ndarray):
@@ -349,9 +354,10 @@ def _compare(data, treedef, leaves, path, where):
         return
     name = type_name(cls)
     if "node" not in data:
-        raise _mismatch(where, path, f"a leaf in the file, a {name} node expected")
+        found = _kind(decode_value(data["value"])) if "value" in data else "an array"
+        raise _mismatch(where, path, f"{found} in the file, a node of type {name} expected")
     if data["node"] != name:
-        raise _mismatch(where, path, f"a {data['node']} node in the file, a {name} expected")
+        raise _mismatch(where, path, f"{data['node']} in the file, {name} expected")
     if cls is dict and decode_value(data.get("aux")) != treedef.aux:
         keys = list(decode_value(data.get("aux")))
         raise _mismatch(where, path, f"keys {keys} in the file, {list(treedef.aux)} expected")
@@ -371,7 +377,7 @@ def _compare(data, treedef, leaves, path, where):
 
 def _compare_leaf(data, expected, path, where):
     if "node" in data:
-        raise _mismatch(where, path, f"a {data['node']} node in the file, a leaf expected")
+        raise _mismatch(where, path, f"a node of type {data['node']} in the file, a leaf expected")
     if "value" in data:
         found = decode_value(data["value"])
         if type(found) is not type(expected):

@@ -13,10 +13,10 @@ import zipfile
 
 import numpy
 import pytest
+from arraystack.ir import tree as tree_util
 
 import arraystack
 from arraystack._io import checkpoints as checkpoints_module
-from arraystack.ir import tree as tree_util
 
 ALL_DTYPES = [
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -212,7 +212,9 @@ def test_a_random_generator_state_restores_its_stream(tmp_path, bit_generator):
     out = round_trip(tmp_path, {"rng": rng.bit_generator.state})
     restored = arraystack.random.Generator(getattr(arraystack.random, bit_generator)())
     restored.bit_generator.state = out["rng"]
-    numpy.testing.assert_array_equal(numpy.asarray(restored.random(4)), numpy.asarray(rng.random(4)))
+    numpy.testing.assert_array_equal(
+        numpy.asarray(restored.random(4)), numpy.asarray(rng.random(4))
+    )
 
 
 def test_the_file_is_a_zip_of_npy_files_that_numpy_load_reads(tmp_path):
