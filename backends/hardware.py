@@ -213,6 +213,19 @@ def _detect_kind(kind: str, detect) -> tuple[list, list]:
     return devices, links
 
 
+def _load_backends() -> None:
+    """Find the backends (registry.py): a backend's folder registers the device kinds it serves (cupy's,
+    "cuda", backends/cupy/backend.py)."""
+    from arraystack.backends import registry
+
+    registry.names()
+
+
+def forget_detected() -> None:
+    """Drop the detected models, so the next detect() looks again (devices appeared or went)."""
+    _detected.clear()
+
+
 # -- detection -----------------------------------------------------------------------------------------------
 _detected: dict = {}  # (cache_dir, presets) -> HardwareModel, so devices() is cheap after the first call
 
@@ -227,6 +240,7 @@ def detect(cache_dir: str | None = None, recalibrate: bool = False, presets=()) 
     key = (cache_dir, tuple(presets))
     if not recalibrate and key in _detected:
         return _detected[key]
+    _load_backends()
     _load_entry_points()
     devices, links = [cpu_device(cache_dir, recalibrate)], []
     for kind, detect_fn in list(device_kinds.items()):
@@ -240,44 +254,3 @@ def detect(cache_dir: str | None = None, recalibrate: bool = False, presets=()) 
         _detected.clear()
     _detected[key] = model
     return model
-
-
-def _detect_cuda() -> list:
-    """NVIDIA GPUs through CuPy, if installed: figures from the device properties (memory bandwidth from
-    clock and bus width), peak flops from the matching preset or estimated from SMs and clock."""
-    try:
-        import cupy
-
-        count = cupy.cuda.runtime.getDeviceCount()
-    except Exception:  # noqa: BLE001 - no CuPy, no driver or no device: no CUDA devices
-        return []
-    from arraystack.backends.presets import LINK_PRESETS, preset_for_name
-
-    records = []
-    for index in range(count):
-        props = cupy.cuda.runtime.getDeviceProperties(index)
-        name = props["name"].decode() if isinstance(props["name"], bytes) else str(props["name"])
-        like = preset_for_name(name)
-        f32 = props["clockRate"] * 1e3 * props["multiProcessorCount"] * 128 * 2
-        peak = like.peak_flops if like else (("float32", f32), ("float64", f32 / 32))
-        device = Device(
-            kind="cuda",
-            index=index,
-            name=name,
-            cores=props["multiProcessorCount"],
-            memory=props["totalGlobalMem"],
-            peak_flops=peak,
-            bandwidth=2.0 * props["memoryClockRate"] * 1e3 * props["memoryBusWidth"] / 8,
-            launch_latency=like.launch_latency if like else 5e-6,
-            source="estimated",
-        )
-        pcie = LINK_PRESETS["pcie4"]
-        records += [
-            device,
-            replace(pcie, src="cpu", dst=device.key),
-            replace(pcie, src=device.key, dst="cpu"),
-        ]
-    return records
-
-
-register_device_kind("cuda", _detect_cuda)

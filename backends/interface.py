@@ -29,6 +29,12 @@ What it does:
 - `configure(**settings)`: settings of arraystack.config it cares about (kernel_cache_size); others ignored;
 - `compiled_kernels()`: kernels compiled by this process so far (jit's stats count the difference);
 - `cache_entry(name)`, `cache_fallback(cache_dir)`: what it keeps on disk (`python -m arraystack cache`).
+
+What the frontend's devices ask (only a backend whose devices hold arrays of their own, a GPU's):
+- optional `arrays`: a `DeviceArrays` (below): the array types of its devices and their namespace (cupy), the
+  devices present, copies to and from the host and between its devices, DLPack's device type, and the eager
+  evaluation of a primitive on its arrays. `arraystack.devices()`, `x.device`, `to_device`, `device=` and
+  `from_dlpack` reach a GPU only through it.
 """
 
 from __future__ import annotations
@@ -77,6 +83,9 @@ class Backend:
     tiers = None
     """None (every compile waits for the code), or an object following the `Tiers` protocol that gives the
     first calls something to run while the code compiles."""
+    arrays = None
+    """None (its devices hold host arrays, or none), or a `DeviceArrays` saying what arrays its devices hold
+    and how the frontend creates, moves and evaluates them (a GPU backend's)."""
 
     @property
     def fusion(self):
@@ -144,6 +153,72 @@ class Backend:
         return f"<arraystack backend {self.name!r}>"
 
 
+class DeviceArrays:
+    """What the frontend asks of a backend whose devices hold arrays of their own (`Backend.arrays`): how
+    `x.device`, `to_device`, `device=`, DLPack and eager evaluation reach them. The defaults describe a kind
+    with no device present; a GPU backend overrides each (backends/cupy/arrays.py is the example).
+
+    Devices are named by their index among the devices of `kind` ("cuda:1" is index 1). Every method but
+    `types`, `count` and `missing` is called only when `count()` is positive.
+    """
+
+    kind: str = ""
+    """The device kind its arrays live on ("cuda"): the `Device.kind` of arraystack and of the hardware
+    model."""
+    dlpack_device_type: int | None = None
+    """DLPack's code for that kind (dlpack.h's DLDeviceType; kDLCUDA is 2), which `__dlpack_device__`
+    reports and `from_dlpack` recognizes."""
+
+    def types(self) -> tuple:
+        """The array types living on these devices (empty while none can exist here); cheap to ask."""
+        return ()
+
+    def count(self) -> int:
+        """How many devices of `kind` are present and usable here (0: none)."""
+        return 0
+
+    def missing(self) -> str:
+        """Why no device of `kind` can be used here and how to get one (a package or a device missing)."""
+        return f"no {self.kind} device is present"
+
+    def namespace(self):
+        """The array module that evaluates these arrays (cupy): reference rules run with it as `xp`."""
+        return None
+
+    def device_of(self, array) -> int:
+        """The index of the device holding `array`."""
+        return 0
+
+    def evaluate(self, prim, args, params, device: int | None = None):
+        """Primitive `prim` applied eagerly to `args` (with `params`): its rule with `xp` = `namespace()`, on
+        the device of the operands (`device` when none is an array of these devices: scalars only). Operands
+        on another device, the host's arrays included, raise ValueError naming both devices."""
+        raise NotImplementedError(f"no eager evaluation on {self.kind} devices")
+
+    def from_host(self, array, device: int):
+        """A copy of the NumPy array `array` on device `device`."""
+        raise NotImplementedError(f"no copies to {self.kind} devices")
+
+    def to_host(self, array):
+        """A NumPy copy of `array` (one of these devices' arrays) in host memory."""
+        raise NotImplementedError(f"no copies from {self.kind} devices")
+
+    def move(self, array, device: int):
+        """`array` copied to another device `device` of this kind."""
+        raise NotImplementedError(f"no copies between {self.kind} devices")
+
+    def adopt(self, obj):
+        """`obj` as one of these arrays without a copy, when it is one or shares device memory through the
+        kind's own protocol (`__cuda_array_interface__`); None when it does not."""
+        return None
+
+    def from_dlpack(self, obj, device: int | None = None, copy: bool | None = None):
+        """An array sharing the memory of the DLPack producer `obj`, whose memory is on a device of this
+        kind: copied when `copy` is true, or to reach `device` when that is another one (BufferError then
+        if `copy` is False)."""
+        raise NotImplementedError(f"no DLPack import on {self.kind} devices")
+
+
 class Tiers:
     """What a backend with tiers gives the frontend (documentation of the protocol; numba's is
     backends/numba/tiering.py).
@@ -163,4 +238,4 @@ class Tiers:
         raise NotImplementedError
 
 
-__all__ = ["Backend", "CompileOptions", "Tiers"]
+__all__ = ["Backend", "CompileOptions", "DeviceArrays", "Tiers"]

@@ -36,6 +36,7 @@ _broken: dict = {}  # name -> why its module could not be loaded
 _lock = threading.RLock()
 _discovered = [False]
 _settings: dict = {}  # every setting configure() handed out, for backends registered afterwards
+_generation = [0]  # counts the changes to the registry and to the devices its backends serve
 
 
 class BackendUnavailable(RuntimeError):
@@ -110,6 +111,7 @@ def register(backend: Backend, replace: bool = False) -> Backend:
             raise ValueError(f"a backend named {name!r} is already registered; pass replace=True")
         _backends[name] = backend
         _broken.pop(name, None)
+        _generation[0] += 1
         settings = dict(_settings)
     if settings:  # what arraystack.config has handed the backends so far
         backend.configure(**settings)
@@ -122,6 +124,7 @@ def unregister(name: str) -> Backend:
         _discover()
         if name not in _backends:
             raise KeyError(f"no backend named {name!r} is registered; registered: {_names()}")
+        _generation[0] += 1
         return _backends.pop(name)
 
 
@@ -235,6 +238,19 @@ def compiled_kernels() -> int:
     return sum(b.compiled_kernels() for b in backends)
 
 
+def generation() -> int:
+    """A number that changes whenever a backend is registered or removed, or a backend's devices change
+    (`changed()`): what the frontend's device tables (arraystack/_core/devices.py) are rebuilt on."""
+    return _generation[0]
+
+
+def changed() -> None:
+    """Say that the devices of a registered backend appeared or went (a device library installed or a
+    stand-in swapped in); the frontend then asks the backends again which arrays and devices they have."""
+    with _lock:
+        _generation[0] += 1
+
+
 def _names():
     return [n for n, _ in sorted(_backends.items(), key=lambda kv: (-kv[1].priority, kv[0]))]
 
@@ -300,10 +316,12 @@ __all__ = [
     "BackendUnavailable",
     "all_backends",
     "available",
+    "changed",
     "compiled_kernels",
     "configure",
     "default_name",
     "for_device",
+    "generation",
     "get",
     "names",
     "register",

@@ -346,13 +346,38 @@ class below:
 
 # -- bind -------------------------------------------------------------------------------------------------------
 
-# Array types that live on a device other than the host, mapped to their array namespace (e.g. cupy).
-# Backends register here; the core never imports them.
+# Array types that live on a device other than the host, mapped to their array namespace (e.g. cupy), and
+# to the function evaluating a primitive eagerly on them, evaluate(prim, args, params) (it picks the rule and
+# the device, and refuses operands of another device). `placement[0]`, when set, answers the evaluate of the
+# default device when that is not the host, or None: operands that are all scalars (what creation binds)
+# are evaluated there. Backends register through the frontend; the core never imports them.
 device_namespaces: dict[type, object] = {}
+device_evaluators: dict[type, object] = {}
+placement: list = [None]
+_SCALAR_TYPES = (bool, int, float, complex, numpy.generic)
 
 
-def register_array_namespace(array_type: type, namespace) -> None:
+def register_array_namespace(array_type: type, namespace, evaluate=None) -> None:
     device_namespaces[array_type] = namespace
+    if evaluate is not None:
+        device_evaluators[array_type] = evaluate
+
+
+def unregister_array_namespace(array_type: type) -> None:
+    device_namespaces.pop(array_type, None)
+    device_evaluators.pop(array_type, None)
+
+
+def _evaluate_on_device(prim, args, params):
+    for a in args:
+        evaluate = device_evaluators.get(type(a))
+        if evaluate is not None:
+            return evaluate(prim, args, params)
+    if placement[0] is not None and all(isinstance(a, _SCALAR_TYPES) for a in args):
+        evaluate = placement[0]()
+        if evaluate is not None:
+            return evaluate(prim, args, params)
+    return eager_rules[prim](namespace_of(args), *args, **params)
 
 
 def namespace_of(args):
@@ -375,7 +400,7 @@ def bind(prim: Primitive, *args, **params):
     # eager (try costs nothing unless the rule raises; then a Tracer that escaped its trace is named)
     try:
         if device_namespaces:
-            return eager_rules[prim](namespace_of(args), *args, **params)
+            return _evaluate_on_device(prim, args, params)
         rule = eager_rules[prim]
         # Spelling out the common arities is a plain call, which CPython 3.11 runs without a new C
         # frame; `rule(numpy, *args)` is not, and costs ~300 ns more per eager call.

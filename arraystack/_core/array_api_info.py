@@ -36,7 +36,7 @@ class __array_namespace_info__:
 
     def default_device(self) -> _devices.Device:
         """The device new arrays are created on when no `device=` is given."""
-        return _devices.default_device()
+        return _devices.current_default()
 
     def devices(self) -> list:
         """The devices arraystack can place arrays on (the CPU plus any registered backend's)."""

@@ -18,6 +18,9 @@ jit_cache_size (ARRAYSTACK_JIT_CACHE_SIZE, default 256): the compiled specializa
     and traced again when called again (f.stats()["evictions"] counts them).
 kernel_cache_size (ARRAYSTACK_KERNEL_CACHE_SIZE, default 1024): the compiled kernels the process keeps
     loaded in memory, least recently used evicted first (an evicted kernel reloads from the disk cache).
+default_device (ARRAYSTACK_DEFAULT_DEVICE, default the CPU): where creation functions place arrays made
+    without `device=` ("cpu", "cuda", "cuda:1"); the context manager arraystack.default_device overrides it
+    in one thread. Computations stay on the device of their operands.
 """
 
 from __future__ import annotations
@@ -112,6 +115,9 @@ class Config:
     kernel_cache_size: int = field(
         default_factory=lambda: os.environ.get("ARRAYSTACK_KERNEL_CACHE_SIZE", "1024")
     )
+    default_device: object = field(
+        default_factory=lambda: os.environ.get("ARRAYSTACK_DEFAULT_DEVICE", "").strip() or None
+    )
 
     def __setattr__(self, name, value):
         if name == "memory_limit":
@@ -121,6 +127,10 @@ class Config:
                 limits.set(value)
         elif name in ("jit_cache_size", "kernel_cache_size"):
             value = _cache_size(name, value)
+        elif name == "default_device" and self is config:
+            from arraystack._core.devices import set_configured
+
+            value = set_configured(value)
         object.__setattr__(self, name, value)
         if self is config:  # each backend takes the settings it uses (kernel_cache_size, tier_compile, ...)
             registry.configure(**{name: value})
@@ -136,4 +146,6 @@ class Config:
 config = None
 config = Config()
 limits.set(config.memory_limit)
+if config.default_device is not None:  # from ARRAYSTACK_DEFAULT_DEVICE: checked once the config exists
+    config.default_device = config.default_device
 registry.configure(**vars(config))

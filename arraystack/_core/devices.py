@@ -1,18 +1,28 @@
-"""Devices: where an array's buffer lives (`x.device`, `to_device`, the `device=` argument of the Array API).
+"""Devices: where an array's buffer lives (`x.device`, `to_device`, the `device=` argument of the Array API,
+the default device).
 
 A Device is a plain value (kind + index). The buffer type of an eager array tells its device: NumPy arrays
-live on the CPU; a GPU backend registers its array type (e.g. cupy.ndarray) and a transfer in each direction.
-Traced values have no buffer yet and report the default device, where the trace will run unless the
-planner places it elsewhere.
+live on the CPU; a backend whose devices hold arrays of their own (Backend.arrays: cupy's) gives its array
+types, its devices and the copies in each direction, which `_sync` reads from the registry. Traced values
+have no buffer yet and report the default device, where the trace will run unless the planner places it
+elsewhere.
 """
 
 from __future__ import annotations
 
+import functools
+import threading
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack.ir.core import Tracer, user_line
+from arraystack.ir.core import (
+    Tracer,
+    placement,
+    register_array_namespace,
+    unregister_array_namespace,
+    user_line,
+)
 
 if TYPE_CHECKING:
     from arraystack.backends.hardware import HardwareModel
@@ -102,14 +112,15 @@ class Device:
 
 CPU = Device("cpu")
 
-# buffer type -> function(buffer) -> Device. A GPU backend adds its array type here.
+# buffer type -> function(buffer) -> Device: NumPy's, plus the array types of backends with devices of their
+# own (Backend.arrays, a DeviceArrays: cupy's), which `_sync` adds from the registry.
 buffer_devices: dict[type, object] = {np.ndarray: lambda buffer: CPU}
 # (source kind, destination kind) -> function(buffer, destination Device) -> buffer on that device.
 transfers: dict[tuple[str, str], object] = {}
 
 
 def register_buffer_type(buffer_type: type, device_of_buffer) -> None:
-    """Teach arraystack which device a backend's buffer type lives on (e.g. cupy.ndarray -> cuda:N)."""
+    """Teach arraystack which device a buffer type lives on (e.g. cupy.ndarray -> cuda:N)."""
     buffer_devices[buffer_type] = device_of_buffer
 
 
@@ -118,14 +129,65 @@ def register_transfer(src_kind: str, dst_kind: str, transfer) -> None:
     transfers[(src_kind, dst_kind)] = transfer
 
 
+# -- the registry's device kinds ---------------------------------------------------------------------------------
+_synced = [-1]  # the registry generation the tables below were built from
+_kinds: dict = {}  # kind -> DeviceArrays of an available backend
+_missing: dict = {}  # kind -> why its backend cannot run here
+_registered: list = []  # (buffer type, transfer keys) added by _sync, removed by the next one
+
+
+def _sync() -> None:
+    """Rebuild the device kinds from the registry when it changed: each backend's `arrays` (interface.py,
+    DeviceArrays) gives its array types, registered for `x.device`, transfers and eager evaluation."""
+    from arraystack.backends import registry
+
+    generation = registry.generation()
+    if _synced[0] == generation:
+        return
+    for buffer_type, keys in _registered:
+        buffer_devices.pop(buffer_type, None)
+        unregister_array_namespace(buffer_type)
+        for key in keys:
+            transfers.pop(key, None)
+    _registered.clear()
+    _kinds.clear()
+    _missing.clear()
+    for backend in registry.all_backends():
+        arrays = backend.arrays
+        if arrays is None or arrays.kind in _kinds:
+            continue
+        reason = backend.unavailable_reason()
+        count = 0 if reason else arrays.count()
+        if not count:
+            _missing.setdefault(arrays.kind, reason or arrays.missing())
+            continue
+        _missing.pop(arrays.kind, None)
+        _kinds[arrays.kind] = arrays
+        keys = [("cpu", arrays.kind), (arrays.kind, "cpu"), (arrays.kind, arrays.kind)]
+        transfers[keys[0]] = lambda buffer, device, a=arrays: a.from_host(np.asarray(buffer), device.index)
+        transfers[keys[1]] = lambda buffer, device, a=arrays: a.to_host(buffer)
+        transfers[keys[2]] = lambda buffer, device, a=arrays: a.move(buffer, device.index)
+        for buffer_type in arrays.types():
+            buffer_devices[buffer_type] = lambda b, a=arrays: Device(a.kind, a.device_of(b))
+            register_array_namespace(buffer_type, arrays.namespace(), arrays.evaluate)
+            _registered.append((buffer_type, keys))
+    placement[0] = _placement if _kinds else None
+    _synced[0] = generation
+
+
+def kinds() -> dict:
+    """The device kinds other than the CPU that hold arrays here: kind -> DeviceArrays."""
+    _sync()
+    return _kinds
+
+
 def available_devices() -> list[Device]:
-    """The devices arraystack can place arrays on: the CPU, plus those of registered backends."""
-    kinds = {"cpu"} | {dst for (_, dst) in transfers} | {src for (src, _) in transfers}
-    return [CPU] + [Device(kind) for kind in sorted(kinds - {"cpu"})]
-
-
-def default_device() -> Device:
-    return CPU
+    """The devices arraystack can place arrays on: the CPU, plus those of the backends' device kinds."""
+    _sync()
+    found = [CPU]
+    for kind, arrays in sorted(_kinds.items()):
+        found += [Device(kind, index) for index in range(arrays.count())]
+    return found
 
 
 def device_of_buffer(buffer) -> Device:
@@ -134,27 +196,43 @@ def device_of_buffer(buffer) -> Device:
     if t is np.ndarray:
         return CPU
     if t is Tracer:
-        return default_device()
+        return current_default()
+    device_of = buffer_devices.get(t)
+    if device_of is not None:
+        return device_of(buffer)
+    if isinstance(buffer, (np.generic, bool, int, float, complex)):
+        return CPU
+    _sync()
     for buffer_type, device_of in buffer_devices.items():
         if isinstance(buffer, buffer_type):
             return device_of(buffer)
-    if isinstance(buffer, (np.generic, bool, int, float, complex)):
-        return CPU
     raise TypeError(f"arraystack does not know the device of a {t.__name__}")
 
 
 def check_device(device) -> Device | None:
-    """Validate a `device=` argument: None (no preference) or a device arraystack can place arrays on."""
+    """Validate a `device=` argument: None (no preference) or a device arraystack can place arrays on; a
+    ValueError saying what is missing (a package, a driver, a device) and how to get it otherwise."""
     if device is None:
         return None
     device = Device.parse(device)
-    if device == CPU or any(device.kind == d.kind for d in available_devices()[1:]):
+    if device == CPU:
+        return device
+    _sync()
+    arrays = _kinds.get(device.kind)
+    if arrays is not None and device.index < arrays.count():
         return device
     names = ", ".join(repr(d.name) for d in available_devices())
+    if arrays is not None:
+        why = f"there are {arrays.count()} {device.kind} device(s) here"
+    elif device.kind in _missing:
+        why = _missing[device.kind]
+    elif device.kind == "cuda":
+        why = "no backend serves CUDA devices (arraystack.backends.available() lists them)"
+    else:
+        why = f"no backend serves {device.kind!r} devices"
     raise ValueError(
-        f"unsupported device {device.name!r} (at {user_line()}); arraystack can use: {names}. "
-        "A GPU needs CuPy (pip install cupy-cuda12x) and a CUDA device (`python -m arraystack info` "
-        "says which backends are available); leave device= out to use the CPU."
+        f"unsupported device {device.name!r} (at {user_line()}): {why}. arraystack can use: {names}; "
+        "leave device= out to use the default device (`python -m arraystack info` lists backends)."
     )
 
 
@@ -167,10 +245,136 @@ def to_device(buffer, device):
     src = device_of_buffer(buffer)
     if src == device:
         return buffer
+    if isinstance(buffer, np.generic):
+        buffer = np.asarray(buffer)
     transfer = transfers.get((src.kind, device.kind))
     if transfer is None:
         raise ValueError(f"arraystack has no transfer from {src.name!r} to {device.name!r}")
     return transfer(buffer, device)
+
+
+def adopt(obj):
+    """`obj` as the buffer of an array of a device of its own (a cupy array, an object exporting
+    `__cuda_array_interface__`), sharing its memory; None when it is not one."""
+    if isinstance(obj, (np.ndarray, list, tuple, int, float, complex, bool, np.generic)):
+        return None
+    for arrays in kinds().values():
+        buffer = arrays.adopt(obj)
+        if buffer is not None:
+            return buffer
+    return None
+
+
+# -- the default device ------------------------------------------------------------------------------------------
+_local = threading.local()  # .stack: the default_device contexts of this thread; .placing: inside create_on
+_configured = [None]  # arraystack.config.default_device, a Device or None (the CPU)
+elsewhere = [False]  # whether any default (config or a context) may be other than the CPU: creation checks
+_contexts = [0]
+
+
+def current_default() -> Device:
+    """The default device: the innermost `default_device` context of this thread, else
+    arraystack.config.default_device, else the CPU."""
+    stack = getattr(_local, "stack", None)
+    if stack:
+        return stack[-1]
+    return _configured[0] or CPU
+
+
+def set_configured(device) -> Device | None:
+    """arraystack.config.default_device = device (validated; None or "cpu": the CPU)."""
+    device = check_device(device)
+    _configured[0] = None if device == CPU else device
+    elsewhere[0] = _configured[0] is not None or _contexts[0] > 0
+    return device
+
+
+class default_device:
+    """Context manager: arrays created without ``device=`` inside it are placed on `device`.
+
+    Mirrors ``jax.default_device``. Creation functions (``zeros``, ``arange``, ``asarray`` of host data,
+    ...) place their result on the default device; computations stay on the device of their operands.
+
+    Parameters
+    ----------
+    device : str, Device or None
+        The device ("cpu", "cuda", "cuda:1", a Device); None restores arraystack.config.default_device.
+
+    Raises
+    ------
+    ValueError
+        The device cannot be used here (the message says what is missing and how to get it).
+
+    See Also
+    --------
+    devices, ndarray.to_device, config
+
+    Notes
+    -----
+    arraystack-specific: NumPy has no devices. The setting is per thread;
+    ``arraystack.config.default_device`` sets it for every thread.
+    """
+
+    def __init__(self, device):
+        self.device = _configured[0] or CPU if device is None else check_device(device)
+
+    def __enter__(self):
+        stack = getattr(_local, "stack", None)
+        if stack is None:
+            stack = _local.stack = []
+        stack.append(self.device)
+        _contexts[0] += 1
+        elsewhere[0] = True
+        return self.device
+
+    def __exit__(self, *exc):
+        _local.stack.pop()
+        _contexts[0] -= 1
+        elsewhere[0] = _configured[0] is not None or _contexts[0] > 0
+
+
+def creation_device(device, like=None) -> Device | None:
+    """Where a creation function must place its result, when that takes more than the host path: the
+    given device, else `like`'s (an array's, for *_like and asarray of an array), else the default;
+    None when the result belongs on the CPU and nothing else is placing (the common case)."""
+    if device is None and getattr(_local, "placing", None) is not None:
+        return None  # inside create_on: the placement hook puts what it binds on the device
+    if device is not None:
+        target = check_device(device)
+    elif like is not None:
+        target = device_of_buffer(like)
+    else:
+        target = current_default()
+    if target == CPU and not elsewhere[0]:
+        return None
+    return target
+
+
+def create_on(target: Device, create, *args, **kwargs):
+    """`create(*args, **kwargs)` (a creation function) with its result on `target`: what it binds without
+    operands is evaluated there, and the result is moved there if it is not (a composition's host steps)."""
+    from arraystack._core.array import wrap
+
+    saved = getattr(_local, "placing", None)
+    _local.placing = target
+    try:
+        out = create(*args, **kwargs)
+    finally:
+        _local.placing = saved
+    value = out._value
+    if type(value) is Tracer or device_of_buffer(value) == target:
+        return out
+    return wrap(to_device(value, target))
+
+
+def _placement():
+    """The evaluate of the device operand-less primitives go to (jit/core.py `placement`), or None for the
+    CPU."""
+    target = getattr(_local, "placing", None) or current_default()
+    if target == CPU:
+        return None
+    arrays = _kinds.get(target.kind)
+    return None if arrays is None else functools.partial(arrays.evaluate, device=target.index)
 
 
 def devices(*presets: str, recalibrate: bool = False) -> HardwareModel:
@@ -210,4 +414,4 @@ def devices(*presets: str, recalibrate: bool = False) -> HardwareModel:
     return detect(config.cache_dir, recalibrate=recalibrate, presets=presets)
 
 
-__all__ = ["devices"]
+__all__ = ["default_device", "devices"]

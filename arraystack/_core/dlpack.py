@@ -1,8 +1,9 @@
 """DLPack: exchanging buffers with other array libraries without copying (`__dlpack__`, `from_dlpack`).
 
 Only concrete arrays have a buffer to share; a traced value raises ConcretizationError. The exporter is the
-buffer's own `__dlpack__` (NumPy's on the CPU, a device library's on a GPU), so device and stream handling
-are that library's.
+buffer's own `__dlpack__` (NumPy's on the CPU, a device library's on a GPU: kDLCUDA for cupy's), so device
+and stream handling are that library's. A producer on a device with a backend of its own (a CUDA tensor)
+is imported by that backend's arrays (Backend.arrays.from_dlpack), sharing its memory.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import ndarray, wrap
-from arraystack._core.devices import CPU, check_device
+from arraystack._core.devices import CPU, check_device, kinds, to_device
 from arraystack.ir.core import ConcretizationError, Tracer, concretization_message
 
 if TYPE_CHECKING:
@@ -62,7 +63,9 @@ def from_dlpack(x: Any, /, *, device: object | None = None, copy: bool | None = 
     x : object
         A Python object that implements ``__dlpack__`` and ``__dlpack_device__``.
     device : device, optional
-        Device on which to place the created array; only the CPU (or None) is supported.
+        Device on which to place the created array: None keeps the producer's device (a CUDA producer
+        gives a cuda array when a CUDA device is usable here, else a host copy), "cpu", or a device of
+        ``arraystack.devices()``.
     copy : bool, optional
         If True, always copy; if False, never copy (raise BufferError if needed); if None, copy only
         when needed.
@@ -80,23 +83,36 @@ def from_dlpack(x: Any, /, *, device: object | None = None, copy: bool | None = 
     if isinstance(x, ndarray):
         x = _buffer(x, "from_dlpack")
     target = check_device(device)
-    if target is not None and target != CPU:
-        raise ValueError(f"from_dlpack to device {target.name!r} is not supported yet (only 'cpu')")
-    numpy_device = None if target is None else "cpu"
     if hasattr(x, "__dlpack_device__"):
         kind, index = x.__dlpack_device__()
-        if int(kind) not in _HOST_DLPACK_TYPES:
+        arrays = _device_arrays(int(kind))
+        if arrays is not None and (target is None or target.kind == arrays.kind):
+            # memory of a device of its own (kDLCUDA): an array there, sharing it
+            return wrap(arrays.from_dlpack(x, None if target is None else target.index, copy))
+        if int(kind) not in _HOST_DLPACK_TYPES and target in (None, CPU):
             if copy is False:
                 raise BufferError(
                     f"from_dlpack: the producer's memory is on DLPack device type {int(kind)} "
                     f"(index {index}), which the CPU cannot use without a copy (copy=False was given)"
                 )
-            numpy_device = "cpu"  # asks the producer for a copy in host memory
-    value = np.from_dlpack(x, device=numpy_device, copy=copy)
+            target = CPU  # asks the producer for a copy in host memory
+    value = np.from_dlpack(x, device=None if target is None else "cpu", copy=copy)
     from arraystack._core.dtypes import check_supported
 
     check_supported(value.dtype)
+    if target is not None and target != CPU:
+        if copy is False:
+            raise BufferError(f"from_dlpack: host memory cannot be on {target.name} without a copy")
+        return wrap(to_device(value, target))
     return wrap(value)
+
+
+def _device_arrays(dlpack_type: int):
+    """The DeviceArrays of the device kind with this DLPack device type, when one is usable here."""
+    for arrays in kinds().values():
+        if arrays.dlpack_device_type == dlpack_type:
+            return arrays
+    return None
 
 
 __all__ = ["from_dlpack"]

@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack._core import devices as _devices
 from arraystack._core.array import _make, eager_buffer, ndarray, wrap
 from arraystack._core.dtypes import check_array_dtype, check_supported, is_host, native_order
 from arraystack._core.operands import convert_raw
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import format_shape, shape_tuple
-from arraystack.ir.core import Tracer, active, bind, is_tracing, user_line
+from arraystack.ir.core import Tracer, active, bind, device_namespaces, is_tracing, user_line
 from arraystack.ir.primitives import convert_p, copy_p
 from arraystack.ir.structural import full_p, reshape_p, transpose_p
 from arraystack.ir.trace import note_weak_int_cast
@@ -66,6 +67,22 @@ def _check_device(device):
             f"(at {user_line()}). arraystack arrays live on the CPU unless a GPU backend (CuPy with "
             "a CUDA device) is available; leave device= out, or see `python -m arraystack info`."
         )
+
+
+def _placed(device, like=None):
+    """The device a creation function places its result on when that takes more than the host path (an
+    explicit device, `like`'s device buffer, a default device other than the CPU), else None; checks
+    `device` (devices.creation_device)."""
+    if device is None and like is None and not _devices.elsewhere[0]:
+        return None
+    return _devices.creation_device(device, like)
+
+
+def _device_buffer(a):
+    """`a`'s buffer when it lives on a device of its own (a cuda array), else None: *_like and asarray
+    of such an array create on its device."""
+    value = a._value if isinstance(a, ndarray) else a
+    return value if type(value) in device_namespaces else None
 
 
 def _check_order(order):
@@ -140,7 +157,13 @@ def asarray(
         if type(value) is Tracer and value.var.aval.weak_type:
             return wrap(_strong(value))
         return a
-    _check_device(device)
+    if not isinstance(a, (ndarray, np.ndarray, list, tuple, int, float, bool, complex, np.generic)):
+        buffer = _devices.adopt(a)  # a device library's array (cupy's): shared, on its device
+        if buffer is not None:
+            a = wrap(buffer)
+    target = _placed(device, _device_buffer(a))
+    if target is not None:
+        return _devices.create_on(target, asarray, a, dtype, order, copy=copy)
     _check_order(order)
     if isinstance(a, ndarray):
         return _asarray_ndarray(a, dtype, order, copy)
@@ -569,9 +592,10 @@ def full(
     numpy.full : The NumPy function this mirrors.
     full_like, zeros, ones, empty
     """
+    target = _placed(device)
+    if target is not None:
+        return _devices.create_on(target, full, shape, fill_value, dtype, order)
     shape = shape_tuple(shape)
-    if device is not None:
-        _check_device(device)
     if order != "C":
         _check_order(order)
     value = fill_value._value if isinstance(fill_value, ndarray) else fill_value
@@ -629,12 +653,13 @@ def zeros(
     numpy.zeros : The NumPy function this mirrors.
     zeros_like, ones, full, empty
     """
-    if not active.n and order == "C" and device is None:
+    if not active.n and order == "C" and device is None and not _devices.elsewhere[0]:
         d = _supported_fast(dtype)
         if d is not None and type(shape) in (int, tuple):  # eager: full_p's reference rule for 0
             return _make(np.zeros(shape, d))
-    if device is not None:
-        _check_device(device)
+    target = _placed(device)
+    if target is not None:
+        return _devices.create_on(target, zeros, shape, dtype, order)
     if order != "C":
         _check_order(order)
     dtype = _FLOAT64 if dtype is None else check_array_dtype(dtype, "zeros")
@@ -677,8 +702,9 @@ def ones(
     numpy.ones : The NumPy function this mirrors.
     ones_like, zeros, full, empty
     """
-    if device is not None:
-        _check_device(device)
+    target = _placed(device)
+    if target is not None:
+        return _devices.create_on(target, ones, shape, dtype, order)
     if order != "C":
         _check_order(order)
     dtype = _FLOAT64 if dtype is None else check_array_dtype(dtype, "ones")
@@ -784,7 +810,9 @@ def full_like(
     numpy.full_like : The NumPy function this mirrors.
     full, zeros_like, ones_like, empty_like
     """
-    _check_device(device)
+    target = _placed(device, _device_buffer(a))
+    if target is not None:
+        return _devices.create_on(target, full_like, a, fill_value, dtype, order, subok, shape)
     dtype, shape, order = _like(a, dtype, order, shape)
     if is_host(dtype):
         return _host_filled("full", shape, dtype, order, fill_value)
@@ -828,7 +856,9 @@ def zeros_like(
     numpy.zeros_like : The NumPy function this mirrors.
     zeros, ones_like, full_like, empty_like
     """
-    _check_device(device)
+    target = _placed(device, _device_buffer(a))
+    if target is not None:
+        return _devices.create_on(target, zeros_like, a, dtype, order, subok, shape)
     dtype, shape, order = _like(a, dtype, order, shape)
     if is_host(dtype):
         return _host_filled("zeros", shape, dtype, order)
@@ -875,7 +905,9 @@ def ones_like(
     value = eager_buffer(a)
     if value is not None and dtype is None and order == "K" and shape is None and device is None:
         return _make(np.ones_like(value))  # eager: NumPy's own, which the composition below reproduces
-    _check_device(device)
+    target = _placed(device, _device_buffer(a))
+    if target is not None:
+        return _devices.create_on(target, ones_like, a, dtype, order, subok, shape)
     dtype, shape, order = _like(a, dtype, order, shape)
     if is_host(dtype):
         return _host_filled("ones", shape, dtype, order)

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import wrap
-from arraystack._creation.basic import _check_device, _check_order, asarray, astype
+from arraystack._core import devices as _devices
+from arraystack._creation.basic import _check_order, _placed, asarray, astype
 from arraystack._core.dtypes import check_supported, holds_host
 from arraystack._core.interop import call_host
 from arraystack._manipulation.reshaping import ravel, transpose
@@ -81,7 +82,9 @@ def eye(
     numpy.eye : The NumPy function this mirrors.
     identity, diag, tri
     """
-    _check_device(device)
+    target = _placed(device)
+    if target is not None:
+        return _devices.create_on(target, eye, N, M, k, dtype, order)
     _check_order(order)
     N = operator.index(N)
     M = N if M is None else operator.index(M)

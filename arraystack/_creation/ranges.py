@@ -22,7 +22,8 @@ from arraystack._core.dtypes import (
     host_dtype,
     result_type,
 )
-from arraystack._creation.basic import _check_device, asarray, astype, zeros
+from arraystack._core import devices as _devices
+from arraystack._creation.basic import _placed, asarray, astype, zeros
 from arraystack._manipulation.reshaping import expand_dims, moveaxis, reshape
 from arraystack._math.elementwise import apply_ufunc
 from arraystack.ir import primitives as p
@@ -161,12 +162,15 @@ def arange(
         and (dtype is None or fast_dtype(dtype) is not None)
         and start is not None
         and device is None
+        and not _devices.elsewhere[0]
     ):  # eager, Python numbers: NumPy's own arange, which the composition below reproduces exactly
         return _make(np.arange(start, stop, step, dtype))
     # Note: arange(start=5) (a keyword start alone) counts as arange(5); NumPy raises TypeError.
     if start is None and stop is None:
         raise TypeError("arange() requires stop to be specified.")
-    _check_device(device)
+    target = _placed(device)
+    if target is not None:
+        return _devices.create_on(target, arange, start, stop, step, dtype)
     if (
         dtype is None
         and type(start) is int
@@ -371,12 +375,15 @@ def linspace(
         and axis == 0
         and (dtype is None or fast_dtype(dtype) is not None)
         and device is None
+        and not _devices.elsewhere[0]
     ):  # eager, Python numbers: NumPy's own linspace, which the composition below reproduces
         return _make(np.linspace(start, stop, num, endpoint, dtype=dtype))
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
-    _check_device(device)
+    target = _placed(device)
+    if target is not None:
+        return _devices.create_on(target, linspace, start, stop, num, endpoint, retstep, dtype, axis)
     div = (num - 1) if endpoint else num
     dt = result_type(start, stop)  # Python scalars are weak, as in NumPy's _array_converter
     if dt.kind not in "fc":

@@ -211,11 +211,19 @@ class CupyArrays(DeviceArrays):
             return xp.asarray(obj)  # shares the producer's memory
         return None
 
-    def from_dlpack(self, obj, device=None):
+    def from_dlpack(self, obj, device=None, copy=None):
         xp = cupy_module()
         out = xp.from_dlpack(obj)
         if device is not None and out.device.id != device:
-            out = self.move(out, device)
+            if copy is False:
+                raise BufferError(
+                    f"from_dlpack: the producer's memory is on cuda:{out.device.id}, not cuda:{device}, "
+                    "which needs a copy (copy=False was given)"
+                )
+            return self.move(out, device)
+        if copy:
+            with xp.cuda.Device(out.device.id):
+                return out.copy()
         return out
 
 

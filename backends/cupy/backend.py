@@ -1,0 +1,225 @@
+"""The cupy backend as the registry sees it (backends/interface.py): CUDA devices through cupy, or through its
+stand-in (standin.py) where there is no GPU.
+
+Each equation runs its GPU rule (arrays.gpu_rule: the reference rule with xp = cupy, or the entry that says
+what cupy lacks) on the device, except fusion regions that the CUDA code generator lowers to a kernel of
+their own (`_lowered`, the one place that asks it). The devices of kind "cuda" are registered with the
+hardware model here (detect_cuda). Nothing here imports cupy at discovery: `unavailable_reason()` asks the
+CUDA driver through ctypes.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.util
+from dataclasses import replace
+
+import numpy as np
+
+from arraystack.backends.cupy import arrays
+from arraystack.backends.executable import Executable, alias_safe
+from arraystack.backends.hardware import Device, register_device_kind
+from arraystack.backends.interface import Backend, CompileOptions
+from arraystack.backends.memory import RunLedger, buffer_owner, limits, out_of_memory
+from arraystack.ir.control import fusion_p
+from arraystack.ir.core import device_namespaces, register_array_namespace
+from arraystack.ir.ir import Literal
+
+CODEGEN = "arraystack.backends.cupy.cuda_codegen"
+
+
+class CupyBackend(Backend):
+    """NVIDIA GPUs through cupy: each equation's rule with xp = cupy on the device, fused kernels where the
+    CUDA code generator lowers a region."""
+
+    name = "cupy"
+    device_kinds = ("cuda",)
+    priority = -1  # below the host backends: never the default for host arrays
+    arrays = arrays.CupyArrays()
+
+    def unavailable_reason(self) -> str | None:
+        return arrays.missing()
+
+    def describe(self) -> str:
+        xp = arrays.cupy_module()
+        count = xp.cuda.runtime.getDeviceCount()
+        return (
+            f"cupy {xp.__version__}: {count} CUDA device{'s' if count != 1 else ''}, each primitive's rule "
+            "with xp = cupy, fused kernels where the CUDA code generator lowers a region"
+        )
+
+    def unsupported(self, eqn) -> str | None:
+        if _lowered(eqn, None) is not None:
+            return None
+        if eqn.prim is fusion_p and importlib.util.find_spec(CODEGEN) is not None:
+            why = importlib.import_module(CODEGEN).why_not(eqn)
+            return f"cupy: the region's rules run with xp = cupy ({why})"
+        return "cupy: the equation's rule runs with xp = cupy (no CUDA kernel of its own)"
+
+    def compile(self, graph, options: CompileOptions = CompileOptions()):
+        """The whole graph on one CUDA device: the device of its first cuda argument (cuda:0 when none
+        is); arguments in host memory are copied there first. Outputs stay on the device."""
+        xp = _namespace(self)
+        steps = [self.step(eqn, graph, options) for eqn in graph.eqns]
+        runner = alias_safe(graph, _interpret(graph, steps, xp))
+        how = ["cuda kernel" if _lowered(e, graph) is not None else "cupy rule" for e in graph.eqns]
+
+        def run(buffers):
+            index = next((b.device.id for b in buffers if isinstance(b, xp.ndarray)), 0)
+            with xp.cuda.Device(index):
+                return runner([xp.asarray(b) if isinstance(b, np.ndarray) else b for b in buffers])
+
+        return Executable(graph, [(e.prim.name, h) for e, h in zip(graph.eqns, how)], run)
+
+    def step(self, eqn, graph, options: CompileOptions = CompileOptions()):
+        """Equation `eqn` as a function of its values on the current device, returning its outputs."""
+        xp = _namespace(self)
+        lowered = _lowered(eqn, graph, xp)
+        if lowered is not None:
+            return lowered
+        rule = arrays.gpu_rule(eqn.prim)
+        run = functools.partial(rule, xp, **eqn.params)
+        if eqn.prim.multiple_results:
+            return lambda *inputs: list(run(*inputs))
+        return lambda *inputs: [run(*inputs)]
+
+    def runtime(self, device, cache_dir: str | None = None):
+        from arraystack.backends.cupy.runtime import CupyRuntime
+
+        if device.kind != "cuda":
+            return super().runtime(device, cache_dir)
+        return CupyRuntime(device, self, _namespace(self), cache_dir)
+
+
+def _namespace(backend):
+    """cupy (or the stand-in), with its arrays registered for eager evaluation (what fusion regions and
+    loop bodies bind); BackendUnavailable's reason when there is none."""
+    xp = arrays.cupy_module()
+    if xp is None:
+        from arraystack.backends.registry import BackendUnavailable
+
+        raise BackendUnavailable(f"backend 'cupy' is not available: {arrays.missing()}")
+    if xp.ndarray not in device_namespaces:
+        register_array_namespace(xp.ndarray, xp, backend.arrays.evaluate)
+    return xp
+
+
+def _lowered(eqn, graph, xp=None):
+    """A fusion region as CUDA kernels of the code generator (cuda_codegen.lower_region(eqn, graph), a
+    KernelSource; None for a region it does not lower), as a step launching them through xp.RawModule when
+    `xp` is given; None for anything else. This is the one place the backend asks for kernels."""
+    if eqn.prim is not fusion_p or importlib.util.find_spec(CODEGEN) is None:
+        return None
+    kernels = importlib.import_module(CODEGEN).lower_region(eqn, graph)
+    if kernels is None or xp is None:
+        return kernels
+    return _kernel_step(kernels, eqn, xp)
+
+
+def _kernel_step(kernels, eqn, xp):
+    """A step launching a KernelSource's kernels: its outputs and scratch buffers are new arrays of the
+    current device; the module compiles on the first launch (cupy's NVRTC, or the CPU harness)."""
+    from arraystack.backends.cupy.nvrtc import BASE_OPTIONS
+
+    options = tuple(o for o in BASE_OPTIONS if not o.startswith("--ptxas"))
+    module = xp.RawModule(code=kernels.source, options=options)
+    outputs = [(tuple(v.aval.shape), v.aval.dtype) for v in eqn.outputs]
+
+    def step(*inputs):
+        outs = [xp.empty(shape, dtype) for shape, dtype in outputs]
+        scratch = [xp.empty(shape, dtype) for shape, dtype in kernels.scratch(inputs)]
+        for launch in kernels.launches(inputs, outs, scratch):
+            kernel = module.get_function(launch.kernel)
+            kernel(launch.grid, launch.block, launch.args, shared_mem=launch.shared_mem)
+        return outs
+
+    return step
+
+
+def _interpret(graph, steps, xp):
+    """A runner of the steps in graph order, each value dropped after its last use, checking the memory
+    limit of the device (arraystack.config.memory_limit for "cuda:N") before each step; running out of
+    device memory inside a step is OutOfMemory naming the step."""
+    oom = xp.cuda.memory.OutOfMemoryError
+    last = {}
+    for k, eqn in enumerate(graph.eqns):
+        for x in eqn.inputs:
+            if not isinstance(x, Literal):
+                last[x] = k
+    for x in graph.outputs:
+        last[x] = len(graph.eqns)
+
+    def run(buffers):
+        device = f"cuda:{xp.cuda.Device().id}"
+        limit = limits.of(device)
+        env = dict(zip(graph.inputs, buffers))
+        with RunLedger(limit if limit is not None else 1 << 62, device) as ledger:
+            for b in buffers:
+                ledger.hold(buffer_owner(b))
+            for k, (eqn, step) in enumerate(zip(graph.eqns, steps)):
+                requested = sum(_nbytes(v.aval) for v in eqn.outputs)
+                ledger.reserve(requested, k, eqn.prim.name, eqn.source)
+                try:
+                    outs = step(*[x.value if isinstance(x, Literal) else env[x] for x in eqn.inputs])
+                except oom as e:
+                    what = f"`{eqn.prim.name}`"
+                    in_use = ledger.in_use()
+                    raise out_of_memory(
+                        device, k, eqn.prim.name, what, eqn.source, requested, in_use, None, "allocator"
+                    ) from e
+                for v, value in zip(eqn.outputs, outs):
+                    env[v] = value
+                    ledger.hold(value)
+                for x in set(eqn.inputs):
+                    if not isinstance(x, Literal) and last.get(x) == k:
+                        ledger.release(env.pop(x))
+            return [x.value if isinstance(x, Literal) else env[x] for x in graph.outputs]
+
+    return run
+
+
+def _nbytes(aval) -> int:
+    return int(np.prod(aval.shape, dtype=np.int64)) * aval.dtype.itemsize
+
+
+# -- the hardware model's CUDA devices ------------------------------------------------------------------------
+def detect_cuda() -> list:
+    """The CUDA devices of cupy (or the stand-in) with their links to the host: figures from the device
+    properties (memory bandwidth from clock and bus width), peak flops from the matching preset or
+    estimated from SMs and clock. None without cupy, a driver or a device."""
+    xp = arrays.cupy_module()
+    if xp is None:
+        return []
+    from arraystack.backends.presets import LINK_PRESETS, preset_for_name
+
+    records = []
+    for index in range(xp.cuda.runtime.getDeviceCount()):
+        props = xp.cuda.runtime.getDeviceProperties(index)
+        name = props["name"].decode() if isinstance(props["name"], bytes) else str(props["name"])
+        like = preset_for_name(name)
+        f32 = props["clockRate"] * 1e3 * props["multiProcessorCount"] * 128 * 2
+        peak = like.peak_flops if like else (("float32", f32), ("float64", f32 / 32))
+        device = Device(
+            kind="cuda",
+            index=index,
+            name=name,
+            cores=props["multiProcessorCount"],
+            memory=props["totalGlobalMem"],
+            peak_flops=peak,
+            bandwidth=2.0 * props["memoryClockRate"] * 1e3 * props["memoryBusWidth"] / 8,
+            launch_latency=like.launch_latency if like else 5e-6,
+            source="estimated",
+        )
+        pcie = LINK_PRESETS["pcie4"]
+        records += [
+            device,
+            replace(pcie, src="cpu", dst=device.key),
+            replace(pcie, src=device.key, dst="cpu"),
+        ]
+    return records
+
+
+register_device_kind("cuda", detect_cuda, backend="cupy")
+
+backend = CupyBackend()
