@@ -46,6 +46,7 @@ FORMAT = "arraystack.checkpoint"
 VERSION = 1
 _MANIFEST = "manifest.json"
 _MANIFEST_SUM = "manifest.sha256"
+_KINDS = ("arraystack", "numpy", "numpy_scalar")  # what an array leaf loads as
 _ZIP64_FROM = 1 << 30  # entries this large are written with zip64 sizes (zip's own limit is 4 GiB)
 
 
@@ -305,6 +306,8 @@ def _read_leaf(archive, names, description, leaf_path, path):
         entry = description["array"]
         shape, dtype = tuple(description["shape"]), dtype_from_json(description["dtype"])
         kind, recorded = description["kind"], description["sha256"]
+        if kind not in _KINDS:
+            raise ValueError(f"unknown kind {kind!r}")
     except (KeyError, TypeError, ValueError) as error:
         raise ValueError(f"{where} is described wrongly in {_MANIFEST} ({error!r})") from None
     if entry not in names:

@@ -221,6 +221,20 @@ def test_an_unknown_version_is_named(tmp_path):
         arraystack.load_tree(path)
 
 
+def test_an_unknown_leaf_kind_is_named(tmp_path):
+    path = saved(tmp_path, {"w": numpy.ones(2)})
+
+    def edit(manifest):
+        manifest["tree"]["children"][0]["kind"] = "pickle"
+        return manifest
+
+    rewrite(path, manifest=edit)
+    with pytest.raises(
+        ValueError, match=r"the leaf at w is described wrongly.*unknown kind 'pickle'"
+    ):
+        arraystack.load_tree(path)
+
+
 def test_other_files_are_not_taken_for_checkpoints(tmp_path):
     npz = tmp_path / "arrays.npz"
     numpy.savez(npz, a=numpy.ones(2))
