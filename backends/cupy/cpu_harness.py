@@ -191,8 +191,14 @@ class CpuKernel:
             raise RuntimeError(f"launch of kernel {self.name} failed: {error.value.decode()}")
 
 
+_KERNEL = re.compile(r'extern\s+"C"\s+__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s+)?(\w+)\s*\(')
+_libraries: dict = {}  # path -> (library, parameters per kernel)
+
+
 def load(source: str, kernel_name: str, cache_dir: str | None = None) -> CpuKernel:
     """Build `source` with the CUDA emulation header and return its kernel `kernel_name`.
+
+    Every kernel of the source gets a launcher, so one build serves all of them.
 
     Parameters
     ----------
@@ -208,19 +214,26 @@ def load(source: str, kernel_name: str, cache_dir: str | None = None) -> CpuKern
     CpuKernel
         Called as ``kernel(grid, block, args, shared_mem=0)``, as cupy's RawKernel.
     """
-    params = _signature(source, kernel_name)
+    names = list(dict.fromkeys(_KERNEL.findall(source)))
+    if kernel_name not in names:
+        raise ValueError(f'no extern "C" __global__ kernel named {kernel_name!r} in the source')
+    params = {name: _signature(source, name) for name in names}
     with open(HEADER) as f:
         header = f.read()
-    text = f'#include "cuda_on_cpu.h"\n{source}\n{_launcher(kernel_name, params)}'
+    launchers = "".join(_launcher(name, params[name]) for name in names)
+    text = f'#include "cuda_on_cpu.h"\n{source}\n{launchers}'
     key = key_of(text, header, " ".join(FLAGS), compiler() or "")
     if cache_dir not in _cache:
         _cache[cache_dir] = KernelCache("cpu", cache_dir, ".so")
     cache = _cache[cache_dir]
     path = cache.file(key, lambda: _build(text))
-    try:
-        library = ctypes.CDLL(path)
-    except OSError:  # a file that passes its digest but does not load: build it again
-        cache.memory.pop(key, None)
-        path = cache.store(key, _build(text))
-        library = ctypes.CDLL(path)
-    return CpuKernel(library, kernel_name, params, path)
+    library = _libraries.get(path)
+    if library is None:
+        try:
+            library = ctypes.CDLL(path)
+        except OSError:  # a file that passes its digest but does not load: build it again
+            cache.memory.pop(key, None)
+            path = cache.store(key, _build(text))
+            library = ctypes.CDLL(path)
+        _libraries[path] = library
+    return CpuKernel(library, kernel_name, params[kernel_name], path)

@@ -38,6 +38,9 @@ Launch = namedtuple("Launch", "kernel grid block shared_mem args")
 
 BLOCK = 256  # threads per block of elementwise and column kernels
 MAX_GRID = 1 << 16  # grid-stride loops cover the rest
+# __launch_bounds__(256) alone lets ptxas cap sm_90 kernels at 32 registers, which spills integer
+# division; 4 resident blocks per SM allows 64
+MIN_BLOCKS = 4
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "numpy_ops.cuh")) as _f:
     PRELUDE = _f.read()
@@ -161,7 +164,7 @@ def _elementwise(region: Region) -> KernelSource:
     sizes = [f"i64 n{d}" for d in range(region.rank)]
     params = region.site_params() + outputs.params() + sizes + ["i64 total"]
     code = CodeBlock()
-    code.line(f'extern "C" __global__ void __launch_bounds__({BLOCK}) __KERNEL__(')
+    code.line(f'extern "C" __global__ void __launch_bounds__({BLOCK}, {MIN_BLOCKS}) __KERNEL__(')
     code.line("    " + ", ".join(params) + ") {")
     code.depth += 1
     code.line("const i64 step = (i64)gridDim.x * blockDim.x;")

@@ -19,7 +19,14 @@ from __future__ import annotations
 import numpy as np
 
 from arraystack.backends.codeblock import CodeBlock
-from arraystack.backends.cupy.cuda_codegen import BLOCK, MAX_GRID, KernelSource, Outputs, named
+from arraystack.backends.cupy.cuda_codegen import (
+    BLOCK,
+    MAX_GRID,
+    MIN_BLOCKS,
+    KernelSource,
+    Outputs,
+    named,
+)
 from arraystack.backends.cupy.cuda_region import REDUCE_OPS, Region
 from arraystack.backends.cupy.lowering import literal, register_type
 from arraystack.ir.ir import Literal
@@ -237,7 +244,7 @@ class _Writer:
         sizes = [f"i64 n{d}" for d in range(region.rank)]
         params = region.site_params() + self.outputs.params() + sizes
         params += ["i64 outer_total", "i64 inner_total", "i64 parts", *extra]
-        bound = f"__launch_bounds__({BLOCK}) "
+        bound = f"__launch_bounds__({BLOCK}, {MIN_BLOCKS}) "
         code.line(f'extern "C" __global__ void {bound}__{name}__(')
         code.line("    " + ", ".join(params) + ") {")
         code.depth += 1
