@@ -252,3 +252,18 @@ def test_the_examples_of_the_docstrings_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # they write files in the current directory
     result = doctest.testmod(checkpoints_module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_arrays_on_a_cuda_device_are_saved_from_it_and_load_on_the_host(tmp_path):
+    from arraystack.backends.cupy import standin  # cupy's stand-in: CUDA devices in host memory
+
+    standin.install(devices=2)
+    try:
+        x = numpy.arange(6.0).reshape(2, 3)
+        tree = {"x": arraystack.asarray(x).to_device("cuda:1"), "n": 2}
+        assert tree["x"].device != arraystack.asarray(x).device
+        out = round_trip(tmp_path, tree, like=tree)
+    finally:
+        standin.uninstall()
+    assert_same_tree(out, {"x": arraystack.asarray(x), "n": 2})
+    assert out["x"].device == arraystack.asarray(x).device
