@@ -68,7 +68,7 @@ from arraystack._core.array_api import __array_api_version__, e, inf, nan, newax
 from arraystack._core.array_api_info import __array_namespace_info__
 from arraystack._core.config import OutOfMemory, config
 from arraystack._core.constants import euler_gamma
-from arraystack._core.devices import devices
+from arraystack._core.devices import default_device, devices
 from arraystack._core.dlpack import from_dlpack
 from arraystack._core.dtypes import (
     bool_, byte, can_cast, cdouble, complex64, complex128, complexfloating, csingle, double, dtype,
@@ -194,6 +194,7 @@ from arraystack._statistics.quantiles import (
 from arraystack._transforms.autodiff import grad, jvp, linearize, value_and_grad, vjp
 from arraystack._transforms.control import cond, fori_loop, scan, switch, while_loop
 from arraystack._transforms.custom import checkpoint, custom_jvp, custom_vjp, remat, stop_gradient
+from arraystack._transforms.device_put import device_put
 from arraystack._transforms.functional import (
     apply_along_axis, apply_over_axes, frompyfunc, vectorize,
 )
@@ -227,8 +228,9 @@ __all__ = [
     "clip", "column_stack", "common_type", "complex64", "complex128", "complexfloating", "compress",
     "concat", "concatenate", "cond", "config", "conj", "conjugate", "convolve", "copy", "copysign",
     "copyto", "corrcoef", "correlate", "cos", "cosh", "count_nonzero", "cov", "cross", "csingle",
-    "cumprod", "cumsum", "cumulative_prod", "cumulative_sum", "custom_jvp", "custom_vjp", "deg2rad",
-    "degrees", "delete", "devices", "diag", "diag_indices", "diag_indices_from", "diagflat",
+    "cumprod", "cumsum", "cumulative_prod", "cumulative_sum", "custom_jvp", "custom_vjp",
+    "default_device", "deg2rad", "degrees", "delete", "device_put", "devices", "diag", "diag_indices",
+    "diag_indices_from", "diagflat",
     "diagonal", "diff", "digitize", "divide", "divmod", "dot", "double", "dsplit", "dstack",
     "dtype", "e", "ediff1d", "einsum", "einsum_path", "emath", "empty", "empty_like", "equal",
     "errors", "errstate", "euler_gamma", "exp", "exp2", "expand_dims", "expm1", "extract", "eye",

@@ -191,8 +191,9 @@ class DeviceArrays:
 
     def evaluate(self, prim, args, params, device: int | None = None):
         """Primitive `prim` applied eagerly to `args` (with `params`): its rule with `xp` = `namespace()`, on
-        the device of the operands (`device` when none is an array of these devices: scalars only). Operands
-        on another device, the host's arrays included, raise ValueError naming both devices."""
+        the device of the operands (`device` when none is an array of these devices: scalars only; an index,
+        or an array whose device it is). Operands on another device, the host's arrays included, raise
+        ValueError naming both devices."""
         raise NotImplementedError(f"no eager evaluation on {self.kind} devices")
 
     def from_host(self, array, device: int):

@@ -345,6 +345,18 @@ class ndarray(_ArrayBase, ArrayMethods):
     def __array_namespace__(self, *, api_version=None):
         return families.interop.array_namespace(api_version)
 
+    @property
+    def __cuda_array_interface__(self) -> dict:
+        """The CUDA Array Interface of an array on a CUDA device (its buffer's: cupy's), for zero-copy
+        exchange with numba, cupy, torch; AttributeError for any other array, as the protocol expects."""
+        value = self._value
+        interface = None
+        if type(value) in device_namespaces:
+            interface = getattr(value, "__cuda_array_interface__", None)
+        if interface is None:
+            raise AttributeError("only an array on a CUDA device has __cuda_array_interface__")
+        return interface
+
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         return families.dlpack.dlpack(self, stream, max_version, dl_device, copy)
 

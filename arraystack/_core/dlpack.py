@@ -89,6 +89,10 @@ def from_dlpack(x: Any, /, *, device: object | None = None, copy: bool | None = 
         if arrays is not None and (target is None or target.kind == arrays.kind):
             # memory of a device of its own (kDLCUDA): an array there, sharing it
             return wrap(arrays.from_dlpack(x, None if target is None else target.index, copy))
+        if arrays is not None and target == CPU:
+            if copy is False:
+                raise BufferError(f"from_dlpack: memory on {arrays.kind}:{index} needs a copy to the CPU")
+            return wrap(arrays.to_host(arrays.from_dlpack(x)))
         if int(kind) not in _HOST_DLPACK_TYPES and target in (None, CPU):
             if copy is False:
                 raise BufferError(

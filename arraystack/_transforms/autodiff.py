@@ -256,7 +256,7 @@ def value_and_grad(
             )
         if a.dtype.kind not in "fc":
             raise TypeError(f"grad requires a real- or complex-valued output, got {a.dtype.name}")
-        grads = backward([ops.full((), a.dtype, 1)] + [None] * len(aux))
+        grads = backward([ops.ones_like(value)] + [None] * len(aux))  # on the output's device
         grads = [g if g is not None else ops.zeros_like(r) for g, r in zip(grads, raws)]
         for i, (g, r) in enumerate(zip(grads, raws)):
             if ops.dtype(r).kind not in "fc":  # allow_int: no derivative with respect to integers

@@ -121,7 +121,7 @@ def _unsupported(name, reason):
 
 
 def _erf(xp, x):
-    return cupyx_special(xp).erf(x)
+    return cupyx_special(xp).erf(x).astype(x.dtype, copy=False)  # the reference rule's dtype
 
 
 def _scatter(xp, x, updates, *indices, mode, update, axes=None):
@@ -185,7 +185,11 @@ class CupyArrays(DeviceArrays):
 
     def evaluate(self, prim, args, params, device=None):
         xp = cupy_module()
+        if device is not None and not isinstance(device, int):  # an array: its device
+            device = self.device_of(device)
         index = _device_of_operands(xp, prim, args, device)
+        if any(type(a) is np.ndarray for a in args):  # 0-d host arrays: their scalar, as cupy takes it
+            args = [a[()] if type(a) is np.ndarray else a for a in args]
         with xp.cuda.Device(index):
             return gpu_rule(prim)(xp, *args, **params)
 
@@ -229,9 +233,10 @@ class CupyArrays(DeviceArrays):
 
 def _device_of_operands(xp, prim, args, device):
     """The index of the cuda device the operands live on; ValueError when they live on two devices (a
-    host array among them included). Python and NumPy scalars live nowhere in particular."""
+    host array among them included). Python and NumPy scalars live nowhere in particular, and neither
+    does a 0-d host array (NumPy's other spelling of a scalar); cupy takes it as a scalar."""
     array_type = xp.ndarray
-    found = None
+    found, host = None, False
     for a in args:
         if isinstance(a, array_type):
             index = a.device.id
@@ -239,9 +244,12 @@ def _device_of_operands(xp, prim, args, device):
                 found = index
             elif index != found:
                 _mixed(prim, f"cuda:{found}", f"cuda:{index}")
-        elif isinstance(a, np.ndarray):
-            _mixed(prim, f"cuda:{found if found is not None else device or 0}", "cpu")
-    return found if found is not None else (device or 0)
+        elif isinstance(a, np.ndarray) and a.ndim:
+            host = True
+    found = found if found is not None else (device or 0)
+    if host:
+        _mixed(prim, f"cuda:{found}", "cpu")
+    return found
 
 
 def _mixed(prim, first, second):

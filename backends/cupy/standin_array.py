@@ -336,7 +336,8 @@ def _result(value, inputs):
             raise TypeError(f"cupy does not support arrays of dtype {value.dtype}")
         return _new(value, _allocate(value.nbytes))
     if isinstance(value, (tuple, list)):
-        return type(value)(_result(v, inputs) for v in value)
+        items = [_result(v, inputs) for v in value]
+        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
     return value
 
 

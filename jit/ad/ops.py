@@ -14,7 +14,7 @@ import numpy as np
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
 from arraystack.ir.avals import ShapedArray, aval_of_concrete
-from arraystack.ir.core import Tracer, bind
+from arraystack.ir.core import Tracer, bind, device_evaluators
 
 
 def aval(x) -> ShapedArray:
@@ -42,19 +42,24 @@ def is_inexact(x) -> bool:
     return dtype(x).kind in "fc"
 
 
-def full(shape_, dt, value):
+def full(shape_, dt, value, like=None):
+    """A constant array; on `like`'s device when that is an array of a device other than the host (a
+    cupy array), so cotangents and tangents are made where the values they meet live."""
     dt = np.dtype(dt)
+    evaluate = device_evaluators.get(type(like)) if device_evaluators else None
+    if evaluate is not None:
+        return evaluate(s.full_p, (dt.type(value),), {"shape": tuple(shape_), "dtype": dt}, like)
     return bind(s.full_p, dt.type(value), shape=tuple(shape_), dtype=dt)
 
 
 def zeros_like(x):
     a = aval(x)
-    return full(a.shape, a.dtype, 0)
+    return full(a.shape, a.dtype, 0, like=x)
 
 
 def ones_like(x):
     a = aval(x)
-    return full(a.shape, a.dtype, 1)
+    return full(a.shape, a.dtype, 1, like=x)
 
 
 # -- elementwise (operands share a dtype; a rank-0 operand broadcasts) -----------------------------------------
