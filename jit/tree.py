@@ -40,6 +40,12 @@ def register_pytree_node(cls: type, flatten_fn: Callable, unflatten_fn: Callable
     _registry[cls] = _NodeType(flatten_fn, unflatten_fn)
 
 
+def registered_node_types() -> tuple[type, ...]:
+    """The classes registered as pytree nodes (register_pytree_node, register_dataclass), in order of
+    registration: what a reader of saved trees (arraystack.load_tree) resolves node names against."""
+    return tuple(_registry)
+
+
 def register_dataclass(cls: type) -> type:
     """Register a dataclass as a pytree node whose fields are its children (usable as a decorator).
 

@@ -21,7 +21,7 @@ from arraystack.ir import tree as tree_util
 
 # Note: the registry of node types is jit/tree.py's private table; a loader must look a type up by
 # name there, since no instance of it exists yet.
-from arraystack.ir.tree import _registry as _registered_nodes
+from arraystack.ir.tree import registered_node_types
 
 _BUILTIN_NODES = {tuple: "tuple", list: "list", dict: "dict", type(None): "None"}
 _BUILTIN_BY_NAME = {name: cls for cls, name in _BUILTIN_NODES.items()}
@@ -45,7 +45,7 @@ def type_name(cls: type) -> str:
 
 
 def _is_namedtuple(cls) -> bool:
-    return cls not in _registered_nodes and issubclass(cls, tuple) and hasattr(cls, "_fields")
+    return cls not in registered_node_types() and issubclass(cls, tuple) and hasattr(cls, "_fields")
 
 
 def _child_keys(cls, aux, count: int) -> list:
@@ -263,7 +263,7 @@ def decode(root: dict, like_types: dict, where: str) -> tuple[Any, list]:
     """The TreeDef of the JSON tree `root` and its leaves' [(description, path)] in order. Node
     types resolve from `like_types` (name -> class, from `like=`), the pytree registry, and named
     tuples of modules already imported; nothing is imported."""
-    registered = {type_name(cls): cls for cls in _registered_nodes}
+    registered = {type_name(cls): cls for cls in registered_node_types()}
     leaves: list = []
     return _decode_node(root, (), {**registered, **like_types}, leaves, where), leaves
 
