@@ -69,8 +69,8 @@ def _loop_inputs(b, carry_avals):
     iteration, condition = b.names.fresh("iteration"), b.names.fresh("condition")
     carried = [b.names.fresh("carried") for _ in carry_avals]
     infos = [
-        helper.make_tensor_value_info(iteration, helper.np_dtype_to_tensor_dtype(np.int64), []),
-        helper.make_tensor_value_info(condition, helper.np_dtype_to_tensor_dtype(np.bool_), []),
+        helper.make_tensor_value_info(iteration, helper.np_dtype_to_tensor_dtype(np.dtype(np.int64)), []),
+        helper.make_tensor_value_info(condition, helper.np_dtype_to_tensor_dtype(np.dtype(np.bool_)), []),
     ] + [_info(n, a) for n, a in zip(carried, carry_avals)]
     return iteration, condition, carried, infos
 
