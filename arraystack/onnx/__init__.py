@@ -8,6 +8,7 @@ an optional dependency: `pip install arraystack[onnx]`; it is imported when thes
 
 from arraystack.onnx.errors import ExportError, ModelError, UnsupportedOperatorError
 from arraystack.onnx.export import EXPORT_PASSES, export
+from arraystack.onnx.load import load
 from arraystack.onnx.versions import IR_VERSION, OPSET
 
 __all__ = [
@@ -18,4 +19,5 @@ __all__ = [
     "OPSET",
     "UnsupportedOperatorError",
     "export",
+    "load",
 ]

@@ -1,0 +1,358 @@
+"""Import rules of ONNX's reductions, contractions and neural-network operators, against `xp`.
+
+Convention: interpreter.py. Convolution goes through arraystack.nn.conv (so it is differentiable and
+jit-compiles); pooling is written here as strided slices of the padded input, which covers ONNX's
+dilations, ceil_mode and count_include_pad.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy
+
+from arraystack.onnx.errors import UnsupportedOperatorError
+from arraystack.onnx.interpreter import dynamic
+
+nn_rules: dict = {}
+
+
+def _same(xp, x, value):
+    return xp.asarray(value, dtype=x.dtype)
+
+
+def _axis(axis, rank):
+    return int(axis) + rank if int(axis) < 0 else int(axis)
+
+
+# -- reductions -----------------------------------------------------------------------------------
+
+
+def _reduce(fn, axes_input_since):
+    def rule(xp, node, x, axes=None):
+        rank = numpy.ndim(x)
+        if node.opset >= axes_input_since:
+            axes = None if axes is None else node.ints(axes, "axes")
+        else:
+            axes = node.attr("axes")
+        keepdims = bool(node.attr("keepdims", 1))
+        if not axes:
+            if node.attr("noop_with_empty_axes", 0):
+                return x
+            axes = list(range(rank))
+        axes = tuple(sorted(_axis(a, rank) for a in axes))
+        return fn(xp, x, axes, keepdims)
+
+    return rule
+
+
+def _log_sum_exp(xp, x, axes, keepdims):
+    if numpy.size(x) == 0:
+        return xp.log(xp.sum(xp.exp(x), axis=axes, keepdims=keepdims))
+    top = xp.max(x, axis=axes, keepdims=True)
+    top = xp.where(xp.isfinite(top), top, _same(xp, x, 0))
+    out = xp.log(xp.sum(xp.exp(x - top), axis=axes, keepdims=True)) + top
+    return out if keepdims else xp.squeeze(out, axis=axes)
+
+
+_REDUCTIONS = {
+    "ReduceSum": (lambda xp, x, a, k: xp.sum(x, axis=a, keepdims=k, dtype=x.dtype), 13),
+    "ReduceMean": (lambda xp, x, a, k: xp.mean(x, axis=a, keepdims=k, dtype=x.dtype), 18),
+    "ReduceProd": (lambda xp, x, a, k: xp.prod(x, axis=a, keepdims=k, dtype=x.dtype), 18),
+    "ReduceMax": (lambda xp, x, a, k: _extreme(xp, xp.max, x, a, k, -1), 18),
+    "ReduceMin": (lambda xp, x, a, k: _extreme(xp, xp.min, x, a, k, 1), 18),
+    "ReduceL1": (lambda xp, x, a, k: xp.sum(xp.abs(x), axis=a, keepdims=k, dtype=x.dtype), 18),
+    "ReduceL2": (lambda xp, x, a, k: xp.sqrt(xp.sum(x * x, axis=a, keepdims=k, dtype=x.dtype)).astype(x.dtype), 18),
+    "ReduceSumSquare": (lambda xp, x, a, k: xp.sum(x * x, axis=a, keepdims=k, dtype=x.dtype), 18),
+    "ReduceLogSum": (lambda xp, x, a, k: xp.log(xp.sum(x, axis=a, keepdims=k, dtype=x.dtype)), 18),
+    "ReduceLogSumExp": (_log_sum_exp, 18),
+}
+
+
+def _extreme(xp, fn, x, axes, keepdims, sign):
+    if numpy.size(x) == 0:  # ONNX: the identity (-inf for max, +inf for min; the dtype's limits)
+        shape = [1 if i in axes else n for i, n in enumerate(numpy.shape(x))]
+        if not keepdims:
+            shape = [n for i, n in enumerate(numpy.shape(x)) if i not in axes]
+        dtype = numpy.dtype(x.dtype)
+        if dtype.kind == "f":
+            value = sign * numpy.inf
+        elif dtype.kind == "b":
+            value = sign > 0
+        else:
+            info = numpy.iinfo(dtype)
+            value = info.min if sign < 0 else info.max
+        return xp.full(shape, value, dtype=dtype)
+    return fn(x, axis=axes, keepdims=keepdims)
+
+
+for _name, (_fn, _since) in _REDUCTIONS.items():
+    nn_rules[_name] = _reduce(_fn, _since)
+
+
+def _arg(fn):
+    def rule(xp, node, x):
+        rank = numpy.ndim(x)
+        axis = _axis(node.attr("axis", 0), rank)
+        if node.attr("select_last_index", 0):
+            n = numpy.shape(x)[axis]
+            out = (n - 1) - fn(xp.flip(x, axis), axis=axis)
+        else:
+            out = fn(x, axis=axis)
+        out = out.astype(numpy.int64)
+        return xp.expand_dims(out, axis) if node.attr("keepdims", 1) else out
+
+    return rule
+
+
+nn_rules["ArgMax"] = lambda xp, node, x: _arg(xp.argmax)(xp, node, x)
+nn_rules["ArgMin"] = lambda xp, node, x: _arg(xp.argmin)(xp, node, x)
+
+
+def _cumsum(xp, node, x, axis):
+    axis = _axis(node.static(axis, "axis").item(), numpy.ndim(x))
+    if node.attr("reverse", 0):
+        x = xp.flip(x, axis)
+    out = xp.cumsum(x, axis=axis, dtype=x.dtype)
+    if node.attr("exclusive", 0):
+        out = out - x
+    return xp.flip(out, axis) if node.attr("reverse", 0) else out
+
+
+def _top_k(xp, node, x, k=None):
+    k = node.attr("k") if k is None else int(node.static(k, "k").reshape(-1)[0])
+    axis = _axis(node.attr("axis", -1), numpy.ndim(x))
+    key = x.astype(numpy.float64) if numpy.dtype(x.dtype).kind in "iub" else x
+    key = -key if node.attr("largest", 1) else key
+    order = xp.argsort(key, axis=axis, kind="stable")  # ties: the lower index first, as ONNX says
+    index = [slice(None)] * numpy.ndim(x)
+    index[axis] = slice(0, k)
+    order = order[tuple(index)].astype(numpy.int64)
+    return xp.take_along_axis(x, order, axis=axis), order
+
+
+nn_rules["CumSum"] = _cumsum
+nn_rules["TopK"] = _top_k
+
+# -- contraction ----------------------------------------------------------------------------------
+
+
+def _gemm(xp, node, a, b, c=None):
+    if node.attr("transA", 0):
+        a = xp.transpose(a)
+    if node.attr("transB", 0):
+        b = xp.transpose(b)
+    out = xp.matmul(a, b)
+    alpha, beta = node.attr("alpha", 1.0), node.attr("beta", 1.0)
+    if alpha != 1.0:
+        out = out * _same(xp, out, alpha)
+    if c is not None:
+        out = out + (c * _same(xp, c, beta) if beta != 1.0 else c)
+    return out
+
+
+nn_rules["MatMul"] = lambda xp, node, a, b: xp.matmul(a, b)
+nn_rules["Gemm"] = _gemm
+nn_rules["Einsum"] = lambda xp, node, *xs: xp.einsum(node.attr("equation").replace(" ", ""), *xs)
+nn_rules["Det"] = lambda xp, node, x: xp.linalg.det(x)
+
+# -- softmax and normalization --------------------------------------------------------------------
+
+
+def _softmax_family(kind):
+    def rule(xp, node, x):
+        rank = numpy.ndim(x)
+        shape = numpy.shape(x)
+        if node.opset < 13:  # the operand is coerced to 2-d at `axis`
+            axis = _axis(node.attr("axis", 1), rank)
+            x = xp.reshape(x, (int(numpy.prod(shape[:axis], dtype=numpy.int64)), -1))
+            return xp.reshape(_along(xp, kind, x, 1), shape)
+        return _along(xp, kind, x, _axis(node.attr("axis", -1), rank))
+
+    return rule
+
+
+def _along(xp, kind, x, axis):
+    if kind == "hardmax":
+        first = xp.argmax(x, axis=axis)
+        ramp = numpy.arange(numpy.shape(x)[axis]).reshape([-1 if i == axis else 1 for i in range(numpy.ndim(x))])
+        return (xp.expand_dims(first, axis) == xp.asarray(ramp)).astype(x.dtype)
+    shifted = x - xp.max(x, axis=axis, keepdims=True)
+    if kind == "log":
+        return shifted - xp.log(xp.sum(xp.exp(shifted), axis=axis, keepdims=True))
+    e = xp.exp(shifted)
+    return e / xp.sum(e, axis=axis, keepdims=True)
+
+
+nn_rules["Softmax"] = _softmax_family("softmax")
+nn_rules["LogSoftmax"] = _softmax_family("log")
+nn_rules["Hardmax"] = _softmax_family("hardmax")
+
+
+def _channel(xp, v, rank):
+    return xp.reshape(v, (1, -1) + (1,) * (rank - 2))
+
+
+def _batch_norm(xp, node, x, scale, bias, mean, var, *rest):
+    if node.attr("training_mode", 0):
+        raise node.error("training_mode=1 (batch statistics) is not supported", UnsupportedOperatorError)
+    rank = numpy.ndim(x)
+    eps = _same(xp, x, node.attr("epsilon", 1e-5))
+    inv = _channel(xp, scale, rank) / xp.sqrt(_channel(xp, var, rank) + eps)
+    return (x - _channel(xp, mean, rank)) * inv + _channel(xp, bias, rank)
+
+
+def _layer_norm(xp, node, x, scale, bias=None):
+    rank = numpy.ndim(x)
+    axis = _axis(node.attr("axis", -1), rank)
+    axes = tuple(range(axis, rank))
+    eps = _same(xp, x, node.attr("epsilon", 1e-5))
+    mean = xp.mean(x, axis=axes, keepdims=True)
+    centered = x - mean
+    inv = _same(xp, x, 1) / xp.sqrt(xp.mean(centered * centered, axis=axes, keepdims=True) + eps)
+    out = centered * inv * scale
+    if bias is not None:
+        out = out + bias
+    return out, mean, inv
+
+
+def _instance_norm(xp, node, x, scale, bias):
+    rank = numpy.ndim(x)
+    axes = tuple(range(2, rank))
+    eps = _same(xp, x, node.attr("epsilon", 1e-5))
+    mean = xp.mean(x, axis=axes, keepdims=True)
+    var = xp.mean((x - mean) ** 2, axis=axes, keepdims=True)
+    return (x - mean) / xp.sqrt(var + eps) * _channel(xp, scale, rank) + _channel(xp, bias, rank)
+
+
+def _mvn(xp, node, x):
+    axes = tuple(node.attr("axes", [0, 2, 3]))
+    mean = xp.mean(x, axis=axes, keepdims=True)
+    var = xp.mean(x * x, axis=axes, keepdims=True) - mean * mean
+    return (x - mean) / (xp.sqrt(var) + _same(xp, x, 1e-9))
+
+
+def _lp_norm(xp, node, x):
+    axis = _axis(node.attr("axis", -1), numpy.ndim(x))
+    if node.attr("p", 2) == 1:
+        norm = xp.sum(xp.abs(x), axis=axis, keepdims=True)
+    else:
+        norm = xp.sqrt(xp.sum(x * x, axis=axis, keepdims=True))
+    return x / norm
+
+
+def _dropout(xp, node, x, ratio=None, training=None):
+    if training is not None and bool(node.static(training, "training_mode")) and (
+        ratio is None or float(node.static(ratio, "ratio")) != 0
+    ):
+        raise node.error("dropout in training mode draws random numbers; it is not supported",
+                         UnsupportedOperatorError)
+    return x, xp.ones(numpy.shape(x), dtype=bool)
+
+
+nn_rules["BatchNormalization"] = _batch_norm
+nn_rules["LayerNormalization"] = _layer_norm
+nn_rules["InstanceNormalization"] = _instance_norm
+nn_rules["MeanVarianceNormalization"] = _mvn
+nn_rules["LpNormalization"] = _lp_norm
+nn_rules["Dropout"] = _dropout
+
+# -- convolution and pooling ----------------------------------------------------------------------
+
+
+def _pads(node, sizes, window, strides, dilations):
+    """(lo, hi) per spatial axis from ONNX's pads or auto_pad."""
+    auto = node.attr("auto_pad", "NOTSET")
+    n = len(sizes)
+    if auto in ("SAME_UPPER", "SAME_LOWER"):
+        out = []
+        for size, k, s, d in zip(sizes, window, strides, dilations):
+            total = max((-(-size // s) - 1) * s + (k - 1) * d + 1 - size, 0)
+            small = total // 2
+            out.append((small, total - small) if auto == "SAME_UPPER" else (total - small, small))
+        return out
+    if auto == "VALID":
+        return [(0, 0)] * n
+    pads = node.attr("pads", [0] * (2 * n))
+    return [(int(pads[i]), int(pads[i + n])) for i in range(n)]
+
+
+@dynamic
+def _conv(xp, node, x, w, bias=None):
+    import arraystack
+
+    nd = numpy.ndim(x) - 2
+    window = tuple(numpy.shape(w)[2:])
+    strides = tuple(node.attr("strides", [1] * nd))
+    dilations = tuple(node.attr("dilations", [1] * nd))
+    pads = _pads(node, numpy.shape(x)[2:], window, strides, dilations)
+    out = arraystack.nn.conv(x, w, strides=strides, padding=pads, dilation=dilations, groups=node.attr("group", 1))
+    if bias is not None:
+        out = out + _channel(arraystack, bias, numpy.ndim(out))
+    return out
+
+
+def _pool(kind):
+    def rule(xp, node, x):
+        nd = numpy.ndim(x) - 2
+        sizes = numpy.shape(x)[2:]
+        window = tuple(node.attr("kernel_shape"))
+        strides = tuple(node.attr("strides", [1] * nd))
+        dilations = tuple(node.attr("dilations", [1] * nd))
+        pads = _pads(node, sizes, window, strides, dilations)
+        outs = []
+        for size, k, s, d, (lo, hi) in zip(sizes, window, strides, dilations, pads):
+            span = size + lo + hi - (k - 1) * d - 1
+            count = (-(-span // s) if node.attr("ceil_mode", 0) else span // s) + 1
+            if node.attr("ceil_mode", 0) and (count - 1) * s >= size + lo:
+                count -= 1  # a window may not start in the end padding
+            outs.append(count)
+        extra = [max((o - 1) * s + (k - 1) * d + 1 - (n + lo + hi), 0)
+                 for o, s, k, d, n, (lo, hi) in zip(outs, strides, window, dilations, sizes, pads)]
+        widths = [(0, 0), (0, 0)] + [(lo, hi + e) for (lo, hi), e in zip(pads, extra)]
+        fill = -numpy.inf if kind == "max" else 0
+        padded = xp.pad(x, widths, constant_values=numpy.asarray(fill, x.dtype).item())
+        views = []
+        for offsets in itertools.product(*(range(k) for k in window)):
+            index = (slice(None), slice(None)) + tuple(
+                slice(o * d, o * d + (n - 1) * s + 1, s) for o, d, n, s in zip(offsets, dilations, outs, strides)
+            )
+            views.append(padded[index])
+        stacked = xp.stack(views, axis=0)
+        if kind == "max":
+            return xp.max(stacked, axis=0)
+        total = xp.sum(stacked, axis=0)
+        if node.attr("count_include_pad", 0):
+            ones = numpy.pad(numpy.ones(sizes), [(lo, hi) for lo, hi in pads], constant_values=1)
+            ones = numpy.pad(ones, [(0, e) for e in extra])
+        else:
+            ones = numpy.pad(numpy.ones(sizes), [(lo, hi + e) for (lo, hi), e in zip(pads, extra)])
+        counts = sum(ones[tuple(slice(o * d, o * d + (n - 1) * s + 1, s) for o, d, n, s in
+                                zip(offs, dilations, outs, strides))]
+                     for offs in itertools.product(*(range(k) for k in window)))
+        return total / xp.asarray(counts.astype(numpy.dtype(x.dtype)))
+
+    return rule
+
+
+def _max_pool(xp, node, x):
+    if len(node.proto.output) > 1 and node.proto.output[1]:
+        raise node.error("MaxPool's Indices output is not supported", UnsupportedOperatorError)
+    return _pool("max")(xp, node, x)
+
+
+def _global(kind):
+    def rule(xp, node, x):
+        axes = tuple(range(2, numpy.ndim(x)))
+        return xp.max(x, axis=axes, keepdims=True) if kind == "max" else xp.mean(x, axis=axes, keepdims=True)
+
+    return rule
+
+
+nn_rules["Conv"] = _conv
+nn_rules["MaxPool"] = _max_pool
+nn_rules["AveragePool"] = _pool("avg")
+nn_rules["GlobalMaxPool"] = _global("max")
+nn_rules["GlobalAveragePool"] = _global("avg")
+
+__all__ = ["nn_rules"]
