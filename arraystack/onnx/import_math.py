@@ -201,6 +201,9 @@ math_rules["HardSigmoid"] = _act(
 math_rules["HardSwish"] = _act(
     lambda xp, node, x: x * xp.clip(x / _same(xp, x, 6) + _same(xp, x, 0.5), _same(xp, x, 0), _same(xp, x, 1))
 )
+math_rules["Swish"] = _act(
+    lambda xp, node, x: x * _sigmoid(xp, x * _same(xp, x, _f("alpha", 1.0)(node)))
+)
 math_rules["Mish"] = _act(lambda xp, node, x: x * xp.tanh(_softplus(xp, x)))
 math_rules["PRelu"] = lambda xp, node, x, slope: xp.where(x >= 0, x, x * slope)
 

@@ -131,7 +131,22 @@ def _top_k(xp, node, x, k=None):
     return xp.take_along_axis(x, order, axis=axis), order
 
 
+def _cumprod(xp, node, x, axis):
+    axis = _axis(node.static(axis, "axis").item(), numpy.ndim(x))
+    if node.attr("reverse", 0):
+        x = xp.flip(x, axis)
+    if node.attr("exclusive", 0):  # shift by one, starting from 1
+        widths = [(0, 0)] * numpy.ndim(x)
+        widths[axis] = (1, 0)
+        index = [slice(None)] * numpy.ndim(x)
+        index[axis] = slice(0, numpy.shape(x)[axis])
+        x = xp.pad(x, widths, constant_values=1)[tuple(index)]
+    out = xp.cumprod(x, axis=axis, dtype=x.dtype)
+    return xp.flip(out, axis) if node.attr("reverse", 0) else out
+
+
 nn_rules["CumSum"] = _cumsum
+nn_rules["CumProd"] = _cumprod
 nn_rules["TopK"] = _top_k
 
 # -- contraction ----------------------------------------------------------------------------------
@@ -250,6 +265,27 @@ def _dropout(xp, node, x, ratio=None, training=None):
     return x, xp.ones(numpy.shape(x), dtype=bool)
 
 
+def _rms_norm(xp, node, x, scale):
+    rank = numpy.ndim(x)
+    axes = tuple(range(_axis(node.attr("axis", -1), rank), rank))
+    eps = _same(xp, x, node.attr("epsilon", 1e-5))
+    return x / xp.sqrt(xp.mean(x * x, axis=axes, keepdims=True) + eps) * scale
+
+
+def _group_norm(xp, node, x, scale, bias):
+    groups = node.attr("num_groups")
+    shape = numpy.shape(x)
+    eps = _same(xp, x, node.attr("epsilon", 1e-5))
+    g = xp.reshape(x, (shape[0], groups, -1))
+    mean = xp.mean(g, axis=2, keepdims=True)
+    var = xp.mean((g - mean) ** 2, axis=2, keepdims=True)
+    y = xp.reshape((g - mean) / xp.sqrt(var + eps), shape)
+    rank = len(shape)
+    return y * _channel(xp, scale, rank) + _channel(xp, bias, rank)
+
+
+nn_rules["RMSNormalization"] = _rms_norm
+nn_rules["GroupNormalization"] = _group_norm
 nn_rules["BatchNormalization"] = _batch_norm
 nn_rules["LayerNormalization"] = _layer_norm
 nn_rules["InstanceNormalization"] = _instance_norm
@@ -310,7 +346,10 @@ def _pool(kind):
         extra = [max((o - 1) * s + (k - 1) * d + 1 - (n + lo + hi), 0)
                  for o, s, k, d, n, (lo, hi) in zip(outs, strides, window, dilations, sizes, pads)]
         widths = [(0, 0), (0, 0)] + [(lo, hi + e) for (lo, hi), e in zip(pads, extra)]
-        fill = -numpy.inf if kind == "max" else 0
+        fill = 0
+        if kind == "max":
+            kind_of = numpy.dtype(x.dtype).kind
+            fill = -numpy.inf if kind_of == "f" else numpy.iinfo(x.dtype).min
         padded = xp.pad(x, widths, constant_values=numpy.asarray(fill, x.dtype).item())
         views = []
         for offsets in itertools.product(*(range(k) for k in window)):

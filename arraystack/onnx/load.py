@@ -78,9 +78,9 @@ def load(path_or_model: Any) -> tuple[dict, Callable[..., tuple]]:
     from arraystack.onnx.interpreter import Interpreter
 
     model = read_model(path_or_model)
-    opset = check_model(model)
     rules = import_rules()
     check_operators(model.graph, rules)
+    opset = check_model(model)
     interpreter = Interpreter(opset, rules)
     graph = model.graph
     params, consts = {}, {}
