@@ -1,4 +1,5 @@
-"""arraystack.nn: neural-network building blocks as pure functions over pytrees of parameters.
+"""arraystack.nn: neural-network building blocks as pure functions over pytrees of parameters, and
+modules (classes whose instances are pytrees) built on those functions.
 
 Everything is composed of public arraystack functions, so it runs eagerly, under arraystack.jit and under
 the differentiation and batching transformations with no rules of its own (softmax_cross_entropy adds a
@@ -8,6 +9,8 @@ custom VJP). This module is the table of contents: import blocks and __all__.
 from arraystack.nn import initializers
 from arraystack.nn.activations import *
 from arraystack.nn.activations import __all__ as _activations_all
+from arraystack.nn.attention import *
+from arraystack.nn.attention import __all__ as _attention_all
 from arraystack.nn.conv import *
 from arraystack.nn.conv import __all__ as _conv_all
 from arraystack.nn.conv_layers import *
@@ -18,12 +21,20 @@ from arraystack.nn.layers import *
 from arraystack.nn.layers import __all__ as _layers_all
 from arraystack.nn.losses import *
 from arraystack.nn.losses import __all__ as _losses_all
+from arraystack.nn.module import *
+from arraystack.nn.module import __all__ as _module_all
+from arraystack.nn.module_layers import *
+from arraystack.nn.module_layers import __all__ as _module_layers_all
 from arraystack.nn.normalization import *
 from arraystack.nn.normalization import __all__ as _normalization_all
+from arraystack.nn.partition import *
+from arraystack.nn.partition import __all__ as _partition_all
 from arraystack.nn.pooling import *
 from arraystack.nn.pooling import __all__ as _pooling_all
 from arraystack.nn.recurrent import *
 from arraystack.nn.recurrent import __all__ as _recurrent_all
+from arraystack.nn.sequence_layers import *
+from arraystack.nn.sequence_layers import __all__ as _sequence_layers_all
 
 __all__ = [
     *_activations_all,
@@ -35,5 +46,10 @@ __all__ = [
     *_pooling_all,
     *_recurrent_all,
     *_dropout_all,
+    *_module_all,
+    *_partition_all,
+    *_module_layers_all,
+    *_attention_all,
+    *_sequence_layers_all,
     "initializers",
 ]

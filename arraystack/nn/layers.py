@@ -162,6 +162,56 @@ def layer_norm(
     return y
 
 
+def rms_norm(
+    params: dict[str, ArrayLike] | None,
+    x: ArrayLike,
+    axis: AxisLike = -1,
+    epsilon: float | None = None,
+) -> NDArray:
+    """Root-mean-square normalization: divide by the RMS over `axis`, then scale.
+
+    Parameters
+    ----------
+    params : dict or None
+        An optional 'scale', shaped like the normalized axes' trailing dims.
+    x : array_like
+        Inputs.
+    axis : int or tuple of int, optional
+        The normalized axes.
+    epsilon : float, optional
+        Added to the mean square; None (the default) takes the machine epsilon of x's dtype, as
+        PyTorch does.
+
+    Returns
+    -------
+    ndarray
+        ``x / sqrt(mean(x**2, axis) + epsilon) * scale``, of x's shape.
+
+    See Also
+    --------
+    torch.nn.functional.rms_norm : the function mirrored.
+    flax.linen.RMSNorm : the flax relative (its epsilon defaults to 1e-6).
+    arraystack.nn.layer_norm, arraystack.nn.RMSNorm
+
+    Notes
+    -----
+    No mean is subtracted (Zhang & Sennrich 2019). A pure function of (params, inputs).
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> np.nn.rms_norm(None, np.asarray([3.0, 4.0]), epsilon=0.0)
+    array([0.84852814, 1.13137085])
+    """
+    x = _float(x)
+    axes = _axes(axis, x.ndim)
+    if epsilon is None:
+        epsilon = float(ast.finfo(x.dtype).eps)
+    y = x / ast.sqrt(ast.mean(x * x, axis=axes, keepdims=True) + epsilon)
+    scale = (params or {}).get("scale")
+    return y if scale is None else y * scale
+
+
 def init_layer_norm(shape: ShapeLike, dtype: DTypeLike | None = None) -> dict[str, NDArray]:
     """Create the parameters of `layer_norm`: unit scale and zero bias.
 
@@ -362,4 +412,5 @@ __all__ = [
     "init_linear",
     "layer_norm",
     "linear",
+    "rms_norm",
 ]
