@@ -253,7 +253,8 @@ def _lp_norm(xp, node, x):
         norm = xp.sum(xp.abs(x), axis=axis, keepdims=True)
     else:
         norm = xp.sqrt(xp.sum(x * x, axis=axis, keepdims=True))
-    return x / norm
+    zero = norm == 0
+    return xp.where(zero, _same(xp, x, 0), x / xp.where(zero, _same(xp, x, 1), norm))
 
 
 def _dropout(xp, node, x, ratio=None, training=None):

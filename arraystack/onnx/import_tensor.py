@@ -282,7 +282,8 @@ def _space_to_depth(xp, node, x):
     b = node.attr("blocksize")
     n, c, h, w = numpy.shape(x)
     y = xp.reshape(x, (n, c, h // b, b, w // b, b))
-    y = xp.transpose(y, (0, 3, 5, 1, 2, 4))
+    crd = node.attr("mode", "DCR") == "CRD"
+    y = xp.transpose(y, (0, 1, 3, 5, 2, 4) if crd else (0, 3, 5, 1, 2, 4))
     return xp.reshape(y, (n, c * b * b, h // b, w // b))
 
 
