@@ -47,22 +47,31 @@ class ArraystackBackend(Backend):
     def run_node(cls, node, inputs, device="CPU", outputs_info=None, **kwargs):
         """Run one NodeProto on NumPy inputs, at the opset given as `opset_version` (default: the
         newest arraystack reads)."""
-        from arraystack.onnx.versions import OPSET
-
         from onnx import helper
 
-        opset = kwargs.get("opset_version", OPSET)
-        ins = [helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(numpy.asarray(x).dtype),
-                                             None) for n, x in zip(node.input, inputs)]
-        outs = [helper.make_empty_tensor_value_info(n) for n in node.output]
-        graph = helper.make_graph([node], "node", ins, outs)
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-        return ArraystackRep(model).run(list(inputs))
+        from arraystack.onnx.interpreter import Interpreter
+        from arraystack.onnx.load import check_operators, import_rules
+        from arraystack.onnx.versions import OPSET
+
+        rules = import_rules()
+        graph = helper.make_graph([node], "node", [], [helper.make_empty_tensor_value_info(n) for n in node.output])
+        check_operators(graph, rules)
+        env = dict(zip(node.input, (numpy.asarray(x) for x in inputs)))
+        # the inputs run as arraystack arrays, as a loaded model's do
+        env = {name: _arraystack(x) for name, x in env.items()}
+        outs = Interpreter(kwargs.get("opset_version", OPSET), rules).run(graph, env)
+        return tuple(numpy.asarray(o) for o in outs)
 
     @classmethod
     def supports_device(cls, device: str) -> bool:
         """Only the CPU: arraystack's eager path runs on NumPy."""
         return onnx.backend.base.Device(device).type == onnx.backend.base.DeviceType.CPU
+
+
+def _arraystack(x):
+    import arraystack
+
+    return arraystack.asarray(x)
 
 
 prepare = ArraystackBackend.prepare
