@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from arraystack.typing import PyTree
 
 _BUILDING = "_Module__building"  # in an instance's __dict__ while its __init__ runs
-_DYNAMIC = "_Module__dynamic"  # the names of the fields that are the node's children
+_AUX = "_Module__aux"  # (names of the fields that are children, ((name, value) of the others))
 
 
 def field(*, static: bool | None = None, **kwargs: Any) -> Any:
@@ -175,33 +175,46 @@ def _field_names(cls) -> tuple:
 def _new(cls, values: dict, dynamic: tuple):
     """An instance of `cls` with these field values, built without __init__ (as unflatten must)."""
     module = object.__new__(cls)
-    for name, value in values.items():
-        object.__setattr__(module, name, value)
-    object.__setattr__(module, _DYNAMIC, dynamic)
+    module.__dict__.update(values)
+    static_items = tuple((n, values[n]) for n in _field_names(cls) if n not in dynamic)
+    module.__dict__[_AUX] = (dynamic, static_items)
     return module
 
 
 def _values(module) -> dict:
-    return {name: getattr(module, name) for name in _field_names(type(module))}
+    return {name: module.__dict__[name] for name in _field_names(type(module))}
+
+
+def _dynamic(module) -> tuple:
+    return module.__dict__[_AUX][0]
 
 
 def _flatten(module):
-    dynamic = module.__dict__[_DYNAMIC]
-    values = _values(module)
-    children = [values.pop(name) for name in dynamic]
-    return children, (dynamic, tuple(values.items()))
+    # Note: the aux data is computed once per instance (instances are immutable), since jit
+    # flattens its arguments on every call.
+    aux = module.__dict__[_AUX]
+    return [module.__dict__[name] for name in aux[0]], aux
+
+
+_checked_layouts: set = set()  # (class, dynamic names, static names) known to match the class
 
 
 def _unflatten(cls, aux, children):
     dynamic, static_items = aux
-    values = dict(zip(dynamic, children, strict=True))
-    values.update(static_items)
-    if set(values) != set(_field_names(cls)):
-        raise ValueError(
-            f"a {cls.__name__} node with fields {sorted(values)}; the class has fields "
-            f"{sorted(_field_names(cls))} (was it saved from another version of the class?)"
-        )
-    return _new(cls, values, tuple(dynamic))
+    layout = (cls, dynamic, tuple(name for name, _ in static_items))
+    if layout not in _checked_layouts:
+        names = [*dynamic, *layout[2]]
+        if sorted(names) != sorted(_field_names(cls)) or len(children) != len(dynamic):
+            raise ValueError(
+                f"a {cls.__name__} node with fields {sorted(names)}; the class has fields "
+                f"{sorted(_field_names(cls))} (was it saved from another version of the class?)"
+            )
+        _checked_layouts.add(layout)
+    module = object.__new__(cls)
+    module.__dict__.update(zip(dynamic, children))
+    module.__dict__.update(static_items)
+    module.__dict__[_AUX] = aux
+    return module
 
 
 def _finish(module):
@@ -218,7 +231,9 @@ def _finish(module):
                 raise TypeError(f"{cls.__name__}.__init__ did not set the field {f.name!r}")
         if _is_dynamic(cls, f, module.__dict__[f.name]):
             dynamic.append(f.name)
-    object.__setattr__(module, _DYNAMIC, tuple(dynamic))
+    dynamic = tuple(dynamic)
+    static_items = tuple((n, module.__dict__[n]) for n in _field_names(cls) if n not in dynamic)
+    object.__setattr__(module, _AUX, (dynamic, static_items))
 
 
 def _building(init):
@@ -375,7 +390,7 @@ class Module:
                 f"{cls.__name__} has no fields {unknown}; its fields are {list(fields)}"
             )
         values = {**_values(self), **changes}
-        old = self.__dict__[_DYNAMIC]
+        old = _dynamic(self)
         dynamic = tuple(
             name
             for name in fields
@@ -452,9 +467,9 @@ def map_modules(fn: Callable[[Module], Any], tree: PyTree) -> PyTree:
         if not _is_module(x):
             return x
         values = _values(x)
-        for name in x.__dict__[_DYNAMIC]:
+        for name in _dynamic(x):
             values[name] = tree_util.tree_map(visit, values[name], is_leaf=_is_module)
-        return fn(_new(type(x), values, x.__dict__[_DYNAMIC]))
+        return fn(_new(type(x), values, _dynamic(x)))
 
     return tree_util.tree_map(visit, tree, is_leaf=_is_module)
 
