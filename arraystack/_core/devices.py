@@ -164,7 +164,9 @@ def _sync() -> None:
         _missing.pop(arrays.kind, None)
         _kinds[arrays.kind] = arrays
         keys = [("cpu", arrays.kind), (arrays.kind, "cpu"), (arrays.kind, arrays.kind)]
-        transfers[keys[0]] = lambda buffer, device, a=arrays: a.from_host(np.asarray(buffer), device.index)
+        transfers[keys[0]] = lambda buffer, device, a=arrays: a.from_host(
+            np.asarray(buffer), device.index
+        )
         transfers[keys[1]] = lambda buffer, device, a=arrays: a.to_host(buffer)
         transfers[keys[2]] = lambda buffer, device, a=arrays: a.move(buffer, device.index)
         for buffer_type in arrays.types():
@@ -266,9 +268,13 @@ def adopt(obj):
 
 
 # -- the default device ------------------------------------------------------------------------------------------
-_local = threading.local()  # .stack: the default_device contexts of this thread; .placing: inside create_on
+_local = (
+    threading.local()
+)  # .stack: the default_device contexts of this thread; .placing: inside create_on
 _configured = [None]  # arraystack.config.default_device, a Device or None (the CPU)
-elsewhere = [False]  # whether any default (config or a context) may be other than the CPU: creation checks
+elsewhere = [
+    False
+]  # whether any default (config or a context) may be other than the CPU: creation checks
 _contexts = [0]
 
 
@@ -315,10 +321,10 @@ class default_device:
     ``arraystack.config.default_device`` sets it for every thread.
     """
 
-    def __init__(self, device):
+    def __init__(self, device: object | None) -> None:
         self.device = _configured[0] or CPU if device is None else check_device(device)
 
-    def __enter__(self):
+    def __enter__(self) -> Device:
         stack = getattr(_local, "stack", None)
         if stack is None:
             stack = _local.stack = []
@@ -327,7 +333,7 @@ class default_device:
         elsewhere[0] = True
         return self.device
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc) -> None:
         _local.stack.pop()
         _contexts[0] -= 1
         elsewhere[0] = _configured[0] is not None or _contexts[0] > 0

@@ -12,7 +12,6 @@ import os
 import sys
 
 import numpy as np
-
 from arraystack.backends.interface import DeviceArrays
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
@@ -125,9 +124,13 @@ def _erf(xp, x):
 
 
 def _scatter(xp, x, updates, *indices, mode, update, axes=None):
-    if update == "mul":  # the reference rule's multiply.at: cupy's multiply has no scatter operation
+    if (
+        update == "mul"
+    ):  # the reference rule's multiply.at: cupy's multiply has no scatter operation
         _unsupported("scatter", "cupy's multiply.at is not implemented (update='mul')")(xp)
-    return reference_rules[s.scatter_p](xp, x, updates, *indices, mode=mode, update=update, axes=axes)
+    return reference_rules[s.scatter_p](
+        xp, x, updates, *indices, mode=mode, update=update, axes=axes
+    )
 
 
 def _sort(xp, *operands, dimension, num_keys, kind):
@@ -188,7 +191,9 @@ class CupyArrays(DeviceArrays):
         if device is not None and not isinstance(device, int):  # an array: its device
             device = self.device_of(device)
         index = _device_of_operands(xp, prim, args, device)
-        if any(type(a) is np.ndarray for a in args):  # 0-d host arrays: their scalar, as cupy takes it
+        if any(
+            type(a) is np.ndarray for a in args
+        ):  # 0-d host arrays: their scalar, as cupy takes it
             args = [a[()] if type(a) is np.ndarray else a for a in args]
         with xp.cuda.Device(index):
             return gpu_rule(prim)(xp, *args, **params)

@@ -16,7 +16,6 @@ import importlib.util
 from dataclasses import replace
 
 import numpy as np
-
 from arraystack.backends.cupy import arrays
 from arraystack.backends.executable import Executable, alias_safe
 from arraystack.backends.hardware import Device, register_device_kind
@@ -57,7 +56,7 @@ class CupyBackend(Backend):
             return f"cupy: the region's rules run with xp = cupy ({why})"
         return "cupy: the equation's rule runs with xp = cupy (no CUDA kernel of its own)"
 
-    def compile(self, graph, options: CompileOptions = CompileOptions()):
+    def compile(self, graph, options: CompileOptions | None = None):
         """The whole graph on one CUDA device: the device of its first cuda argument (cuda:0 when none
         is); arguments in host memory are copied there first. Outputs stay on the device."""
         xp = _namespace(self)
@@ -72,7 +71,7 @@ class CupyBackend(Backend):
 
         return Executable(graph, [(e.prim.name, h) for e, h in zip(graph.eqns, how)], run)
 
-    def step(self, eqn, graph, options: CompileOptions = CompileOptions()):
+    def step(self, eqn, graph, options: CompileOptions | None = None):
         """Equation `eqn` as a function of its values on the current device, returning its outputs."""
         xp = _namespace(self)
         lowered = _lowered(eqn, graph, xp)
@@ -161,12 +160,22 @@ def _interpret(graph, steps, xp):
                 requested = sum(_nbytes(v.aval) for v in eqn.outputs)
                 ledger.reserve(requested, k, eqn.prim.name, eqn.source)
                 try:
-                    outs = step(*[x.value if isinstance(x, Literal) else env[x] for x in eqn.inputs])
+                    outs = step(
+                        *[x.value if isinstance(x, Literal) else env[x] for x in eqn.inputs]
+                    )
                 except oom as e:
                     what = f"`{eqn.prim.name}`"
                     in_use = ledger.in_use()
                     raise out_of_memory(
-                        device, k, eqn.prim.name, what, eqn.source, requested, in_use, None, "allocator"
+                        device,
+                        k,
+                        eqn.prim.name,
+                        what,
+                        eqn.source,
+                        requested,
+                        in_use,
+                        None,
+                        "allocator",
                     ) from e
                 for v, value in zip(eqn.outputs, outs):
                     env[v] = value

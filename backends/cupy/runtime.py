@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
 from arraystack.backends.device_runtime import HostRuntime
 from arraystack.backends.memory import DevicePool, out_of_memory
 
@@ -60,7 +59,10 @@ class CupyRuntime(HostRuntime):
     def prepare(self, eqn, graph):
         """The backend's step for `eqn`, which reports running out of device memory as OutOfMemory naming
         the step's primitive."""
-        step, oom = self.backend.step(eqn, graph, self.options), self.xp.cuda.memory.OutOfMemoryError
+        step, oom = (
+            self.backend.step(eqn, graph, self.options),
+            self.xp.cuda.memory.OutOfMemoryError,
+        )
         index, key = graph.eqns.index(eqn), self.key
 
         def run(*inputs):
@@ -69,7 +71,15 @@ class CupyRuntime(HostRuntime):
             except oom as e:
                 what = f"`{eqn.prim.name}`"
                 raise out_of_memory(
-                    key, index, eqn.prim.name, what, eqn.source, _outputs_bytes(eqn), 0, None, "allocator"
+                    key,
+                    index,
+                    eqn.prim.name,
+                    what,
+                    eqn.source,
+                    _outputs_bytes(eqn),
+                    0,
+                    None,
+                    "allocator",
                 ) from e
 
         return run

@@ -18,7 +18,6 @@ import os
 import types
 
 import numpy as np
-
 from arraystack.backends.cupy import standin_array as arrays
 from arraystack.backends.cupy import standin_cuda as cuda
 from arraystack.backends.cupy.standin_array import ndarray
@@ -72,23 +71,40 @@ triu_indices_from true_divide trunc typename ubyte ufunc uint uint16 uint32 uint
 ulong ulonglong union1d unique unique_all unique_counts unique_inverse unique_values unpackbits
 unravel_index unsignedinteger unwrap ushort vander var vdot vectorize vsplit vstack where who zeros
 zeros_like
-""".split()
+""".split()  # noqa: SIM905 - a list of names, as cupy's source has them
 LINALG_NAMES = """
 matrix_power cross matmul matrix_transpose cholesky qr svd eigh eig eigvalsh eigvals norm cond det
 matrix_rank slogdet solve tensorsolve lstsq inv pinv tensorinv LinAlgError
-""".split()
+""".split()  # noqa: SIM905 - a list of names, as cupy's source has them
 FFT_NAMES = """
 fft fft2 fftfreq fftn fftshift hfft ifft ifft2 ifftn ifftshift ihfft irfft irfft2 irfftn rfft rfft2 rfftfreq
 rfftn
-""".split()
+""".split()  # noqa: SIM905 - a list of names, as cupy's source has them
 # Functions of cupy that take host data (cupy copies it to the device); every other one refuses a NumPy
 # array with TypeError.
 HOST_INPUT = frozenset(
-    "array asarray asanyarray ascontiguousarray asfortranarray asarray_chkfinite copy frombuffer "
-    "fromfile fromiter fromstring fromfunction loadtxt genfromtxt load".split()
+    [
+        "array",
+        "asarray",
+        "asanyarray",
+        "ascontiguousarray",
+        "asfortranarray",
+        "asarray_chkfinite",
+        "copy",
+        "frombuffer",
+        "fromfile",
+        "fromiter",
+        "fromstring",
+        "fromfunction",
+        "loadtxt",
+        "genfromtxt",
+        "load",
+    ]
 )
 # cupy's ufuncs with a scatter operation (`.at`), and those whose `.reduce`/`.accumulate` cupy implements
-SCATTER_UFUNCS = frozenset("add maximum minimum bitwise_and bitwise_or bitwise_xor".split())
+SCATTER_UFUNCS = frozenset(
+    ["add", "maximum", "minimum", "bitwise_and", "bitwise_or", "bitwise_xor"]
+)
 REDUCING_UFUNCS = frozenset(("add", "multiply"))
 
 
@@ -115,17 +131,19 @@ class ufunc:
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False):
         if self.__name__ not in REDUCING_UFUNCS:
             raise self._unsupported("reduce")
-        return arrays._call(self.host.reduce, (array,), dict(axis=axis, dtype=dtype, keepdims=keepdims))
+        return arrays._call(
+            self.host.reduce, (array,), {"axis": axis, "dtype": dtype, "keepdims": keepdims}
+        )
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         if self.__name__ not in REDUCING_UFUNCS:
             raise self._unsupported("accumulate")
-        return arrays._call(self.host.accumulate, (array,), dict(axis=axis, dtype=dtype))
+        return arrays._call(self.host.accumulate, (array,), {"axis": axis, "dtype": dtype})
 
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         if self.__name__ != "add":
             raise self._unsupported("reduceat")
-        return arrays._call(self.host.reduceat, (array, indices), dict(axis=axis, dtype=dtype))
+        return arrays._call(self.host.reduceat, (array, indices), {"axis": axis, "dtype": dtype})
 
     def outer(self, a, b, **kwargs):
         return arrays._call(self.host.outer, (a, b), kwargs)
@@ -139,7 +157,9 @@ def _function(host, allow_host=False):
         return arrays._call(host, args, kwargs, allow_host)
 
     function.__name__ = host.__name__
-    function.__doc__ = f"cupy.{host.__name__} on the stand-in: numpy.{host.__name__} on the buffers."
+    function.__doc__ = (
+        f"cupy.{host.__name__} on the stand-in: numpy.{host.__name__} on the buffers."
+    )
     return function
 
 

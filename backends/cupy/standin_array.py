@@ -13,7 +13,6 @@ import ctypes
 import weakref
 
 import numpy as np
-
 from arraystack.backends.cupy import standin_cuda as cuda
 
 KDLCUDA = 2
@@ -28,7 +27,7 @@ class ndarray:
     """cupy.ndarray on the stand-in: `_host` is the buffer (a NumPy array in host memory), `_block` the pool
     block it accounts to (shared by views), `_device` the ordinal of its device."""
 
-    __slots__ = ("_host", "_block", "_device", "_base", "__weakref__")
+    __slots__ = ("__weakref__", "_base", "_block", "_device", "_host")
     __array_priority__ = 100
 
     def __init__(self, shape, dtype=float, memptr=None, strides=None, order="C"):
@@ -66,7 +65,9 @@ class ndarray:
 
     @property
     def imag(self):
-        return _view_of(self, self._host.imag) if self.dtype.kind == "c" else _call(np.imag, (self,))
+        return (
+            _view_of(self, self._host.imag) if self.dtype.kind == "c" else _call(np.imag, (self,))
+        )
 
     @imag.setter
     def imag(self, value):
@@ -196,39 +197,39 @@ class ndarray:
     def transpose(self, *axes):
         return _call(self._host.transpose, axes, owner=self)
 
-    all = lambda self, *a, **k: _call(self._host.all, a, k, owner=self)  # noqa: E731 - one line per method
-    any = lambda self, *a, **k: _call(self._host.any, a, k, owner=self)  # noqa: E731
-    argmax = lambda self, *a, **k: _call(self._host.argmax, a, k, owner=self)  # noqa: E731
-    argmin = lambda self, *a, **k: _call(self._host.argmin, a, k, owner=self)  # noqa: E731
-    argpartition = lambda self, *a, **k: _call(self._host.argpartition, a, k, owner=self)  # noqa: E731
-    choose = lambda self, *a, **k: _call(self._host.choose, a, k, owner=self)  # noqa: E731
-    clip = lambda self, *a, **k: _call(self._host.clip, a, k, owner=self)  # noqa: E731
-    compress = lambda self, *a, **k: _call(self._host.compress, a, k, owner=self)  # noqa: E731
-    conj = lambda self, *a, **k: _call(self._host.conj, a, k, owner=self)  # noqa: E731
-    conjugate = lambda self, *a, **k: _call(self._host.conjugate, a, k, owner=self)  # noqa: E731
-    copy = lambda self, *a, **k: _call(self._host.copy, a, k, owner=self)  # noqa: E731
-    cumprod = lambda self, *a, **k: _call(self._host.cumprod, a, k, owner=self)  # noqa: E731
-    cumsum = lambda self, *a, **k: _call(self._host.cumsum, a, k, owner=self)  # noqa: E731
-    diagonal = lambda self, *a, **k: _call(self._host.diagonal, a, k, owner=self)  # noqa: E731
-    dot = lambda self, *a, **k: _call(self._host.dot, a, k, owner=self)  # noqa: E731
-    flatten = lambda self, *a, **k: _call(self._host.flatten, a, k, owner=self)  # noqa: E731
-    max = lambda self, *a, **k: _call(self._host.max, a, k, owner=self)  # noqa: E731
-    mean = lambda self, *a, **k: _call(self._host.mean, a, k, owner=self)  # noqa: E731
-    min = lambda self, *a, **k: _call(self._host.min, a, k, owner=self)  # noqa: E731
-    nonzero = lambda self, *a, **k: _call(self._host.nonzero, a, k, owner=self)  # noqa: E731
-    prod = lambda self, *a, **k: _call(self._host.prod, a, k, owner=self)  # noqa: E731
-    ptp = lambda self, *a, **k: _call(np.ptp, (self, *a), k)  # noqa: E731
-    ravel = lambda self, *a, **k: _call(self._host.ravel, a, k, owner=self)  # noqa: E731
-    repeat = lambda self, *a, **k: _call(self._host.repeat, a, k, owner=self)  # noqa: E731
-    round = lambda self, *a, **k: _call(self._host.round, a, k, owner=self)  # noqa: E731
-    searchsorted = lambda self, *a, **k: _call(self._host.searchsorted, a, k, owner=self)  # noqa: E731
-    squeeze = lambda self, *a, **k: _call(self._host.squeeze, a, k, owner=self)  # noqa: E731
-    std = lambda self, *a, **k: _call(self._host.std, a, k, owner=self)  # noqa: E731
-    sum = lambda self, *a, **k: _call(self._host.sum, a, k, owner=self)  # noqa: E731
-    swapaxes = lambda self, *a, **k: _call(self._host.swapaxes, a, k, owner=self)  # noqa: E731
-    take = lambda self, *a, **k: _call(self._host.take, a, k, owner=self)  # noqa: E731
-    trace = lambda self, *a, **k: _call(self._host.trace, a, k, owner=self)  # noqa: E731
-    var = lambda self, *a, **k: _call(self._host.var, a, k, owner=self)  # noqa: E731
+    all = lambda self, *a, **k: _call(self._host.all, a, k, owner=self)
+    any = lambda self, *a, **k: _call(self._host.any, a, k, owner=self)
+    argmax = lambda self, *a, **k: _call(self._host.argmax, a, k, owner=self)
+    argmin = lambda self, *a, **k: _call(self._host.argmin, a, k, owner=self)
+    argpartition = lambda self, *a, **k: _call(self._host.argpartition, a, k, owner=self)
+    choose = lambda self, *a, **k: _call(self._host.choose, a, k, owner=self)
+    clip = lambda self, *a, **k: _call(self._host.clip, a, k, owner=self)
+    compress = lambda self, *a, **k: _call(self._host.compress, a, k, owner=self)
+    conj = lambda self, *a, **k: _call(self._host.conj, a, k, owner=self)
+    conjugate = lambda self, *a, **k: _call(self._host.conjugate, a, k, owner=self)
+    copy = lambda self, *a, **k: _call(self._host.copy, a, k, owner=self)
+    cumprod = lambda self, *a, **k: _call(self._host.cumprod, a, k, owner=self)
+    cumsum = lambda self, *a, **k: _call(self._host.cumsum, a, k, owner=self)
+    diagonal = lambda self, *a, **k: _call(self._host.diagonal, a, k, owner=self)
+    dot = lambda self, *a, **k: _call(self._host.dot, a, k, owner=self)
+    flatten = lambda self, *a, **k: _call(self._host.flatten, a, k, owner=self)
+    max = lambda self, *a, **k: _call(self._host.max, a, k, owner=self)
+    mean = lambda self, *a, **k: _call(self._host.mean, a, k, owner=self)
+    min = lambda self, *a, **k: _call(self._host.min, a, k, owner=self)
+    nonzero = lambda self, *a, **k: _call(self._host.nonzero, a, k, owner=self)
+    prod = lambda self, *a, **k: _call(self._host.prod, a, k, owner=self)
+    ptp = lambda self, *a, **k: _call(np.ptp, (self, *a), k)
+    ravel = lambda self, *a, **k: _call(self._host.ravel, a, k, owner=self)
+    repeat = lambda self, *a, **k: _call(self._host.repeat, a, k, owner=self)
+    round = lambda self, *a, **k: _call(self._host.round, a, k, owner=self)
+    searchsorted = lambda self, *a, **k: _call(self._host.searchsorted, a, k, owner=self)
+    squeeze = lambda self, *a, **k: _call(self._host.squeeze, a, k, owner=self)
+    std = lambda self, *a, **k: _call(self._host.std, a, k, owner=self)
+    sum = lambda self, *a, **k: _call(self._host.sum, a, k, owner=self)
+    swapaxes = lambda self, *a, **k: _call(self._host.swapaxes, a, k, owner=self)
+    take = lambda self, *a, **k: _call(self._host.take, a, k, owner=self)
+    trace = lambda self, *a, **k: _call(self._host.trace, a, k, owner=self)
+    var = lambda self, *a, **k: _call(self._host.var, a, k, owner=self)
 
     # -- operators: the namespace's ufuncs ------------------------------------------------------------------
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
@@ -289,7 +290,7 @@ ndarray.__hash__ = None
 class _Pointer:
     """cupy.cuda.MemoryPointer as far as its readers go: the address and the device."""
 
-    __slots__ = ("ptr", "device_id")
+    __slots__ = ("device_id", "ptr")
 
     def __init__(self, ptr, device_id):
         self.ptr, self.device_id = ptr, device_id

@@ -26,7 +26,9 @@ class OutOfMemoryError(MemoryError):
     def __init__(self, size, total, limit=0):
         self._size, self._total, self._limit = size, total, limit
         if limit == 0:
-            message = f"Out of memory allocating {size:,} bytes (allocated so far: {total:,} bytes)."
+            message = (
+                f"Out of memory allocating {size:,} bytes (allocated so far: {total:,} bytes)."
+            )
         else:
             message = (
                 f"Out of memory allocating {size:,} bytes (allocated so far: {total:,} bytes, "
@@ -223,7 +225,7 @@ def get_elapsed_time(start_event, end_event) -> float:
 class Block:
     """A block of device memory handed out by the pool; its array gives it back when it is collected."""
 
-    __slots__ = ("device", "size", "pool", "freed")
+    __slots__ = ("device", "freed", "pool", "size")
 
     def __init__(self, device, size, pool):
         self.device, self.size, self.pool, self.freed = device, size, pool, False
@@ -328,7 +330,9 @@ class RawKernel:
     """cupy.RawKernel: `kernel(grid, block, args, shared_mem=0)` runs the CUDA C++ kernel `name` of `code`
     on the CPU (cpu_harness.load), with the host buffers of the stand-in's arrays as its pointers."""
 
-    def __init__(self, code, name, options=(), backend="nvrtc", translate_cucomplex=False, **kwargs):
+    def __init__(
+        self, code, name, options=(), backend="nvrtc", translate_cucomplex=False, **kwargs
+    ):
         self.code, self.name, self.options, self.backend = code, name, tuple(options), backend
         self._kernel = None
 

@@ -4,7 +4,6 @@ CUDA devices in host memory, installed for one test and removed afterwards."""
 from __future__ import annotations
 
 import pytest
-
 from arraystack.backends.cupy import standin as _standin
 
 

@@ -9,8 +9,6 @@ import warnings
 
 import numpy as np
 import pytest
-
-import arraystack as ast
 from arraystack.backends import registry
 from arraystack.backends.cupy import arrays as cupy_arrays
 from arraystack.backends.cupy.arrays import UnsupportedOnGPU, gpu_rules
@@ -18,8 +16,10 @@ from arraystack.backends.hardware import HardwareModel
 from arraystack.backends.interface import CompileOptions
 from arraystack.ir.control import fusion_p
 from arraystack.ir.passes.pipeline import run_pipeline
-from arraystack.ir.reference import reference_rules
 from arraystack.ir.primitives import abstract_eval_rules
+from arraystack.ir.reference import reference_rules
+
+import arraystack as ast
 from tests.test_rule_coverage import ALL_PRIMITIVES, DTYPES, _aval, _cases
 
 
@@ -39,11 +39,11 @@ def _to_host(value, xp):
     return np.asarray(value)
 
 
-def _outcome(run):
+def _outcome(run, *args, **params):
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            return run(), None
+            return run(*args, **params), None
         except Exception as e:  # noqa: BLE001 - compared between host and device
             return None, e
 
@@ -78,14 +78,16 @@ def test_every_primitive_runs_on_cuda_arrays_or_names_its_gap(standin, prim):
                 abstract_eval_rules[prim](*[_aval(x) for x in operands], **params)
             except (TypeError, ValueError, IndexError):
                 continue  # the shape rule rejects this dtype or combination
-            expected, host_error = _outcome(lambda: reference_rules[prim](np, *operands, **params))
+            expected, host_error = _outcome(reference_rules[prim], np, *operands, **params)
             device_operands = _on_device(list(operands), standin)
-            got, error = _outcome(lambda: evaluate(prim, device_operands, params))
+            got, error = _outcome(evaluate, prim, device_operands, params)
             if isinstance(error, UnsupportedOnGPU):
                 assert prim in gpu_rules and f"`{prim.name}`" in str(error)
                 continue
             if host_error is not None:
-                assert error is not None, f"{prim.name}: the host raises {host_error!r}, cuda does not"
+                assert error is not None, (
+                    f"{prim.name}: the host raises {host_error!r}, cuda does not"
+                )
                 continue
             assert error is None, f"{prim.name} {dtype} {params}: {error!r}"
             results = got if prim.multiple_results else [got]
@@ -93,7 +95,9 @@ def test_every_primitive_runs_on_cuda_arrays_or_names_its_gap(standin, prim):
             for g, w in zip(results, wanted):
                 if not isinstance(w, np.generic):  # a scalar carry of a loop stays a scalar
                     assert isinstance(g, standin.ndarray), f"{prim.name}: a {type(g).__name__}"
-                np.testing.assert_array_equal(_to_host(g, standin), np.asarray(w), err_msg=prim.name)
+                np.testing.assert_array_equal(
+                    _to_host(g, standin), np.asarray(w), err_msg=prim.name
+                )
             checked += 1
     if _cases(prim, DTYPES[0]) is not None and prim not in gpu_rules:
         assert checked, f"no sample of {prim.name} ran on a cuda array"
@@ -101,7 +105,9 @@ def test_every_primitive_runs_on_cuda_arrays_or_names_its_gap(standin, prim):
 
 def test_a_gap_names_the_primitive_eagerly(standin):
     x = ast.asarray(np.arange(6.0).reshape(2, 3), device="cuda")
-    with pytest.raises(UnsupportedOnGPU, match=r"`cummax` on a cuda array is not supported.*to_device"):
+    with pytest.raises(
+        UnsupportedOnGPU, match=r"`cummax` on a cuda array is not supported.*to_device"
+    ):
         ast.maximum.accumulate(x, axis=1)
     erf = ast.scipy.special.erf
     np.testing.assert_array_equal(
@@ -158,7 +164,9 @@ def test_running_out_of_the_pool_is_out_of_memory_naming_the_step(standin):
     pool = standin.get_default_memory_pool()
     pool.set_limit(size=pool.total_bytes() + 4096)
     try:
-        with pytest.raises(ast.OutOfMemory, match=r"out of memory on cuda:0 at plan step \d: `sort`"):
+        with pytest.raises(
+            ast.OutOfMemory, match=r"out of memory on cuda:0 at plan step \d: `sort`"
+        ):
             executable(x)
     finally:
         pool.set_limit(None)
@@ -182,7 +190,11 @@ def _hardware():
 
 def test_a_plan_runs_regions_on_the_device_with_explicit_transfers(standin, monkeypatch):
     x = np.linspace(-1, 1, 32).reshape(4, 8)
-    f = ast.jit(lambda a: ast.sum(ast.exp(a) * 2.0, axis=1) @ a, policy=RegionsOnTheGPU(), devices=_hardware())
+    f = ast.jit(
+        lambda a: ast.sum(ast.exp(a) * 2.0, axis=1) @ a,
+        policy=RegionsOnTheGPU(),
+        devices=_hardware(),
+    )
     np.testing.assert_allclose(np.asarray(f(x)), np.sum(np.exp(x) * 2.0, axis=1) @ x, rtol=1e-12)
     report = f.last_run()
     assert report.runtimes["cuda:0"] == "cupy"
@@ -201,7 +213,9 @@ def test_real_cupy_eager_grad_and_compile():
     w, x = rng.normal(size=(4, 3)), rng.normal(size=(5, 4))
     grad = ast.grad(loss)(ast.asarray(w, device="cuda"), ast.asarray(x, device="cuda"))
     assert isinstance(grad._value, cupy.ndarray)
-    np.testing.assert_allclose(np.asarray(grad.to_device("cpu")), np.asarray(ast.grad(loss)(w, x)), rtol=1e-9)
+    np.testing.assert_allclose(
+        np.asarray(grad.to_device("cpu")), np.asarray(ast.grad(loss)(w, x)), rtol=1e-9
+    )
     graph = _optimized(lambda a: ast.tanh(a * 2.0 + 1.0), x)
     (out,) = registry.get("cupy").compile(graph, CompileOptions())(cupy.asarray(x))
     np.testing.assert_allclose(out.get(), np.tanh(x * 2.0 + 1.0), rtol=1e-12)

@@ -9,9 +9,9 @@ import importlib.util
 
 import numpy as np
 import pytest
+from arraystack.backends.cupy import arrays as cupy_arrays
 
 import arraystack as ast
-from arraystack.backends.cupy import arrays as cupy_arrays
 
 
 def host(x):
@@ -30,8 +30,11 @@ def test_without_cupy_or_a_device_only_the_cpu_is_there():
     if importlib.util.find_spec("cupy") is not None:
         pytest.skip("cupy is installed here")
     assert [d.key for d in ast.devices()] == ["cpu"]
-    with pytest.raises(ValueError, match=r"cupy is not installed: pip install cupy-cuda12x \(CUDA 12\) or "
-                       r"cupy-cuda13x \(CUDA 13\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"cupy is not installed: pip install cupy-cuda12x \(CUDA 12\) or "
+        r"cupy-cuda13x \(CUDA 13\)",
+    ):
         ast.zeros(3, device="cuda")
     with pytest.raises(ValueError, match="cupy is not installed"):
         ast.asarray([1.0]).to_device("cuda:0")
@@ -189,7 +192,9 @@ def test_real_cupy_devices_and_arrays():
     assert ast.devices()["cuda:0"].kind == "cuda"
     x = ast.asarray(np.arange(12.0).reshape(3, 4), device="cuda")
     assert isinstance(x._value, cupy.ndarray) and x.device == "cuda:0"
-    np.testing.assert_allclose(host(ast.sin(x) * 2 + 1), np.sin(np.arange(12.0).reshape(3, 4)) * 2 + 1)
+    np.testing.assert_allclose(
+        host(ast.sin(x) * 2 + 1), np.sin(np.arange(12.0).reshape(3, 4)) * 2 + 1
+    )
     with pytest.raises(TypeError, match="Implicit conversion"):
         np.asarray(x)
     with pytest.raises(ValueError, match="two devices"):
