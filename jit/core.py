@@ -350,7 +350,7 @@ class below:
 # to the function evaluating a primitive eagerly on them, evaluate(prim, args, params) (it picks the rule and
 # the device, and refuses operands of another device). `placement[0]`, when set, answers the evaluate of the
 # default device when that is not the host, or None: operands that are all scalars (what creation binds)
-# are evaluated there. Backends register through the frontend; the core never imports them.
+# are evaluated there. The frontend (and a backend running its own steps) registers; the core imports none.
 device_namespaces: dict[type, object] = {}
 device_evaluators: dict[type, object] = {}
 placement: list = [None]
