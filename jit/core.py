@@ -346,11 +346,12 @@ class below:
 
 # -- bind -------------------------------------------------------------------------------------------------------
 
-# Array types that live on a device other than the host, mapped to their array namespace (e.g. cupy), and
-# to the function evaluating a primitive eagerly on them, evaluate(prim, args, params) (it picks the rule and
-# the device, and refuses operands of another device). `placement[0]`, when set, answers the evaluate of the
-# default device when that is not the host, or None: operands that are all scalars (what creation binds)
-# are evaluated there. The frontend (and a backend running its own steps) registers; the core imports none.
+# Array types that live on a device other than the host, mapped to their array namespace (e.g. cupy),
+# and to the function evaluating a primitive eagerly on them, evaluate(prim, args, params): it picks
+# the rule and the device, and refuses operands of another device. `placement[0]`, when set, answers
+# the evaluate of the default device when that is not the host, or None: operands that are all
+# scalars (what creation binds) are evaluated there. The frontend (and a backend running its own
+# steps) registers; the core imports none of them.
 device_namespaces: dict[type, object] = {}
 device_evaluators: dict[type, object] = {}
 placement: list = [None]
