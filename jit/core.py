@@ -346,7 +346,7 @@ class below:
 
 # -- bind -------------------------------------------------------------------------------------------------------
 
-# Array types that live on a device other than the host, mapped to their array namespace (e.g. cupy),
+# Array types that live on a device other than the host, mapped to their array namespace (cupy),
 # and to the function evaluating a primitive eagerly on them, evaluate(prim, args, params): it picks
 # the rule and the device, and refuses operands of another device. `placement[0]`, when set, answers
 # the evaluate of the default device when that is not the host, or None: operands that are all
