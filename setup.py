@@ -56,7 +56,11 @@ def source_crc(names, folder):
 setup(
     package_dir=PACKAGE_DIR,
     packages=PACKAGES,
-    package_data={"arraystack": ["py.typed"], "arraystack.datasets": ["*.csv.gz", "*.md"]},
+    package_data={
+        "arraystack": ["py.typed"],
+        "arraystack.datasets": ["*.csv.gz", "*.md"],
+        "arraystack.backends.cupy": ["*.cuh", "harness/*.h"],
+    },
     # The eager fast path's C accelerator. Optional: without a C compiler the build skips it and the same
     # Python code serves every call (tests run both ways).
     ext_modules=[

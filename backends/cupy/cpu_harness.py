@@ -29,7 +29,6 @@ import subprocess
 import tempfile
 
 import numpy as np
-
 from arraystack.backends.cupy.kernel_cache import KernelCache, key_of
 
 HARNESS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "harness")
@@ -78,7 +77,10 @@ def compiler() -> str | None:
 
 
 def _signature(source: str, name: str):
-    m = re.search(r'extern\s+"C"\s+__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s+)?' + name + r"\s*\(", source)
+    m = re.search(
+        r'extern\s+"C"\s+__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s+)?' + name + r"\s*\(",
+        source,
+    )
     if m is None:
         raise ValueError(f'no extern "C" __global__ kernel named {name!r} in the source')
     depth, k = 1, m.end()
@@ -95,7 +97,9 @@ def _signature(source: str, name: str):
         elif ctype in _SCALARS:
             params.append((np.dtype(_SCALARS[ctype]), ctype))
         else:
-            raise ValueError(f"kernel {name}: parameter type {ctype!r} is not a pointer or a known scalar")
+            raise ValueError(
+                f"kernel {name}: parameter type {ctype!r} is not a pointer or a known scalar"
+            )
     return params
 
 
@@ -129,7 +133,10 @@ def _build(text: str) -> bytes:
         with open(src, "w") as f:
             f.write(text)
         done = subprocess.run(
-            [cxx, *FLAGS, "-I", HARNESS_DIR, src, "-o", lib], capture_output=True, text=True
+            [cxx, *FLAGS, "-I", HARNESS_DIR, src, "-o", lib],
+            capture_output=True,
+            text=True,
+            check=False,
         )
         if done.returncode != 0:
             raise RuntimeError(f"the C++ compiler rejected the kernel:\n{done.stderr[-6000:]}")
@@ -170,7 +177,9 @@ class CpuKernel:
     def __call__(self, grid, block, args, shared_mem=0):
         args = tuple(args)
         if len(args) != len(self.params):
-            raise TypeError(f"kernel {self.name} takes {len(self.params)} arguments, got {len(args)}")
+            raise TypeError(
+                f"kernel {self.name} takes {len(self.params)} arguments, got {len(args)}"
+            )
         holders = []
         for k, (arg, (kind, ctype)) in enumerate(zip(args, self.params)):
             if kind == "pointer":
@@ -182,7 +191,9 @@ class CpuKernel:
                     f"kernel {self.name}: argument {k} is {ctype} ({kind}), got a NumPy {given} scalar"
                 )
             if isinstance(arg, np.ndarray):
-                raise TypeError(f"kernel {self.name}: argument {k} is the scalar {ctype}, got an array")
+                raise TypeError(
+                    f"kernel {self.name}: argument {k} is the scalar {ctype}, got an array"
+                )
             holders.append(np.array(arg, dtype=kind))
         pointers = (ctypes.c_void_p * max(len(holders), 1))(*[h.ctypes.data for h in holders])
         dims = (ctypes.c_uint * 6)(*_dims(grid), *_dims(block))
@@ -191,7 +202,9 @@ class CpuKernel:
             raise RuntimeError(f"launch of kernel {self.name} failed: {error.value.decode()}")
 
 
-_KERNEL = re.compile(r'extern\s+"C"\s+__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s+)?(\w+)\s*\(')
+_KERNEL = re.compile(
+    r'extern\s+"C"\s+__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s+)?(\w+)\s*\('
+)
 _libraries: dict = {}  # path -> (library, parameters per kernel)
 
 

@@ -27,11 +27,10 @@ import os
 from collections import namedtuple
 
 import numpy as np
-
 from arraystack.backends.codeblock import CodeBlock
 from arraystack.backends.cupy.cuda_region import NotLowered, Region, outer_dims
 from arraystack.backends.cupy.kernel_cache import key_of
-from arraystack.backends.cupy.lowering import literal, store, storage_type
+from arraystack.backends.cupy.lowering import storage_type, store
 from arraystack.ir.ir import Literal
 
 Launch = namedtuple("Launch", "kernel grid block shared_mem args")
@@ -57,7 +56,9 @@ class Outputs:
             if isinstance(v, Literal) or region.level(v) == "full":
                 pairs = [(d, d) for d in range(len(shape)) if shape[d] != 1]
             else:
-                pairs = [(d, i) for i, d in enumerate(outer_dims(shape, region.layout)) if d is not None]
+                pairs = [
+                    (d, i) for i, d in enumerate(outer_dims(shape, region.layout)) if d is not None
+                ]
             self.axes.append(tuple(d for d, _ in pairs))
             self.dims.append(tuple(i for _, i in pairs))
         self.region = region
@@ -94,7 +95,9 @@ class KernelSource:
         self.kind = kind
         self._region = region
         self._outputs = outputs
-        self._configure = configure  # sizes, inputs -> (size args, [(grid, block)] per kernel, scratch)
+        self._configure = (
+            configure  # sizes, inputs -> (size args, [(grid, block)] per kernel, scratch)
+        )
         self._packs = {}
 
     def _pack(self, inputs, outputs):
@@ -153,7 +156,10 @@ def named(text: str, kind: str, placeholders=("KERNEL",)) -> tuple:
     """The source with each placeholder kernel name replaced by a name made from the text's hash (the
     source of one structure is the same text, whatever the sizes), and the names."""
     digest = key_of(text)[:16]
-    names = [f"as_{kind}_{digest}" + (f"_{p.lower()}" if len(placeholders) > 1 else "") for p in placeholders]
+    names = [
+        f"as_{kind}_{digest}" + (f"_{p.lower()}" if len(placeholders) > 1 else "")
+        for p in placeholders
+    ]
     for placeholder, name in zip(placeholders, names):
         text = text.replace(f"__{placeholder}__", name)
     return PRELUDE + "\n" + text, names
@@ -168,7 +174,9 @@ def _elementwise(region: Region) -> KernelSource:
     code.line("    " + ", ".join(params) + ") {")
     code.depth += 1
     code.line("const i64 step = (i64)gridDim.x * blockDim.x;")
-    with code.block("for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += step) {"):
+    with code.block(
+        "for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += step) {"
+    ):
         code.line("i64 rest = i;")
         for d in reversed(range(region.rank)):
             if d:

@@ -17,7 +17,6 @@ results agree within the summation error bound (docs/internals/cuda.md).
 from __future__ import annotations
 
 import numpy as np
-
 from arraystack.backends.codeblock import CodeBlock
 from arraystack.backends.cupy.cuda_codegen import (
     BLOCK,
@@ -31,7 +30,9 @@ from arraystack.backends.cupy.cuda_region import REDUCE_OPS, Region
 from arraystack.backends.cupy.lowering import literal, register_type
 from arraystack.ir.ir import Literal
 
-PARTS = 1024  # most partial results of a whole-array reduction (one per block of the partial kernel)
+PARTS = (
+    1024  # most partial results of a whole-array reduction (one per block of the partial kernel)
+)
 _NUMPY_NAMES = {"max": "maximum", "min": "minimum"}
 _ACCUMULATOR_DTYPES = {"float": np.float32, "double": np.float64, "i32": np.int32, "u32": np.uint32}
 _ACCUMULATOR_DTYPES.update({"i64": np.int64, "u64": np.uint64})
@@ -118,7 +119,9 @@ def _block_reduce(code: CodeBlock, reductions) -> None:
     """Every thread of the block ends holding the reduction of all the block's values of each."""
     with code.block("for (int d = 16; d > 0; d >>= 1) {"):
         for r in reductions:
-            code.line(f"{r.name} = {r.combine(r.name, f'__shfl_down_sync(0xffffffffu, {r.name}, d)')};")
+            code.line(
+                f"{r.name} = {r.combine(r.name, f'__shfl_down_sync(0xffffffffu, {r.name}, d)')};"
+            )
     code.line("}")
     with code.block("if (lane == 0) {"):
         for r in reductions:
@@ -162,7 +165,9 @@ class _Writer:
             ready = all(
                 isinstance(x, Literal)
                 or x in env
-                or (x in region.position and region.site_scope(region.site_of[(x, None)]) == "outer")
+                or (
+                    x in region.position and region.site_scope(region.site_of[(x, None)]) == "outer"
+                )
                 for x in e.inputs
             )
             if ready and (e.prim.name != "broadcast_in_dim"):
@@ -285,7 +290,13 @@ class _Writer:
         self.header("PARTIAL", partials)
         env = {}
         self.load_outer()
-        self.stage_pass(1, env, "(i64)blockIdx.x * blockDim.x + threadIdx.x", "(i64)gridDim.x * blockDim.x", True)
+        self.stage_pass(
+            1,
+            env,
+            "(i64)blockIdx.x * blockDim.x + threadIdx.x",
+            "(i64)gridDim.x * blockDim.x",
+            True,
+        )
         with code.block("if (threadIdx.x == 0) {"):
             for r in self.reductions:
                 code.line(f"part_{r.name}[blockIdx.x] = {r.name};")

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-
 from arraystack.backends.codeblock import CodeBlock
 from arraystack.backends.cupy.lowering import (
     cupy_rules,
@@ -99,7 +98,9 @@ class Region:
     def _check(self, e):
         if e.prim in REDUCTIONS:
             if tuple(e.params["axes"]) != tuple(self.axes):
-                raise NotLowered(f"{e.prim.name} over axes {e.params['axes']} in a region over {self.axes}")
+                raise NotLowered(
+                    f"{e.prim.name} over axes {e.params['axes']} in a region over {self.axes}"
+                )
             if np.dtype(e.outputs[0].aval.dtype).kind not in "biuf":
                 raise NotLowered(f"{e.prim.name} of {e.outputs[0].aval.dtype}")
         elif e.prim is s.broadcast_in_dim_p or e.prim is s.reshape_p:
@@ -110,7 +111,9 @@ class Region:
                 raise NotLowered(reason)
         for v in e.outputs:
             if self.level(v) is None:
-                raise NotLowered(f"{e.prim.name} makes a {v.aval.shape} value the layout does not place")
+                raise NotLowered(
+                    f"{e.prim.name} makes a {v.aval.shape} value the layout does not place"
+                )
         for x in e.inputs:
             if isinstance(x, Literal) or x not in self.position:
                 continue
@@ -211,11 +214,15 @@ class Region:
         for e in self.needed(targets, env):
             out = e.outputs[0]
             if e.prim is s.broadcast_in_dim_p or e.prim is s.reshape_p:
-                env[out] = self.expr(e.inputs[0], env, e if e.prim is s.broadcast_in_dim_p else None)
+                env[out] = self.expr(
+                    e.inputs[0], env, e if e.prim is s.broadcast_in_dim_p else None
+                )
                 continue
             args = [self.expr(x, env) for x in e.inputs]
             name = self.names[out]
-            code.line(f"const {register_type(out.aval.dtype)} {name} = {cupy_rules[e.prim](args, e)};")
+            code.line(
+                f"const {register_type(out.aval.dtype)} {name} = {cupy_rules[e.prim](args, e)};"
+            )
             env[out] = name
 
     def sites_used(self, targets, env) -> list[int]:

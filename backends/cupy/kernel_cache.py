@@ -139,7 +139,9 @@ def compile_cached(
     """nvrtc.compile through the cache: keyed by source, names, architecture, NVRTC version and options."""
     names = tuple(name_expressions)
     major, minor = nvrtc.version()
-    key = key_of(source, "\n".join(names), arch, f"nvrtc-{major}.{minor}", " ".join(nvrtc.BASE_OPTIONS))
+    key = key_of(
+        source, "\n".join(names), arch, f"nvrtc-{major}.{minor}", " ".join(nvrtc.BASE_OPTIONS)
+    )
 
     def build() -> bytes:
         result = nvrtc.compile(source, names, arch=arch)

@@ -12,7 +12,6 @@ A float16 result is rounded to binary16 after the operation (np_round_half), as 
 from __future__ import annotations
 
 import numpy as np
-
 from arraystack.ir import primitives as p
 
 cupy_rules: dict = {}
@@ -110,7 +109,9 @@ def _by_kind(integer, floating, boolean=None):
 
 
 cupy_rules[p.neg_p] = lambda args, eqn: (
-    f"np_neg<{register_type(_dtype(eqn))}>({args[0]})" if _dtype(eqn).kind in "iu" else f"(-{args[0]})"
+    f"np_neg<{register_type(_dtype(eqn))}>({args[0]})"
+    if _dtype(eqn).kind in "iu"
+    else f"(-{args[0]})"
 )
 cupy_rules[p.abs_p] = lambda args, eqn: (
     f"np_abs_int<{register_type(_dtype(eqn))}>({args[0]})"
@@ -202,8 +203,12 @@ def _math(name, prim):
 for _prim, _name in MATH.items():
     cupy_rules[_prim] = _math(_name, _prim)
 cupy_rules[p.logistic_p] = lambda args, eqn: _rounded(eqn, f"np_logistic({args[0]})")
-cupy_rules[p.isnan_p] = lambda args, eqn: "false" if _in(eqn).kind in "iub" else f"({args[0]} != {args[0]})"
-cupy_rules[p.isinf_p] = lambda args, eqn: "false" if _in(eqn).kind in "iub" else f"np_isinf({args[0]})"
+cupy_rules[p.isnan_p] = lambda args, eqn: (
+    "false" if _in(eqn).kind in "iub" else f"({args[0]} != {args[0]})"
+)
+cupy_rules[p.isinf_p] = lambda args, eqn: (
+    "false" if _in(eqn).kind in "iub" else f"np_isinf({args[0]})"
+)
 cupy_rules[p.isfinite_p] = lambda args, eqn: (
     "true" if _in(eqn).kind in "iub" else f"np_isfinite({args[0]})"
 )

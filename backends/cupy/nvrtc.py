@@ -47,12 +47,16 @@ class NvrtcError(RuntimeError):
 
 def _candidates():
     for root in sys.path:
-        yield from sorted(glob.glob(os.path.join(root, "nvidia", "cuda_nvrtc", "lib", "libnvrtc.so.*")))
+        yield from sorted(
+            glob.glob(os.path.join(root, "nvidia", "cuda_nvrtc", "lib", "libnvrtc.so.*"))
+        )
         yield from sorted(glob.glob(os.path.join(root, "nvidia", "cu1*", "lib", "libnvrtc.so.*")))
     spec = importlib.util.find_spec("cupy")
     if spec is not None and spec.submodule_search_locations:
         for loc in spec.submodule_search_locations:
-            yield from sorted(glob.glob(os.path.join(loc, "..", "cupy_backends", "**", "libnvrtc*.so*")))
+            yield from sorted(
+                glob.glob(os.path.join(loc, "..", "cupy_backends", "**", "libnvrtc*.so*"))
+            )
     for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
         if home:
             yield from sorted(glob.glob(os.path.join(home, "lib64", "libnvrtc.so*")))

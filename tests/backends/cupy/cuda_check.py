@@ -10,14 +10,14 @@ import warnings
 
 import numpy as np
 import pytest
-
-import arraystack as ast
 from arraystack.backends.cupy import cpu_harness, cuda_codegen, kernel_cache, nvrtc
 from arraystack.ir.control import fusion_p
+from arraystack.ir.ir import Literal
 from arraystack.ir.passes.fusion_policy import GENERIC
 from arraystack.ir.passes.pipeline import run_pipeline
 from arraystack.ir.reference import reference_rules
-from arraystack.ir.ir import Literal
+
+import arraystack as ast
 
 needs_nvrtc = pytest.mark.skipif(not nvrtc.available(), reason="NVRTC is not installed")
 ARCHS = ("sm_80", "sm_90")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from arraystack.backends.cupy import cpu_harness
 
 SOURCE = r"""
@@ -102,11 +101,16 @@ def test_half_conversions_round_to_nearest_even_as_numpy():
     rng = np.random.default_rng(0)
     with np.errstate(invalid="ignore"):
         mid = (every.astype(np.float32)[:-1] + every.astype(np.float32)[1:]) / 2
-    f = np.concatenate([
-        rng.standard_normal(30000).astype(np.float32) * np.float32(2.0) ** rng.integers(-30, 18, 30000),
-        np.float32([65504, 65519.99, 65520, 2**-24, 2**-25, 3 * 2**-26, 2**-26, np.inf, -0.0, np.nan]),
-        mid,  # midpoints between neighbouring halves: ties round to even
-    ]).astype(np.float32)
+    f = np.concatenate(
+        [
+            rng.standard_normal(30000).astype(np.float32)
+            * np.float32(2.0) ** rng.integers(-30, 18, 30000),
+            np.float32(
+                [65504, 65519.99, 65520, 2**-24, 2**-25, 3 * 2**-26, 2**-26, np.inf, -0.0, np.nan]
+            ),
+            mid,  # midpoints between neighbouring halves: ties round to even
+        ]
+    ).astype(np.float32)
     n = max(every.size, f.size)
     x = np.resize(every, n)
     f = np.resize(f, n)

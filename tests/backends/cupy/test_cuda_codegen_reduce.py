@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from arraystack.backends.cupy import cuda_codegen
 
 import arraystack as ast
-from arraystack.backends.cupy import cuda_codegen
 from tests.backends.cupy.cuda_check import (
     combined,
     compile_for_gpus,
@@ -57,7 +57,7 @@ def test_integer_and_bool_reductions_along_each_axis_are_bitwise(axis):
     x[0, 0, 0] = np.iinfo(np.int32).max  # sums wrap
     got, want = _run(lambda a: ast.sum(a * a, axis=axis, dtype=np.int32) + 1, x)
     _same(got, want)
-    got, want = _run(lambda a: ast.max(a, axis=axis) - ast.min(a, axis=axis), x)
+    got, want = _run(lambda a, axis=axis: ast.max(a, axis=axis) - ast.min(a, axis=axis), x)
     _same(got, want)
     got, want = _run(lambda a: ast.any(a > 100, axis=axis) & ast.all(a > -119, axis=axis), x)
     _same(got, want)
@@ -71,13 +71,15 @@ def test_float_max_and_min_propagate_nan_and_sums_stay_in_the_bound(dtype):
     x[3, :] = -np.inf
     x[4, 7] = 1e-40 if dtype != "float16" else 1e-7  # a denormal
     for axis in (0, 1):
-        got, want = _run(lambda a: ast.max(a, axis=axis), x, kind="columns" if axis == 0 else "rows")
+        got, want = _run(
+            lambda a, axis=axis: ast.max(a, axis=axis), x, kind="columns" if axis == 0 else "rows"
+        )
         _same(got, want)
-        got, want = _run(lambda a: ast.min(a, axis=axis), x)
+        got, want = _run(lambda a, axis=axis: ast.min(a, axis=axis), x)
         _same(got, want)
     y = np.nan_to_num(x, neginf=0.0)
     for axis in (0, 1, None):
-        (got,), (want,) = _run(lambda a: ast.sum(a, axis=axis), y)
+        (got,), (want,) = _run(lambda a, axis=axis: ast.sum(a, axis=axis), y)
         _within_sum_bound(got, want, y, axis)
 
 

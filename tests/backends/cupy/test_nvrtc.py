@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 
 import pytest
-
 from arraystack.backends.cupy import kernel_cache, nvrtc
 
 pytestmark = pytest.mark.skipif(not nvrtc.available(), reason="NVRTC is not installed")
