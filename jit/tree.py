@@ -41,8 +41,18 @@ def register_pytree_node(cls: type, flatten_fn: Callable, unflatten_fn: Callable
 
 
 def registered_node_types() -> tuple[type, ...]:
-    """The classes registered as pytree nodes (register_pytree_node, register_dataclass), in order of
-    registration: what a reader of saved trees (arraystack.load_tree) resolves node names against."""
+    """The classes registered as pytree nodes, in order of registration.
+
+    Returns
+    -------
+    types : tuple of type
+        The classes given to register_pytree_node or register_dataclass: what a reader of saved
+        trees (arraystack.load_tree) resolves node names against.
+
+    See Also
+    --------
+    register_pytree_node, register_dataclass
+    """
     return tuple(_registry)
 
 
