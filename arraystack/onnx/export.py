@@ -32,7 +32,7 @@ def export(
     input_names: Sequence[str] | None = None,
     output_names: Sequence[str] | None = None,
     optimize: bool = True,
-):
+) -> Any:
     """Trace `f` on example arguments and return it as an ONNX model.
 
     Parameters
