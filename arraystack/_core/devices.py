@@ -183,6 +183,43 @@ def kinds() -> dict:
     return _kinds
 
 
+def backend_of_arguments(leaves) -> str | None:
+    """The name of the backend that compiles a jitted call whose argument leaves are `leaves`: the one of
+    the device their arraystack arrays live on, or None (the default backend) when they live on the CPU.
+    Arrays on two devices raise ValueError naming both, as an operation of them does eagerly; NumPy
+    arrays, scalars and 0-d host arrays live nowhere in particular (copied to the device, as jax.jit
+    copies NumPy arguments)."""
+    if not kinds():
+        return None
+    found = None
+    for leaf in leaves:
+        value = getattr(leaf, "_value", None)
+        if value is None or type(value) is Tracer:
+            continue
+        if type(value) is np.ndarray:
+            device = CPU if value.ndim else None
+        else:
+            device = device_of_buffer(value)
+        if device is None or device == found:
+            continue
+        if found is not None:
+            raise ValueError(
+                f"jit got arguments on two devices, {found} and {device} (at {user_line()}); "
+                f"arraystack does not copy between devices implicitly. Move one of them first: "
+                f"x.to_device('{found}') or arraystack.asarray(x, device='{found}')."
+            )
+        found = device
+    if found is None or found == CPU:
+        return None
+    from arraystack.backends import registry
+
+    for backend in registry.all_backends():
+        arrays = backend.arrays
+        if arrays is not None and arrays.kind == found.kind and not backend.unavailable_reason():
+            return backend.name
+    return None
+
+
 def available_devices() -> list[Device]:
     """The devices arraystack can place arrays on: the CPU, plus those of the backends' device kinds."""
     _sync()

@@ -20,6 +20,7 @@ import numpy as np
 from arraystack._core.accelerator import fastpath as _fastpath
 from arraystack._core.array import _make, ndarray, wrap_array as wrap
 from arraystack._core.config import config
+from arraystack._core.devices import backend_of_arguments
 from arraystack._transforms.jit_arguments import (
     IntegerChecks,
     _describe_change,
@@ -126,7 +127,8 @@ class JitFunction(_JitBase):
         static, dyn_args, dyn_kwargs = split_arguments(self, args, kwargs)
         leaves, treedef = tree.flatten((dyn_args, dyn_kwargs))
         avals = tuple(_leaf_aval(leaf, f"#{k}") for k, leaf in enumerate(leaves))
-        backend = self.backend or config.default_backend
+        # without a backend named, arrays on a device (cuda) compile with that device's backend
+        backend = self.backend or backend_of_arguments(leaves) or config.default_backend
         key = (
             self.fun.__code__ if hasattr(self.fun, "__code__") else None,
             treedef,
@@ -296,7 +298,8 @@ class JitFunction(_JitBase):
 
         graph, consts, out_tree = self._trace(args, kwargs)
         report = PassReport()
-        backend = self.backend or config.default_backend
+        leaves = tree.leaves(split_arguments(self, args, kwargs)[1:])
+        backend = self.backend or backend_of_arguments(leaves) or config.default_backend
         fusion = backend_named(backend).fusion
         return Lowered(
             graph,

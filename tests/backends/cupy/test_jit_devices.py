@@ -1,0 +1,51 @@
+"""jit of arrays on a cuda device (the stand-in): without a backend named, the call compiles with the
+device's backend (cupy), its results stay on that device and equal the host's; arrays on two devices
+raise, as an eager operation of them does; NumPy arrays and captured constants are copied to the device,
+as jax.jit copies NumPy arguments."""
+
+from __future__ import annotations
+
+import numpy
+import pytest
+
+import arraystack as ast
+
+
+def _chain(a):
+    return ast.tanh(a * 2.0 + 1.0).sum(axis=-1) + a.max()
+
+
+def test_jit_of_cuda_arrays_runs_on_their_device(standin):
+    host = numpy.linspace(-2.0, 2.0, 12).reshape(3, 4)
+    f = ast.jit(_chain)
+    on_gpu = f(ast.asarray(host, device="cuda:1"))
+    assert on_gpu.device == "cuda:1"
+    expected = ast.jit(_chain)(ast.asarray(host))
+    assert expected.device == "cpu"
+    numpy.testing.assert_allclose(on_gpu.to_device("cpu"), expected, rtol=1e-12)
+    assert f.lower(ast.asarray(host, device="cuda:1")).backend == "cupy"
+
+
+def test_jit_refuses_arrays_on_two_devices(standin):
+    g = ast.jit(lambda a, b: a + b)
+    x = ast.asarray(numpy.ones(3), device="cuda:0")
+    with pytest.raises(ValueError, match=r"two devices, cuda:0 and cpu .*test_jit_devices.py"):
+        g(x, ast.ones(3))
+    with pytest.raises(ValueError, match="two devices, cuda:0 and cuda:1"):
+        g(x, ast.asarray(numpy.ones(3), device="cuda:1"))
+
+
+def test_numpy_arguments_and_constants_are_copied_to_the_device(standin):
+    weights = numpy.arange(3.0)
+    g = ast.jit(lambda a, b: a * b + weights)
+    out = g(ast.asarray(numpy.ones(3), device="cuda"), numpy.full(3, 2.0))
+    assert out.device == "cuda:0"
+    numpy.testing.assert_array_equal(out.to_device("cpu"), 2.0 + weights)
+
+
+def test_grad_of_a_jitted_function_on_cuda(standin):
+    x = ast.asarray(numpy.array([0.5, -1.0, 2.0]), device="cuda")
+    dx = ast.grad(lambda a: ast.jit(lambda b: (ast.sin(b) * b).sum())(a))(x)
+    assert dx.device == "cuda:0"
+    host = numpy.array([0.5, -1.0, 2.0])
+    numpy.testing.assert_allclose(dx.to_device("cpu"), numpy.cos(host) * host + numpy.sin(host))
