@@ -25,8 +25,13 @@ def main() -> None:
     parser.add_argument("--failures", action="store_true", help="list arraystack's failures")
     args = parser.parse_args()
     onnxruntime.set_default_logger_severity(4)
-    print(f"onnx {onnx.__version__}, onnxruntime {onnxruntime.__version__}, Python {platform.python_version()}")
-    for name, backend_prepare in (("arraystack", prepare), ("onnxruntime", onnxruntime.backend.prepare)):
+    print(
+        f"onnx {onnx.__version__}, onnxruntime {onnxruntime.__version__}, Python {platform.python_version()}"
+    )
+    for name, backend_prepare in (
+        ("arraystack", prepare),
+        ("onnxruntime", onnxruntime.backend.prepare),
+    ):
         start = time.perf_counter()
         passed, total, failures = conformance.count_passing(backend_prepare)
         seconds = time.perf_counter() - start

@@ -13,10 +13,10 @@ from arraystack.onnx.versions import IR_VERSION, OPSET
 
 __all__ = [
     "EXPORT_PASSES",
-    "ExportError",
     "IR_VERSION",
-    "ModelError",
     "OPSET",
+    "ExportError",
+    "ModelError",
     "UnsupportedOperatorError",
     "export",
     "load",

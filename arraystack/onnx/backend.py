@@ -54,7 +54,9 @@ class ArraystackBackend(Backend):
         from arraystack.onnx.versions import OPSET
 
         rules = import_rules()
-        graph = helper.make_graph([node], "node", [], [helper.make_empty_tensor_value_info(n) for n in node.output])
+        graph = helper.make_graph(
+            [node], "node", [], [helper.make_empty_tensor_value_info(n) for n in node.output]
+        )
         check_operators(graph, rules)
         env = dict(zip(node.input, (numpy.asarray(x) for x in inputs)))
         # the inputs run as arraystack arrays, as a loaded model's do
@@ -79,4 +81,11 @@ run_model = ArraystackBackend.run_model
 run_node = ArraystackBackend.run_node
 supports_device = ArraystackBackend.supports_device
 
-__all__ = ["ArraystackBackend", "ArraystackRep", "prepare", "run_model", "run_node", "supports_device"]
+__all__ = [
+    "ArraystackBackend",
+    "ArraystackRep",
+    "prepare",
+    "run_model",
+    "run_node",
+    "supports_device",
+]

@@ -14,7 +14,6 @@ from onnx import helper, numpy_helper
 from arraystack.ir import Literal
 from arraystack.onnx.dims import Dim
 
-
 # dtypes onnxruntime has no Where kernel for, and the one each computes in
 _NO_WHERE = {"bool": np.uint8, "int16": np.int32, "uint16": np.int32, "uint64": np.int64}
 

@@ -28,7 +28,10 @@ def run_case(case, prepare) -> None:
     for inputs, expected in case.data_sets:
         outputs = rep.run([_normalize(x) for x in inputs])
         Runner.assert_similar_outputs(
-            [_normalize(x) for x in expected], list(outputs), rtol=case.rtol, atol=case.atol,
+            [_normalize(x) for x in expected],
+            list(outputs),
+            rtol=case.rtol,
+            atol=case.atol,
             model_dir=None,
         )
 

@@ -82,13 +82,13 @@ def fit(values, axes):
             if abs(c - round(c)) > 1e-9:
                 ok = False
                 break
-            coeffs.append(int(round(c)))
+            coeffs.append(round(c))
         if not ok:
             continue
         const = vs[0] - sum(c * a.size for c, a in zip(coeffs, axes))
         if abs(const - round(const)) > 1e-9:
             continue
-        const = int(round(const))
+        const = round(const)
         predicted = const + sum(c * a.grown_all for c, a in zip(coeffs, axes))
         if abs(predicted - vs[-1]) <= 1e-9 * max(1.0, abs(vs[-1])):
             terms = tuple((a.name, c) for c, a in zip(coeffs, axes) if c)
@@ -107,7 +107,9 @@ def _walk(plan, graphs, axes):
     first = graphs[0]
     for g in graphs[1:]:
         if len(g.eqns) != len(first.eqns) or len(g.outputs) != len(first.outputs):
-            raise ExportError(_structure_message(axes, f"{len(first.eqns)} vs {len(g.eqns)} equations"))
+            raise ExportError(
+                _structure_message(axes, f"{len(first.eqns)} vs {len(g.eqns)} equations")
+            )
     for k, eqn in enumerate(first.eqns):
         others = [g.eqns[k] for g in graphs]
         if any(o.prim is not eqn.prim for o in others):

@@ -103,10 +103,12 @@ def export(
     if axes:
         everything = {axis.name: axis.grown_all for axis in axes}
         traces.append(_trace(jf, _grown(example_args, uses, everything), optimize))
-    graph, consts, out_tree = traces[0]
+    graph, consts, _ = traces[0]
     plan = plan_dims([t[0] for t in traces], axes) if axes else None
     n_out = len(graph.outputs)
-    out_names = list(output_names) if output_names is not None else [f"output_{k}" for k in range(n_out)]
+    out_names = (
+        list(output_names) if output_names is not None else [f"output_{k}" for k in range(n_out)]
+    )
     if len(out_names) != n_out:
         raise ValueError(f"output_names has {len(out_names)} names for {n_out} outputs")
     const_names = [f"const_{k}" for k in range(len(consts))]
@@ -123,7 +125,8 @@ def export(
         for k, (name, v) in enumerate(zip(in_names, graph.inputs))
     ]
     outputs = [
-        _value_info(helper, name, x.aval, dims_of[k]) for k, (name, x) in enumerate(zip(out_names, graph.outputs))
+        _value_info(helper, name, x.aval, dims_of[k])
+        for k, (name, x) in enumerate(zip(out_names, graph.outputs))
     ]
     initializers = [
         onnx.numpy_helper.from_array(np.ascontiguousarray(np.asarray(c)), name)
@@ -178,7 +181,9 @@ def _input_names(f, example_args, input_names, count) -> list:
     if input_names is not None:
         names = list(input_names)
         if len(names) != count or len(set(names)) != count:
-            raise ValueError(f"input_names needs {count} distinct names (the flattened inputs), got {names}")
+            raise ValueError(
+                f"input_names needs {count} distinct names (the flattened inputs), got {names}"
+            )
         return names
     try:
         params = list(inspect.signature(f).parameters)
@@ -211,7 +216,9 @@ def _dynamic_axes(dynamic_axes, in_names, leaves):
     for name, places in uses.items():
         sizes = {np.shape(leaves[k])[a] for k, a in places}
         if len(sizes) != 1:
-            raise ValueError(f"dynamic axis {name!r} has different sizes in the example inputs: {sorted(sizes)}")
+            raise ValueError(
+                f"dynamic axis {name!r} has different sizes in the example inputs: {sorted(sizes)}"
+            )
         size = sizes.pop()
         axes.append(Axis(name, size, size + 3, size + 7))
     return axes, uses
@@ -234,14 +241,20 @@ def _symbolic_shapes(graphs, axes) -> list:
         dims = []
         for a, size in enumerate(x.aval.shape):
             found = fit([g.outputs[k].aval.shape[a] for g in graphs], axes) if axes else size
-            dims.append(str(found) if isinstance(found, Dim) else (found if isinstance(found, int) else None))
+            dims.append(
+                str(found)
+                if isinstance(found, Dim)
+                else (found if isinstance(found, int) else None)
+            )
         out.append(dims)
     return out
 
 
 def _value_info(helper, name, aval, dims):
     if aval.dtype.kind == "c":
-        raise ExportError(f"ONNX export of {name} of dtype {aval.dtype}: ONNX runtimes have no complex tensors")
+        raise ExportError(
+            f"ONNX export of {name} of dtype {aval.dtype}: ONNX runtimes have no complex tensors"
+        )
     elem = helper.np_dtype_to_tensor_dtype(aval.dtype)
     return helper.make_tensor_value_info(name, elem, dims)
 

@@ -69,8 +69,12 @@ def _loop_inputs(b, carry_avals):
     iteration, condition = b.names.fresh("iteration"), b.names.fresh("condition")
     carried = [b.names.fresh("carried") for _ in carry_avals]
     infos = [
-        helper.make_tensor_value_info(iteration, helper.np_dtype_to_tensor_dtype(np.dtype(np.int64)), []),
-        helper.make_tensor_value_info(condition, helper.np_dtype_to_tensor_dtype(np.dtype(np.bool_)), []),
+        helper.make_tensor_value_info(
+            iteration, helper.np_dtype_to_tensor_dtype(np.dtype(np.int64)), []
+        ),
+        helper.make_tensor_value_info(
+            condition, helper.np_dtype_to_tensor_dtype(np.dtype(np.bool_)), []
+        ),
     ] + [_info(n, a) for n, a in zip(carried, carry_avals)]
     return iteration, condition, carried, infos
 
@@ -114,15 +118,23 @@ def _scan(b, eqn, *operands):
     flag = ShapedArray((), np.dtype(np.bool_))
     graph = _body(sub, [condition] + outs, [flag] + carry_avals + y_avals, infos)
     results = b.op(
-        "Loop", [trips, b.scalar(True, np.bool_)] + list(init), outputs=ncarry + len(y_avals),
+        "Loop",
+        [trips, b.scalar(True, np.bool_)] + list(init),
+        outputs=ncarry + len(y_avals),
         body=graph,
     )
     results = [results] if ncarry + len(y_avals) == 1 else list(results)
     if reverse:  # the Loop stacked the ys in iteration order
         for k in range(ncarry, len(results)):
             results[k] = b.op(
-                "Slice", [results[k], b.ints([-1]), b.ints([np.iinfo(np.int64).min]),
-                          b.ints([0]), b.ints([-1])],
+                "Slice",
+                [
+                    results[k],
+                    b.ints([-1]),
+                    b.ints([np.iinfo(np.int64).min]),
+                    b.ints([0]),
+                    b.ints([-1]),
+                ],
             )
     return results
 

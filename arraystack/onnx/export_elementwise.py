@@ -240,9 +240,7 @@ def _atan2(b, eqn, y, x):
         b.scalar(math.pi / 2, dtype),
         b.where(b.op("Less", [y, zero]), b.scalar(-math.pi / 2, dtype), y),
     )
-    return b.where(
-        b.op("Greater", [x, zero]), base, b.where(b.op("Less", [x, zero]), left, axis)
-    )
+    return b.where(b.op("Greater", [x, zero]), base, b.where(b.op("Less", [x, zero]), left, axis))
 
 
 def _hypot(b, eqn, x, y):
@@ -252,7 +250,9 @@ def _hypot(b, eqn, x, y):
     zero = b.scalar(0, dtype)
     safe = b.where(b.op("Equal", [big, zero]), b.scalar(1, dtype), big)
     rx, ry = b.op("Div", [ax, safe]), b.op("Div", [ay, safe])
-    out = b.op("Mul", [big, b.op("Sqrt", [b.op("Add", [b.op("Mul", [rx, rx]), b.op("Mul", [ry, ry])])])])
+    out = b.op(
+        "Mul", [big, b.op("Sqrt", [b.op("Add", [b.op("Mul", [rx, rx]), b.op("Mul", [ry, ry])])])]
+    )
     inf = b.op("Or", [b.op("IsInf", [x]), b.op("IsInf", [y])])
     return b.where(inf, b.scalar(np.inf, dtype), out)
 
@@ -367,7 +367,9 @@ def _shift_right(b, eqn, x, s):
     negative = b.op("Less", [x, b.scalar(0, dtype)])
     magnitude = b.where(negative, b.op("BitwiseNot", [x]), x, dtype)
     steps = b.where(too_far, b.scalar(bits - 1, dtype), s, dtype)
-    out = b.cast(b.op("BitShift", [b.cast(magnitude, u), b.cast(steps, u)], direction="RIGHT"), dtype)
+    out = b.cast(
+        b.op("BitShift", [b.cast(magnitude, u), b.cast(steps, u)], direction="RIGHT"), dtype
+    )
     return b.where(negative, b.op("BitwiseNot", [out]), out, dtype)
 
 
@@ -389,7 +391,9 @@ def _popcount(b, eqn, x):
         return b.op("BitShift", [value, k(n)], direction="RIGHT")
 
     v = b.op("Sub", [v, b.op("BitwiseAnd", [shr(v, 1), mask(0x55)])])
-    v = b.op("Add", [b.op("BitwiseAnd", [v, mask(0x33)]), b.op("BitwiseAnd", [shr(v, 2), mask(0x33)])])
+    v = b.op(
+        "Add", [b.op("BitwiseAnd", [v, mask(0x33)]), b.op("BitwiseAnd", [shr(v, 2), mask(0x33)])]
+    )
     v = b.op("BitwiseAnd", [b.op("Add", [v, shr(v, 4)]), mask(0x0F)])
     if bits > 8:
         v = shr(b.op("Mul", [v, mask(0x01)]), bits - 8)

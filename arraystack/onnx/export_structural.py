@@ -65,8 +65,13 @@ def _slice(b, eqn, x):
     n = len(params["start_indices"])
     return b.op(
         "Slice",
-        [x, b.ints(params["start_indices"]), b.ints(params["limit_indices"]), b.ints(range(n)),
-         b.ints(params["strides"])],
+        [
+            x,
+            b.ints(params["start_indices"]),
+            b.ints(params["limit_indices"]),
+            b.ints(range(n)),
+            b.ints(params["strides"]),
+        ],
     )
 
 
@@ -142,7 +147,10 @@ def _nonzero(b, eqn, x):
     padded = b.op("Concat", [found, filler], axis=1)
     kept = b.op("Slice", [padded, b.ints([0]), b.ints([size]), b.ints([1])])
     return [
-        b.op("Squeeze", [b.op("Slice", [kept, b.ints([r]), b.ints([r + 1]), b.ints([0])]), b.ints([0])])
+        b.op(
+            "Squeeze",
+            [b.op("Slice", [kept, b.ints([r]), b.ints([r + 1]), b.ints([0])]), b.ints([0])],
+        )
         for r in range(rows)
     ]
 
@@ -170,7 +178,9 @@ def _reduce(op_type, bool_op=None):
         if work is not x:
             out = b.cast(out, dtype)
         if dtype.kind == "f" and op_type in ("ReduceMax", "ReduceMin"):  # NaN propagates
-            nan = b.op("ReduceMax", [b.cast(b.op("IsNaN", [x]), np.int32), b.ints(axes)], keepdims=0)
+            nan = b.op(
+                "ReduceMax", [b.cast(b.op("IsNaN", [x]), np.int32), b.ints(axes)], keepdims=0
+            )
             out = b.where(b.cast(nan, np.bool_), b.scalar(np.nan, dtype), out)
         return out
 
@@ -239,13 +249,21 @@ def _cumulative(combine, identity):
             return helper.make_tensor_value_info(name, elem, shape)
 
         graph = helper.make_graph(
-            body.nodes, body.names.fresh("cumulative"), [info(carry_in), info(item)],
+            body.nodes,
+            body.names.fresh("cumulative"),
+            [info(carry_in), info(item)],
             [info(carry_out), info(y)],
         )
         _, out = b.op(
-            "Scan", [init, x], outputs=2, body=graph, num_scan_inputs=1,
-            scan_input_axes=[axis], scan_output_axes=[axis],
-            scan_input_directions=[reverse], scan_output_directions=[reverse],
+            "Scan",
+            [init, x],
+            outputs=2,
+            body=graph,
+            num_scan_inputs=1,
+            scan_input_axes=[axis],
+            scan_output_axes=[axis],
+            scan_input_directions=[reverse],
+            scan_output_directions=[reverse],
         )
         return out
 
@@ -346,7 +364,11 @@ def _sort(b, eqn, *operands):
     avals = [x.aval for x in eqn.inputs]
     order = None  # lexicographic: stable sorts from the last key to the first
     for k in range(num_keys - 1, -1, -1):
-        key = operands[k] if order is None else b.op("GatherElements", [operands[k], order], axis=axis)
+        key = (
+            operands[k]
+            if order is None
+            else b.op("GatherElements", [operands[k], order], axis=axis)
+        )
         step = _sort_order(b, key, axis, avals[k].dtype)
         order = step if order is None else b.op("GatherElements", [order, step], axis=axis)
     return [b.op("GatherElements", [x, order], axis=axis) for x in operands]

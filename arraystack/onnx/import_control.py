@@ -27,7 +27,11 @@ def _concrete_bool(value):
     from arraystack.ir.core import ConcretizationError
 
     try:
-        return bool(numpy.asarray(value).reshape(-1)[0]) if isinstance(value, numpy.ndarray) else bool(value)
+        return (
+            bool(numpy.asarray(value).reshape(-1)[0])
+            if isinstance(value, numpy.ndarray)
+            else bool(value)
+        )
     except ConcretizationError:
         return None
 
@@ -84,7 +88,11 @@ def _concrete_int(value):
     from arraystack.ir.core import ConcretizationError
 
     try:
-        return int(numpy.asarray(value).reshape(-1)[0]) if isinstance(value, numpy.ndarray) else int(value)
+        return (
+            int(numpy.asarray(value).reshape(-1)[0])
+            if isinstance(value, numpy.ndarray)
+            else int(value)
+        )
     except ConcretizationError:
         return None
 
@@ -110,7 +118,9 @@ def _loop_eagerly(node, body, env, limit, flag, carry, n_carry):
         else:
             from onnx import helper
 
-            ys.append(numpy.zeros((0,), helper.tensor_dtype_to_np_dtype(info.type.tensor_type.elem_type)))
+            ys.append(
+                numpy.zeros((0,), helper.tensor_dtype_to_np_dtype(info.type.tensor_type.elem_type))
+            )
     return tuple(carry) + tuple(ys)
 
 
@@ -122,7 +132,9 @@ def _scan(xp, node, *operands):
     body = node.attr("body")
     m = node.attr("num_scan_inputs")
     if node.opset < 9:
-        raise node.error("Scan before opset 9 (with sequence lengths) is not supported", UnsupportedOperatorError)
+        raise node.error(
+            "Scan before opset 9 (with sequence lengths) is not supported", UnsupportedOperatorError
+        )
     init, xs = list(operands[: len(operands) - m]), list(operands[len(operands) - m :])
     in_axes = node.attr("scan_input_axes", [0] * m)
     in_dirs = node.attr("scan_input_directions", [0] * m)
@@ -139,7 +151,9 @@ def _scan(xp, node, *operands):
     out_axes = node.attr("scan_output_axes", [0] * n_out)
     out_dirs = node.attr("scan_output_directions", [0] * n_out)
     ys = [arraystack.flip(y, 0) if d else y for y, d in zip(ys, out_dirs)]
-    ys = [arraystack.moveaxis(y, 0, a if a >= 0 else a + numpy.ndim(y)) for y, a in zip(ys, out_axes)]
+    ys = [
+        arraystack.moveaxis(y, 0, a if a >= 0 else a + numpy.ndim(y)) for y, a in zip(ys, out_axes)
+    ]
     return tuple(carry) + tuple(ys)
 
 

@@ -13,8 +13,12 @@ import numpy
 math_rules: dict = {}
 
 
-def _unary(fn):
-    return lambda xp, node, x: fn(xp, x)
+def _numpy_unary(name):
+    return lambda xp, node, x: getattr(xp, name)(x)
+
+
+def _numpy_binary(name):
+    return lambda xp, node, a, b: getattr(xp, name)(a, b)
 
 
 def _same(xp, x, value):
@@ -23,21 +27,50 @@ def _same(xp, x, value):
 
 
 for _name, _fn in {
-    "Abs": "abs", "Neg": "negative", "Floor": "floor", "Ceil": "ceil", "Exp": "exp", "Log": "log",
-    "Sqrt": "sqrt", "Sin": "sin", "Cos": "cos", "Tan": "tan", "Asin": "arcsin", "Acos": "arccos",
-    "Atan": "arctan", "Sinh": "sinh", "Cosh": "cosh", "Tanh": "tanh", "Asinh": "arcsinh",
-    "Acosh": "arccosh", "Atanh": "arctanh", "Round": "rint", "Sign": "sign", "IsNaN": "isnan",
-    "Not": "logical_not", "BitwiseNot": "invert",
+    "Abs": "abs",
+    "Neg": "negative",
+    "Floor": "floor",
+    "Ceil": "ceil",
+    "Exp": "exp",
+    "Log": "log",
+    "Sqrt": "sqrt",
+    "Sin": "sin",
+    "Cos": "cos",
+    "Tan": "tan",
+    "Asin": "arcsin",
+    "Acos": "arccos",
+    "Atan": "arctan",
+    "Sinh": "sinh",
+    "Cosh": "cosh",
+    "Tanh": "tanh",
+    "Asinh": "arcsinh",
+    "Acosh": "arccosh",
+    "Atanh": "arctanh",
+    "Round": "rint",
+    "Sign": "sign",
+    "IsNaN": "isnan",
+    "Not": "logical_not",
+    "BitwiseNot": "invert",
 }.items():
-    math_rules[_name] = (lambda f: lambda xp, node, x: getattr(xp, f)(x))(_fn)
+    math_rules[_name] = _numpy_unary(_fn)
 
 for _name, _fn in {
-    "Add": "add", "Sub": "subtract", "Mul": "multiply", "And": "logical_and", "Or": "logical_or",
-    "Xor": "logical_xor", "Equal": "equal", "Less": "less", "LessOrEqual": "less_equal",
-    "Greater": "greater", "GreaterOrEqual": "greater_equal", "BitwiseAnd": "bitwise_and",
-    "BitwiseOr": "bitwise_or", "BitwiseXor": "bitwise_xor",
+    "Add": "add",
+    "Sub": "subtract",
+    "Mul": "multiply",
+    "And": "logical_and",
+    "Or": "logical_or",
+    "Xor": "logical_xor",
+    "Equal": "equal",
+    "Less": "less",
+    "LessOrEqual": "less_equal",
+    "Greater": "greater",
+    "GreaterOrEqual": "greater_equal",
+    "BitwiseAnd": "bitwise_and",
+    "BitwiseOr": "bitwise_or",
+    "BitwiseXor": "bitwise_xor",
 }.items():
-    math_rules[_name] = (lambda f: lambda xp, node, a, b: getattr(xp, f)(a, b))(_fn)
+    math_rules[_name] = _numpy_binary(_fn)
 
 
 def _div(xp, node, a, b):
@@ -142,10 +175,22 @@ def _cast(xp, node, x, like=None):
 
 math_rules.update(
     {
-        "Div": _div, "Mod": _mod, "Pow": _pow, "Reciprocal": _reciprocal, "Erf": _erf, "IsInf": _isinf,
-        "BitShift": _bitshift, "Max": _variadic(_max), "Min": _variadic(_min),
-        "Sum": _variadic(lambda xp, a, b: a + b), "Mean": _mean, "Clip": _clip, "Where": _where,
-        "Cast": _cast, "CastLike": _cast, "Identity": lambda xp, node, x: x,
+        "Div": _div,
+        "Mod": _mod,
+        "Pow": _pow,
+        "Reciprocal": _reciprocal,
+        "Erf": _erf,
+        "IsInf": _isinf,
+        "BitShift": _bitshift,
+        "Max": _variadic(_max),
+        "Min": _variadic(_min),
+        "Sum": _variadic(lambda xp, a, b: a + b),
+        "Mean": _mean,
+        "Clip": _clip,
+        "Where": _where,
+        "Cast": _cast,
+        "CastLike": _cast,
+        "Identity": lambda xp, node, x: x,
     }
 )
 
@@ -180,13 +225,19 @@ math_rules["Elu"] = _act(
     lambda xp, node, x: xp.where(x > 0, x, _same(xp, x, _f("alpha", 1.0)(node)) * xp.expm1(x))
 )
 math_rules["Celu"] = _act(
-    lambda xp, node, x: xp.maximum(x, _same(xp, x, 0)) + xp.minimum(
-        _same(xp, x, 0), _same(xp, x, _f("alpha", 1.0)(node)) * xp.expm1(x / _same(xp, x, _f("alpha", 1.0)(node)))
+    lambda xp, node, x: (
+        xp.maximum(x, _same(xp, x, 0))
+        + xp.minimum(
+            _same(xp, x, 0),
+            _same(xp, x, _f("alpha", 1.0)(node))
+            * xp.expm1(x / _same(xp, x, _f("alpha", 1.0)(node))),
+        )
     )
 )
 math_rules["Selu"] = _act(
-    lambda xp, node, x: _same(xp, x, _f("gamma", 1.0507009873554805)(node)) * xp.where(
-        x > 0, x, _same(xp, x, _f("alpha", 1.6732632423543772)(node)) * xp.expm1(x)
+    lambda xp, node, x: (
+        _same(xp, x, _f("gamma", 1.0507009873554805)(node))
+        * xp.where(x > 0, x, _same(xp, x, _f("alpha", 1.6732632423543772)(node)) * xp.expm1(x))
     )
 )
 math_rules["ThresholdedRelu"] = _act(
@@ -195,11 +246,14 @@ math_rules["ThresholdedRelu"] = _act(
 math_rules["HardSigmoid"] = _act(
     lambda xp, node, x: xp.clip(
         x * _same(xp, x, _f("alpha", 0.2)(node)) + _same(xp, x, _f("beta", 0.5)(node)),
-        _same(xp, x, 0), _same(xp, x, 1),
+        _same(xp, x, 0),
+        _same(xp, x, 1),
     )
 )
 math_rules["HardSwish"] = _act(
-    lambda xp, node, x: x * xp.clip(x / _same(xp, x, 6) + _same(xp, x, 0.5), _same(xp, x, 0), _same(xp, x, 1))
+    lambda xp, node, x: (
+        x * xp.clip(x / _same(xp, x, 6) + _same(xp, x, 0.5), _same(xp, x, 0), _same(xp, x, 1))
+    )
 )
 math_rules["Swish"] = _act(
     lambda xp, node, x: x * _sigmoid(xp, x * _same(xp, x, _f("alpha", 1.0)(node)))

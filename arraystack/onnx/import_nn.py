@@ -62,7 +62,12 @@ _REDUCTIONS = {
     "ReduceMax": (lambda xp, x, a, k: _extreme(xp, xp.max, x, a, k, -1), 18),
     "ReduceMin": (lambda xp, x, a, k: _extreme(xp, xp.min, x, a, k, 1), 18),
     "ReduceL1": (lambda xp, x, a, k: xp.sum(xp.abs(x), axis=a, keepdims=k, dtype=x.dtype), 18),
-    "ReduceL2": (lambda xp, x, a, k: xp.sqrt(xp.sum(x * x, axis=a, keepdims=k, dtype=x.dtype)).astype(x.dtype), 18),
+    "ReduceL2": (
+        lambda xp, x, a, k: xp.sqrt(xp.sum(x * x, axis=a, keepdims=k, dtype=x.dtype)).astype(
+            x.dtype
+        ),
+        18,
+    ),
     "ReduceSumSquare": (lambda xp, x, a, k: xp.sum(x * x, axis=a, keepdims=k, dtype=x.dtype), 18),
     "ReduceLogSum": (lambda xp, x, a, k: xp.log(xp.sum(x, axis=a, keepdims=k, dtype=x.dtype)), 18),
     "ReduceLogSumExp": (_log_sum_exp, 18),
@@ -190,7 +195,9 @@ def _softmax_family(kind):
 def _along(xp, kind, x, axis):
     if kind == "hardmax":
         first = xp.argmax(x, axis=axis)
-        ramp = numpy.arange(numpy.shape(x)[axis]).reshape([-1 if i == axis else 1 for i in range(numpy.ndim(x))])
+        ramp = numpy.arange(numpy.shape(x)[axis]).reshape(
+            [-1 if i == axis else 1 for i in range(numpy.ndim(x))]
+        )
         return (xp.expand_dims(first, axis) == xp.asarray(ramp)).astype(x.dtype)
     shifted = x - xp.max(x, axis=axis, keepdims=True)
     if kind == "log":
@@ -210,7 +217,9 @@ def _channel(xp, v, rank):
 
 def _batch_norm(xp, node, x, scale, bias, mean, var, *rest):
     if node.attr("training_mode", 0):
-        raise node.error("training_mode=1 (batch statistics) is not supported", UnsupportedOperatorError)
+        raise node.error(
+            "training_mode=1 (batch statistics) is not supported", UnsupportedOperatorError
+        )
     rank = numpy.ndim(x)
     eps = _same(xp, x, node.attr("epsilon", 1e-5))
     inv = _channel(xp, scale, rank) / xp.sqrt(_channel(xp, var, rank) + eps)
@@ -258,11 +267,15 @@ def _lp_norm(xp, node, x):
 
 
 def _dropout(xp, node, x, ratio=None, training=None):
-    if training is not None and bool(node.static(training, "training_mode")) and (
-        ratio is None or float(node.static(ratio, "ratio")) != 0
+    if (
+        training is not None
+        and bool(node.static(training, "training_mode"))
+        and (ratio is None or float(node.static(ratio, "ratio")) != 0)
     ):
-        raise node.error("dropout in training mode draws random numbers; it is not supported",
-                         UnsupportedOperatorError)
+        raise node.error(
+            "dropout in training mode draws random numbers; it is not supported",
+            UnsupportedOperatorError,
+        )
     return x, xp.ones(numpy.shape(x), dtype=bool)
 
 
@@ -323,7 +336,9 @@ def _conv(xp, node, x, w, bias=None):
     strides = tuple(node.attr("strides", [1] * nd))
     dilations = tuple(node.attr("dilations", [1] * nd))
     pads = _pads(node, numpy.shape(x)[2:], window, strides, dilations)
-    out = arraystack.nn.conv(x, w, strides=strides, padding=pads, dilation=dilations, groups=node.attr("group", 1))
+    out = arraystack.nn.conv(
+        x, w, strides=strides, padding=pads, dilation=dilations, groups=node.attr("group", 1)
+    )
     if bias is not None:
         out = out + _channel(arraystack, bias, numpy.ndim(out))
     return out
@@ -344,8 +359,10 @@ def _pool(kind):
             if node.attr("ceil_mode", 0) and (count - 1) * s >= size + lo:
                 count -= 1  # a window may not start in the end padding
             outs.append(count)
-        extra = [max((o - 1) * s + (k - 1) * d + 1 - (n + lo + hi), 0)
-                 for o, s, k, d, n, (lo, hi) in zip(outs, strides, window, dilations, sizes, pads)]
+        extra = [
+            max((o - 1) * s + (k - 1) * d + 1 - (n + lo + hi), 0)
+            for o, s, k, d, n, (lo, hi) in zip(outs, strides, window, dilations, sizes, pads)
+        ]
         widths = [(0, 0), (0, 0)] + [(lo, hi + e) for (lo, hi), e in zip(pads, extra)]
         fill = 0
         if kind == "max":
@@ -355,7 +372,8 @@ def _pool(kind):
         views = []
         for offsets in itertools.product(*(range(k) for k in window)):
             index = (slice(None), slice(None)) + tuple(
-                slice(o * d, o * d + (n - 1) * s + 1, s) for o, d, n, s in zip(offsets, dilations, outs, strides)
+                slice(o * d, o * d + (n - 1) * s + 1, s)
+                for o, d, n, s in zip(offsets, dilations, outs, strides)
             )
             views.append(padded[index])
         stacked = xp.stack(views, axis=0)
@@ -367,9 +385,15 @@ def _pool(kind):
             ones = numpy.pad(ones, [(0, e) for e in extra])
         else:
             ones = numpy.pad(numpy.ones(sizes), [(lo, hi + e) for (lo, hi), e in zip(pads, extra)])
-        counts = sum(ones[tuple(slice(o * d, o * d + (n - 1) * s + 1, s) for o, d, n, s in
-                                zip(offs, dilations, outs, strides))]
-                     for offs in itertools.product(*(range(k) for k in window)))
+        counts = sum(
+            ones[
+                tuple(
+                    slice(o * d, o * d + (n - 1) * s + 1, s)
+                    for o, d, n, s in zip(offs, dilations, outs, strides)
+                )
+            ]
+            for offs in itertools.product(*(range(k) for k in window))
+        )
         return total / xp.asarray(counts.astype(numpy.dtype(x.dtype)))
 
     return rule
@@ -384,7 +408,11 @@ def _max_pool(xp, node, x):
 def _global(kind):
     def rule(xp, node, x):
         axes = tuple(range(2, numpy.ndim(x)))
-        return xp.max(x, axis=axes, keepdims=True) if kind == "max" else xp.mean(x, axis=axes, keepdims=True)
+        return (
+            xp.max(x, axis=axes, keepdims=True)
+            if kind == "max"
+            else xp.mean(x, axis=axes, keepdims=True)
+        )
 
     return rule
 

@@ -7,6 +7,8 @@ requires them static under `jit`. Older opsets pass some of them as attributes (
 
 from __future__ import annotations
 
+import itertools
+
 import numpy
 
 from arraystack.onnx.errors import UnsupportedOperatorError
@@ -76,7 +78,7 @@ def _split(xp, node, x, split=None):
     bounds = numpy.cumsum([0] + list(sizes))
     index = [slice(None)] * numpy.ndim(x)
     out = []
-    for lo, hi in zip(bounds[:-1], bounds[1:]):
+    for lo, hi in itertools.pairwise(bounds):
         index[axis] = slice(int(lo), int(hi))
         out.append(x[tuple(index)])
     return tuple(out)
@@ -160,8 +162,10 @@ def _scatter_elements(xp, node, x, indices, updates):
     n = numpy.shape(x)[axis]
     idx = indices.astype(numpy.int64)
     idx = xp.where(idx < 0, idx + n, idx)
-    index = tuple(idx if a == axis else xp.asarray(numpy.broadcast_to(grids[a], numpy.shape(indices)))
-                  for a in range(rank))
+    index = tuple(
+        idx if a == axis else xp.asarray(numpy.broadcast_to(grids[a], numpy.shape(indices)))
+        for a in range(rank)
+    )
     return _write(xp, node, x, index, updates)
 
 
@@ -191,8 +195,10 @@ def _pad(xp, node, x, pads=None, value=None, axes=None):
         widths[a] = (int(pads[i]), int(pads[i + k]))
     mode = node.attr("mode", "constant")
     if any(lo < 0 or hi < 0 for lo, hi in widths):  # negative pads crop
-        index = tuple(slice(-lo if lo < 0 else 0, (n + hi) if hi < 0 else None)
-                      for (lo, hi), n in zip(widths, numpy.shape(x)))
+        index = tuple(
+            slice(-lo if lo < 0 else 0, (n + hi) if hi < 0 else None)
+            for (lo, hi), n in zip(widths, numpy.shape(x))
+        )
         x = x[index]
         widths = [(max(lo, 0), max(hi, 0)) for lo, hi in widths]
     if mode == "constant":
@@ -233,7 +239,9 @@ def _constant_of_shape(xp, node, shape):
 
 
 def _range(xp, node, start, limit, delta):
-    values = [node.static(v, what) for v, what in ((start, "start"), (limit, "limit"), (delta, "delta"))]
+    values = [
+        node.static(v, what) for v, what in ((start, "start"), (limit, "limit"), (delta, "delta"))
+    ]
     dtype = values[0].dtype
     first, last, step = (v.item() for v in values)
     n = max(int(numpy.ceil((last - first) / step)), 0)
@@ -261,7 +269,11 @@ def _trilu(xp, node, x, k=None):
 def _eye_like(xp, node, x):
     from onnx import helper
 
-    dtype = x.dtype if node.attr("dtype") is None else helper.tensor_dtype_to_np_dtype(node.attr("dtype"))
+    dtype = (
+        x.dtype
+        if node.attr("dtype") is None
+        else helper.tensor_dtype_to_np_dtype(node.attr("dtype"))
+    )
     n, m = numpy.shape(x)
     return numpy.eye(n, m, k=node.attr("k", 0), dtype=dtype)
 
@@ -288,8 +300,10 @@ def _space_to_depth(xp, node, x):
 
 
 def _nonzero(xp, node, x):
-    return numpy.asarray(numpy.nonzero(node.static(x, "input of NonZero (its output size depends on it)")),
-                         dtype=numpy.int64)
+    return numpy.asarray(
+        numpy.nonzero(node.static(x, "input of NonZero (its output size depends on it)")),
+        dtype=numpy.int64,
+    )
 
 
 def _compress(xp, node, x, condition):
@@ -300,15 +314,35 @@ def _compress(xp, node, x, condition):
 
 tensor_rules.update(
     {
-        "Shape": _shape_rule, "Size": lambda xp, node, x: numpy.asarray(numpy.size(x), numpy.int64),
-        "Reshape": _reshape, "Flatten": _flatten, "Squeeze": _squeeze, "Unsqueeze": _unsqueeze,
-        "Transpose": lambda xp, node, x: xp.transpose(x, node.attr("perm")), "Concat": _concat,
-        "Split": _split, "Slice": _slice, "Gather": _gather, "GatherElements": _gather_elements,
-        "GatherND": _gather_nd, "ScatterND": _scatter_nd, "ScatterElements": _scatter_elements,
-        "Scatter": _scatter_elements, "Expand": _expand, "Tile": _tile, "Pad": _pad,
-        "Constant": _constant, "ConstantOfShape": _constant_of_shape, "Range": _range,
-        "OneHot": _one_hot, "Trilu": _trilu, "EyeLike": _eye_like, "DepthToSpace": _depth_to_space,
-        "SpaceToDepth": _space_to_depth, "NonZero": _nonzero, "Compress": _compress,
+        "Shape": _shape_rule,
+        "Size": lambda xp, node, x: numpy.asarray(numpy.size(x), numpy.int64),
+        "Reshape": _reshape,
+        "Flatten": _flatten,
+        "Squeeze": _squeeze,
+        "Unsqueeze": _unsqueeze,
+        "Transpose": lambda xp, node, x: xp.transpose(x, node.attr("perm")),
+        "Concat": _concat,
+        "Split": _split,
+        "Slice": _slice,
+        "Gather": _gather,
+        "GatherElements": _gather_elements,
+        "GatherND": _gather_nd,
+        "ScatterND": _scatter_nd,
+        "ScatterElements": _scatter_elements,
+        "Scatter": _scatter_elements,
+        "Expand": _expand,
+        "Tile": _tile,
+        "Pad": _pad,
+        "Constant": _constant,
+        "ConstantOfShape": _constant_of_shape,
+        "Range": _range,
+        "OneHot": _one_hot,
+        "Trilu": _trilu,
+        "EyeLike": _eye_like,
+        "DepthToSpace": _depth_to_space,
+        "SpaceToDepth": _space_to_depth,
+        "NonZero": _nonzero,
+        "Compress": _compress,
     }
 )
 

@@ -22,7 +22,7 @@ class Node:
     """One NodeProto as the rules see it: `attrs` decoded (tensors as NumPy arrays, strings as str),
     the model's opset, and the interpreter that runs sub-graphs (If, Loop, Scan)."""
 
-    __slots__ = ("proto", "attrs", "opset", "interpreter", "name")
+    __slots__ = ("attrs", "interpreter", "name", "opset", "proto")
 
     def __init__(self, proto, opset: int, interpreter):
         from onnx import helper, numpy_helper
@@ -88,10 +88,14 @@ class Interpreter:
         for proto in graph.node:
             node = Node(proto, self.opset, self)
             if proto.domain not in ("", "ai.onnx"):
-                raise node.error(f"operator domain {proto.domain!r} is not supported", UnsupportedOperatorError)
+                raise node.error(
+                    f"operator domain {proto.domain!r} is not supported", UnsupportedOperatorError
+                )
             rule = self.rules.get(proto.op_type)
             if rule is None:
-                raise node.error("the importer has no rule for this operator", UnsupportedOperatorError)
+                raise node.error(
+                    "the importer has no rule for this operator", UnsupportedOperatorError
+                )
             inputs = []
             for name in proto.input:
                 if name == "":
@@ -117,7 +121,9 @@ class Interpreter:
                     env[name] = value
         missing = [o.name for o in graph.output if o.name not in env]
         if missing:
-            raise ModelError(f"ONNX graph {graph.name!r}: outputs {missing} are computed by no node")
+            raise ModelError(
+                f"ONNX graph {graph.name!r}: outputs {missing} are computed by no node"
+            )
         return [env[o.name] for o in graph.output]
 
 

@@ -126,12 +126,16 @@ def read_model(source):
             folder = os.path.dirname(os.path.abspath(path))
             model = onnx.load(path, load_external_data=False)
         else:
-            raise TypeError(f"load takes a path, bytes or an onnx.ModelProto, not {type(source).__name__}")
+            raise TypeError(
+                f"load takes a path, bytes or an onnx.ModelProto, not {type(source).__name__}"
+            )
     except DecodeError as e:
         raise ModelError(f"not a valid ONNX model (truncated or corrupt protobuf): {e}") from None
     if not model.HasField("graph"):
         raise ModelError("not a valid ONNX model: it has no graph (a truncated or empty file?)")
-    external = [t for t in _all_tensors(model.graph) if t.data_location == onnx.TensorProto.EXTERNAL]
+    external = [
+        t for t in _all_tensors(model.graph) if t.data_location == onnx.TensorProto.EXTERNAL
+    ]
     if external:
         if folder is None:
             raise ModelError("the model keeps tensors in external files; load it from its path")
@@ -184,7 +188,9 @@ def check_model(model) -> int:
             f"the model needs ONNX opset {opset}; arraystack.onnx reads opsets {MIN_IMPORT_OPSET} to {OPSET}"
         )
     if opset < MIN_IMPORT_OPSET:
-        raise ModelError(f"ONNX opset {opset} is older than the oldest supported, {MIN_IMPORT_OPSET}")
+        raise ModelError(
+            f"ONNX opset {opset} is older than the oldest supported, {MIN_IMPORT_OPSET}"
+        )
     try:
         onnx.checker.check_model(model)
         onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True)
@@ -199,7 +205,11 @@ def check_operators(graph, rules) -> None:
 
     for proto in graph.node:
         if proto.domain not in ("", "ai.onnx") or proto.op_type not in rules:
-            what = f"operator domain {proto.domain!r}" if proto.domain not in ("", "ai.onnx") else "operator"
+            what = (
+                f"operator domain {proto.domain!r}"
+                if proto.domain not in ("", "ai.onnx")
+                else "operator"
+            )
             node = Node(proto, 0, None)
             raise node.error(f"the importer has no rule for this {what}", UnsupportedOperatorError)
         for a in proto.attribute:

@@ -8,8 +8,8 @@ import pytest
 onnx = pytest.importorskip("onnx", reason="arraystack.onnx tests need the onnx package")
 ort = pytest.importorskip("onnxruntime", reason="ONNX exports are checked with onnxruntime")
 
-import arraystack  # noqa: E402
-import arraystack.onnx  # noqa: E402
+import arraystack
+import arraystack.onnx
 
 
 def run_onnx(model, inputs: dict) -> list:

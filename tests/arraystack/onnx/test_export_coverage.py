@@ -7,12 +7,15 @@ import pytest
 
 pytest.importorskip("onnx")
 
-from arraystack.ir.primitives import abstract_eval_rules  # noqa: E402
-from arraystack.onnx.lowering import export_rules, unsupported  # noqa: E402
+from arraystack.ir.primitives import abstract_eval_rules
+
+from arraystack.onnx.lowering import export_rules, unsupported
 
 
 def test_every_primitive_exports_or_says_why_not():
-    missing = sorted(p.name for p in abstract_eval_rules if p not in export_rules and p not in unsupported)
+    missing = sorted(
+        p.name for p in abstract_eval_rules if p not in export_rules and p not in unsupported
+    )
     assert missing == []
     both = sorted(p.name for p in export_rules if p in unsupported)
     assert both == []

@@ -71,21 +71,36 @@ def test_small_cnn(compare, onnx_run, close):
 
 def test_reductions(compare):
     def f(x):
-        return (x.sum(axis=0), x.prod(axis=1), x.max(axis=(0, 1)), x.min(axis=1), ast.argmax(x, axis=1),
-                ast.argmin(x, axis=0), (x > 0).any(axis=1), (x > -5).all(axis=0), x.var(axis=0))
+        return (
+            x.sum(axis=0),
+            x.prod(axis=1),
+            x.max(axis=(0, 1)),
+            x.min(axis=1),
+            ast.argmax(x, axis=1),
+            ast.argmin(x, axis=0),
+            (x > 0).any(axis=1),
+            (x > -5).all(axis=0),
+            x.var(axis=0),
+        )
 
     x = _f32(5, 4)
     x[1, 2] = numpy.nan  # NaN propagates through max/min, and argmax finds the first NaN
     compare(f, x)
-    compare(lambda a: (a.sum(axis=0), a.max(axis=1), ast.argmax(a, axis=0)),
-            RNG.integers(-9, 9, (4, 3)).astype(numpy.int16))
+    compare(
+        lambda a: (a.sum(axis=0), a.max(axis=1), ast.argmax(a, axis=0)),
+        RNG.integers(-9, 9, (4, 3)).astype(numpy.int16),
+    )
 
 
 def test_shapes_and_slicing(compare):
     def f(x):
         y = x.reshape(3, 8).T[::2, 1:]
         z = ast.concatenate([y, -y], axis=1)
-        return ast.pad(z, ((1, 0), (0, 2)), constant_values=7.0), ast.flip(x, 1), ast.broadcast_to(x[:, :1], (4, 6))
+        return (
+            ast.pad(z, ((1, 0), (0, 2)), constant_values=7.0),
+            ast.flip(x, 1),
+            ast.broadcast_to(x[:, :1], (4, 6)),
+        )
 
     compare(f, _f32(4, 6))
 
@@ -104,20 +119,35 @@ def test_gather_and_scatter(compare):
 def test_sort_cumsum_and_search(compare):
     def f(x):
         s = ast.sort(x, axis=1)
-        return (s, ast.argsort(x, axis=0, kind="stable"), ast.cumsum(x, axis=1), ast.cumprod(x, axis=0),
-                ast.maximum.accumulate(x, axis=1), ast.minimum.accumulate(x, axis=0),
-                ast.searchsorted(ast.sort(x[0]), x[1]))
+        return (
+            s,
+            ast.argsort(x, axis=0, kind="stable"),
+            ast.cumsum(x, axis=1),
+            ast.cumprod(x, axis=0),
+            ast.maximum.accumulate(x, axis=1),
+            ast.minimum.accumulate(x, axis=0),
+            ast.searchsorted(ast.sort(x[0]), x[1]),
+        )
 
     x = RNG.integers(-4, 4, (5, 6)).astype(numpy.float32)  # ties: the stable order is NumPy's
     x[2, 3] = numpy.nan
     compare(f, x)
-    compare(lambda a: (ast.sort(a), ast.cumsum(a, axis=0), ast.argsort(a, kind="stable")),
-            RNG.integers(-50, 50, (4, 7)).astype(numpy.int32))
+    compare(
+        lambda a: (ast.sort(a), ast.cumsum(a, axis=0), ast.argsort(a, kind="stable")),
+        RNG.integers(-50, 50, (4, 7)).astype(numpy.int32),
+    )
 
 
 def test_integer_math(compare):
     def f(a, b):
-        return a // b, a % b, a * b - a, (a << 2) ^ b, ast.where(a > b, a, b), (a // 3).astype(numpy.float32)
+        return (
+            a // b,
+            a % b,
+            a * b - a,
+            (a << 2) ^ b,
+            ast.where(a > b, a, b),
+            (a // 3).astype(numpy.float32),
+        )
 
     a = RNG.integers(-100, 100, 20).astype(numpy.int32)
     b = RNG.integers(-7, 7, 20).astype(numpy.int32)
@@ -127,7 +157,11 @@ def test_integer_math(compare):
 def test_iota_full_and_arange(compare):
     def f(x):
         n = x.shape[0]
-        return ast.arange(n, dtype=numpy.float32) * x.sum(), ast.full((n, 2), 3.5, numpy.float32), ast.eye(n, dtype=numpy.float32) @ x
+        return (
+            ast.arange(n, dtype=numpy.float32) * x.sum(),
+            ast.full((n, 2), 3.5, numpy.float32),
+            ast.eye(n, dtype=numpy.float32) @ x,
+        )
 
     compare(f, _f32(4, 3), dynamic_axes={"x": {0: "n"}})
 
@@ -143,8 +177,10 @@ def test_control_flow(compare):
 
     for k in (0, 1, 3, -2):
         compare(f, _f32(4, 3), numpy.array(k, numpy.int64))
-    compare(lambda x: ast.scan(lambda c, r: (c * r, c), ast.ones(3, numpy.float32), x, reverse=True),
-            _f32(4, 3))
+    compare(
+        lambda x: ast.scan(lambda c, r: (c * r, c), ast.ones(3, numpy.float32), x, reverse=True),
+        _f32(4, 3),
+    )
 
 
 def test_unsupported_primitives_name_the_primitive_and_the_line():
@@ -169,11 +205,20 @@ def test_names_and_path(tmp_path, onnx_run, close):
     import onnx
 
     path = tmp_path / "m.onnx"
-    model = ast.onnx.export(lambda a, b: (a + b, a * b), _f32(2), _f32(2), input_names=["left", "right"],
-                            output_names=["total", "product"], path=str(path))
+    model = ast.onnx.export(
+        lambda a, b: (a + b, a * b),
+        _f32(2),
+        _f32(2),
+        input_names=["left", "right"],
+        output_names=["total", "product"],
+        path=str(path),
+    )
     assert [i.name for i in model.graph.input] == ["left", "right"]
     assert [o.name for o in model.graph.output] == ["total", "product"]
     loaded = onnx.load(str(path))
-    assert loaded.opset_import[0].version == ast.onnx.OPSET and loaded.ir_version == ast.onnx.IR_VERSION
+    assert (
+        loaded.opset_import[0].version == ast.onnx.OPSET
+        and loaded.ir_version == ast.onnx.IR_VERSION
+    )
     a, b = _f32(2), _f32(2)
     close(a * b, onnx_run(loaded, {"left": a, "right": b})[1])

@@ -11,7 +11,7 @@ import arraystack as ast
 from arraystack.onnx import ModelError, UnsupportedOperatorError
 
 onnx = pytest.importorskip("onnx")
-from onnx import TensorProto, helper  # noqa: E402
+from onnx import TensorProto, helper
 
 RNG = numpy.random.default_rng(2)
 W1 = RNG.normal(size=(4, 8)).astype(numpy.float32)
@@ -44,8 +44,10 @@ def test_grad_of_an_imported_model_matches_finite_differences(check_grads):
     w1, w2 = (numpy.asarray(params[k], numpy.float64) for k in ("const_0", "const_1"))
 
     def loss(a, b):
-        out = fn({"const_0": a.astype(numpy.float32), "const_1": b.astype(numpy.float32)},
-                 x.astype(numpy.float32))[0]
+        out = fn(
+            {"const_0": a.astype(numpy.float32), "const_1": b.astype(numpy.float32)},
+            x.astype(numpy.float32),
+        )[0]
         return out.astype(numpy.float64).sum()
 
     check_grads(loss, (w1, w2), modes=("rev",), eps=1e-3, rtol=2e-2, atol=1e-3)
@@ -59,7 +61,9 @@ def test_fine_tuning_an_imported_model_lowers_its_loss():
         logp = fn(p, x)[0]
         return -ast.mean(ast.take_along_axis(logp, labels[:, None], axis=1))
 
-    step = ast.jit(lambda p: {k: v - 0.1 * g for (k, v), g in zip(p.items(), ast.grad(loss)(p).values())})
+    step = ast.jit(
+        lambda p: {k: v - 0.1 * g for (k, v), g in zip(p.items(), ast.grad(loss)(p).values())}
+    )
     before = float(loss(params))
     for _ in range(20):
         params = step(params)
@@ -82,7 +86,9 @@ def test_control_flow_round_trip(close):
 
 def _model(nodes, inputs, outputs, initializers=(), opset=None):
     graph = helper.make_graph(nodes, "g", inputs, outputs, list(initializers))
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset or ast.onnx.OPSET)])
+    return helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", opset or ast.onnx.OPSET)]
+    )
 
 
 def _info(name, shape, elem=TensorProto.FLOAT):
@@ -98,7 +104,9 @@ def test_a_model_built_with_onnx_helper(onnx_run, close):
         helper.make_node("Reshape", ["r", "shape"], ["y"]),
         helper.make_node("ReduceMean", ["y"], ["m"], keepdims=0),
     ]
-    model = _model(nodes, [_info("x", ["n", 3])], [_info("y", ["n", 2]), _info("m", [])], [w, shape])
+    model = _model(
+        nodes, [_info("x", ["n", 3])], [_info("y", ["n", 2]), _info("m", [])], [w, shape]
+    )
     params, fn = ast.onnx.load(model)
     assert list(params) == ["w"]  # the int64 shape is a constant of fn
     x = RNG.normal(size=(5, 3)).astype(numpy.float32)
@@ -120,31 +128,45 @@ def test_truncated_and_corrupt_files(tmp_path):
 
 
 def test_unknown_operators_and_domains_name_the_node():
-    model = _model([helper.make_node("FancyOp", ["x"], ["y"], name="layer3")], [_info("x", [2])],
-                   [_info("y", [2])])
+    model = _model(
+        [helper.make_node("FancyOp", ["x"], ["y"], name="layer3")],
+        [_info("x", [2])],
+        [_info("y", [2])],
+    )
     with pytest.raises(UnsupportedOperatorError, match="'layer3' \\(FancyOp\\)"):
         ast.onnx.load(model)
-    custom = _model([helper.make_node("Relu", ["x"], ["y"], domain="com.example", name="mine")],
-                    [_info("x", [2])], [_info("y", [2])])
+    custom = _model(
+        [helper.make_node("Relu", ["x"], ["y"], domain="com.example", name="mine")],
+        [_info("x", [2])],
+        [_info("y", [2])],
+    )
     custom.opset_import.append(helper.make_opsetid("com.example", 1))
     with pytest.raises(UnsupportedOperatorError, match="'mine'.*domain 'com.example'"):
         ast.onnx.load(custom)
 
 
 def test_opsets_newer_than_supported():
-    model = _model([helper.make_node("Relu", ["x"], ["y"])], [_info("x", [2])], [_info("y", [2])],
-                   opset=ast.onnx.OPSET + 1)
+    model = _model(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        [_info("x", [2])],
+        [_info("y", [2])],
+        opset=ast.onnx.OPSET + 1,
+    )
     with pytest.raises(ModelError, match=f"opset {ast.onnx.OPSET + 1}"):
         ast.onnx.load(model)
 
 
 def test_shape_and_dtype_contradictions():
-    bad = _model([helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")],
-                 [_info("x", [2, 3]), _info("w", [4, 5])], [_info("y", [2, 5])])
+    bad = _model(
+        [helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")],
+        [_info("x", [2, 3]), _info("w", [4, 5])],
+        [_info("y", [2, 5])],
+    )
     with pytest.raises(ModelError, match="MatMul"):
         ast.onnx.load(bad)
-    params, fn = ast.onnx.load(_model([helper.make_node("Relu", ["x"], ["y"])], [_info("x", [2, 3])],
-                                      [_info("y", [2, 3])]))
+    params, fn = ast.onnx.load(
+        _model([helper.make_node("Relu", ["x"], ["y"])], [_info("x", [2, 3])], [_info("y", [2, 3])])
+    )
     with pytest.raises(ModelError, match="input 'x' must be float32"):
         fn(params, numpy.ones((2, 3), numpy.int32))
     with pytest.raises(ModelError, match="input 'x' must have size 3 on axis 1"):
@@ -162,17 +184,23 @@ def test_external_data_outside_the_models_folder_is_refused(tmp_path):
     for key, value in (("location", "../secret.bin"), ("offset", "0"), ("length", "16")):
         entry = w.external_data.add()
         entry.key, entry.value = key, value
-    model = _model([helper.make_node("Add", ["x", "w"], ["y"])], [_info("x", [4])], [_info("y", [4])], [w])
+    model = _model(
+        [helper.make_node("Add", ["x", "w"], ["y"])], [_info("x", [4])], [_info("y", [4])], [w]
+    )
     path = folder / "m.onnx"
     path.write_bytes(model.SerializeToString())
     with pytest.raises(ModelError, match="outside the model's folder"):
         ast.onnx.load(str(path))
     (folder / "w.bin").write_bytes(numpy.arange(4, dtype=numpy.float32).tobytes())
     w.external_data[0].value = "w.bin"
-    model = _model([helper.make_node("Add", ["x", "w"], ["y"])], [_info("x", [4])], [_info("y", [4])], [w])
+    model = _model(
+        [helper.make_node("Add", ["x", "w"], ["y"])], [_info("x", [4])], [_info("y", [4])], [w]
+    )
     path.write_bytes(model.SerializeToString())
     params, fn = ast.onnx.load(str(path))
-    numpy.testing.assert_array_equal(numpy.asarray(fn(params, numpy.ones(4, numpy.float32))[0]), [1, 2, 3, 4])
+    numpy.testing.assert_array_equal(
+        numpy.asarray(fn(params, numpy.ones(4, numpy.float32))[0]), [1, 2, 3, 4]
+    )
 
 
 def test_the_backend_interface():

@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("onnx", reason="ONNX's node tests ship with the onnx package")
 
-from arraystack.onnx.conformance import node_cases, run_case  # noqa: E402
+from arraystack.onnx.conformance import node_cases, run_case
 
 
 def _expected_failures() -> dict:
