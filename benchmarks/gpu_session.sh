@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The one command for a machine with an NVIDIA GPU (H100/H200; cupy, jax and torch installed, no network):
+#
+#     bash benchmarks/gpu_session.sh        (timeout 540 s; bench_gpu.py stays under 8 minutes)
+#
+# from the repository root. It installs arraystack from this working tree when it is not importable (an
+# editable install without build isolation or dependencies: nothing is downloaded), then runs
+# benchmarks/bench_gpu.py, which runs the gpu-marked tests first and then the timings. What to copy back:
+# $OUT/bench_gpu.json (every row, target, the device's figures, the test summary) and $OUT/bench_gpu.log
+# (the printed table); without $OUT both go to ./gpu-results/.
+set -u
+OUT="${OUT:-$PWD/gpu-results}"
+mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1
+PY="${PYTHON:-python3}"
+{
+  echo "# $(date -u +%FT%TZ) $(git rev-parse --short HEAD 2>/dev/null) on $(hostname)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
+  if ! "$PY" -c "import arraystack" 2>/dev/null; then
+    echo "# installing arraystack from the working tree"
+    "$PY" -m pip install -e . --no-build-isolation --no-deps -q || echo "# install failed"
+  fi
+  "$PY" -c "import arraystack, sys; print('# arraystack from', arraystack.__file__, 'python', sys.version.split()[0])"
+  timeout 500 "$PY" benchmarks/bench_gpu.py --json "$OUT/bench_gpu.json" "$@"
+  echo "# bench_gpu.py exit status $?"
+} 2>&1 | tee "$OUT/bench_gpu.log"
