@@ -1,4 +1,5 @@
-"""CPU calibration: measure this machine's figures with micro-benchmarks (< 1 s) and cache them on disk.
+"""CPU calibration: measure this machine's figures with micro-benchmarks (< 1 s) and cache them on disk; the
+cache (load_records/save_records) also keeps other devices' measured figures (backends/cupy/calibration.py).
 
 Bandwidth is NumPy's STREAM "add" (c = a + b on arrays far larger than the caches), peak flops a float32 and
 a float64 matmul through NumPy's BLAS, launch latency a ufunc call on one element. The cache file
@@ -13,9 +14,10 @@ import os
 import platform
 import tempfile
 import time
+from dataclasses import asdict
 
 import numpy as np
-from arraystack.backends.hardware import Device, log
+from arraystack.backends.hardware import Device, Link, log
 
 FORMAT = 1
 BANDWIDTH_ELEMENTS = 1 << 22  # float64: 32 MiB per array, 96 MiB per pass
@@ -52,28 +54,48 @@ def fingerprint() -> dict:
 
 
 def load(path: str) -> Device | None:
+    """The CPU's record cached at `path`, when it describes this machine; else None."""
+    records = load_records(path, fingerprint())
+    return None if records is None else records[0]
+
+
+def save(path: str, device: Device) -> None:
+    save_records(path, fingerprint(), device)
+
+
+def load_records(path: str, machine: dict) -> list | None:
+    """[Device, *Links] cached at `path` when the file was written for `machine` (a fingerprint); None for
+    a missing, corrupt or foreign file, or figures no device could have."""
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
-        if data.get("format") != FORMAT or data.get("machine") != fingerprint():
+        if data.get("format") != FORMAT or data.get("machine") != machine:
             return None
         device = Device.from_dict(data["device"])
+        links = [Link(**link) for link in data.get("links", ())]
         if device.bandwidth <= 0 or device.launch_latency < 0 or not device.peak_flops:
+            return None
+        if any(link.bandwidth <= 0 or link.latency < 0 for link in links):
             return None
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         if not isinstance(e, FileNotFoundError):
             log.info("arraystack: ignoring the hardware cache %s (%s); recalibrating", path, e)
         return None
-    return device
+    return [device, *links]
 
 
-def save(path: str, device: Device) -> None:
+def save_records(path: str, machine: dict, device: Device, links=()) -> None:
     """Write atomically (a temporary file renamed over the old one); an unwritable cache is only logged."""
-    data = {"format": FORMAT, "machine": fingerprint(), "device": device.as_dict()}
+    data = {
+        "format": FORMAT,
+        "machine": machine,
+        "device": device.as_dict(),
+        "links": [asdict(link) for link in links],
+    }
     directory = os.path.dirname(path)
     try:
         os.makedirs(directory, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".cpu.", suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".calibration.", suffix=".tmp")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 json.dump(data, f, indent=1)

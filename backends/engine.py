@@ -22,7 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import numpy as np
 from arraystack.backends.device_runtime import runtime_for
-from arraystack.backends.engine_report import RunReport, out_of_memory
+from arraystack.backends.engine_report import RunReport, out_of_memory, step_clock
 from arraystack.backends.engine_schedule import Schedule, used_devices
 from arraystack.backends.memory import buffer_owner, limits
 
@@ -190,6 +190,7 @@ class _Run:
         self.peak = dict.fromkeys(schedule.devices, 0)
         self.transfers = {}
         self.threads = {}
+        self.clocks = {}  # ("region" or "transfer", index) -> the StepClock of its step
         self.arguments = buffers
         self._lock = threading.Lock()
 
@@ -241,12 +242,14 @@ class _Run:
             value = env[(t.value, t.src)]
             block = blocks[node.writes[0].buffer]
             aval = node.writes[0].aval
-            env[(t.value, t.dst)] = runtime.transfer(value, engine.runtimes[t.src], block, aval)
+            with step_clock(runtime) as self.clocks[("transfer", node.index)]:
+                env[(t.value, t.dst)] = runtime.transfer(value, engine.runtimes[t.src], block, aval)
             self.transfers[node.index] = (t.value, t.src, t.dst, int(value.nbytes))
             return
         inputs = [env[x] if isinstance(x, tuple) else x.value for x in node.inputs]
         outputs = [None if w.view else (blocks[w.buffer], w.aval) for w in node.writes]
-        results = runtime.run(engine.steps[node.index], inputs, outputs)
+        with step_clock(runtime) as self.clocks[("region", node.index)]:
+            results = runtime.run(engine.steps[node.index], inputs, outputs)
         for write, value in zip(node.writes, results):
             env[write.key] = value
         self.threads[node.index] = threading.current_thread().name
@@ -341,6 +344,7 @@ class _Run:
             predicted_peak=dict(self.schedule.predicted_peak),
             threads=dict(self.threads),
             runtimes={d: r.name for d, r in self.engine.runtimes.items()},
+            measured={key: clock.seconds() for key, clock in self.clocks.items()},
         )
 
 

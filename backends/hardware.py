@@ -1,13 +1,15 @@
 """The hardware model: which devices exist and what work costs on them, as plain frozen records.
 
 detect() describes this machine: its CPU with figures measured by short micro-benchmarks (calibration.py,
-cached on disk), plus the devices of every registered kind (register_device_kind, or a package entry point in
+cached on disk), plus the devices of every registered kind (a CUDA device's figures measured and cached the
+same way, backends/cupy/calibration.py) (register_device_kind, or a package entry point in
 the `arraystack.devices` group), plus simulated presets (presets.py). The planner and the cost model read
 these records; nothing queries a device after detection.
 """
 
 from __future__ import annotations
 
+import inspect
 import logging
 import warnings
 from dataclasses import asdict, dataclass, field, replace
@@ -200,9 +202,18 @@ def _load_entry_points() -> None:
             warnings.warn(f"arraystack: device entry point {ep.value!r} failed: {e}", stacklevel=2)
 
 
-def _detect_kind(kind: str, detect) -> tuple[list, list]:
+def _detect_kind(kind: str, detect, cache_dir=None, recalibrate=False) -> tuple[list, list]:
+    """The records of one kind. A detect function taking `cache_dir` (and `recalibrate`) keywords measures
+    its devices and caches their figures there, as the CPU's (backends/cupy/calibration.py)."""
     try:
-        records = list(detect())
+        parameters = inspect.signature(detect).parameters
+    except (TypeError, ValueError):
+        parameters = {}
+    keywords = {"cache_dir": cache_dir} if "cache_dir" in parameters else {}
+    if "recalibrate" in parameters:
+        keywords["recalibrate"] = recalibrate
+    try:
+        records = list(detect(**keywords))
     except Exception as e:  # noqa: BLE001 - one kind's failure leaves the others usable
         warnings.warn(f"arraystack: detecting {kind!r} devices failed: {e}", stacklevel=3)
         return [], []
@@ -232,7 +243,8 @@ _detected: dict = {}  # (cache_dir, presets) -> HardwareModel, so devices() is c
 
 def detect(cache_dir: str | None = None, recalibrate: bool = False, presets=()) -> HardwareModel:
     """This machine's hardware model: the CPU (figures calibrated once, then read from
-    <cache_dir>/hardware/cpu.json; recalibrate=True measures again), registered kinds, and simulated
+    <cache_dir>/hardware/cpu.json; recalibrate=True measures again), registered kinds (those whose detect
+    takes cache_dir measure and cache alike), and simulated
     presets (names from presets.DEVICE_PRESETS, added after the real devices with links to the host)."""
     from arraystack.backends.calibration import cpu_device
     from arraystack.backends.presets import simulated
@@ -244,7 +256,7 @@ def detect(cache_dir: str | None = None, recalibrate: bool = False, presets=()) 
     _load_entry_points()
     devices, links = [cpu_device(cache_dir, recalibrate)], []
     for kind, detect_fn in list(device_kinds.items()):
-        found, found_links = _detect_kind(kind, detect_fn)
+        found, found_links = _detect_kind(kind, detect_fn, cache_dir, recalibrate)
         devices += found
         links += found_links
     model = HardwareModel(tuple(devices), tuple(links))

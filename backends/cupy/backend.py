@@ -193,10 +193,13 @@ def _nbytes(aval) -> int:
 
 
 # -- the hardware model's CUDA devices ------------------------------------------------------------------------
-def detect_cuda() -> list:
-    """The CUDA devices of cupy (or the stand-in) with their links to the host: figures from the device
-    properties (memory bandwidth from clock and bus width), peak flops from the matching preset or
-    estimated from SMs and clock. None without cupy, a driver or a device."""
+def detect_cuda(cache_dir=None, recalibrate=False) -> list:
+    """The CUDA devices of cupy (or the stand-in) with their links to the host: bandwidth, launch latency
+    and the links measured on first use and cached under cache_dir (calibration.py); peak flops from the
+    matching preset or estimated from SMs and clock. The stand-in's figures are estimated from its device
+    properties (memory bandwidth from clock and bus width). None without cupy, a driver or a device."""
+    from arraystack.backends.cupy.calibration import calibrated
+
     xp = arrays.cupy_module()
     if xp is None:
         return []
@@ -221,11 +224,11 @@ def detect_cuda() -> list:
             source="estimated",
         )
         pcie = LINK_PRESETS["pcie4"]
-        records += [
-            device,
-            replace(pcie, src="cpu", dst=device.key),
-            replace(pcie, src=device.key, dst="cpu"),
-        ]
+        links = [replace(pcie, src="cpu", dst=device.key), replace(pcie, src=device.key, dst="cpu")]
+        if arrays._standin() is not None:
+            records += [device, *links]
+        else:
+            records += calibrated(xp, device, links, cache_dir, recalibrate)
     return records
 
 

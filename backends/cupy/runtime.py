@@ -3,7 +3,8 @@ to and from the host, steps run with the device current, and synchronization.
 
 A block is a cupy uint8 array of the device: running out of device memory (cupy's pool limit, or the
 device's) is a MemoryError the engine reports as arraystack.OutOfMemory naming the step. Steps compute into
-arrays of their own, which place() copies into their plan buffer.
+arrays of their own, which place() copies into their plan buffer. Work is queued on the device's current
+stream, so a step's time is read from CUDA events around it (clock()), once the run has synchronized.
 """
 
 from __future__ import annotations
@@ -91,6 +92,31 @@ class CupyRuntime(HostRuntime):
     def synchronize(self) -> None:
         """Wait for the work queued on this device."""
         self.xp.cuda.Device(self.index).synchronize()
+
+    def clock(self):
+        """A clock of one step on this device: CUDA events recorded on its current stream before and after
+        (engine_report.StepClock's interface), read after synchronize()."""
+        return _EventClock(self.xp, self.index)
+
+
+class _EventClock:
+    def __init__(self, xp, index):
+        self.xp, self.index = xp, index
+
+    def __enter__(self):
+        with self.xp.cuda.Device(self.index):
+            self.start = self.xp.cuda.Event()
+            self.stop = self.xp.cuda.Event()
+            self.start.record()
+        return self
+
+    def __exit__(self, *exc):
+        with self.xp.cuda.Device(self.index):
+            self.stop.record()
+
+    def seconds(self) -> float:
+        self.stop.synchronize()
+        return self.xp.cuda.get_elapsed_time(self.start, self.stop) / 1e3
 
 
 def _outputs_bytes(eqn) -> int:
