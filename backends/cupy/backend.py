@@ -21,7 +21,6 @@ from arraystack.backends.executable import Executable, alias_safe
 from arraystack.backends.hardware import Device, register_device_kind
 from arraystack.backends.interface import Backend, CompileOptions
 from arraystack.backends.memory import RunLedger, buffer_owner, limits, out_of_memory
-from arraystack.ir.control import fusion_p
 from arraystack.ir.core import device_namespaces, register_array_namespace
 from arraystack.ir.ir import Literal
 
@@ -49,12 +48,13 @@ class CupyBackend(Backend):
         )
 
     def unsupported(self, eqn) -> str | None:
+        """None for what runs compiled on the device (a CUDA kernel, or a loop over compiled bodies);
+        else "cupy rule (why)": the equation's rule runs with xp = cupy."""
         if _lowered(eqn, None) is not None:
             return None
-        if eqn.prim is fusion_p and importlib.util.find_spec(CODEGEN) is not None:
-            why = importlib.import_module(CODEGEN).why_not(eqn)
-            return f"cupy: the region's rules run with xp = cupy ({why})"
-        return "cupy: the equation's rule runs with xp = cupy (no CUDA kernel of its own)"
+        if importlib.util.find_spec(CODEGEN) is None:
+            return "cupy rule (the CUDA code generator is not installed)"
+        return f"cupy rule ({importlib.import_module(CODEGEN).why_not(eqn)})"
 
     def compile(self, graph, options: CompileOptions | None = None):
         """The whole graph on one CUDA device: the device of its first cuda argument (cuda:0 when none
@@ -62,7 +62,7 @@ class CupyBackend(Backend):
         xp = _namespace(self)
         steps = [self.step(eqn, graph, options) for eqn in graph.eqns]
         runner = alias_safe(graph, _interpret(graph, steps, xp))
-        how = ["cuda kernel" if _lowered(e, graph) is not None else "cupy rule" for e in graph.eqns]
+        how = [self.unsupported(e) or _described(_lowered(e, graph)) for e in graph.eqns]
 
         def run(buffers):
             index = next((b.device.id for b in buffers if isinstance(b, xp.ndarray)), 0)
@@ -74,7 +74,7 @@ class CupyBackend(Backend):
     def step(self, eqn, graph, options: CompileOptions | None = None):
         """Equation `eqn` as a function of its values on the current device, returning its outputs."""
         xp = _namespace(self)
-        lowered = _lowered(eqn, graph, xp)
+        lowered = _lowered(eqn, graph, xp, options)
         if lowered is not None:
             return lowered
         rule = arrays.gpu_rule(eqn.prim)
@@ -104,12 +104,31 @@ def _namespace(backend):
     return xp
 
 
-def _lowered(eqn, graph, xp=None):
-    """A fusion region as CUDA kernels of the code generator (cuda_codegen.lower_region(eqn, graph), a
-    KernelSource; None for a region it does not lower), as a step launching them through xp.RawModule when
-    `xp` is given; None for anything else. This is the one place the backend asks for kernels."""
-    if eqn.prim is not fusion_p or importlib.util.find_spec(CODEGEN) is None:
+class _HostLoop:
+    """What _lowered says of a switch, while or scan: a loop on the host over compiled bodies."""
+
+    kind = "host loop over compiled bodies"
+
+
+def _described(lowered) -> str:
+    return lowered.kind if isinstance(lowered, _HostLoop) else f"cuda kernel ({lowered.kind})"
+
+
+def _lowered(eqn, graph, xp=None, options=None):
+    """What runs `eqn` compiled on the device, or None (its rule runs with xp = cupy). Without `xp`: a
+    KernelSource (cuda_codegen.lower_region: a fusion region, argmax/argmin or a cumulative equation as
+    CUDA kernels) or a _HostLoop (switch, while, scan: cuda_control.py); with `xp`, the step running it:
+    kernels launched through xp.RawModule, a loop over bodies compiled by this backend. This is the one
+    place the backend asks for kernels."""
+    if importlib.util.find_spec(CODEGEN) is None:
         return None
+    from arraystack.backends.cupy import cuda_control
+
+    if eqn.prim in cuda_control.CONTROL:
+        if xp is None:
+            return _HostLoop()
+        options = options or CompileOptions()
+        return cuda_control.control_step(eqn, lambda g: backend.compile(g, options), xp)
     kernels = importlib.import_module(CODEGEN).lower_region(eqn, graph)
     if kernels is None or xp is None:
         return kernels

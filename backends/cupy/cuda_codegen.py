@@ -31,6 +31,7 @@ from arraystack.backends.codeblock import CodeBlock
 from arraystack.backends.cupy.cuda_region import NotLowered, Region, outer_dims
 from arraystack.backends.cupy.kernel_cache import key_of
 from arraystack.backends.cupy.lowering import storage_type, store
+from arraystack.ir.control import fusion_p
 from arraystack.ir.ir import Literal
 
 Launch = namedtuple("Launch", "kernel grid block shared_mem args")
@@ -146,7 +147,10 @@ class KernelSource:
         for k, out in enumerate(outputs):
             out_args += [out, *strides[len(sites) + k]]
         result = []
-        for kernel, (grid, block, extra) in zip(self.kernels, configs):
+        for kernel, config in zip(self.kernels, configs):
+            if config is None:  # a kernel these sizes do not need
+                continue
+            grid, block, extra = config
             args = (*site_args, *out_args, *size_args, *[scratch[j] for j in extra])
             result.append(Launch(kernel, grid, block, 0, args))
         return result
@@ -206,7 +210,14 @@ def _elementwise(region: Region) -> KernelSource:
 
 
 def why_not(eqn) -> str | None:
-    """Why the region of `eqn` is not lowered to CUDA, or None if it is."""
+    """Why the region of `eqn` (or the argmax/argmin/cumulative equation) is not lowered to CUDA, or
+    None if it is."""
+    from arraystack.backends.cupy import cuda_codegen_axis as axis
+
+    if eqn.prim in axis.ARG_REDUCTIONS or eqn.prim in axis.SCANS:
+        return axis.axis_reason(eqn)
+    if eqn.prim is not fusion_p:
+        return f"no CUDA kernel of its own for {eqn.prim.name}"
     try:
         region = Region(eqn)
     except NotLowered as e:
@@ -219,8 +230,19 @@ def why_not(eqn) -> str | None:
 
 
 def lower_region(eqn, graph=None) -> KernelSource | None:
-    """The CUDA kernels of the fusion equation `eqn` (of `graph`), or None when it is not lowered
-    (why_not(eqn) says why)."""
+    """The CUDA kernels of the fusion equation `eqn` (of `graph`), or of an argmax, argmin or
+    cumulative equation (a region of one primitive); None when it is not lowered (why_not(eqn) says
+    why)."""
+    from arraystack.backends.cupy import cuda_codegen_axis as axis
+
+    if eqn.prim in axis.ARG_REDUCTIONS or eqn.prim in axis.SCANS:
+        if axis.axis_reason(eqn) is not None:
+            return None
+        if eqn.prim in axis.SCANS:
+            return axis.lower_scan(eqn)
+        return axis.lower_arg_reduction(eqn)
+    if eqn.prim is not fusion_p:
+        return None
     try:
         region = Region(eqn)
     except NotLowered:

@@ -49,19 +49,22 @@ def _accumulator(dtype) -> str:
     return register_type(dtype)
 
 
-class _Reduction:
-    def __init__(self, region: Region, eqn, k: int):
-        self.eqn, self.name = eqn, f"a{k}"
-        self.dtype = np.dtype(eqn.outputs[0].aval.dtype)
-        self.op = REDUCE_OPS[eqn.prim]
+class Combiner:
+    """A reduction or scan operator ("sum", "prod", "max", "min", "and", "or") over values of `dtype`, in
+    its accumulator type `acc`; combine(a, b) takes the earlier operand first (NumPy's maximum returns
+    the second of two equal values, so the order decides which zero a max of 0.0 and -0.0 keeps)."""
+
+    def __init__(self, op: str, dtype):
+        self.dtype = np.dtype(dtype)
+        self.op = op
         if self.dtype.kind == "b":
-            self.op = {"sum": "or", "prod": "and", "max": "or", "min": "and"}.get(self.op, self.op)
+            self.op = {"sum": "or", "prod": "and", "max": "or", "min": "and"}.get(op, op)
         self.acc = _accumulator(self.dtype)
-        self.value = region.names[eqn.outputs[0]]
-        self.stage = region.stage[eqn]
 
     def identity(self) -> str:
         op, dtype = self.op, self.dtype
+        if op == "sum" and dtype.kind == "f":
+            return f"(-({self.acc})0)"  # -0.0 + x is x for every x, -0.0 included
         if op in ("sum", "or"):
             return f"({self.acc})0"
         if op in ("prod", "and"):
@@ -87,13 +90,24 @@ class _Reduction:
     def element(self, expr: str) -> str:
         return f"({self.acc})({expr} != 0)" if self.op in ("and", "or") else f"({self.acc})({expr})"
 
-    def result(self) -> str:
+    def result_of(self, name: str) -> str:
         t = register_type(self.dtype)
         if self.dtype.kind == "b":
-            return f"({self.name} != 0)"
+            return f"({name} != 0)"
         if self.dtype == np.float16:
-            return f"np_round_half({self.name})"
-        return f"(({t}){self.name})"
+            return f"np_round_half({name})"
+        return f"(({t}){name})"
+
+
+class _Reduction(Combiner):
+    def __init__(self, region: Region, eqn, k: int):
+        super().__init__(REDUCE_OPS[eqn.prim], eqn.outputs[0].aval.dtype)
+        self.eqn, self.name = eqn, f"a{k}"
+        self.value = region.names[eqn.outputs[0]]
+        self.stage = region.stage[eqn]
+
+    def result(self) -> str:
+        return self.result_of(self.name)
 
 
 def reduction_reason(region: Region) -> str | None:

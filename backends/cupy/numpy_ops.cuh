@@ -174,3 +174,74 @@ __device__ __forceinline__ double np_logistic(double x) {
     double e = exp(-fabs(x));
     return x >= 0.0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
 }
+
+// Scans of generated kernels. Op has `typedef ... T`, `static T identity()` and `static T combine(T earlier,
+// T later)`; the order of combination depends on the block's shape alone (no atomics), so a scan gives the
+// same bits on every run. Blocks are whole warps.
+template <class Op> __device__ __forceinline__ typename Op::T np_warp_inclusive_scan(typename Op::T x, int lane) {
+    for (int d = 1; d < 32; d <<= 1) {
+        typename Op::T y = __shfl_up_sync(0xffffffffu, x, d);
+        if (lane >= d) x = Op::combine(y, x);
+    }
+    return x;
+}
+// Each thread's exclusive prefix of x over the block's threads in order (Hillis-Steele in each warp, then
+// over the warps' totals); *total gets the whole block's. sh: 33 shared slots, free again on return.
+template <class Op>
+__device__ typename Op::T np_block_exclusive_scan(typename Op::T x, typename Op::T* sh, typename Op::T* total) {
+    typedef typename Op::T T;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    const T inclusive = np_warp_inclusive_scan<Op>(x, lane);
+    T exclusive = __shfl_up_sync(0xffffffffu, inclusive, 1);
+    if (lane == 0) exclusive = Op::identity();
+    if (lane == 31) sh[warp] = inclusive;
+    __syncthreads();
+    if (warp == 0) {
+        const T w = np_warp_inclusive_scan<Op>(lane < nwarps ? sh[lane] : Op::identity(), lane);
+        T before = __shfl_up_sync(0xffffffffu, w, 1);
+        if (lane == 0) before = Op::identity();
+        if (lane < nwarps) sh[lane] = before;
+        if (lane == 31) sh[32] = w;
+    }
+    __syncthreads();
+    const T prefix = Op::combine(sh[warp], exclusive);
+    *total = sh[32];
+    __syncthreads();
+    return prefix;
+}
+
+// argmax/argmin of (value, index) pairs, as NumPy's: the first NaN wins, then the larger (smaller) value,
+// then the smaller index; index -1 is no element
+template <bool MAX, class T> __device__ __forceinline__ bool np_arg_better(T w, i64 k, T v, i64 i) {
+    if (k < 0) return false;
+    if (i < 0) return true;
+    if (v != v) return w != w && k < i;
+    if (w != w) return true;
+    if (MAX ? w > v : w < v) return true;
+    return w == v && k < i;
+}
+// Every thread ends holding the block's best pair. shv, shi: 33 shared slots each.
+template <bool MAX, class T> __device__ void np_block_arg(T& v, i64& i, T* shv, i64* shi) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    for (int d = 16; d > 0; d >>= 1) {
+        const T w = __shfl_down_sync(0xffffffffu, v, d);
+        const i64 k = __shfl_down_sync(0xffffffffu, i, d);
+        if (np_arg_better<MAX>(w, k, v, i)) { v = w; i = k; }
+    }
+    if (lane == 0) { shv[warp] = v; shi[warp] = i; }
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < nwarps ? shv[lane] : v;
+        i = lane < nwarps ? shi[lane] : (i64)-1;
+        for (int d = 16; d > 0; d >>= 1) {
+            const T w = __shfl_down_sync(0xffffffffu, v, d);
+            const i64 k = __shfl_down_sync(0xffffffffu, i, d);
+            if (np_arg_better<MAX>(w, k, v, i)) { v = w; i = k; }
+        }
+        if (lane == 0) { shv[32] = v; shi[32] = i; }
+    }
+    __syncthreads();
+    v = shv[32];
+    i = shi[32];
+    __syncthreads();
+}
