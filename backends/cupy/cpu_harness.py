@@ -12,7 +12,8 @@ meeting at __syncthreads and warp exchanges).
   data address is passed. A scalar parameter takes a NumPy scalar (or a Python int/float/bool) and is
   passed by value as the parameter's C type; a NumPy scalar of another type raises TypeError, as the GPU
   would read garbage;
-- `shared_mem`: accepted for cupy's signature; kernels here declare their shared memory statically.
+- `shared_mem`: the bytes of dynamic shared memory each block gets (NP_DYNAMIC_SHARED in the source),
+  at most 48 KiB as on a GPU without the opt-in attribute.
 
 A launch that misuses the execution model (a divergent __syncthreads, a shuffle some lanes skip, more
 than 1024 threads per block) raises RuntimeError instead of returning numbers. Built libraries are cached
@@ -116,7 +117,7 @@ extern "C" int cuda_on_cpu_launch_{name}(const unsigned* dims, void** args, char
     dim3 grid, block;
     grid.x = dims[0]; grid.y = dims[1]; grid.z = dims[2];
     block.x = dims[3]; block.y = dims[4]; block.z = dims[5];
-    std::string e = cuda_on_cpu::launch(grid, block, [&]() {{ {call} }});
+    std::string e = cuda_on_cpu::launch(grid, block, [&]() {{ {call} }}, dims[6]);
     if (e.empty()) return 0;
     snprintf(error, size, "%s", e.c_str());
     return 1;
@@ -196,7 +197,7 @@ class CpuKernel:
                 )
             holders.append(np.array(arg, dtype=kind))
         pointers = (ctypes.c_void_p * max(len(holders), 1))(*[h.ctypes.data for h in holders])
-        dims = (ctypes.c_uint * 6)(*_dims(grid), *_dims(block))
+        dims = (ctypes.c_uint * 7)(*_dims(grid), *_dims(block), int(shared_mem))
         error = ctypes.create_string_buffer(1024)
         if self._launch(dims, pointers, error, len(error)):
             raise RuntimeError(f"launch of kernel {self.name} failed: {error.value.decode()}")

@@ -150,9 +150,9 @@ class KernelSource:
         for kernel, config in zip(self.kernels, configs):
             if config is None:  # a kernel these sizes do not need
                 continue
-            grid, block, extra = config
+            grid, block, extra, *shared = config  # shared: bytes of dynamic shared memory
             args = (*site_args, *out_args, *size_args, *[scratch[j] for j in extra])
-            result.append(Launch(kernel, grid, block, 0, args))
+            result.append(Launch(kernel, grid, block, shared[0] if shared else 0, args))
         return result
 
 

@@ -27,9 +27,12 @@ from arraystack.backends.cupy.cuda_codegen import (
     named,
 )
 from arraystack.backends.cupy.cuda_region import REDUCE_OPS, Region
-from arraystack.backends.cupy.lowering import literal, register_type
+from arraystack.backends.cupy.lowering import literal, load, register_type
 from arraystack.ir.ir import Literal
 
+# Shared memory a block may use without opting in (cudaFuncAttributeMaxDynamicSharedMemorySize), on
+# every architecture since sm_20: a row kept in shared memory must fit beside the static slots
+SHARED_PER_BLOCK = 48 * 1024
 PARTS = (
     1024  # most partial results of a whole-array reduction (one per block of the partial kernel)
 )
@@ -169,6 +172,9 @@ class _Writer:
         self.outputs = Outputs(region)
         self.reductions = [_Reduction(region, e, k) for k, e in enumerate(region.reductions)]
         self.code = CodeBlock()
+        self.passes: dict = {}  # site -> the passes that load it
+        self.row_sites: tuple = ()  # full sites kept in shared memory (rows form), widest first
+        self.stored: set = set()
 
     def hoist(self, targets, env) -> None:
         """Emit at outer scope the outer-level values the targets need that are computable there."""
@@ -196,10 +202,23 @@ class _Writer:
         code.line("}")
 
     def load_full(self, targets, env) -> None:
-        region = self.region
+        region, code = self.region, self.code
         for k in region.sites_used(targets, env):
-            if region.site_scope(k) == "full":
-                region.emit_load(self.code, k)
+            if region.site_scope(k) != "full":
+                continue
+            self.passes[k] = self.passes.get(k, 0) + 1
+            if k not in self.row_sites:
+                region.emit_load(code, k)
+                continue
+            # a row kept in shared memory: each thread reads back the elements it wrote (same j)
+            t = register_type(region.dtype(k))
+            value = load(region.dtype(k), f"p{k}[{region.offset(f'p{k}', region.sites[k].axes)}]")
+            if k in self.stored:
+                code.line(f"const {t} x{k} = cache_rows ? row{k}[j] : {value};")
+            else:
+                code.line(f"const {t} x{k} = {value};")
+                code.line(f"if (cache_rows) row{k}[j] = x{k};")
+                self.stored.add(k)
 
     def stage_pass(self, stage, env, start, step, block) -> None:
         code, region = self.code, self.region
@@ -263,6 +282,8 @@ class _Writer:
         sizes = [f"i64 n{d}" for d in range(region.rank)]
         params = region.site_params() + self.outputs.params() + sizes
         params += ["i64 outer_total", "i64 inner_total", "i64 parts", *extra]
+        if self.row_sites:
+            params.append("i64 cache_rows")
         bound = f"__launch_bounds__({BLOCK}, {MIN_BLOCKS}) "
         code.line(f'extern "C" __global__ void {bound}__{name}__(')
         code.line("    " + ", ".join(params) + ") {")
@@ -271,6 +292,14 @@ class _Writer:
             code.line(f"__shared__ {r.acc} sh_{r.name}[33];")
         code.line("const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;")
         code.line("const int nwarps = blockDim.x >> 5;")
+        if self.row_sites:
+            code.line("NP_DYNAMIC_SHARED(row_memory);")
+            offset = []
+            for k in self.row_sites:
+                t = register_type(region.dtype(k))
+                start = " + ".join(offset) or "0"
+                code.line(f"{t}* row{k} = ({t}*)(row_memory + inner_total * ({start}));")
+                offset.append(f"sizeof({t})")
 
     def load_outer(self) -> None:
         region = self.region
@@ -344,16 +373,33 @@ def _form(region: Region, writer: _Writer) -> str:
     return "columns"
 
 
+def _register_bytes(dtype) -> int:
+    return 4 if dtype == np.float16 else dtype.itemsize
+
+
 def lower_reduction(region: Region) -> KernelSource:
     """The kernels of a reducing region (see the module docstring)."""
     writer = _Writer(region, "")
     writer.form = form = _form(region, writer)
+    row_bytes = 0  # shared memory per element of a row kept there
     if form == "whole":
         writer.whole()
         source, names = named(writer.code.text(), "sum", ("PARTIAL", "FINAL"))
     else:
         writer.per_outer_point("KERNEL")
+        reread = [k for k, n in writer.passes.items() if n > 1]
+        if (
+            form == "rows" and reread
+        ):  # again, keeping the rows that passes re-read in shared memory
+            widest = sorted(reread, key=lambda k: -_register_bytes(region.dtype(k)))
+            row_bytes = sum(_register_bytes(region.dtype(k)) for k in widest)
+            writer = _Writer(region, form)
+            writer.row_sites = tuple(widest)
+            writer.per_outer_point("KERNEL")
         source, names = named(writer.code.text(), form)
+    static_shared = sum(
+        33 * np.dtype(_ACCUMULATOR_DTYPES[r.acc]).itemsize for r in writer.reductions
+    )
     extremes = sorted({r.op for r in writer.reductions if r.op in ("max", "min")})
     accumulators = [np.dtype(_ACCUMULATOR_DTYPES[r.acc]) for r in writer.reductions]
 
@@ -371,7 +417,13 @@ def lower_reduction(region: Region) -> KernelSource:
             return args, [((parts,), (BLOCK,), ids), ((1,), (BLOCK,), ids)], scratch
         if form == "rows":
             block = min(BLOCK, max(32, -(-inner // 32) * 32))
-            return args, [((max(1, min(outer, MAX_GRID)),), (block,), ())], []
+            grid = (max(1, min(outer, MAX_GRID)),)
+            if not row_bytes:
+                return args, [(grid, (block,), ())], []
+            shared = inner * row_bytes
+            cached = 0 < shared <= SHARED_PER_BLOCK - static_shared
+            config = (grid, (block,), (), shared if cached else 0)
+            return [*args, np.int64(cached)], [config], []
         grid = max(1, min(-(-outer // BLOCK), MAX_GRID))
         return args, [((grid,), (BLOCK,), ())], []
 

@@ -13,6 +13,8 @@ typedef float f32;
 typedef double f64;
 
 #ifndef __CUDA_ON_CPU__
+// the block's dynamic shared memory (the launch's shared_mem bytes)
+#define NP_DYNAMIC_SHARED(name) extern __shared__ __align__(16) unsigned char name[]
 // binary16 storage; arithmetic happens in float (as NumPy's float16 loops compute)
 struct __half {
     unsigned short x;

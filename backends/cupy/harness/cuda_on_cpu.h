@@ -70,6 +70,7 @@ struct Block {
 inline thread_local Block* active = nullptr;
 inline thread_local uint3 block_index = {0, 0, 0};
 inline thread_local dim3 block_dim, grid_dim;
+inline thread_local std::vector<unsigned char> dynamic_shared;  // the launch's shared_mem bytes, per block
 
 [[noreturn]] inline void fail(const std::string& message) { throw std::runtime_error(message); }
 
@@ -212,7 +213,9 @@ inline void run_block(Block& b, uint3 index) {
 }
 
 // Runs body() as every thread of every block; returns "" or the first error.
-inline std::string launch(dim3 grid, dim3 block, std::function<void()> body) {
+inline std::string launch(dim3 grid, dim3 block, std::function<void()> body, unsigned shared = 0) {
+    if (shared > 48 * 1024) return "invalid configuration: more than 48 KiB of dynamic shared memory";
+    dynamic_shared.assign(shared + 16, 0);
     if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0)
         return "invalid configuration: a grid or block dimension is 0";
     if (block.x * block.y * block.z > 1024) return "invalid configuration: more than 1024 threads per block";
@@ -230,6 +233,7 @@ inline std::string launch(dim3 grid, dim3 block, std::function<void()> body) {
 
 }  // namespace cuda_on_cpu
 
+#define NP_DYNAMIC_SHARED(name) unsigned char* name = cuda_on_cpu::dynamic_shared.data()
 #define threadIdx (cuda_on_cpu::self().tid)
 #define blockIdx (cuda_on_cpu::block_index)
 #define blockDim (cuda_on_cpu::block_dim)
