@@ -203,6 +203,7 @@ from arraystack._transforms.jit import jit
 from arraystack._transforms.make_graph import make_graph
 from arraystack._transforms.vmap import vmap
 from arraystack.ir import tree as tree_util
+from arraystack.jax_import import from_jax
 from arraystack.lib import info, show_config
 from arraystack.linalg._contractions import (
     inner, kron, matvec, outer, tensordot, vdot, vecdot, vecmat,
@@ -238,7 +239,8 @@ __all__ = [
     "flipud",
     "float16", "float32", "float64", "float_power", "floating", "floor", "floor_divide", "fmax",
     "fmin", "fmod", "fori_loop", "format_float_positional", "format_float_scientific", "frexp",
-    "from_dlpack", "frombuffer", "fromfile", "fromfunction", "fromiter", "frompyfunc", "fromstring",
+    "from_dlpack", "from_jax", "frombuffer", "fromfile", "fromfunction", "fromiter", "frompyfunc",
+    "fromstring",
     "full", "full_like", "gcd", "generic", "genfromtxt", "geomspace", "get_printoptions", "geterr",
     "geterrcall", "grad", "gradient", "greater", "greater_equal", "half", "hamming", "hanning",
     "heaviside", "hessian", "histogram", "histogram2d", "histogram_bin_edges", "histogramdd",

@@ -2,7 +2,7 @@
 its equations with arraystack's primitives, so arraystack's jit, grad and vmap apply to it.
 
 convert.py holds from_jax, interpreter.py runs a jaxpr through the conversion rules, one module per
-family of lax primitives fills `jax_rules` (rules_math, rules_structural, rules_indexing,
+family of lax primitives holds a table of them (rules_math, rules_structural, rules_indexing,
 rules_control), and coverage.py lists every lax primitive that is not converted, with the reason.
 JAX is an optional dependency, imported when `from_jax` is called.
 """

@@ -13,13 +13,6 @@ import numpy
 from arraystack.jax_import.interpreter import constant, physical_dtype, run_jaxpr
 
 
-def _rules_loaded() -> None:
-    """Fill jax_rules (each rules module adds its table when imported)."""
-    from arraystack.jax_import import rules_control, rules_indexing, rules_math, rules_structural
-
-    del rules_control, rules_indexing, rules_math, rules_structural
-
-
 def _import_jax():
     try:
         import jax
@@ -108,7 +101,6 @@ def from_jax(
     dtype('float32')
     """
     jax = _import_jax()
-    _rules_loaded()
     static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
     cache: dict = {}
 

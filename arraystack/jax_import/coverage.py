@@ -172,10 +172,9 @@ def coverage_table() -> str:
     --------
     arraystack.from_jax : the converter the table describes.
     """
-    from arraystack.jax_import.convert import _rules_loaded
-    from arraystack.jax_import.interpreter import jax_rules
+    from arraystack.jax_import.interpreter import conversion_rules
 
-    _rules_loaded()
+    jax_rules = conversion_rules()
     names = sorted(set(jax_rules) | set(UNSUPPORTED))
     converted = sum(1 for n in names if n in jax_rules)
     lines = [

@@ -5,8 +5,9 @@ Values are raw operands of `bind` (NumPy arrays and scalars eagerly, Tracers und
 own transformations. A PRNG key array (`key<fry>[...]`) is held as its uint32 key data, shape
 ``(*keys, 2)``.
 
-Rule convention: `jax_rules[name](site, *operands, **params) -> value or list of values`, keyed by the
-JAX primitive's name, with `params` the equation's params. `site` is the Site of the equation: its
+Rule convention: `rules[name](site, *operands, **params) -> value or list of values`, keyed by the
+JAX primitive's name (the tables of rules_math, rules_structural, rules_indexing and rules_control,
+merged by `conversion_rules()`), with `params` the equation's params. `site` is the Site of the equation: its
 output avals (`site.out_avals`), `site.run(closed_jaxpr, args)` for sub-jaxprs, and `site.error()`
 naming the primitive and where it sits. A rule may return a value of another dtype than JAX's;
 the interpreter converts it to the equation's output dtype (the `out_dtype` params of lax's binary
@@ -20,7 +21,20 @@ import numpy
 from arraystack.ir.core import bind
 from arraystack.ir.primitives import convert_p
 
-jax_rules: dict = {}
+
+def conversion_rules() -> dict:
+    """Every conversion rule, by JAX primitive name."""
+    if not _RULES:
+        from arraystack.jax_import.rules_control import control_rules
+        from arraystack.jax_import.rules_indexing import indexing_rules
+        from arraystack.jax_import.rules_math import math_rules
+        from arraystack.jax_import.rules_structural import structural_rules
+
+        _RULES.update({**math_rules, **structural_rules, **indexing_rules, **control_rules})
+    return _RULES
+
+
+_RULES: dict = {}
 
 
 class UnsupportedPrimitiveError(NotImplementedError):
@@ -74,7 +88,7 @@ class Site:
         """Run a sub-jaxpr (a ClosedJaxpr, or a Jaxpr without consts) on raw values."""
         jaxpr = getattr(closed_jaxpr, "jaxpr", closed_jaxpr)
         consts = list(getattr(closed_jaxpr, "consts", ()))
-        inner = self.path + [f"equation {self.index} ({self.name}) {label}".rstrip()]
+        inner = self.path + [f"equation {self.index} {self.name}{label}"]
         return run_jaxpr(jaxpr, [constant(c) for c in consts], list(args), inner)
 
 
@@ -131,9 +145,12 @@ def run_jaxpr(jaxpr, consts: list, args: list, path: list) -> list:
         env[var] = value
     for var, value in zip(jaxpr.invars, args):
         env[var] = value
+    rules = conversion_rules()
     for index, eqn in enumerate(jaxpr.eqns):
         site = Site(path, index, eqn)
-        rule = jax_rules.get(eqn.primitive.name)
+        rule = rules.get(eqn.primitive.name)
+        if any(is_key(v.aval) for v in eqn.invars) and eqn.primitive.name in _KEY_STRUCTURAL:
+            rule = _key_rule(site)
         if rule is None:
             raise UnsupportedPrimitiveError(_unsupported_message(site))
         operands = [_read(env, v) for v in eqn.invars]
@@ -145,6 +162,45 @@ def run_jaxpr(jaxpr, consts: list, args: list, path: list) -> list:
             if type(var).__name__ != "DropVar":
                 env[var] = _fit(site, value, var.aval)
     return [_read(env, v) for v in jaxpr.outvars]
+
+
+# Primitives that move elements: on PRNG key arrays they must carry the key data's trailing axes.
+_KEY_STRUCTURAL = frozenset(
+    [
+        "reshape",
+        "squeeze",
+        "broadcast_in_dim",
+        "transpose",
+        "slice",
+        "concatenate",
+        "rev",
+        "select_n",
+        "gather",
+        "scatter",
+        "dynamic_slice",
+        "dynamic_update_slice",
+        "pad",
+        "split",
+        "tile",
+        "stack",
+        "unstack",
+        "sort",
+    ]
+)
+
+
+def _key_rule(site):
+    from arraystack.jax_import.rules_control import key_rules
+
+    rule = key_rules.get(site.name)
+    if rule is None:
+        raise site.error(
+            "on PRNG key arrays it is not converted (reshape, squeeze, broadcast_in_dim, "
+            "transpose, slice, concatenate, rev and select_n are); unwrap the keys with "
+            "jax.random.key_data first",
+            UnsupportedPrimitiveError,
+        )
+    return rule
 
 
 def _unsupported_message(site) -> str:

@@ -17,7 +17,7 @@ import numpy
 
 from arraystack.ir import primitives as p
 from arraystack.ir.core import bind
-from arraystack.jax_import.interpreter import JaxConversionError, constant, jax_rules, run_jaxpr
+from arraystack.jax_import.interpreter import JaxConversionError, constant, run_jaxpr
 from arraystack.jax_import.rules_math import const, convert
 from arraystack.jax_import.rules_structural import broadcast, reshape
 
@@ -33,7 +33,7 @@ def _raw_list(values) -> list:
 def _call(param):
     def rule(site, *operands, **params):
         body = params[param]
-        label = f"[name={params['name']}]" if "name" in params else "body"
+        label = f"[name={params['name']}]" if "name" in params else " body"
         return site.run(body, operands, label)
 
     return rule
@@ -44,13 +44,14 @@ control_rules["closed_call"] = _call("call_jaxpr")
 control_rules["call"] = _call("call_jaxpr")
 control_rules["custom_jvp_call"] = _call("call_jaxpr")
 control_rules["custom_vjp_call"] = _call("call_jaxpr")
+control_rules["custom_jvp_call_jaxpr"] = _call("fun_jaxpr")  # the name of older JAX versions
 
 
 def _remat(site, *operands, jaxpr, **params):
     import arraystack
 
     def body(*args):
-        return site.run(jaxpr, _raw_list(args), "body")
+        return site.run(jaxpr, _raw_list(args), " body")
 
     return _raw_list(arraystack.checkpoint(body)(*operands))
 
@@ -62,7 +63,7 @@ def _cond(site, index, *operands, branches, **params):
     import arraystack
 
     def branch(k):
-        return lambda *args: site.run(branches[k], _raw_list(args), f"branch {k}")
+        return lambda *args: site.run(branches[k], _raw_list(args), f" branch {k}")
 
     index = convert(index, numpy.int32)
     return _raw_list(arraystack.switch(index, [branch(k) for k in range(len(branches))], *operands))
@@ -79,10 +80,10 @@ def _while(site, *operands, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts, 
     init = list(operands[cond_nconsts + body_nconsts :])
 
     def keep_going(carry):
-        return site.run(cond_jaxpr, cond_consts + _raw_list(carry), "cond")[0]
+        return site.run(cond_jaxpr, cond_consts + _raw_list(carry), " cond")[0]
 
     def step(carry):
-        return site.run(body_jaxpr, body_consts + _raw_list(carry), "body")
+        return site.run(body_jaxpr, body_consts + _raw_list(carry), " body")
 
     return _raw_list(arraystack.while_loop(keep_going, step, init))
 
@@ -98,7 +99,7 @@ def _scan(site, *operands, jaxpr, num_consts, num_carry, length, reverse=False, 
     xs = list(operands[num_consts + num_carry :])
 
     def step(carry, x):
-        out = site.run(jaxpr, consts + _raw_list(carry) + _raw_list(x), "body")
+        out = site.run(jaxpr, consts + _raw_list(carry) + _raw_list(x), " body")
         return out[:num_carry], out[num_carry:]
 
     carry, ys = arraystack.scan(step, init, xs, length=length, reverse=bool(reverse))
@@ -131,7 +132,7 @@ def _impl_jaxpr(kind, impl, shapes, params):
 def _run_impl(site, kind, impl, operands, **params):
     shapes = tuple((tuple(x.shape), numpy.dtype(x.dtype).name) for x in operands)
     closed = _impl_jaxpr(kind, impl, shapes, tuple(sorted(params.items())))
-    path = site.path + [f"equation {site.index} ({site.name}) of the {impl} key implementation"]
+    path = site.path + [f"equation {site.index} {site.name} (the {impl} key implementation)"]
     outs = run_jaxpr(closed.jaxpr, [constant(c) for c in closed.consts], list(operands), path)
     return outs[0]
 
@@ -215,9 +216,83 @@ def _custom_linear_solve(site, *operands, const_lengths, jaxprs, **params):
     start = sum(counts[:2])
     solve_consts = list(operands[start : start + counts[2]])
     b = list(operands[sum(counts) + const_lengths.transpose_solve :])
-    return site.run(jaxprs.solve, solve_consts + b, "solve")
+    return site.run(jaxprs.solve, solve_consts + b, " solve")
 
 
 control_rules["custom_linear_solve"] = _custom_linear_solve
 control_rules["composite"] = _call("jaxpr")  # its decomposition
-jax_rules.update(control_rules)
+
+
+# Rules for structural primitives whose operands are PRNG keys: the key data has the key shape as
+# trailing axes, which the rule carries along (same convention; the interpreter picks these).
+def _key_trailing(site) -> int:
+    return len(site.eqn.invars[0].aval.dtype._impl.key_shape)
+
+
+def _key_physical_shape(site):
+    aval = site.out_avals[0]
+    return tuple(aval.shape) + tuple(aval.dtype._impl.key_shape)
+
+
+def _key_reshape(site, x, *rest, **params):
+    return reshape(x, _key_physical_shape(site))
+
+
+def _key_broadcast(site, x, *rest, shape, broadcast_dimensions, **params):
+    extra = _key_trailing(site)
+    rank = len(shape)
+    dims = tuple(broadcast_dimensions) + tuple(range(rank, rank + extra))
+    return broadcast(x, _key_physical_shape(site), dims)
+
+
+def _key_transpose(site, x, *, permutation, **params):
+    from arraystack.jax_import.rules_structural import transpose
+
+    rank = len(permutation)
+    return transpose(x, tuple(permutation) + tuple(range(rank, rank + _key_trailing(site))))
+
+
+def _key_slice(site, x, *, start_indices, limit_indices, strides=None, **params):
+    from arraystack.ir.structural import slice_p
+
+    extra = tuple(x.shape[len(start_indices) :])
+    strides = tuple(strides) if strides is not None else (1,) * len(start_indices)
+    return bind(
+        slice_p,
+        x,
+        start_indices=tuple(start_indices) + (0,) * len(extra),
+        limit_indices=tuple(limit_indices) + extra,
+        strides=strides + (1,) * len(extra),
+    )
+
+
+def _key_same_axes(prim_name):
+    def rule(site, *xs, **params):
+        from arraystack.ir import structural
+
+        if prim_name == "concatenate":
+            return bind(structural.concatenate_p, *xs, dimension=params["dimension"])
+        return bind(structural.rev_p, xs[0], dimensions=tuple(params["dimensions"]))
+
+    return rule
+
+
+def _key_select_n(site, which, *cases, **params):
+    from arraystack.jax_import.rules_math import math_rules
+
+    shape = _key_physical_shape(site)
+    if which.shape != ():
+        which = broadcast(which, shape, range(len(which.shape)))
+    return math_rules["select_n"](site, which, *cases)
+
+
+key_rules: dict = {
+    "reshape": _key_reshape,
+    "squeeze": _key_reshape,
+    "broadcast_in_dim": _key_broadcast,
+    "transpose": _key_transpose,
+    "slice": _key_slice,
+    "concatenate": _key_same_axes("concatenate"),
+    "rev": _key_same_axes("rev"),
+    "select_n": _key_select_n,
+}

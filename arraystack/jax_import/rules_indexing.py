@@ -15,7 +15,6 @@ import numpy
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
 from arraystack.ir.core import bind
-from arraystack.jax_import.interpreter import jax_rules
 from arraystack.jax_import.rules_math import const, convert, select
 from arraystack.jax_import.rules_structural import broadcast, reshape, slice_axis, transpose
 
@@ -225,5 +224,3 @@ def _dynamic_update_slice(site, x, update, *starts_raw, **params):
 
 indexing_rules["dynamic_slice"] = _dynamic_slice
 indexing_rules["dynamic_update_slice"] = _dynamic_update_slice
-
-jax_rules.update(indexing_rules)

@@ -12,7 +12,7 @@ import numpy
 from arraystack.ir import primitives as p
 from arraystack.ir.core import bind
 from arraystack.ir.structural import broadcast_in_dim_p
-from arraystack.jax_import.interpreter import JaxConversionError, jax_rules
+from arraystack.jax_import.interpreter import JaxConversionError
 
 math_rules: dict = {}
 
@@ -71,7 +71,6 @@ for _name, _prim in {
     "conj": p.conj_p,
     "real": p.real_p,
     "imag": p.imag_p,
-    "population_count": p.popcount_p,
     "stop_gradient": p.stop_gradient_p,
     "copy": p.copy_p,
     "add": p.add_p,
@@ -95,6 +94,15 @@ for _name, _prim in {
     "complex": p.complex_p,
 }.items():
     math_rules[_name] = _one_to_one(_prim)
+
+
+def _zeros_like(site, x, **params):
+    return bind(
+        broadcast_in_dim_p, const(0, x.dtype), shape=tuple(x.shape), broadcast_dimensions=()
+    )
+
+
+math_rules["zeros_like"] = _zeros_like
 
 
 def _identity(site, *operands, **params):
@@ -209,6 +217,15 @@ def _clz(site, x, **params):
 
 
 math_rules["clz"] = _clz
+
+
+def _population_count(site, x, **params):
+    # Note: NumPy's bitwise_count counts the bits of |x|; lax counts the two's-complement bits.
+    dtype = dtype_of(x)
+    return convert(bind(p.popcount_p, convert(x, _unsigned(dtype))), dtype)
+
+
+math_rules["population_count"] = _population_count
 
 
 def _mulhi(site, x, y, **params):
@@ -386,4 +403,31 @@ def _erfc(site, x, **params):
 
 math_rules["erfc"] = _erfc
 
-jax_rules.update(math_rules)
+
+def _expanded(rule):
+    """`rule` on operands expanded to the output's shape: jaxprs broadcast size-1 axes of
+    elementwise operands implicitly (`add f32[3,8] f32[1,8]`); arraystack's primitives take one
+    shape (or a scalar)."""
+
+    def expanding(site, *operands, **params):
+        shape = tuple(site.out_avals[0].shape) if site.eqn.outvars else ()
+        rank = len(shape)
+        fixed = [
+            x
+            if not hasattr(x, "shape") or tuple(x.shape) in ((), shape) or len(x.shape) > rank
+            else bind(
+                broadcast_in_dim_p,
+                x,
+                shape=shape,
+                broadcast_dimensions=tuple(range(rank - len(x.shape), rank)),
+            )
+            for x in operands
+        ]
+        return rule(site, *fixed, **params)
+
+    return expanding
+
+
+for _name in list(math_rules):
+    if _name not in ("iota", "device_put"):
+        math_rules[_name] = _expanded(math_rules[_name])

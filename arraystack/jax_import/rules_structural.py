@@ -10,7 +10,7 @@ from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
 from arraystack.ir.core import bind
 from arraystack.ir.sorting import sort_p
-from arraystack.jax_import.interpreter import JaxConversionError, jax_rules
+from arraystack.jax_import.interpreter import JaxConversionError
 from arraystack.jax_import.rules_math import const, convert, dtype_of
 
 structural_rules: dict = {}
@@ -413,5 +413,3 @@ def _cholesky(site, a, **params):
 
 
 structural_rules["cholesky"] = _cholesky
-
-jax_rules.update(structural_rules)
