@@ -7,7 +7,8 @@ the region's reference rule). A KernelSource holds:
 - `source`: one self-contained translation unit (numpy_ops.cuh, then the kernels), `extern "C"`;
 - `kernels`: the kernel names in launch order (`name` is the first); `kind`: "elementwise", "rows"
   (a block per outer point), "columns" (a thread per outer point) or "whole" (a whole-array reduction:
-  a partial kernel over a grid-stride loop, then a final kernel over the partials);
+  a partial kernel over a grid-stride loop, then a final kernel over the partials). argmax, argmin
+  and cumulative equations take the same kinds (cuda_codegen_axis.py);
 - `scratch(inputs)`: the (shape, dtype) of each scratch buffer the launches need (whole reductions);
 - `launches(inputs, outputs, scratch=())`: the launches, each a `Launch(kernel, grid, block,
   shared_mem, args)`; `args` are the arrays themselves (inputs, outputs and scratch, as the caller's
