@@ -106,9 +106,23 @@ class ndarray:
         np.copyto(self._host, arr, casting="unsafe")
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-        host = self._host
+        """A DLPack capsule of the buffer (kDLCUDA), made visible on the consumer's `stream` (the Array API's
+        integers: None or 1 the legacy default stream, 2 the per-thread one, -1 no synchronization, else a
+        stream pointer; 0 is ambiguous and refused). The stand-in runs work at once, so synchronizing is
+        recording the request in `dlpack_syncs`. `dl_device=(kDLCPU, 0)` exports a host copy."""
+        if stream == 0 or (stream is not None and not isinstance(stream, int)):
+            raise ValueError(f"__dlpack__: stream={stream!r} is not a CUDA stream (0 is ambiguous)")
+        to_host = dl_device is not None and tuple(dl_device) != (KDLCUDA, self._device)
+        if to_host and tuple(dl_device) != (KDLCPU, 0):
+            raise BufferError(f"__dlpack__: cannot export device {self._device} memory to {dl_device}")
+        if to_host and copy is False:
+            raise BufferError("__dlpack__: memory on a CUDA device needs a copy to the CPU (copy=False)")
+        if stream != -1:
+            dlpack_syncs.append((1 if stream is None else stream, cuda.get_current_stream().ptr))
+        host = self._host.copy() if copy or to_host else self._host
         capsule = host.__dlpack__(max_version=max_version) if max_version else host.__dlpack__()
-        set_capsule_device(capsule, KDLCUDA, self._device)
+        if not to_host:
+            set_capsule_device(capsule, KDLCUDA, self._device)
         return capsule
 
     def __dlpack_device__(self):
@@ -425,6 +439,10 @@ def set_capsule_device(capsule, device_type: int, device_id: int) -> None:
     pair[0], pair[1] = device_type, device_id
 
 
+# (consumer stream, producer's current stream) of each `__dlpack__` asked to synchronize, oldest first
+dlpack_syncs: list[tuple[int, int]] = []
+
+
 class _HostCapsule:
     """A kDLCUDA capsule of the stand-in, rewritten to kDLCPU, for NumPy to import."""
 
@@ -449,10 +467,11 @@ def from_dlpack(x, *, device=None, copy=None):
             f"cupy.from_dlpack takes memory on a CUDA device (kDLCUDA), not DLPack device type {kind}; "
             "copy host memory with cupy.asarray"
         )
+    stream = cuda.get_current_stream().ptr or 1  # the consumer's stream; 1: the legacy default stream
     try:
-        capsule = x.__dlpack__(stream=None, max_version=(1, 0))
+        capsule = x.__dlpack__(stream=stream, max_version=(1, 0))
     except TypeError:
-        capsule = x.__dlpack__(stream=None)
+        capsule = x.__dlpack__(stream=stream)
     set_capsule_device(capsule, KDLCPU, 0)
     host = np.from_dlpack(_HostCapsule(capsule))
     with cuda.Device(int(index)):
