@@ -38,6 +38,11 @@ def kind(x):
 def _classify(t):
     from arraystack._core.array import ndarray
 
+    if t.__module__.startswith("dask."):  # dask defers to chunk types it does not know: teach it ours
+        from arraystack.distributed.dask_chunks import register_chunk_type
+
+        register_chunk_type()
+
     if issubclass(t, (ndarray, np.generic)):
         return None
     if issubclass(t, np.ndarray) and not issubclass(t, np.memmap):

@@ -113,6 +113,23 @@ def _resolve(ufunc, raws, operands, pinned, signature, casting):
     return dtypes
 
 
+def given_options(out=None, where=True, casting="same_kind", dtype=None, order="K", subok=True):
+    """The keywords of a ufunc call that differ from NumPy's defaults: what to hand to an object
+    overriding NumPy, whose __array_ufunc__ may accept no others (dask's ufuncs take no casting=)."""
+    given = {} if out is None else {"out": out}
+    if where is not True:
+        given["where"] = where
+    if casting != "same_kind":
+        given["casting"] = casting
+    if dtype is not None:
+        given["dtype"] = dtype
+    if order != "K":
+        given["order"] = order
+    if subok is not True:
+        given["subok"] = subok
+    return given
+
+
 def apply_ufunc(
     ufunc, impl, args, out=None, where=True, casting="same_kind", dtype=None, python_operator=False
 ):
@@ -124,7 +141,7 @@ def apply_ufunc(
     (5 + 1 is the weak 6, np.add(5, 1) is np.int64(6), np.sin(5.0) is np.float64), as NEP 50 has it."""
     if overriding([a for a in args if type(a) is not ndarray]) is not None:
         # an object overriding NumPy (a pandas Series, ...): NumPy's ufunc dispatches to it (NEP 13)
-        return ufunc(*args, out=out, where=where, casting=casting, dtype=dtype)
+        return ufunc(*args, **given_options(out, where, casting, dtype))
     raws = [a._value if type(a) is ndarray else raw(a) for a in args]
     outs = None if out is None else normalize_out(out, ufunc.nout)
     signature = None
@@ -332,7 +349,7 @@ def unary(
 
     def fn(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None, subok=True):
         if type(x) is not ndarray and kind(x) is not None:  # a pandas Series, ...: NumPy dispatches
-            return ufunc(x, out=out, where=where, casting=casting, order=order, dtype=dtype, subok=subok)
+            return ufunc(x, **given_options(out, where, casting, dtype, order, subok))
         if out is None and where is True and dtype is None:
             if host is not None and not active.n and type(x) is ndarray:
                 value = x._value
@@ -368,8 +385,7 @@ def binary(
         if (type(x1) is not ndarray and kind(x1) is not None) or (
             type(x2) is not ndarray and kind(x2) is not None
         ):  # an object overriding NumPy (a pandas Series, ...): NumPy's ufunc dispatches to it
-            kwargs = {"where": where, "casting": casting, "order": order, "dtype": dtype}
-            return ufunc(x1, x2, out=out, subok=subok, **kwargs)
+            return ufunc(x1, x2, **given_options(out, where, casting, dtype, order, subok))
         if out is None and where is True and dtype is None:
             a = x1._value if type(x1) is ndarray else raw(x1)
             b = x2._value if type(x2) is ndarray else raw(x2)
