@@ -201,6 +201,7 @@ from arraystack._transforms.functional import (
 from arraystack._transforms.jacobian import hessian, jacfwd, jacrev
 from arraystack._transforms.jit import jit
 from arraystack._transforms.make_graph import make_graph
+from arraystack._transforms.profile import Profile, profile
 from arraystack._transforms.vmap import vmap
 from arraystack.ir import tree as tree_util
 from arraystack.jax_import import from_jax
@@ -265,7 +266,7 @@ __all__ = [
     "pad", "partition", "percentile", "permute_dims", "pi", "piecewise", "place", "poly", "poly1d",
     "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polynomial", "polysub",
     "polyval",
-    "positive", "pow", "power", "printoptions", "prng", "prod", "promote_types", "ptp", "put",
+    "positive", "pow", "power", "printoptions", "prng", "prod", "profile", "Profile", "promote_types", "ptp", "put",
     "put_along_axis", "putmask", "quantile", "r_", "rad2deg", "radians", "random", "ravel",
     "ravel_multi_index", "real", "real_if_close", "reciprocal", "remainder", "remat", "repeat",
     "require", "reshape", "resize", "result_type", "right_shift", "rint", "roll", "rollaxis",

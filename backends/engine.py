@@ -21,6 +21,7 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import numpy as np
+from arraystack.backends import profiler
 from arraystack.backends.device_runtime import runtime_for
 from arraystack.backends.engine_report import RunReport, out_of_memory, step_clock
 from arraystack.backends.engine_schedule import Schedule, used_devices
@@ -111,6 +112,22 @@ class Engine:
             for r in plan.regions
         }
 
+    def step_info(self, index: int) -> tuple:
+        """The profiler's (name, category, args) of region `index`, made once per engine."""
+        infos = self.__dict__.setdefault("_step_infos", {})
+        info = infos.get(index)
+        if info is None:
+            region = next(r for r in self.plan.regions if r.index == index)
+            eqn = self.plan.graph.eqns[index]
+            backend = getattr(self.runtimes[region.device], "backend", None)
+            why = backend.unsupported(eqn) if backend is not None else "reference"
+            if why is None:
+                loop = eqn.prim.name in ("while", "scan", "switch")
+                why = "host loop over compiled bodies" if loop else f"{backend.name} kernel"
+            name, category, args = profiler.step_info(eqn, why)
+            info = infos[index] = (name, category, dict(args, device=region.device))
+        return info
+
     def _outputs(self, buffers):
         return self.run(list(buffers))[0]
 
@@ -170,6 +187,8 @@ class Engine:
                 state.run_concurrently(_executor(workers), dict(waits), successors)
             for runtime in self.runtimes.values():
                 runtime.synchronize()
+            if state.marks is not None:
+                state.record_steps()
             outputs = state.outputs()
         finally:
             state.release_all()
@@ -192,6 +211,7 @@ class _Run:
         self.threads = {}
         self.clocks = {}  # ("region" or "transfer", index) -> the StepClock of its step
         self.arguments = buffers
+        self.marks = {} if profiler.recording else None  # clock key -> (host start, thread) to profile
         self._lock = threading.Lock()
 
     def load(self):
@@ -242,17 +262,37 @@ class _Run:
             value = env[(t.value, t.src)]
             block = blocks[node.writes[0].buffer]
             aval = node.writes[0].aval
+            if self.marks is not None:
+                self.marks[("transfer", node.index)] = (profiler.clock(), profiler.thread_ident())
             with step_clock(runtime) as self.clocks[("transfer", node.index)]:
                 env[(t.value, t.dst)] = runtime.transfer(value, engine.runtimes[t.src], block, aval)
             self.transfers[node.index] = (t.value, t.src, t.dst, int(value.nbytes))
             return
         inputs = [env[x] if isinstance(x, tuple) else x.value for x in node.inputs]
         outputs = [None if w.view else (blocks[w.buffer], w.aval) for w in node.writes]
+        if self.marks is not None:
+            self.marks[("region", node.index)] = (profiler.clock(), profiler.thread_ident())
         with step_clock(runtime) as self.clocks[("region", node.index)]:
             results = runtime.run(engine.steps[node.index], inputs, outputs)
         for write, value in zip(node.writes, results):
             env[write.key] = value
         self.threads[node.index] = threading.current_thread().name
+
+    def record_steps(self):
+        """The profiler's events of the steps run (after the devices synchronized: a device clock's
+        time is read then): each starts where the host began it and lasts what its clock measured."""
+        plan = self.engine.plan
+        for (kind, index), (start, thread) in self.marks.items():
+            seconds = self.clocks[(kind, index)].seconds()
+            if kind == "transfer":
+                t = plan.transfers[index]
+                args = {"value": str(t.value), "src": t.src, "dst": t.dst}
+                args["bytes"] = self.transfers[index][3]
+                name = f"copy {t.src} -> {t.dst}"
+                profiler.record(name, "transfer", start, start + seconds, args, thread)
+                continue
+            name, category, args = self.engine.step_info(index)
+            profiler.record(name, category, start, start + seconds, args, thread)
 
     def finish(self, node):
         """Drop the values `node` read for the last time; free buffers no later step touches."""

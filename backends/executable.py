@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from arraystack.backends import profiler
 from arraystack.backends.memory import RunLedger, buffer_owner, limits
 from arraystack.ir.ir import Graph, Literal
 from arraystack.ir.printer import print_graph
@@ -120,8 +121,20 @@ def interpret(graph: Graph, step_fns, describe=None, reused=None, donated=(), la
     donated = tuple(sorted(donated))
 
     straight = _straight_line(plan, inputs, unused_inputs, outputs)
+    timed = []  # [step infos, the straight line timing each step]: made on the first profiled run
 
-    def run_limited(buffers):
+    def run_profiled(buffers):
+        if not timed:
+            how = describe or ["reference"] * len(eqns)
+            infos = [profiler.step_info(eqn, h) for eqn, h in zip(eqns, how)]
+            timed[:] = [infos, _straight_line(plan, inputs, unused_inputs, outputs, infos)]
+        if limits.host is not None:
+            return run_limited(buffers, timed[0])
+        if donated:
+            buffers = _unshare_donated(buffers, donated)
+        return timed[1](buffers)
+
+    def run_limited(buffers, infos=None):
         if len(checks) != len(plan):
             make_checks()
         if donated:
@@ -138,7 +151,10 @@ def interpret(graph: Graph, step_fns, describe=None, reused=None, donated=(), la
                 ledger.release(env.pop(v))
             for k, ((fn, ins, multi, outs, drop), check) in enumerate(zip(plan, checks)):
                 ledger.reserve(check[0], k, *check[1:])
+                start = profiler.clock()
                 result = fn(*[v if lit else env[v] for lit, v in ins])
+                if infos is not None:
+                    profiler.record(*infos[k][:2], start, profiler.clock(), infos[k][2])
                 for v, value in zip(outs, result) if multi else ((outs, result),):
                     env[v] = value
                     ledger.hold(value)
@@ -148,6 +164,8 @@ def interpret(graph: Graph, step_fns, describe=None, reused=None, donated=(), la
             return [x.value if isinstance(x, Literal) else env[x] for x in outputs]
 
     def run(buffers):
+        if profiler.recording:
+            return run_profiled(buffers)
         if limits.host is not None:
             return run_limited(buffers)
         if donated:
@@ -157,11 +175,17 @@ def interpret(graph: Graph, step_fns, describe=None, reused=None, donated=(), la
     return run
 
 
-def _straight_line(plan, inputs, unused_inputs, outputs):
+def _straight_line(plan, inputs, unused_inputs, outputs, infos=None):
     """The plan as one generated Python function: a local per value, a call per step, `del` after each
     value's last use. Per step that is a call and a store, where walking the plan through a dict cost
-    about a microsecond more (a two-step plan on (64, 64) float32: 8 us of its 28)."""
+    about a microsecond more (a two-step plan on (64, 64) float32: 8 us of its 28).
+
+    infos: each step's (name, category, args) to time it for the profiler (profiler.py): the clock read
+    before and after the step, and one append of the event."""
     names, namespace, lines = {}, {}, []
+    if infos is not None:
+        namespace.update(clock=profiler.clock, note=profiler.note, ident=profiler.thread_ident)
+        lines.append("t = ident()")
 
     def constant(value):
         key = f"c{len(namespace)}"
@@ -179,6 +203,8 @@ def _straight_line(plan, inputs, unused_inputs, outputs):
     for k, (fn, ins, multi, outs, drop) in enumerate(plan):
         namespace[f"f{k}"] = fn
         args = ", ".join(constant(v) if lit else names[v] for lit, v in ins)
+        if infos is not None:
+            lines.append("s = clock()")
         inline = getattr(fn, "inline", None)
         if multi and inline is not None and len(inline[3]) == len(outs):
             lines += _inlined_kernel(k, inline, ins, outs, names, constant, args)
@@ -191,6 +217,8 @@ def _straight_line(plan, inputs, unused_inputs, outputs):
         else:
             names[outs] = f"v{len(names)}"
             lines.append(f"{names[outs]} = f{k}({args})")
+        if infos is not None:
+            lines.append(f"note(({constant(infos[k])}, s, clock(), t))")
         lines += [f"del {names[v]}" for v in drop]
     lines.append(f"return [{', '.join(name(x) for x in outputs)}]")
     source = "def straight(buffers):\n" + "\n".join("    " + line for line in lines) + "\n"

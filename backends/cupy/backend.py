@@ -16,6 +16,7 @@ import importlib.util
 from dataclasses import replace
 
 import numpy as np
+from arraystack.backends import profiler
 from arraystack.backends.cupy import arrays
 from arraystack.backends.executable import Executable, alias_safe
 from arraystack.backends.hardware import Device, register_device_kind
@@ -60,9 +61,13 @@ class CupyBackend(Backend):
         """The whole graph on one CUDA device: the device of its first cuda argument (cuda:0 when none
         is); arguments in host memory are copied there first. Outputs stay on the device."""
         xp = _namespace(self)
+        start = profiler.clock()
         steps = [self.step(eqn, graph, options) for eqn in graph.eqns]
-        runner = alias_safe(graph, _interpret(graph, steps, xp))
         how = [self.unsupported(e) or _described(_lowered(e, graph)) for e in graph.eqns]
+        runner = alias_safe(graph, _interpret(graph, steps, xp, how))
+        if profiler.recording:
+            args = {"backend": "cupy", "eqns": len(graph.eqns)}
+            profiler.record("compile (cupy)", "compile", start, profiler.clock(), args)
 
         def run(buffers):
             index = next((b.device.id for b in buffers if isinstance(b, xp.ndarray)), 0)
@@ -155,10 +160,11 @@ def _kernel_step(kernels, eqn, xp):
     return step
 
 
-def _interpret(graph, steps, xp):
+def _interpret(graph, steps, xp, how=None):
     """A runner of the steps in graph order, each value dropped after its last use, checking the memory
     limit of the device (arraystack.config.memory_limit for "cuda:N") before each step; running out of
-    device memory inside a step is OutOfMemory naming the step."""
+    device memory inside a step is OutOfMemory naming the step. While profiling, each step is timed by
+    CUDA events around it (the stand-in's events read the host clock), read once the run synchronized."""
     oom = xp.cuda.memory.OutOfMemoryError
     last = {}
     for k, eqn in enumerate(graph.eqns):
@@ -172,16 +178,23 @@ def _interpret(graph, steps, xp):
         device = f"cuda:{xp.cuda.Device().id}"
         limit = limits.of(device)
         env = dict(zip(graph.inputs, buffers))
+        timed = [] if profiler.recording else None
         with RunLedger(limit if limit is not None else 1 << 62, device) as ledger:
             for b in buffers:
                 ledger.hold(buffer_owner(b))
             for k, (eqn, step) in enumerate(zip(graph.eqns, steps)):
                 requested = sum(_nbytes(v.aval) for v in eqn.outputs)
                 ledger.reserve(requested, k, eqn.prim.name, eqn.source)
+                ins = [x.value if isinstance(x, Literal) else env[x] for x in eqn.inputs]
                 try:
-                    outs = step(
-                        *[x.value if isinstance(x, Literal) else env[x] for x in eqn.inputs]
-                    )
+                    if timed is None:
+                        outs = step(*ins)
+                    else:
+                        from arraystack.backends.cupy.runtime import EventClock
+
+                        with EventClock(xp, xp.cuda.Device().id) as clock:
+                            outs = step(*ins)
+                        timed.append((k, clock))
                 except oom as e:
                     what = f"`{eqn.prim.name}`"
                     in_use = ledger.in_use()
@@ -202,9 +215,21 @@ def _interpret(graph, steps, xp):
                 for x in set(eqn.inputs):
                     if not isinstance(x, Literal) and last.get(x) == k:
                         ledger.release(env.pop(x))
+            if timed:
+                _record_steps(graph, how, timed, device)
             return [x.value if isinstance(x, Literal) else env[x] for x in graph.outputs]
 
     return run
+
+
+def _record_steps(graph, how, timed, device):
+    """The profiler's events of one run's steps: each lasts what its CUDA events measured, placed at the
+    host time its launch began."""
+    for k, clock in timed:
+        seconds = clock.seconds()  # waits for the step's work
+        name, category, args = profiler.step_info(graph.eqns[k], how[k] if how else "cupy rule")
+        args = dict(args, device=device)
+        profiler.record(name, category, clock.host_start, clock.host_start + seconds, args)
 
 
 def _nbytes(aval) -> int:

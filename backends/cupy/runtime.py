@@ -10,6 +10,7 @@ stream, so a step's time is read from CUDA events around it (clock()), once the 
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 from arraystack.backends.device_runtime import HostRuntime
@@ -96,14 +97,17 @@ class CupyRuntime(HostRuntime):
     def clock(self):
         """A clock of one step on this device: CUDA events recorded on its current stream before and after
         (engine_report.StepClock's interface), read after synchronize()."""
-        return _EventClock(self.xp, self.index)
+        return EventClock(self.xp, self.index)
 
 
-class _EventClock:
+class EventClock:
+    """CUDA events recorded before and after one step on device `index`; seconds() waits for the stop."""
+
     def __init__(self, xp, index):
         self.xp, self.index = xp, index
 
     def __enter__(self):
+        self.host_start = time.perf_counter()  # where a profile places the step (profiler.py)
         with self.xp.cuda.Device(self.index):
             self.start = self.xp.cuda.Event()
             self.stop = self.xp.cuda.Event()

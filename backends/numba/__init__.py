@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from arraystack.backends import profiler
 from arraystack.backends.memory import limits
 from arraystack.backends.numba.host_pool import MIN_POOLED_BYTES, host_pool
 from arraystack.backends.control import control_step
@@ -118,7 +119,7 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
                 return [out]
 
             def run(buffers):  # a whole-graph runner (no interpreter, no unpacking frame)
-                if limits.host is not None:
+                if limits.host is not None or profiler.recording:
                     return step.checked(buffers)
                 out = np_empty(shape0, dtype0)
                 kernel(n, *buffers, out)

@@ -14,6 +14,7 @@ import importlib.util
 import threading
 
 import numpy as np
+from arraystack.backends import profiler
 from arraystack.backends.interface import Backend, CompileOptions
 
 # Parallel numba kernels take every core, and numba's workqueue threading layer must not be entered from two
@@ -63,6 +64,19 @@ class NumbaBackend(Backend):
         return "a NumPy call, its reference rule (numba compiles fusion regions, loops and products)"
 
     def compile(self, graph, options: CompileOptions):
+        """The plan of `graph`: tier 0's NumPy twin, or the kernels (numba compiles each on its first call,
+        or loads it from its disk cache). While profiling, a compile event covers the plan's making."""
+        start = profiler.clock() if profiler.recording else None
+        executable = self._compile(graph, options)
+        if start is not None:
+            profiler.listen_numba()  # numba is loaded now: its compiles in the first call are recorded
+            args = {"backend": "numba", "tier": options.tier, "eqns": len(graph.eqns)}
+            args["new kernels"] = getattr(executable, "new_kernels", 0)
+            name = "compile tier 0 (numba twin)" if options.tier == 0 else "compile (numba)"
+            profiler.record(name, "compile", start, profiler.clock(), args)
+        return executable
+
+    def _compile(self, graph, options: CompileOptions):
         # NumPy's error state asking to raise, call, print or log: the reference rules (eager's errors)
         from arraystack.backends.floating_point_errors import honour_error_state
 

@@ -95,6 +95,7 @@ def run_job(job) -> dict:
         "signatures": kernel_signatures(),
         "compiles": compile_counts()["numba_compiles"] - before,
         "seconds": time.perf_counter() - start,
+        "started": start,  # the system's monotonic clock: the parent's profiler places the compile by it
     }
 
 

@@ -5,6 +5,7 @@ limit is set, the checked plan runs instead (the interpreter checks each step's 
 from __future__ import annotations
 
 import numpy as np
+from arraystack.backends import profiler
 from arraystack.backends.memory import limits
 from arraystack.backends.numba.host_pool import MIN_POOLED_BYTES
 
@@ -30,7 +31,7 @@ def staged_runner(step, kernel, sizes, kinds, full, fortran, allocs, finals):
     layout = fortran is not None  # Fortran-order operands take the step's other kernel
 
     def run(buffers):
-        if limits.host is not None:
+        if limits.host is not None or profiler.recording:
             return step.checked(buffers)
         for x in buffers:
             if type(x) is not _host_array:
@@ -63,7 +64,7 @@ def direct_runner(graph, steps, checked):
         if take == tuple(range(len(graph.inputs))) and give == (0,):
 
             def run_one(buffers):
-                if limits.host is not None:
+                if limits.host is not None or profiler.recording:
                     return checked(buffers)
                 return [step(*buffers)]
 
@@ -76,14 +77,14 @@ def direct_runner(graph, steps, checked):
             return step.runner
 
         def run_all(buffers):
-            if limits.host is not None:
+            if limits.host is not None or profiler.recording:
                 return checked(buffers)
             return step(*buffers)
 
         return run_all
 
     def run(buffers):
-        if limits.host is not None:
+        if limits.host is not None or profiler.recording:
             return checked(buffers)
         outs = step(*[buffers[k] for k in take])
         return [outs[k] for k in give]

@@ -49,6 +49,7 @@ import weakref
 
 # What a first call needs, loaded with the backend rather than inside the first call (which it would delay by
 # milliseconds of imports): tier 0's backend, and what a tier hands to its compile worker
+from arraystack.backends import profiler
 from arraystack.backends import reference as _reference  # noqa: F401
 from arraystack.backends.interface import CompileOptions, Tiers
 from arraystack.backends.numba import compile_worker as _compile_worker
@@ -287,6 +288,7 @@ class Tier:
                 self._fall_back(str(e))
                 return None
             self.timeline["answered"] = time.perf_counter()
+            self._record_worker_compile(answer, pending)
             self.report = dict(
                 load_signatures(answer["signatures"]),
                 worker_compiles=answer["compiles"],
@@ -299,6 +301,17 @@ class Tier:
         executable(*[rebuild_buffer(b) for b in described])
         self.report["warmup_compiles"] = compile_counts()["numba_compiles"] - before
         return executable
+
+    def _record_worker_compile(self, answer, pending):
+        """The worker's compile as a profiler event in the worker's process: its start as the worker's
+        perf_counter() read it (the system's monotonic clock, shared by both processes on Linux, macOS
+        and Windows) and the duration it reported."""
+        if not profiler.recording or "started" not in answer:
+            return
+        start = answer["started"]
+        args = {"function": self.name, "compiles": answer["compiles"], "mode": "process"}
+        worker = ("process", getattr(pending, "pid", None), "numba compile worker")
+        profiler.record("compile (worker)", "compile", start, start + answer["seconds"], args, worker)
 
     def _fall_back(self, reason):
         self.fallback = reason
