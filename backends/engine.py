@@ -125,7 +125,7 @@ class Engine:
                 loop = eqn.prim.name in ("while", "scan", "switch")
                 why = "host loop over compiled bodies" if loop else f"{backend.name} kernel"
             name, category, args = profiler.step_info(eqn, why)
-            info = infos[index] = (name, category, dict(args, device=region.device))
+            info = infos[index] = (name, category, dict(args, device=region.device, step=index))
         return info
 
     def _outputs(self, buffers):

@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
 from arraystack.backends import profiler
 from arraystack.backends.memory import RunLedger, buffer_owner, limits
 from arraystack.ir.ir import Graph, Literal

@@ -28,7 +28,9 @@ class Profile:
 
     def __enter__(self):
         if self._handle is not None:
-            raise RuntimeError("this profile is already open; make a new arraystack.profile() for each block")
+            raise RuntimeError(
+                "this profile is already open; make a new arraystack.profile() for each block"
+            )
         self._handle = profiler.open_profile()
         return self
 
@@ -76,7 +78,15 @@ class Profile:
         with metadata events naming the process and each thread."""
         events = self.events
         pid = os.getpid()
-        meta = [{"name": "process_name", "ph": "M", "pid": pid, "tid": 0, "args": {"name": "arraystack"}}]
+        meta = [
+            {
+                "name": "process_name",
+                "ph": "M",
+                "pid": pid,
+                "tid": 0,
+                "args": {"name": "arraystack"},
+            }
+        ]
         meta += [
             {"name": "thread_name", "ph": "M", "pid": pid, "tid": tid, "args": {"name": name}}
             for tid, name in self._tids.items()
@@ -145,7 +155,10 @@ def _table(title, rows, top) -> str:
     head = f"# {title}: {sum(r[0] for r in rows.values())} events, {total / 1e3:.3f} ms"
     if not rows:
         return head
-    lines = [head, f"{'total ms':>10s} {'%':>5s} {'count':>7s} {'mean us':>10s}  {'category':9s} name (source)"]
+    lines = [
+        head,
+        f"{'total ms':>10s} {'%':>5s} {'count':>7s} {'mean us':>10s}  {'category':9s} name (source)",
+    ]
     ordered = sorted(rows.items(), key=lambda item: -item[1][1])
     for (name, category, source), (count, micros) in ordered[:top]:
         share = 100 * micros / total if total else 0.0
