@@ -116,6 +116,8 @@ class Interpreter:
                     raise
                 raise node.error(f"{type(e).__name__}: {e}") from e
             outs = out if isinstance(out, (tuple, list)) else (out,)
+            # NumPy gives scalars for 0-d results (Gather of one index): static values are arrays
+            outs = [numpy.asarray(o) if isinstance(o, numpy.generic) else o for o in outs]
             for name, value in zip(proto.output, outs):
                 if name:
                     env[name] = value

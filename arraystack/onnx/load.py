@@ -23,9 +23,10 @@ def import_rules() -> dict:
     from arraystack.onnx.import_control import control_rules
     from arraystack.onnx.import_math import math_rules
     from arraystack.onnx.import_nn import nn_rules
+    from arraystack.onnx.import_recurrent import recurrent_rules
     from arraystack.onnx.import_tensor import tensor_rules
 
-    return {**math_rules, **tensor_rules, **nn_rules, **control_rules}
+    return {**math_rules, **tensor_rules, **nn_rules, **recurrent_rules, **control_rules}
 
 
 def load(path_or_model: Any) -> tuple[dict, Callable[..., tuple]]:
