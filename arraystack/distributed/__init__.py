@@ -4,7 +4,8 @@ scheduling; importing this package registers arraystack's array type with dask.a
 """
 
 from arraystack.distributed.dask_chunks import register_chunk_type
+from arraystack.distributed.training import DataParallel
 
 register_chunk_type()
 
-__all__ = ["register_chunk_type"]
+__all__ = ["DataParallel", "register_chunk_type"]
