@@ -125,6 +125,7 @@ def _traced_ir() -> str:
 DESCRIPTION = "arraystack: a NumPy-compatible array library with a tracing JIT, autodiff and compiled backends."
 EPILOG = """examples:
   python -m arraystack demo               train a digit classifier with jit (about 10 s)
+  python -m arraystack demo --workers 2   the same, data-parallel over 2 dask worker processes
   python -m arraystack demo --numpy       run a NumPy program with arraystack, print a traced IR
   python -m arraystack info               versions, backends (and why not), cache size, hardware
   python -m arraystack bench --quick      the benchmark suite of a source checkout, shortened
@@ -155,6 +156,10 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--no-jit", action="store_true", help="train eagerly, without arraystack.jit")
     demo.add_argument(
         "--no-progress", action="store_true", help="print one line per epoch instead of a bar"
+    )
+    demo.add_argument(
+        "--workers", type=int, default=0,
+        help="compute each batch's gradients on N local dask worker processes (needs dask[distributed])",
     )
     demo.add_argument(
         "--numpy",
@@ -236,7 +241,10 @@ def main(argv=None) -> int:
 
         if args.epochs < 1:
             parser.error("--epochs must be at least 1")
-        return run(args.epochs, args.seed, not args.no_jit, progress=not args.no_progress)
+        if args.workers < 0:
+            parser.error("--workers must be at least 0")
+        progress = not args.no_progress
+        return run(args.epochs, args.seed, not args.no_jit, progress=progress, workers=args.workers)
     if args.command == "info":
         return info(recalibrate=args.recalibrate)
     if args.command == "bench":
