@@ -158,8 +158,8 @@ class DataParallel:
             self.client, self._owns_client = Client(client, timeout=timeout), True
         elif client is not None:
             self.client = client
-        count = len(self.client.scheduler_info()["workers"]) if self.client is not None else 1
-        self.shards = int(shards) if shards is not None else max(count, 1)
+        self.workers = len(self.client.scheduler_info()["workers"]) if self.client is not None else 0
+        self.shards = int(shards) if shards is not None else max(self.workers, 1)
         self.steps = 0
         self.bytes_sent = 0  # payload bytes: parameters and shards out, gradients back
 
@@ -203,24 +203,25 @@ class DataParallel:
         return self._gradients_on_cluster(host, x, y, bounds, weights)
 
     def _gradients_on_cluster(self, host, x, y, bounds, weights):
-        client, key = self.client, f"{self.token}-{self.steps}"
-        held = client.submit(hold, host, key=f"params-{key}")
-        parts = [
-            client.submit(
-                shard_value_and_grad, self.token, self.loss, held, x[a:b], y[a:b], w,
-                key=f"grad-{key}-{i}",
+        # one graph per step, sent in one message: the parameters as a task of their own, a gradient
+        # task per shard (its data inside it), and the tree of sums; the scheduler keeps the graph,
+        # so whatever a lost worker held is recomputed from it
+        step = f"{self.token}-{self.steps}"
+        graph = {f"params-{step}": (hold, host)}
+        parts = []
+        for i, ((a, b), w) in enumerate(zip(bounds, weights)):
+            parts.append(f"grad-{step}-{i}")
+            graph[parts[-1]] = (
+                shard_value_and_grad, self.token, self.loss, f"params-{step}", x[a:b], y[a:b], w,
             )
-            for i, ((a, b), w) in enumerate(zip(bounds, weights))
-        ]
-        level = [0]
 
         def combine(a, b):
-            level[0] += 1
-            return client.submit(add_shards, a, b, key=f"sum-{key}-{level[0]}")
+            graph[f"sum-{step}-{len(graph)}"] = (add_shards, a, b)
+            return f"sum-{step}-{len(graph) - 1}"
 
-        total = reduce_in_order(parts, combine).result()
-        sent = _nbytes(host) * min(len(bounds), len(client.scheduler_info()["workers"]))
-        self.bytes_sent += sent + x.nbytes + y.nbytes + _nbytes(total[1]) * len(bounds)
+        total = self.client.get(graph, reduce_in_order(parts, combine), sync=True)
+        sent = _nbytes(host) * min(len(bounds), self.workers) + x.nbytes + y.nbytes
+        self.bytes_sent += sent + _nbytes(total[1]) * len(bounds)
         return total
 
     def step(self, params, state, x, y):
