@@ -63,6 +63,7 @@ backends arraystack.backends (backends/).
 # ruff: noqa: I001
 # fmt: off
 from arraystack import errors, fft, lib, linalg, ma, nn, onnx, optim, polynomial, prng, random, scipy, testing, typing
+from arraystack import distributed  # dask is imported only when used
 from arraystack._core.array import ndarray
 from arraystack._core.array_api import __array_api_version__, e, inf, nan, newaxis, pi
 from arraystack._core.array_api_info import __array_namespace_info__
@@ -233,7 +234,7 @@ __all__ = [
     "cumprod", "cumsum", "cumulative_prod", "cumulative_sum", "custom_jvp", "custom_vjp",
     "default_device", "deg2rad", "degrees", "delete", "device_put", "devices", "diag", "diag_indices",
     "diag_indices_from", "diagflat",
-    "diagonal", "diff", "digitize", "divide", "divmod", "dot", "double", "dsplit", "dstack",
+    "diagonal", "diff", "digitize", "distributed", "divide", "divmod", "dot", "double", "dsplit", "dstack",
     "dtype", "e", "ediff1d", "einsum", "einsum_path", "emath", "empty", "empty_like", "equal",
     "errors", "errstate", "euler_gamma", "exp", "exp2", "expand_dims", "expm1", "extract", "eye",
     "fabs", "fft", "fill_diagonal", "finfo", "fix", "flatiter", "flatnonzero", "flip", "fliplr",

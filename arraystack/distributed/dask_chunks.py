@@ -6,8 +6,9 @@ deferred to in the same way, and `dask_array + arraystack_array` would have no o
 Registering `arraystack.ndarray` as a chunk type (as dask registers cupy's) puts arraystack arrays below
 dask arrays in the order of types: dask wraps them as a single chunk, as it wraps NumPy arrays.
 
-The registration runs once, from `import arraystack.distributed` and from arraystack's override dispatch
-the first time it meets a dask collection; `import arraystack` alone never imports dask.
+The registration runs once: from arraystack's override dispatch the first time it meets a dask
+collection (arraystack/_core/overrides.py), or from a call of `register_chunk_type`; `import arraystack`
+alone never imports dask.
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ da = pytest.importorskip("dask.array")
 import arraystack  # noqa: E402
 from arraystack.distributed import register_chunk_type  # noqa: E402
 
+register_chunk_type()  # as the first meeting of an arraystack function and a dask array does
+
 DATA = numpy.arange(48.0).reshape(6, 8) / 7.0 - 3.0
 
 
@@ -143,10 +145,12 @@ def test_import_arraystack_leaves_dask_alone_and_meeting_dask_registers():
         "import dask.array as da\n"
         "a = arraystack.asarray(numpy.ones((2, 2)))\n"
         "d = da.from_array(numpy.ones((2, 2)), chunks=1)\n"
-        "r = (d + a).compute(scheduler='synchronous')\n"
-        "assert 'arraystack.distributed' in sys.modules\n"
+        "from dask.array.chunk_types import is_valid_chunk_type\n"
+        "assert not is_valid_chunk_type(arraystack.ndarray)\n"
+        "r = (d + a).compute(scheduler='synchronous') + numpy.add(d, a).compute()\n"
+        "assert is_valid_chunk_type(arraystack.ndarray)\n"
         "print(float(r.sum()))\n"
     )
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "8.0"
+    assert done.stdout.strip() == "16.0"
