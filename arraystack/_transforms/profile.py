@@ -13,13 +13,22 @@ class Profile:
     """What ran while a `profile` block was open: one event per step of a compiled plan (a kernel, a
     reference step, a host loop, a transfer), per compile, in the Trace Event Format.
 
+    Parameters
+    ----------
+    path : str or os.PathLike, optional
+        Where to write the trace when the block ends; None writes nothing.
+
     Attributes
     ----------
     path : str or None
         Where the trace is written when the block ends.
+
+    See Also
+    --------
+    profile : Make one (the usual way).
     """
 
-    def __init__(self, path=None):
+    def __init__(self, path: str | os.PathLike | None = None) -> None:
         self.path = None if path is None else os.fspath(path)
         self._handle = None
         self._names = {}
@@ -171,7 +180,7 @@ def _table(title, rows, top) -> str:
     return "\n".join(lines)
 
 
-def profile(path=None) -> Profile:
+def profile(path: str | os.PathLike | None = None) -> Profile:
     """Record every step of compiled code run inside the block (kernels, reference steps, host loops,
     transfers) and every compile, with start, duration, region name and the user's source line.
 
@@ -189,6 +198,10 @@ def profile(path=None) -> Profile:
     -------
     Profile
         The context manager; inside and after the block, ``.events``, ``.summary()``, ``.save(path)``.
+
+    See Also
+    --------
+    jit : The compiled functions whose steps are recorded.
 
     Examples
     --------
