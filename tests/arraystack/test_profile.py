@@ -196,3 +196,32 @@ def test_a_step_that_raises_leaves_the_recorder_off():
         f(operand())
         raise ZeroDivisionError
     assert not profiler.recording and profiler._events == []
+
+
+def test_the_compile_workers_compile_is_an_event_of_its_process(tmp_path, monkeypatch):
+    from arraystack.backends.numba import compile_process
+
+    monkeypatch.setattr(
+        ast.config, "cache_dir", str(tmp_path)
+    )  # nothing on disk: the worker compiles
+    compile_process.reset()
+    try:
+        f = ast.jit(lambda a: ast.tanh(a * 0.40625) - a, tiered=True)  # a kernel new to this run
+        with ast.profile() as prof:
+            f(operand())
+            assert f.wait_compiled(timeout=300)
+            worker = compile_process.worker_pid()
+        (entry,) = f._cache.values()
+        assert entry.pending.mode == "process"
+        (event,) = [e for e in prof.events if e["name"] == "compile (worker)"]
+        assert event["pid"] == worker != os.getpid() and event["cat"] == "compile"
+        assert event["dur"] / 1e6 == pytest.approx(entry.pending.report["worker_seconds"])
+        timeline = entry.pending.timeline
+        start = event["ts"] / 1e6 + prof._handle[1]  # back to perf_counter() seconds
+        assert timeline["started"] <= start and start + event["dur"] / 1e6 <= timeline["answered"]
+        twin = [e for e in prof.events if e["cat"] == "twin"]
+        assert twin and twin[0]["name"].startswith("fusion[")
+        names = [e["name"] for e in compiles_of(prof)]
+        assert "compile tier 0 (numba twin)" in names and "compile (numba)" in names
+    finally:
+        compile_process.reset()
