@@ -119,8 +119,9 @@ class Profile:
 
     def summary(self, top: int = 20) -> str:
         """A text table of the steps by total time: name, category, count, total and mean time, and the
-        user's source line; compiles in a table of their own (a step's time leaves out the compiles
-        that ran inside it, such as numba's compile of a kernel on its first call).
+        user's source line; compiles in a table of their own. Times are self times: an event's time
+        leaves out the events that ran inside it (a host loop's body steps, numba's compile of a kernel
+        on its first call), so the rows add up to the time recorded.
 
         Parameters
         ----------
@@ -133,13 +134,12 @@ class Profile:
         """
         steps, compiles = {}, {}
         events = self.events
-        inner = [e for e in events if e["cat"] == "compile"]
-        for e in events:
+        for e, own in zip(events, _self_times(events)):
             table = compiles if e["cat"] == "compile" else steps
             key = (e["name"], e["cat"], e["args"].get("source") or "")
             row = table.setdefault(key, [0, 0.0])
             row[0] += 1
-            row[1] += e["dur"] if table is compiles else e["dur"] - _compiling(e, inner)
+            row[1] += own
         lines = [_table("steps", steps, top)]
         lines.append(_table("compiles", compiles, top))
         return "\n".join(lines)
@@ -149,14 +149,26 @@ class Profile:
         return f"<arraystack.Profile {state}, {len(self.events)} events, path={self.path!r}>"
 
 
-def _compiling(step, compiles) -> float:
-    """Microseconds of the compile events inside `step` (same process and thread, within its span)."""
-    start, stop = step["ts"], step["ts"] + step["dur"]
-    return sum(
-        c["dur"]
-        for c in compiles
-        if c["pid"] == step["pid"] and c["tid"] == step["tid"] and start <= c["ts"] <= stop
+def _self_times(events) -> list:
+    """Each event's microseconds less those of the events directly inside it (same process and thread,
+    starting within its span): a host loop without its body's steps, a kernel's first call without
+    numba's compile of it."""
+    own = [e["dur"] for e in events]
+    order = sorted(
+        range(len(events)), key=lambda k: (events[k]["pid"], events[k]["tid"], events[k]["ts"])
     )
+    stack = []  # enclosing events of the current one, innermost last
+    for k in order:
+        e = events[k]
+        while stack and (
+            (events[stack[-1]]["pid"], events[stack[-1]]["tid"]) != (e["pid"], e["tid"])
+            or e["ts"] >= events[stack[-1]]["ts"] + events[stack[-1]]["dur"]
+        ):
+            stack.pop()
+        if stack:
+            own[stack[-1]] -= e["dur"]
+        stack.append(k)
+    return [max(t, 0.0) for t in own]
 
 
 def _table(title, rows, top) -> str:

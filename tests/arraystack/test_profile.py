@@ -225,3 +225,25 @@ def test_the_compile_workers_compile_is_an_event_of_its_process(tmp_path, monkey
         assert "compile tier 0 (numba twin)" in names and "compile (numba)" in names
     finally:
         compile_process.reset()
+
+
+def test_a_host_loops_body_steps_are_inside_its_event_and_the_summary_counts_self_time():
+    def loop(x):
+        return ast.fori_loop(0, 3, lambda i, c: ast.sin(c) * 2.0 + 1.0, x)
+
+    f = ast.jit(loop, tiered=False)
+    x = operand()
+    f(x)
+    with ast.profile() as prof:
+        f(x)
+    (outer,) = [e for e in prof.events if e["cat"] == "loop"]
+    inner = [e for e in prof.events if e is not outer]
+    assert sum(e["cat"] == "kernel" for e in inner) >= 3  # the body's kernel, once an iteration
+    for e in inner:
+        assert e["tid"] == outer["tid"]
+        assert outer["ts"] <= e["ts"] and e["ts"] + e["dur"] <= outer["ts"] + outer["dur"]
+    header = prof.summary().splitlines()[0]
+    total_ms = float(header.rsplit(", ", 1)[1].split()[0])
+    assert total_ms == pytest.approx(
+        outer["dur"] / 1e3, abs=2e-3
+    )  # self times add up to the loop's
