@@ -19,7 +19,8 @@ import time
 
 recording = False
 clock = time.perf_counter
-thread_ident = threading.get_ident
+_get_ident = threading.get_ident
+_names: dict = {}  # ident -> name of each thread that noted an event (it may have ended by the trace)
 _events: list = []  # cleared in place (runners hold `note`) when the last open profile closes
 note = _events.append
 _open: list = []  # [first event index] per open profile
@@ -29,6 +30,14 @@ _lock = threading.Lock()
 def record(name: str, category: str, start: float, stop: float, args=None, thread=None) -> None:
     """Note one event (for work timed outside a runner's generated code: compiles, device clocks)."""
     note(((name, category, args or {}), start, stop, thread_ident() if thread is None else thread))
+
+
+def thread_ident() -> int:
+    """threading.get_ident(), its thread's name kept for the trace (a runner asks once per run)."""
+    ident = _get_ident()
+    if ident not in _names:
+        _names[ident] = threading.current_thread().name
+    return ident
 
 
 def open_profile() -> list:
@@ -51,6 +60,7 @@ def close_profile(handle) -> list:
         if not _open:
             recording = False
             _events.clear()
+            _names.clear()
             _stop_listening_numba()
     return handle[2]
 
@@ -61,8 +71,8 @@ def events_of(handle) -> list:
 
 
 def thread_names() -> dict:
-    """threading ident -> name of the threads alive now."""
-    return {t.ident: t.name for t in threading.enumerate()}
+    """threading ident -> name of the threads that noted events, and of those alive now."""
+    return {**_names, **{t.ident: t.name for t in threading.enumerate()}}
 
 
 # numba reports each compile of a dispatcher (a kernel, or a function it calls) as a "numba:compile" event; a

@@ -44,7 +44,7 @@ class Profile:
         return self
 
     def __exit__(self, *exc):
-        self._names = profiler.thread_names()  # the threads that ran steps, while they still run
+        self._names = profiler.thread_names()  # before closing (the last close forgets them)
         profiler.close_profile(self._handle)
         if self.path is not None:
             self.save(self.path)

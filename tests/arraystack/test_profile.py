@@ -169,7 +169,9 @@ def test_the_trace_file_follows_the_trace_event_format(tmp_path):
     path = tmp_path / "trace.json"
     with ast.profile(path) as prof:
         f(x)
-        threading.Thread(target=f, args=(x,), name="second caller").start()
+        caller = threading.Thread(target=f, args=(x,), name="second caller")
+        caller.start()
+        caller.join()
         f(x)
     trace = json.loads(path.read_text())
     assert set(trace) == {"traceEvents", "displayTimeUnit"}
@@ -182,6 +184,8 @@ def test_the_trace_file_follows_the_trace_event_format(tmp_path):
         assert isinstance(e["pid"], int) and isinstance(e["tid"], int)
     named = {e["tid"] for e in meta if e["name"] == "thread_name"}
     assert {e["tid"] for e in complete if e["pid"] == os.getpid()} <= named
+    threads = {e["args"]["name"] for e in meta if e["name"] == "thread_name"}
+    assert threads == {"MainThread", "second caller"}  # a thread that ended keeps its name
     assert any(e["name"] == "process_name" for e in meta)
     table = prof.summary()
     assert "# steps:" in table and "# compiles:" in table
