@@ -20,13 +20,21 @@ from arraystack.onnx.versions import MIN_IMPORT_OPSET, OPSET
 
 def import_rules() -> dict:
     """The import rules of every supported operator, by op_type."""
+    from arraystack.onnx.import_attention import attention_rules
     from arraystack.onnx.import_control import control_rules
     from arraystack.onnx.import_math import math_rules
     from arraystack.onnx.import_nn import nn_rules
     from arraystack.onnx.import_recurrent import recurrent_rules
     from arraystack.onnx.import_tensor import tensor_rules
 
-    return {**math_rules, **tensor_rules, **nn_rules, **recurrent_rules, **control_rules}
+    return {
+        **math_rules,
+        **tensor_rules,
+        **nn_rules,
+        **recurrent_rules,
+        **attention_rules,
+        **control_rules,
+    }
 
 
 def load(path_or_model: Any) -> tuple[dict, Callable[..., tuple]]:
