@@ -31,6 +31,10 @@ def register_chunk_type() -> bool:
     combined with an arraystack array wraps the arraystack array as one chunk, and the arraystack
     array's operators defer to the dask array. Calling it again does nothing.
 
+    See Also
+    --------
+    arraystack.distributed.DataParallel : training on a dask.distributed cluster.
+
     Examples
     --------
     >>> from arraystack.distributed import register_chunk_type

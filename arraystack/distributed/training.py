@@ -88,7 +88,7 @@ def _start_client(workers: int, timeout: float):
         threads_per_worker=1,
         processes=True,
         host="127.0.0.1",
-        dashboard_address=None,
+        dashboard_address=":0",  # a free port: never a clash with another cluster on 8787
         timeout=timeout,
     )
     return Client(cluster, timeout=timeout), cluster
@@ -125,6 +125,11 @@ class DataParallel:
     single-process full-batch training the parameters agree to a few ulps per step (the tests bound
     it), while against ``workers=0`` with the same `shards` they agree bitwise.
 
+    See Also
+    --------
+    arraystack.value_and_grad : the per-shard computation.
+    arraystack.save_tree : checkpoints of ``params`` and ``state`` between `fit` calls.
+
     Examples
     --------
     >>> import arraystack as np
@@ -140,7 +145,16 @@ class DataParallel:
     1.0
     """
 
-    def __init__(self, loss, optimizer, client=None, *, workers=2, shards=None, timeout=60.0):
+    def __init__(
+        self,
+        loss: Callable,
+        optimizer: Any,
+        client: Any = None,
+        *,
+        workers: int = 2,
+        shards: int | None = None,
+        timeout: float = 60.0,
+    ) -> None:
         import arraystack
 
         if workers < 0:

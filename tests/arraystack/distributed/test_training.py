@@ -51,7 +51,7 @@ def client():
 
     cluster = LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address=None, timeout=60,
+        dashboard_address=":0", timeout=60,
     )
     with Client(cluster, timeout=60) as connected:
         yield connected
