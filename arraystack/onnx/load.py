@@ -22,6 +22,7 @@ def import_rules() -> dict:
     """The import rules of every supported operator, by op_type."""
     from arraystack.onnx.import_attention import attention_rules
     from arraystack.onnx.import_control import control_rules
+    from arraystack.onnx.import_loss import loss_rules
     from arraystack.onnx.import_math import math_rules
     from arraystack.onnx.import_nn import nn_rules
     from arraystack.onnx.import_recurrent import recurrent_rules
@@ -33,6 +34,7 @@ def import_rules() -> dict:
         **nn_rules,
         **recurrent_rules,
         **attention_rules,
+        **loss_rules,
         **control_rules,
     }
 
