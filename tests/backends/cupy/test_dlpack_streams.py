@@ -74,6 +74,9 @@ def test_read_only_device_buffers_export_only_versioned(standin):
         x.__dlpack__()
     y = ast.from_dlpack(_Capsule(x.__dlpack__(max_version=(1, 0)), (2, 0)))
     assert y.device == "cuda:0"
+    with pytest.raises(ValueError, match="read-only"):
+        y[0] = 5.0  # the flag of the versioned capsule is kept
+    assert float(x[0].get()) == 0.0
 
 
 class _Capsule:
