@@ -97,7 +97,7 @@ def measure(hidden: int, batch: int, steps: int, warmup: int = 3) -> tuple[list[
         return value, np.optim.apply_updates(params, updates), state
 
     jitted = np.jit(single, tiered=False)
-    as_arrays = lambda step: tuple(np.asarray(a) for a in take(step))  # noqa: E731
+    as_arrays = lambda step: tuple(np.asarray(a) for a in take(step))
     rows = [
         {
             "setup": "single process",
@@ -147,7 +147,9 @@ def main(argv=None) -> int:
     parser.add_argument("--steps", type=int, default=30, help="timed steps per setup (default 30)")
     parser.add_argument("--json", default=None, help="write the figures to this JSON file")
     parser.add_argument(
-        "--threads", type=int, default=1,
+        "--threads",
+        type=int,
+        default=1,
         help="BLAS/numba threads of the driver and the workers (default 1: a worker per core)",
     )
     args = parser.parse_args(argv)

@@ -12,13 +12,15 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from arraystack._core.accelerator import fastpath as _fastpath
-from arraystack._core.array import _make, ndarray, wrap_array as wrap
+from arraystack._core.array import _make, ndarray
+from arraystack._core.array import wrap_array as wrap
 from arraystack._core.config import config
 from arraystack._core.devices import backend_of_arguments
 from arraystack._transforms.jit_arguments import (
@@ -57,6 +59,17 @@ _pipeline_generation = _passes.pipeline.generation
 _JitBase = _fastpath.JitBase if _fastpath is not None else object
 
 
+_unpickled: dict = {}  # token -> the JitFunction unpickled in this process
+
+
+def _unpickle(token, cls, fun, arguments):
+    found = _unpickled.get(token)
+    if found is None:
+        found = _unpickled[token] = cls(fun, *arguments)
+        found._token = token
+    return found
+
+
 class JitFunction(_JitBase):
     """The object `arraystack.jit(fun)` returns: call it like `fun`; inspect with lower()/stats()."""
 
@@ -66,6 +79,10 @@ class JitFunction(_JitBase):
     ):
         functools.update_wrapper(self, fun)
         self.fun = fun
+        self._arguments = (
+            static_argnums, static_argnames, donate_argnums, backend, tiered, passes, policy, devices
+        )
+        self._token = None  # set when first pickled
         # passes=None: the global pipeline as it is at trace time; else this fixed list, resolved now
         self.passes = None if passes is None else _passes.resolve_pipeline(passes)
         self.tiered = tiered  # None: config.tiered
@@ -93,6 +110,14 @@ class JitFunction(_JitBase):
             self._bind_fast_path(
                 specs.fast, specs.used, _pipeline_generation, config, _finish, MISSING
             )
+
+    def __reduce__(self):
+        # pickled (for another process: a dask worker, multiprocessing) as the function and the
+        # options; the other process traces anew, its kernels come from the disk cache, and every
+        # copy of one JitFunction unpickled there is one object (one trace per shape, not per task)
+        if self._token is None:
+            self._token = uuid.uuid4().hex
+        return (_unpickle, (self._token, type(self), self.fun, self._arguments))
 
     def __get__(self, obj, objtype=None):  # jit on methods
         if obj is None:

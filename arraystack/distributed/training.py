@@ -12,9 +12,11 @@ shard functions and the same tree in the driver's process, and gives the same bi
 
 from __future__ import annotations
 
+import itertools
 import time
 import uuid
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy
 
@@ -26,7 +28,6 @@ def shard_value_and_grad(token: str, loss: Callable, params: Any, x, y, weight: 
     is built once per process and loss (`token`); its kernels come from the disk cache when another
     process compiled them."""
     import arraystack
-
     from arraystack.ir.tree import tree_map
 
     gradient = _gradients.get(token)
@@ -38,7 +39,9 @@ def shard_value_and_grad(token: str, loss: Callable, params: Any, x, y, weight: 
     value, grads = gradient(params, arraystack.asarray(x), arraystack.asarray(y))
     value = numpy.asarray(value)
     scale = numpy.asarray(weight, dtype=value.dtype)
-    return value * scale, tree_map(lambda g: numpy.asarray(g) * numpy.asarray(weight, g.dtype), grads)
+    return value * scale, tree_map(
+        lambda g: numpy.asarray(g) * numpy.asarray(weight, g.dtype), grads
+    )
 
 
 def add_shards(a, b):
@@ -71,7 +74,7 @@ def shard_bounds(n: int, shards: int) -> list[tuple[int, int]]:
     if n < shards:
         raise ValueError(f"a batch of {n} examples cannot be cut into {shards} shards")
     cuts = [n * i // shards for i in range(shards + 1)]
-    return list(zip(cuts[:-1], cuts[1:]))
+    return list(itertools.pairwise(cuts))
 
 
 def _nbytes(tree) -> int:
@@ -172,7 +175,9 @@ class DataParallel:
             self.client, self._owns_client = Client(client, timeout=timeout), True
         elif client is not None:
             self.client = client
-        self.workers = len(self.client.scheduler_info()["workers"]) if self.client is not None else 0
+        self.workers = (
+            len(self.client.scheduler_info()["workers"]) if self.client is not None else 0
+        )
         self.shards = int(shards) if shards is not None else max(self.workers, 1)
         self.steps = 0
         self.bytes_sent = 0  # payload bytes: parameters and shards out, gradients back
@@ -226,7 +231,13 @@ class DataParallel:
         for i, ((a, b), w) in enumerate(zip(bounds, weights)):
             parts.append(f"grad-{step}-{i}")
             graph[parts[-1]] = (
-                shard_value_and_grad, self.token, self.loss, f"params-{step}", x[a:b], y[a:b], w,
+                shard_value_and_grad,
+                self.token,
+                self.loss,
+                f"params-{step}",
+                x[a:b],
+                y[a:b],
+                w,
             )
 
         def combine(a, b):
@@ -296,7 +307,9 @@ class DataParallel:
         """
         from tqdm import tqdm
 
-        bar = tqdm(total=steps, initial=start, unit="step", file=out, disable=not progress, ncols=90)
+        bar = tqdm(
+            total=steps, initial=start, unit="step", file=out, disable=not progress, ncols=90
+        )
         losses, examples, started = [], 0, time.perf_counter()
         for number in range(start, steps):
             x, y = batch(number)

@@ -8,8 +8,8 @@ import pytest
 
 da = pytest.importorskip("dask.array")
 
-import arraystack  # noqa: E402
-from arraystack.distributed import register_chunk_type  # noqa: E402
+import arraystack
+from arraystack.distributed import register_chunk_type
 
 register_chunk_type()  # as the first meeting of an arraystack function and a dask array does
 
@@ -151,6 +151,48 @@ def test_import_arraystack_leaves_dask_alone_and_meeting_dask_registers():
         "assert is_valid_chunk_type(arraystack.ndarray)\n"
         "print(float(r.sum()))\n"
     )
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=120, check=False
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "16.0"
+
+
+def test_map_blocks_on_worker_processes_traces_once_per_shape_in_each(client):
+    @arraystack.jit
+    def f(x):
+        return arraystack.tanh(x) * 2.0 + x.sum(axis=0)
+
+    d = _dask(arraystack, chunks=(3, 4))
+    meta = arraystack.empty((0, 0))
+    result = d.map_blocks(f, meta=meta, dtype=d.dtype).compute()  # on the cluster (processes)
+    expected = d.map_blocks(f, meta=meta, dtype=d.dtype).compute(scheduler="synchronous")
+    assert type(result) is arraystack.ndarray
+    numpy.testing.assert_array_equal(numpy.asarray(result), numpy.asarray(expected))
+    token = f._token  # set when the tasks pickled f
+
+    def traces():
+        from arraystack._transforms.jit import _unpickled
+
+        found = _unpickled.get(token)
+        return None if found is None else (found.stats()["calls"], found.stats()["traces"])
+
+    counts = [n for n in client.run(traces).values() if n is not None]
+    # the 4 chunks' tasks share one JitFunction per worker, which traced their one shape once
+    assert sum(calls for calls, _ in counts) == 4, counts
+    assert all(n == 1 for _, n in counts), counts
+
+
+def test_a_jitted_function_pickles_with_its_options():
+    import pickle
+
+    f = arraystack.jit(_scaled, static_argnums=1, tiered=False)
+    copy = pickle.loads(pickle.dumps(f))
+    assert copy is not f and pickle.loads(pickle.dumps(f)) is copy  # one object per process
+    assert copy.static_argnums == (1,) and copy.tiered is False
+    x = arraystack.asarray(DATA)
+    numpy.testing.assert_array_equal(numpy.asarray(copy(x, 3)), numpy.asarray(f(x, 3)))
+
+
+def _scaled(x, k):
+    return x * k

@@ -9,8 +9,8 @@ import pytest
 
 pytest.importorskip("distributed")
 
-from arraystack.__main__ import main  # noqa: E402
-from arraystack._cli.demo_train import train  # noqa: E402
+from arraystack.__main__ import main
+from arraystack._cli.demo_train import train
 
 
 def test_demo_trains_on_workers():

@@ -11,10 +11,11 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-import arraystack  # noqa: E402
-from arraystack.distributed import DataParallel  # noqa: E402
-from arraystack.distributed.training import reduce_in_order, shard_bounds  # noqa: E402
-from arraystack.ir.tree import leaves  # noqa: E402
+from arraystack.ir.tree import leaves
+
+import arraystack
+from arraystack.distributed import DataParallel
+from arraystack.distributed.training import reduce_in_order, shard_bounds
 
 STEPS = 3
 
@@ -27,7 +28,9 @@ def _problem():
         hidden = arraystack.tanh(x @ params["w1"] + params["b1"])
         logits = hidden @ params["w2"]
         shifted = logits - arraystack.max(logits, axis=1, keepdims=True)
-        logp = shifted - arraystack.log(arraystack.sum(arraystack.exp(shifted), axis=1, keepdims=True))
+        logp = shifted - arraystack.log(
+            arraystack.sum(arraystack.exp(shifted), axis=1, keepdims=True)
+        )
         return -arraystack.mean(arraystack.take_along_axis(logp, y[:, None], axis=1))
 
     rng = numpy.random.default_rng(7)
@@ -45,23 +48,12 @@ def _problem():
     return loss, params, batch
 
 
-@pytest.fixture(scope="module")
-def client():
-    from dask.distributed import Client, LocalCluster
-
-    cluster = LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address=":0", timeout=60,
-    )
-    with Client(cluster, timeout=60) as connected:
-        yield connected
-    cluster.close(timeout=30)
-
-
 def _train(optimizer, steps=STEPS, **options):
     loss, params, batch = _problem()
     with DataParallel(loss, optimizer, **options) as parallel:
-        params, state, losses = parallel.fit(params, optimizer.init(params), batch, steps, progress=False)
+        params, _, losses = parallel.fit(
+            params, optimizer.init(params), batch, steps, progress=False
+        )
     return params, losses
 
 
@@ -94,9 +86,7 @@ def test_matches_full_batch_training_to_a_bound(client):
     # float32 rounding, a few ulps of the gradients per step
     loss, params, batch = _problem()
     optimizer = arraystack.optim.sgd(0.1)
-    step = arraystack.jit(
-        lambda p, s, x, y: _sgd_step(loss, optimizer, p, s, x, y), tiered=False
-    )
+    step = arraystack.jit(lambda p, s, x, y: _sgd_step(loss, optimizer, p, s, x, y), tiered=False)
     state = optimizer.init(params)
     full = {k: arraystack.asarray(v) for k, v in params.items()}
     for number in range(STEPS):
@@ -135,7 +125,7 @@ def test_progress_bar_shows_steps_loss_and_throughput():
 
 
 def test_the_given_client_is_left_open(client):
-    loss, params, batch = _problem()
+    loss, _, _ = _problem()
     with DataParallel(loss, arraystack.optim.sgd(0.1), client=client) as parallel:
         assert parallel.shards == 2  # one per worker
     assert client.status == "running"
