@@ -19,8 +19,7 @@ from typing import Any
 import numpy as np
 
 from arraystack._core.accelerator import fastpath as _fastpath
-from arraystack._core.array import _make, ndarray
-from arraystack._core.array import wrap_array as wrap
+from arraystack._core.array import _make, ndarray, wrap_array as wrap
 from arraystack._core.config import config
 from arraystack._core.devices import backend_of_arguments
 from arraystack._transforms.jit_arguments import (
