@@ -1,4 +1,5 @@
-"""Import rule of ONNX's Attention (scaled dot-product attention), against `xp`.
+"""Import rules of ONNX's Attention (scaled dot-product attention), RotaryEmbedding and SwiGLU, against
+`xp`.
 
 Convention: interpreter.py. Follows the operator's definition as ONNX's reference implementation computes
 it: 3-D inputs split into heads (q_num_heads, kv_num_heads), the key/value cache (past_key/past_value in,
@@ -146,6 +147,53 @@ def _static(value) -> bool:
     return isinstance(value, numpy.ndarray)
 
 
+def _rotary(xp, node, x, cos, sin, positions=None):
+    """RotaryEmbedding: rotate the first `rotary_embedding_dim` features of each head by the angles whose
+    cosines and sines the caches hold (at `positions` when given), in halves or interleaved."""
+    shape = numpy.shape(x)
+    if len(shape) == 4:
+        x = xp.transpose(x, (0, 2, 1, 3))  # (batch, seq, heads, size)
+    elif len(shape) == 3:
+        heads = int(node.attr("num_heads", 0))
+        if not heads or shape[2] % heads:
+            raise node.error(f"a 3-D input of {shape[2]} features needs num_heads dividing it")
+        x = xp.reshape(x, (shape[0], shape[1], heads, shape[2] // heads))
+    else:
+        raise node.error(f"the input must be 3-D or 4-D, not of shape {shape}")
+    dim = int(node.attr("rotary_embedding_dim", 0)) or numpy.shape(x)[3]
+    if positions is not None:
+        cos, sin = xp.take(cos, positions, axis=0), xp.take(sin, positions, axis=0)
+    if numpy.shape(cos)[-1] != dim // 2 or numpy.shape(sin)[-1] != dim // 2:
+        raise node.error(f"the caches' last axis must be rotary_embedding_dim / 2 = {dim // 2}")
+    cos, sin = xp.expand_dims(cos, 2), xp.expand_dims(sin, 2)
+    rotate, keep = x[..., :dim], x[..., dim:]
+    interleaved = int(node.attr("interleaved", 0))
+    x1, x2 = (
+        (rotate[..., 0::2], rotate[..., 1::2])
+        if interleaved
+        else (rotate[..., : dim // 2], rotate[..., dim // 2 :])
+    )
+    real, imag = cos * x1 - sin * x2, sin * x1 + cos * x2
+    if interleaved:
+        rotated = xp.reshape(xp.stack([real, imag], axis=-1), numpy.shape(rotate))
+    else:
+        rotated = xp.concatenate([real, imag], axis=-1)
+    out = xp.concatenate([rotated, keep], axis=-1)
+    return xp.reshape(out, shape) if len(shape) == 3 else xp.transpose(out, (0, 2, 1, 3))
+
+
+def _swiglu(xp, node, a, b):
+    if numpy.shape(a) != numpy.shape(b):
+        raise node.error(
+            f"A and B must have the same shape, not {numpy.shape(a)} and {numpy.shape(b)}"
+        )
+    alpha = xp.asarray(float(node.attr("alpha", 1.0)), dtype=a.dtype)
+    one = xp.asarray(1, dtype=a.dtype)
+    return a * (one / (one + xp.exp(-alpha * a))) * b
+
+
 attention_rules["Attention"] = _attention
+attention_rules["RotaryEmbedding"] = _rotary
+attention_rules["SwiGLU"] = _swiglu
 
 __all__ = ["attention_rules"]

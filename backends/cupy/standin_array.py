@@ -114,9 +114,13 @@ class ndarray:
             raise ValueError(f"__dlpack__: stream={stream!r} is not a CUDA stream (0 is ambiguous)")
         to_host = dl_device is not None and tuple(dl_device) != (KDLCUDA, self._device)
         if to_host and tuple(dl_device) != (KDLCPU, 0):
-            raise BufferError(f"__dlpack__: cannot export device {self._device} memory to {dl_device}")
+            raise BufferError(
+                f"__dlpack__: cannot export device {self._device} memory to {dl_device}"
+            )
         if to_host and copy is False:
-            raise BufferError("__dlpack__: memory on a CUDA device needs a copy to the CPU (copy=False)")
+            raise BufferError(
+                "__dlpack__: memory on a CUDA device needs a copy to the CPU (copy=False)"
+            )
         if stream != -1:
             dlpack_syncs.append((1 if stream is None else stream, cuda.get_current_stream().ptr))
         host = self._host.copy() if copy or to_host else self._host
@@ -467,7 +471,9 @@ def from_dlpack(x, *, device=None, copy=None):
             f"cupy.from_dlpack takes memory on a CUDA device (kDLCUDA), not DLPack device type {kind}; "
             "copy host memory with cupy.asarray"
         )
-    stream = cuda.get_current_stream().ptr or 1  # the consumer's stream; 1: the legacy default stream
+    stream = (
+        cuda.get_current_stream().ptr or 1
+    )  # the consumer's stream; 1: the legacy default stream
     try:
         capsule = x.__dlpack__(stream=stream, max_version=(1, 0))
     except TypeError:

@@ -12,9 +12,21 @@ import pytest
 
 import arraystack
 
-DTYPES = ["bool", "int8", "uint16", "int64", "float16", "float32", "float64", "complex64", "complex128"]
+DTYPES = [
+    "bool",
+    "int8",
+    "uint16",
+    "int64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+]
 HAS_TORCH = importlib.util.find_spec("torch") is not None
-needs_torch = pytest.mark.skipif(not HAS_TORCH, reason="torch is not installed (pip install torch==2.13.0)")
+needs_torch = pytest.mark.skipif(
+    not HAS_TORCH, reason="torch is not installed (pip install torch==2.13.0)"
+)
 
 
 class Capsule:
@@ -99,7 +111,9 @@ def test_copy_argument_of_from_dlpack_and_dlpack():
     assert not numpy.shares_memory(fresh, a)
     numpy.testing.assert_array_equal(fresh, a)
     with pytest.raises(BufferError, match="copy=False"):
-        arraystack.from_dlpack(Capsule(None, device=(2, 0)), copy=False)  # CUDA memory, no CUDA device
+        arraystack.from_dlpack(
+            Capsule(None, device=(2, 0)), copy=False
+        )  # CUDA memory, no CUDA device
 
 
 def test_dlpack_device_stream_and_dl_device():
@@ -139,7 +153,17 @@ def test_jax_zero_d_strided_and_errors():
 
 
 # -- torch ---------------------------------------------------------------------------------------------------
-TORCH_DTYPES = ["bool", "int8", "uint16", "int64", "float16", "float32", "float64", "complex64", "complex128"]
+TORCH_DTYPES = [
+    "bool",
+    "int8",
+    "uint16",
+    "int64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+]
 
 
 @needs_torch

@@ -8,9 +8,8 @@ import numpy
 from onnx import TensorProto, helper
 from onnx.reference import ReferenceEvaluator
 
-from tests.arraystack.onnx.conftest import assert_close, run_onnx
-
 import arraystack as ast
+from tests.arraystack.onnx.conftest import assert_close, run_onnx
 
 
 def _model(opset=23):

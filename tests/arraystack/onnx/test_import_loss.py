@@ -8,10 +8,9 @@ import pytest
 from onnx import TensorProto, helper
 from onnx.reference import ReferenceEvaluator
 
-from tests.arraystack.onnx.conftest import assert_close
-
 import arraystack as ast
 from arraystack.onnx.errors import ModelError
+from tests.arraystack.onnx.conftest import assert_close
 
 
 def _model(target_shape=(4, 3)):
@@ -55,7 +54,9 @@ def test_softmax_cross_entropy_under_jit():
 def test_softmax_cross_entropy_gradient(check_grads):
     params, fn = ast.onnx.load(_model())
     inputs = _inputs()
-    check_grads(lambda x: fn(params, x, inputs["y"], inputs["w"])[0], (inputs["x"],), modes=("rev",))
+    check_grads(
+        lambda x: fn(params, x, inputs["y"], inputs["w"])[0], (inputs["x"],), modes=("rev",)
+    )
 
 
 def test_a_target_of_the_wrong_shape_names_the_node():

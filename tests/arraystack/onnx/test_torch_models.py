@@ -12,9 +12,8 @@ import warnings
 import numpy
 import pytest
 
-from tests.arraystack.onnx.conftest import assert_close, onnx, run_onnx
-
 import arraystack as ast
+from tests.arraystack.onnx.conftest import assert_close, onnx, run_onnx
 
 if importlib.util.find_spec("torch") is None:
     pytest.skip("torch is not installed (pip install torch==2.13.0)", allow_module_level=True)
@@ -64,7 +63,10 @@ def _models():
             (2, 1, 8, 8),
         ),
         "rnn": (lambda: _Sequence(torch.nn.RNN(4, 5, batch_first=True)), (2, 3, 4)),
-        "gru": (lambda: _Sequence(torch.nn.GRU(4, 5, batch_first=True, bidirectional=True)), (2, 3, 4)),
+        "gru": (
+            lambda: _Sequence(torch.nn.GRU(4, 5, batch_first=True, bidirectional=True)),
+            (2, 3, 4),
+        ),
         "lstm": (lambda: _Sequence(torch.nn.LSTM(4, 5, num_layers=2)), (3, 2, 4)),
         "encoder": (_Encoder, (2, 5, 8)),
     }
@@ -99,11 +101,13 @@ def test_imported_gru_runs_under_jit():
     params, fn = ast.onnx.load(model)
     expected = run_onnx(model, {"x": x})[0]
     assert_close(numpy.asarray(fn(params, x)[0]), numpy.asarray(ast.jit(fn)(params, x)[0]))
-    numpy.testing.assert_allclose(numpy.asarray(ast.jit(fn)(params, x)[0]), expected, rtol=1e-5, atol=1e-6)
+    numpy.testing.assert_allclose(
+        numpy.asarray(ast.jit(fn)(params, x)[0]), expected, rtol=1e-5, atol=1e-6
+    )
 
 
 def test_gradient_of_an_imported_lstm_matches_torch():
-    make, shape = _models()["lstm"]
+    make, _ = _models()["lstm"]
     torch.manual_seed(0)
     module = make().eval()
     model, x = export("lstm")
