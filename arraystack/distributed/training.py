@@ -180,6 +180,7 @@ class DataParallel:
         )
         self.shards = int(shards) if shards is not None else max(self.workers, 1)
         self.steps = 0
+        self._graphs = 0
         self.bytes_sent = 0  # payload bytes: parameters and shards out, gradients back
 
         def update(grads, state, params):
@@ -225,7 +226,8 @@ class DataParallel:
         # one graph per step, sent in one message: the parameters as a task of their own, a gradient
         # task per shard (its data inside it), and the tree of sums; the scheduler keeps the graph,
         # so whatever a lost worker held is recomputed from it
-        step = f"{self.token}-{self.steps}"
+        self._graphs += 1  # keys never repeat, even for gradients() called outside step()
+        step = f"{self.token}-{self._graphs}"
         graph = {f"params-{step}": (hold, host)}
         parts = []
         for i, ((a, b), w) in enumerate(zip(bounds, weights)):

@@ -157,3 +157,15 @@ def test_tree_reduction_order_and_shards():
     assert shard_bounds(10, 3) == [(0, 3), (3, 6), (6, 10)]
     with pytest.raises(ValueError):
         reduce_in_order([], max)
+
+
+def test_gradients_called_twice_with_other_parameters(client):
+    loss, params, batch = _problem()
+    with DataParallel(loss, arraystack.optim.sgd(0.1), client=client, shards=2) as parallel:
+        first = parallel.gradients(params, *batch(0))
+        moved = {k: v + 1 for k, v in params.items()}
+        second = parallel.gradients(moved, *batch(0))
+    local = DataParallel(loss, arraystack.optim.sgd(0.1), workers=0, shards=2)
+    assert first[0] == local.gradients(params, *batch(0))[0]
+    assert second[0] == local.gradients(moved, *batch(0))[0]
+    assert first[0] != second[0]
