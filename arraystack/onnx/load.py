@@ -22,6 +22,7 @@ def import_rules() -> dict:
     """The import rules of every supported operator, by op_type."""
     from arraystack.onnx.import_attention import attention_rules
     from arraystack.onnx.import_control import control_rules
+    from arraystack.onnx.import_conv_transpose import conv_transpose_rules
     from arraystack.onnx.import_loss import loss_rules
     from arraystack.onnx.import_math import math_rules
     from arraystack.onnx.import_nn import nn_rules
@@ -35,6 +36,7 @@ def import_rules() -> dict:
         **recurrent_rules,
         **attention_rules,
         **loss_rules,
+        **conv_transpose_rules,
         **control_rules,
     }
 

@@ -1,7 +1,7 @@
-"""Real models from torch: small modules (MLP, CNN, RNN/GRU/LSTM, a transformer encoder layer) exported
-with torch.onnx.export (the TorchScript exporter: the dynamo one needs onnxscript), imported with
-arraystack.onnx.load and compared with onnxruntime on the same model; imported models run under jit and are
-differentiable. Skipped when torch is not installed."""
+"""Real models from torch: small modules (MLP, CNN, a transposed-convolution decoder, RNN/GRU/LSTM, a
+transformer encoder layer) exported with torch.onnx.export (the TorchScript exporter: the dynamo one needs
+onnxscript), imported with arraystack.onnx.load and compared with onnxruntime on the same model; imported
+models run under jit and are differentiable. Skipped when torch is not installed."""
 
 from __future__ import annotations
 
@@ -61,6 +61,14 @@ def _models():
                 torch.nn.Linear(4 * 4 * 4, 3),
             ),
             (2, 1, 8, 8),
+        ),
+        "decoder": (
+            lambda: torch.nn.Sequential(
+                torch.nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1, groups=2),
+                torch.nn.ReLU(),
+                torch.nn.ConvTranspose2d(6, 1, 2, stride=1, dilation=2),
+            ),
+            (2, 4, 5, 5),
         ),
         "rnn": (lambda: _Sequence(torch.nn.RNN(4, 5, batch_first=True)), (2, 3, 4)),
         "gru": (
