@@ -281,7 +281,19 @@ class DataParallel:
         self.steps += 1
         return arraystack.asarray(value), params, state
 
-    def fit(self, params, state, batch: Callable, steps: int, *, start=0, progress=True, out=None):
+    def fit(
+        self,
+        params,
+        state,
+        batch: Callable,
+        steps: int,
+        *,
+        start=0,
+        progress=True,
+        out=None,
+        checkpoints=None,
+        every=1,
+    ):
         """Run steps ``start .. steps - 1``; ``batch(step)`` gives the batch ``(x, y)`` of a step.
 
         Parameters
@@ -299,6 +311,12 @@ class DataParallel:
             Show a tqdm bar with the loss and the examples per second (default True).
         out : file, optional
             Where the bar writes (default sys.stderr).
+        checkpoints : arraystack.Checkpoints, optional
+            Where to save ``{"params": ..., "state": ..., "step": n}`` after every `every` steps
+            (when ``n % every == 0``) and after the last one, ``n`` being the number of steps done,
+            so that a restarted driver resumes with ``start=n`` from ``checkpoints.restore()``.
+        every : int, optional
+            Steps between checkpoints (default 1).
 
         Returns
         -------
@@ -309,6 +327,8 @@ class DataParallel:
         """
         from tqdm import tqdm
 
+        if isinstance(every, bool) or not isinstance(every, int) or every < 1:
+            raise ValueError(f"every must be a positive int, got {every!r}")
         bar = tqdm(
             total=steps, initial=start, unit="step", file=out, disable=not progress, ncols=90
         )
@@ -321,6 +341,9 @@ class DataParallel:
             rate = examples / max(time.perf_counter() - started, 1e-9)
             bar.set_postfix(loss=f"{losses[-1]:.4f}", ex_per_s=f"{rate:.0f}", refresh=False)
             bar.update(1)
+            done = number + 1
+            if checkpoints is not None and (done % every == 0 or done == steps):
+                checkpoints.save(done, {"params": params, "state": state, "step": done})
         bar.close()
         return params, state, losses
 
