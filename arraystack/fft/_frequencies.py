@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack._core import devices as _devices
 from arraystack._core.overrides import defers_to
-from arraystack._creation.basic import _check_device, asarray
+from arraystack._creation.basic import _placed, asarray
 from arraystack._creation.ranges import arange
 from arraystack._manipulation.joining import concatenate as _concatenate
 from arraystack._manipulation.rearranging import roll
@@ -27,8 +28,8 @@ def fftfreq(
         Window length.
     d : float, optional
         Sample spacing (the inverse of the sampling rate).
-    device : optional
-        Array API device; only the CPU is accepted.
+    device : str or Device, optional
+        The device on which to place the result (Array API); the default device when None.
     dtype : dtype, optional
         A real floating dtype for the result (the Array API's addition); default NumPy's (float64).
 
@@ -48,7 +49,9 @@ def fftfreq(
     >>> np.fft.fftfreq(4, d=0.5)
     array([ 0. ,  0.5, -1. , -0.5])
     """
-    _check_device(device)
+    target = _placed(device)
+    if target is not None:  # a cuda device, given or the default
+        return _devices.create_on(target, fftfreq, n, d, dtype=dtype)
     val = 1.0 / (n * d)
     positive = arange(0, (n - 1) // 2 + 1, dtype=int)
     negative = arange(-(n // 2), 0, dtype=int)
@@ -67,8 +70,8 @@ def rfftfreq(
         Window length.
     d : float, optional
         Sample spacing (the inverse of the sampling rate).
-    device : optional
-        Array API device; only the CPU is accepted.
+    device : str or Device, optional
+        The device on which to place the result (Array API); the default device when None.
     dtype : dtype, optional
         A real floating dtype for the result (the Array API's addition); default NumPy's (float64).
 
@@ -82,7 +85,9 @@ def rfftfreq(
     numpy.fft.rfftfreq : the function mirrored.
     arraystack.fft.fftfreq, arraystack.fft.rfft
     """
-    _check_device(device)
+    target = _placed(device)
+    if target is not None:  # a cuda device, given or the default
+        return _devices.create_on(target, rfftfreq, n, d, dtype=dtype)
     val = 1.0 / (n * d)
     result = arange(0, n // 2 + 1, dtype=int) * val
     return result if dtype is None else result.astype(dtype)

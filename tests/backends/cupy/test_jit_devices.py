@@ -49,3 +49,15 @@ def test_grad_of_a_jitted_function_on_cuda(standin):
     assert dx.device == "cuda:0"
     host = numpy.array([0.5, -1.0, 2.0])
     numpy.testing.assert_allclose(dx.to_device("cpu"), numpy.cos(host) * host + numpy.sin(host))
+
+
+def test_fft_frequencies_are_made_on_the_device_asked_for(standin):
+    freq = ast.fft.fftfreq(5, 0.5, device="cuda:1")
+    assert freq.device == "cuda:1"
+    numpy.testing.assert_array_equal(freq.to_device("cpu"), numpy.fft.fftfreq(5, 0.5))
+    rfreq = ast.fft.rfftfreq(6, device="cuda", dtype="float32")
+    assert rfreq.device == "cuda:0" and rfreq.dtype == numpy.float32
+    numpy.testing.assert_array_equal(rfreq.to_device("cpu"), numpy.fft.rfftfreq(6).astype("float32"))
+    with ast.default_device("cuda"):
+        assert ast.fft.fftfreq(4).device == "cuda:0"
+    assert ast.fft.fftfreq(4).device == "cpu"
