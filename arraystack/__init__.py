@@ -17,7 +17,7 @@ _core/           the array type and what every chapter builds on
     operands.py (argument parsing), host_calls.py (NumPy's own function on host buffers),
     accelerator.py and _fastpath*.c (the C accelerator of the eager fast path)
 _creation/       array creation
-    basic.py (from data; from a shape and a fill value), ranges.py (arange, linspace, logspace,
+    basic.py (from data), filled.py (from a shape and a fill value), ranges.py (arange, linspace, logspace,
     geomspace), matrices.py (eye, tri, diag, ...), coordinates.py (indices, meshgrid,
     fromfunction), assembly.py (block, fromiter), checked_conversions.py
 _math/           mathematical functions
@@ -97,9 +97,9 @@ from arraystack._core.type_queries import (
 )
 from arraystack._creation.assembly import block, fromiter
 from arraystack._creation.basic import (
-    array, asanyarray, asarray, ascontiguousarray, asfortranarray, astype, copy, empty, empty_like,
-    frombuffer, full, full_like, ones, ones_like, zeros, zeros_like,
+    array, asanyarray, asarray, ascontiguousarray, asfortranarray, astype, copy, frombuffer,
 )
+from arraystack._creation.filled import empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like
 from arraystack._creation.checked_conversions import asarray_chkfinite, real_if_close, sort_complex
 from arraystack._creation.coordinates import fromfunction, indices, meshgrid
 from arraystack._creation.matrices import diag, diagflat, eye, identity, tri, tril, triu

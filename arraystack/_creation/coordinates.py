@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arraystack._creation.basic import asarray, zeros
+from arraystack._creation.basic import asarray
+from arraystack._creation.filled import zeros
 from arraystack._core.dtypes import check_supported
 from arraystack._manipulation.reshaping import broadcast_arrays, reshape
 from arraystack._manipulation.joining import concatenate

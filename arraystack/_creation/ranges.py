@@ -23,7 +23,8 @@ from arraystack._core.dtypes import (
     result_type,
 )
 from arraystack._core import devices as _devices
-from arraystack._creation.basic import _placed, asarray, astype, zeros
+from arraystack._creation.basic import _placed, asarray, astype
+from arraystack._creation.filled import zeros
 from arraystack._manipulation.reshaping import expand_dims, moveaxis, reshape
 from arraystack._math.elementwise import apply_ufunc
 from arraystack.ir import primitives as p

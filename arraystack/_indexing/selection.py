@@ -17,7 +17,8 @@ from arraystack._core.array import ndarray
 from arraystack._core.dtypes import result_type
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axis
-from arraystack._creation.basic import asarray, astype, copy, full, zeros, zeros_like
+from arraystack._creation.basic import asarray, astype, copy
+from arraystack._creation.filled import full, zeros, zeros_like
 from arraystack._creation.ranges import arange
 from arraystack._indexing.subscripts import getitem
 from arraystack._manipulation.joining import concatenate, stack

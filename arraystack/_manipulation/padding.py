@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import ndarray, wrap
-from arraystack._creation.basic import asarray, astype, copy, zeros
+from arraystack._creation.basic import asarray, astype, copy
+from arraystack._creation.filled import zeros
 from arraystack._math.elementwise import apply_ufunc
 from arraystack._manipulation.reshaping import moveaxis, squeeze
 from arraystack._core.operands import convert_raw

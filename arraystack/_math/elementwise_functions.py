@@ -17,7 +17,8 @@ from arraystack._core.array import ndarray, raw, wrap
 from arraystack._core.dtypes import result_type
 from arraystack._core.operands import broadcast_raw, is_scalar_literal, is_weak, shape_of
 from arraystack._core.overrides import defers_to, defers_to_numpy, undeferred
-from arraystack._creation.basic import asarray, astype, zeros
+from arraystack._creation.basic import asarray, astype
+from arraystack._creation.filled import zeros
 from arraystack._math.elementwise import (
     arctan2,
     equal,

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from arraystack._core.array import ndarray, wrap
-from arraystack._creation.basic import asarray, astype, full
+from arraystack._creation.basic import asarray, astype
+from arraystack._creation.filled import full
 from arraystack._creation.ranges import arange
 from arraystack._core.dtypes import result_type
 from arraystack._math.elementwise_functions import where
