@@ -4,12 +4,17 @@ NumPy with a hand-written backward, timed interleaved in one run; prints medians
 (a) MLP 784 -> 512 -> 10, batch 256, float32, ReLU, softmax cross-entropy, SGD update inside the step.
 (b) small CNN: conv 3x3 (8 channels, SAME) - ReLU - 2x2 max pool - dense, on 28x28 single-channel images,
     batch 128.
+(d) a small character-level GPT (train_gpt.py): 2 pre-norm transformer blocks, 4 heads, context 64, embedding
+    128, vocabulary 96, batch 16 (--gpt-batch): forward, backward and an Adam update in one jitted step,
+    against jax.jit of the same model in plain jax, torch eager with torch.optim.Adam and (--torch-compile)
+    torch.compile of the forward.
 (c) first call of (a) in a fresh process, cold and with a warm disk cache, with tiered compilation compiling
     in a worker process and in a thread (config.tier_compile): the first call, when compiled code takes over,
     how many calls a loop that keeps calling gets served meanwhile and how slow they are, against the same
     reference path on an idle machine, the compiled step and NumPy's eager step.
 
-    python benchmarks/bench_train.py [--threads 1] [--quick] [--json out.json]
+    python benchmarks/bench_train.py [--threads 1] [--quick] [--json out.json] [--workloads mlp,cnn,gpt]
+        [--gpt-batch 16] [--torch-compile]
         [--first-call-only] [--first-call-modes process,thread] [--first-call-repeats 3]
         [--first-call-workload mlp|elementwise]
 
@@ -30,6 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import harness
 from bench_jit import _set_threads, interleaved
+from train_gpt import gpt_systems
 from train_models import cnn_systems, mlp_systems
 
 FIRST_CALL = """
@@ -172,6 +178,9 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json", default=None)
     parser.add_argument("--skip-first-call", action="store_true")
+    parser.add_argument("--workloads", default="mlp,cnn,gpt", help="rows to time: mlp,cnn,gpt")
+    parser.add_argument("--gpt-batch", type=int, default=16)
+    parser.add_argument("--torch-compile", action="store_true", help="torch.compile in the GPT row")
     parser.add_argument("--first-call-only", action="store_true")
     parser.add_argument("--first-call-modes", default="process,thread")
     parser.add_argument("--first-call-repeats", type=int, default=1)
@@ -197,12 +206,17 @@ def main(argv=None):
         rounds = 5 if args.quick else 15
         results = {"threads": args.threads or os.cpu_count(), "rows": []}
         rng = np.random.default_rng(0)
-        if not args.first_call_only:
+        workloads = [] if args.first_call_only else args.workloads.split(",")
+        if "mlp" in workloads:
             systems = mlp_systems(rng, 256)
             report("(a) MLP", interleaved(systems, rounds), results)
+        if "cnn" in workloads:
             systems = cnn_systems(rng, 128)
             if systems:
                 report("(b) CNN", interleaved(systems, rounds), results)
+        if "gpt" in workloads:
+            systems = gpt_systems(args.gpt_batch, args.torch_compile)
+            report("(d) GPT", interleaved(systems, rounds), results)
         if not args.skip_first_call:
             rows, err = first_call(
                 args.first_call_modes.split(","), args.first_call_repeats, args.first_call_workload
