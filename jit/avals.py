@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import ml_dtypes
 import numpy as np
+
+# bfloat16 (ml_dtypes' NumPy dtype, as JAX uses): a floating type whose NumPy kind is "V", so code
+# that asks a dtype's kind asks `kind_of` (which answers "f" for it)
+bfloat16 = np.dtype(ml_dtypes.bfloat16)
 
 _SHORT = {
     "bool": "bool",
@@ -17,6 +22,7 @@ _SHORT = {
     "uint32": "u32",
     "uint64": "u64",
     "float16": "f16",
+    "bfloat16": "bf16",
     "float32": "f32",
     "float64": "f64",
     "complex64": "c64",
@@ -47,6 +53,12 @@ def dtype_from_short_name(name: str) -> np.dtype:
         return _LONG[name]
     except KeyError:
         raise ValueError(f"unknown dtype {name!r} in IR text") from None
+
+
+def kind_of(dtype) -> str:
+    """NumPy's `dtype.kind`, but "f" for bfloat16 (whose NumPy kind is "V", the kind of structured
+    dtypes): the kind to test when asking whether a dtype is floating."""
+    return "f" if dtype is bfloat16 else dtype.kind
 
 
 def is_supported_dtype(dtype) -> bool:

@@ -11,6 +11,7 @@ import sys
 import threading
 
 import numpy
+from arraystack.ir.avals import bfloat16
 
 
 class Primitive:
@@ -54,8 +55,14 @@ class HostDtypeError(TracerError, TypeError):
 
 
 # dtype kinds of the host dtypes: datetime64, timedelta64, str_, bytes_, object, structured (void),
-# StringDType
+# StringDType. bfloat16 has kind "V" too but is a traced numeric dtype: ask is_host_dtype.
 HOST_KINDS = frozenset("MmUSOVT")
+
+
+def is_host_dtype(dtype) -> bool:
+    """Whether `dtype` (a NumPy dtype) is a host dtype, computed eagerly by NumPy: its kind is in
+    HOST_KINDS and it is not bfloat16."""
+    return dtype.kind in HOST_KINDS and dtype is not bfloat16
 
 
 def host_dtype_message(dtype, operation: str, verb: str = "was given") -> str:
@@ -87,7 +94,7 @@ def _refuse_host_operands(prim, args) -> None:
     for a in args:
         if type(a) is not Tracer:
             dtype = getattr(a, "dtype", None)
-            if dtype is not None and getattr(dtype, "kind", None) in HOST_KINDS:
+            if getattr(dtype, "kind", None) in HOST_KINDS and dtype is not bfloat16:
                 raise HostDtypeError(host_dtype_message(dtype, f"`{prim.name}`"))
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from arraystack.ir.avals import ShapedArray
+from arraystack.ir.avals import ShapedArray, kind_of
 from arraystack.ir.core import Primitive
 
 abstract_eval_rules: dict[Primitive, object] = {}
@@ -30,7 +30,7 @@ ANY = BOOL | NUMERIC
 
 
 def _check_kind(prim, aval, kinds):
-    if aval.dtype.kind not in kinds:
+    if kind_of(aval.dtype) not in kinds:  # bfloat16, whose NumPy kind is "V", is floating
         raise TypeError(f"{prim.name} does not accept dtype {aval.dtype.name} (operand {aval.str_short()})")
 
 
@@ -228,7 +228,7 @@ iota_p = Primitive("iota")  # iota[dtype, shape, dimension]: 0, 1, 2, ... along 
 
 
 def _iota_rule(*, dtype, shape, dimension):
-    if np.dtype(dtype).kind not in NUMERIC:
+    if kind_of(np.dtype(dtype)) not in NUMERIC:
         raise TypeError(f"iota does not accept dtype {np.dtype(dtype).name}")
     if not 0 <= dimension < len(shape):
         raise ValueError(f"iota dimension {dimension} out of range for shape {shape}")

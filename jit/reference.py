@@ -13,6 +13,9 @@ import numpy as np
 
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
+from arraystack.ir.avals import bfloat16
+
+_FLOAT32 = np.dtype(np.float32)
 
 reference_rules: dict = {}
 
@@ -324,6 +327,10 @@ def _reduction_rule(name):
             if type(x) is not np.ndarray:
                 x = np.asarray(x)
             dtype = x.dtype
+            if dtype is bfloat16 and name in ("sum", "prod"):
+                # accumulated in float32 and rounded once (NumPy with ml_dtypes accumulates in
+                # bfloat16, where a sum of more than 256 ones stays 256), as JAX does
+                return host_reduce(x, axis=axes, dtype=_FLOAT32).astype(bfloat16)
             # NumPy takes no dtype= with a unit or a length (datetime64[D], <U3): those reduce in
             # their own dtype (or raise NumPy's error)
             return host_reduce(x, axis=axes, dtype=dtype if dtype.kind not in "mMUS" else None)
@@ -354,12 +361,18 @@ def _cumulative_rule(accumulate):
     return rule
 
 
-reference_rules[s.cumsum_p] = _cumulative_rule(
-    lambda xp, x, axis: (np.add.accumulate if xp is np else xp.cumsum)(x, axis, dtype=x.dtype)
-)
-reference_rules[s.cumprod_p] = _cumulative_rule(
-    lambda xp, x, axis: (np.multiply.accumulate if xp is np else xp.cumprod)(x, axis, dtype=x.dtype)
-)
+
+def _accumulate(host_accumulate, name):
+    def accumulate(xp, x, axis):
+        if x.dtype is bfloat16:  # accumulated in float32, each result rounded once (see sum)
+            return host_accumulate(x, axis, dtype=_FLOAT32).astype(bfloat16)
+        return (host_accumulate if xp is np else getattr(xp, name))(x, axis, dtype=x.dtype)
+
+    return accumulate
+
+
+reference_rules[s.cumsum_p] = _cumulative_rule(_accumulate(np.add.accumulate, "cumsum"))
+reference_rules[s.cumprod_p] = _cumulative_rule(_accumulate(np.multiply.accumulate, "cumprod"))
 reference_rules[s.cummax_p] = _cumulative_rule(lambda xp, x, axis: xp.maximum.accumulate(x, axis))
 reference_rules[s.cummin_p] = _cumulative_rule(lambda xp, x, axis: xp.minimum.accumulate(x, axis))
 
@@ -389,6 +402,8 @@ def _dot_general(xp, x, y, *, dimension_numbers):
         out = xp.matmul(x, y)
         if not hasattr(out, "dtype"):  # object arrays: NumPy's 0-d result is the Python object
             return xp.asarray(out, dtype=object)
+        if out.dtype is not x.dtype and x.dtype is bfloat16:
+            out = out.astype(bfloat16)  # ml_dtypes' matmul is float32's: rounded once, as in JAX
         return out if out.ndim else xp.asarray(out)
     lfree = [i for i in range(x.ndim) if i not in lc and i not in lb]
     rfree = [i for i in range(y.ndim) if i not in rc and i not in rb]
@@ -399,6 +414,8 @@ def _dot_general(xp, x, y, *, dimension_numbers):
     a = xp.transpose(x, list(lb) + lfree + list(lc)).reshape(batch + [m, k])
     b = xp.transpose(y, list(rb) + list(rc) + rfree).reshape(batch + [k, n])
     out = xp.matmul(a, b)
+    if out.dtype is not x.dtype and x.dtype is bfloat16:
+        out = out.astype(bfloat16)  # see above
     return out.reshape(batch + [x.shape[i] for i in lfree] + [y.shape[i] for i in rfree])
 
 

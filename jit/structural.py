@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from arraystack.ir.avals import ShapedArray
+from arraystack.ir.avals import ShapedArray, kind_of
 from arraystack.ir.core import Primitive, ShapeDependsOnDataError, concretization_message
 from arraystack.ir.primitives import abstract_eval_rules
 
@@ -244,7 +244,7 @@ def _reduction(name, kinds):
     prim = Primitive(name)
 
     def rule(x, *, axes):
-        if x.dtype.kind not in kinds:
+        if kind_of(x.dtype) not in kinds:
             raise TypeError(f"{name} does not accept dtype {x.dtype.name}")
         _check_axes(name, x, axes)
         shape = tuple([d for i, d in enumerate(x.shape) if i not in axes])

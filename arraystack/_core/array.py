@@ -22,6 +22,7 @@ from arraystack._core.array_methods import ArrayMethods
 from arraystack._core.array_operators import install as install_operators
 from arraystack._core.families import families
 from arraystack._transforms import aliasing as _aliasing
+from arraystack.ir.avals import bfloat16 as _bfloat16
 from arraystack.ir.core import (
     ConcretizationError,
     Tracer,
@@ -629,10 +630,12 @@ def _is_array_operand(x) -> bool:
 
 def eager_buffer(x):
     """x's NumPy buffer when x is an arraystack array and no trace is active: a call on it may run NumPy's
-    own function (what the composition of reference rules computes, without its Python steps); else None."""
+    own function (what the composition of reference rules computes, without its Python steps); else None.
+    A bfloat16 buffer gives None: its reference rules differ from NumPy with ml_dtypes (float32
+    accumulation, bfloat16 matmul results)."""
     if type(x) is ndarray and not _active.n:
         value = x._value
-        if type(value) is _ndarray_np:
+        if type(value) is _ndarray_np and value.dtype is not _bfloat16:
             return value
     return None
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import ml_dtypes
 import numpy as np
 
+from arraystack.ir.avals import bfloat16 as _BFLOAT16
 from arraystack.ir.core import HOST_KINDS, HostDtypeError, Tracer, active, host_dtype_message
 
 if TYPE_CHECKING:
@@ -21,6 +23,8 @@ bool_ = np.bool_
 int8, int16, int32, int64 = np.int8, np.int16, np.int32, np.int64
 uint8, uint16, uint32, uint64 = np.uint8, np.uint16, np.uint32, np.uint64
 float16, float32, float64 = np.float16, np.float32, np.float64
+# ml_dtypes' scalar type, as in JAX: a NumPy dtype of kind "V" (see the Notes of result_type)
+bfloat16 = ml_dtypes.bfloat16
 complex64, complex128 = np.complex64, np.complex128
 intp, uintp = np.intp, np.uintp
 byte, ubyte, short, ushort = np.byte, np.ubyte, np.short, np.ushort
@@ -51,6 +55,7 @@ SUPPORTED = tuple(
         "uint32",
         "uint64",
         "float16",
+        "bfloat16",
         "float32",
         "float64",
         "complex64",
@@ -68,7 +73,7 @@ def check_supported(dt) -> np.dtype:
     if d not in _SUPPORTED_SET:
         raise TypeError(
             f"arraystack does not support dtype {d} (supported: bool, int8-int64, uint8-uint64, "
-            "float16/32/64, complex64/128)"
+            "float16/32/64, bfloat16, complex64/128)"
         )
     return d
 
@@ -85,7 +90,7 @@ def host_dtype(dt, operation: str):
         d = np.dtype(dt)
     except TypeError:
         return None
-    if d.kind not in HOST_KINDS:
+    if d.kind not in HOST_KINDS or d is _BFLOAT16:
         return None
     if active.n:
         raise HostDtypeError(host_dtype_message(d, operation, "would make"))
@@ -95,12 +100,12 @@ def host_dtype(dt, operation: str):
 def is_host(dt) -> bool:
     """Whether `dt` (a dtype object) is a host dtype: datetime64, timedelta64, str_, bytes_,
     StringDType, object or structured."""
-    return dt.kind in HOST_KINDS
+    return dt.kind in HOST_KINDS and dt is not _BFLOAT16
 
 
 def holds_host(x) -> bool:
     """Whether arraystack array `x` holds a host dtype: its functions are NumPy's (see host_dtype)."""
-    return x._value.dtype.kind in HOST_KINDS
+    return is_host(x._value.dtype)
 
 
 def check_array_dtype(dt, operation: str) -> np.dtype:
@@ -176,9 +181,54 @@ def result_type(*arrays_and_dtypes: ArrayLike | DTypeLike) -> np.dtype:
 
     Notes
     -----
-    NumPy 2 promotion (NEP 50): Python scalars are weak.
+    NumPy 2 promotion (NEP 50): Python scalars are weak. bfloat16 takes float16's place in NumPy's
+    lattice (bool, int8 and uint8 give bfloat16, int16 and uint16 float32, wider integers float64; a
+    Python bool, int or float keeps bfloat16), except that bfloat16 with float16 gives float32, as in
+    JAX. NumPy with ml_dtypes agrees where it answers; it refuses bfloat16 with float16 or with
+    integers wider than 8 bits, and gives float64 for bfloat16 with a Python float.
     """
-    return np.result_type(*(promotion_operand(a) for a in arrays_and_dtypes))
+    operands = [promotion_operand(a) for a in arrays_and_dtypes]
+    if any(_operand_dtype(o) is _BFLOAT16 for o in operands):
+        return _promote_bfloat16(operands, np.result_type)
+    return np.result_type(*operands)
+
+
+def _operand_dtype(value):
+    """The dtype a promotion operand names (a dtype, a scalar type, a dtype's name, an array or a NumPy
+    scalar), or None for a Python scalar and anything else that names no dtype."""
+    if isinstance(value, (bool, int, float, complex)) and not isinstance(value, np.generic):
+        return None
+    dt = getattr(value, "dtype", None)
+    if isinstance(dt, np.dtype):
+        return dt
+    try:
+        return np.dtype(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _promote_bfloat16(operands, promote):
+    """`promote(*operands)` with bfloat16 among them: bfloat16 in float16's place in NumPy's lattice (so
+    NumPy's rules for integers and weak Python scalars apply), and bfloat16 with float16 is float32."""
+    float16_given = False
+    stand_ins = []
+    for o in operands:
+        dt = _operand_dtype(o)
+        float16_given = float16_given or dt == np.float16
+        stand_ins.append(np.dtype(np.float16) if dt is _BFLOAT16 else o)
+    out = promote(*stand_ins)
+    if out == np.float16:
+        return np.dtype(np.float32) if float16_given else _BFLOAT16
+    return out
+
+
+def bfloat16_loop_operands(operands: tuple) -> tuple:
+    """ufunc.resolve_dtypes operands (dtypes, or Python types for weak scalars) with a Python float met
+    by bfloat16 given as bfloat16: NEP 50 keeps the array's dtype, where NumPy with ml_dtypes picks a
+    float32 loop."""
+    if _BFLOAT16 not in operands or float not in operands:
+        return operands
+    return tuple(_BFLOAT16 if o is float else o for o in operands)
 
 
 def promote_types(type1: DTypeLike, type2: DTypeLike) -> np.dtype:
@@ -205,6 +255,9 @@ def promote_types(type1: DTypeLike, type2: DTypeLike) -> np.dtype:
     for t in (type1, type2):
         if _array_dtype(t) is not None:
             raise TypeError("Cannot construct a dtype from an array")
+    if _operand_dtype(type1) is _BFLOAT16 or _operand_dtype(type2) is _BFLOAT16:
+        # Note: NumPy with ml_dtypes refuses bfloat16 with float16 or wider integers (see result_type)
+        return _promote_bfloat16((np.dtype(type1), np.dtype(type2)), np.promote_types)
     return np.promote_types(type1, type2)
 
 
@@ -259,11 +312,18 @@ def issubdtype(arg1: DTypeLike, arg2: DTypeLike) -> bool:
 
     Notes
     -----
-    An array argument is a TypeError, as in NumPy.
+    An array argument is a TypeError, as in NumPy. bfloat16 is a floating type: it is a subtype of
+    `floating`, `inexact`, `number` and `generic`, as in JAX (NumPy with ml_dtypes places its scalar
+    type directly under `generic`).
     """
     for a in (arg1, arg2):
         if _array_dtype(a) is not None:
             raise TypeError("Cannot construct a dtype from an array")
+    if _operand_dtype(arg1) is _BFLOAT16 and not isinstance(arg2, str):
+        # Note: NumPy answers False for bfloat16 and floating
+        if _operand_dtype(arg2) is _BFLOAT16:
+            return True
+        return isinstance(arg2, type) and issubclass(np.floating, arg2)
     return np.issubdtype(arg1, arg2)
 
 
@@ -290,7 +350,22 @@ def isdtype(dtype: DTypeLike, kind: DTypeLike | str | tuple[Any, ...]) -> bool:
     """
     if _array_dtype(dtype) is not None:
         raise TypeError(f"dtype argument must be a NumPy dtype, but it is a {type(dtype)}.")
+    kinds = kind if type(kind) is tuple else (kind,)
+    if _BFLOAT16 in [_kind_dtype(k) for k in (dtype, *kinds)]:
+        # Note: NumPy refuses bfloat16; here it is a real floating dtype, as in JAX
+        return any(_isdtype_bfloat16(_kind_dtype(dtype), k) for k in kinds)
     return np.isdtype(dtype, kind)
+
+
+def _kind_dtype(kind):
+    return None if isinstance(kind, str) else _operand_dtype(kind)
+
+
+def _isdtype_bfloat16(dtype, kind) -> bool:
+    if not isinstance(kind, str):
+        return dtype is _kind_dtype(kind)
+    np.isdtype(np.float32, kind)  # NumPy's error for an unknown kind name
+    return dtype is _BFLOAT16 and kind in ("real floating", "numeric")
 
 
 def _dtype_argument(x):
@@ -320,9 +395,13 @@ def finfo(x: DTypeLike | NDArray) -> np.finfo:
 
     Notes
     -----
-    Also accepts an arraystack array, as the Array API requires.
+    Also accepts an arraystack array, as the Array API requires. For bfloat16 it is
+    `ml_dtypes.finfo(bfloat16)` (NumPy's finfo refuses it).
     """
-    return np.finfo(_dtype_argument(x))
+    x = _dtype_argument(x)
+    if _operand_dtype(x) is _BFLOAT16:
+        return ml_dtypes.finfo(_BFLOAT16)
+    return np.finfo(x)
 
 
 def iinfo(x: DTypeLike | NDArray) -> np.iinfo:
@@ -367,6 +446,7 @@ __all__ = [
     "finfo",
     "flexible",
     "float16",
+    "bfloat16",
     "float32",
     "float64",
     "floating",

@@ -33,12 +33,12 @@ from arraystack._indexing.keys import (
 from arraystack._indexing.updates import updated, updated_part
 from arraystack._transforms.aliasing import layout_of, link, rebind
 from arraystack.ir.core import (
-    HOST_KINDS,
     HostDtypeError,
     Tracer,
     active,
     bind,
     host_dtype_message,
+    is_host_dtype,
     is_tracing,
 )
 from arraystack.ir.primitives import copy_p
@@ -70,11 +70,11 @@ def getitem(x: ndarray, key, mode="raise"):
             return _host_item(value[key])
         if t is ndarray and isinstance(key._value, _NUMPY_VALUES) and key._value.dtype.kind in "iub":
             return _host_item(value[key._value])  # an index or mask array, or a scalar result
-        if value.dtype.kind in HOST_KINDS:
+        if is_host_dtype(value.dtype):
             return _host_item(value[_numpy_key(key)])
     elif isinstance(value, np.void) and not active.n:  # a structured array's row: by field or position
         return _host_item(value[_numpy_key(key)])
-    if active.n and getattr(value, "dtype", None) is not None and value.dtype.kind in HOST_KINDS:
+    if active.n and getattr(value, "dtype", None) is not None and is_host_dtype(value.dtype):
         raise HostDtypeError(host_dtype_message(value.dtype, "x[key]"))
     shape = value.shape
     plan = make_plan(key, shape)

@@ -15,14 +15,13 @@ loop dtypes (inputs, then outputs) and every operand already has its input dtype
 from __future__ import annotations
 
 import inspect
-from typing import TYPE_CHECKING, TypeVar, overload
-
 import operator
+from typing import TYPE_CHECKING, TypeVar, overload
 
 import numpy as np
 
 from arraystack._core.array import _fastpath, _make, ndarray, raw, wrap
-from arraystack._core.dtypes import check_supported
+from arraystack._core.dtypes import bfloat16_loop_operands, check_supported
 from arraystack._core.interop import call_host
 from arraystack._core.operands import (
     array_shape,
@@ -36,7 +35,7 @@ from arraystack._core.operands import (
 from arraystack._core.overrides import kind, overriding
 from arraystack._math.ufunc_methods import attach
 from arraystack._math.ufunc_out import normalize_out, operands_shape, where_mask, write_out
-from arraystack.ir.core import HOST_KINDS, Tracer, active, bind, device_namespaces, trace_state
+from arraystack.ir.core import Tracer, active, bind, device_namespaces, is_host_dtype, trace_state
 from arraystack.ir.primitives import convert_p
 from arraystack.ir.reference import host_rules
 
@@ -94,7 +93,7 @@ def _resolve(ufunc, raws, operands, pinned, signature, casting):
     options = (
         {"casting": casting} if signature is None else {"casting": casting, "signature": signature}
     )
-    dtypes = ufunc.resolve_dtypes(operands + pinned, **options)
+    dtypes = ufunc.resolve_dtypes(bfloat16_loop_operands(operands) + pinned, **options)
     if any(d.kind == "O" for d in dtypes) and not any(
         getattr(r, "dtype", None) == _OBJECT for r in raws
     ):  # only weak operands, no object array: NumPy would loop over objects
@@ -108,7 +107,7 @@ def _resolve(ufunc, raws, operands, pinned, signature, casting):
             for r, d in zip(raws, operands)
         )
         dtypes = ufunc.resolve_dtypes(operands + pinned, **options)
-    if any(d.kind in HOST_KINDS for d in dtypes):
+    if any(is_host_dtype(d) for d in dtypes):
         return HostLoop(dtypes)
     return dtypes
 

@@ -16,7 +16,7 @@ from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axis
 from arraystack._creation.basic import asarray
-from arraystack.ir.core import HOST_KINDS, Tracer, bind, is_tracing
+from arraystack.ir.core import Tracer, bind, is_host_dtype, is_tracing
 from arraystack.ir.primitives import convert_p, iota_p
 from arraystack.ir.sorting import argpartition_p, partition_p, searchsorted_p, sort_p
 from arraystack.ir.structural import gather_p, reshape_p, rev_p
@@ -56,7 +56,7 @@ def _check_order(order):
 def _host(a) -> bool:
     """Whether `a` (an arraystack array) holds a host dtype: structured (sorted by `order`), object,
     datetime or string arrays, which NumPy sorts, eagerly (under a trace: a HostDtypeError)."""
-    return a._value.dtype.kind in HOST_KINDS
+    return is_host_dtype(a._value.dtype)
 
 
 def _host_sort(function, a, axis, kind, order, stable, descending):

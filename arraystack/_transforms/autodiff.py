@@ -17,6 +17,7 @@ from arraystack._core.array import ndarray, raw, wrap_array as wrap
 from arraystack.ir import tree
 from arraystack.ir.ad import forward, ops, reverse
 from arraystack.ir.ad.partial import linearize_flat
+from arraystack.ir.avals import kind_of
 from arraystack.ir.core import user_line
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ def _check_inexact(leaves, what, allow_int=False, holomorphic=False):
         dt = ops.dtype(v)
         if holomorphic and dt.kind != "c":
             raise TypeError(f"{what} with holomorphic=True requires complex-valued inputs, got {dt.name}")
-        if dt.kind not in "fc" and not allow_int:
+        if kind_of(dt) not in "fc" and not allow_int:
             raise TypeError(
                 f"{what} requires real- or complex-valued inputs (a floating or complex dtype), got {dt.name}"
                 f" (at {user_line()}). "
@@ -254,12 +255,12 @@ def value_and_grad(
             raise TypeError(
                 f"grad requires real-valued outputs, got {a.dtype.name}. For holomorphic functions pass holomorphic=True."
             )
-        if a.dtype.kind not in "fc":
+        if kind_of(a.dtype) not in "fc":
             raise TypeError(f"grad requires a real- or complex-valued output, got {a.dtype.name}")
         grads = backward([ops.ones_like(value)] + [None] * len(aux))  # on the output's device
         grads = [g if g is not None else ops.zeros_like(r) for g, r in zip(grads, raws)]
         for i, (g, r) in enumerate(zip(grads, raws)):
-            if ops.dtype(r).kind not in "fc":  # allow_int: no derivative with respect to integers
+            if kind_of(ops.dtype(r)) not in "fc":  # allow_int: no derivative with respect to integers
                 grads[i] = ops.zeros_like(r)
         g_tree = tree.unflatten(treedef, [wrap(g) for g in grads])
         g_out = g_tree[0] if isinstance(argnums, int) else tuple(g_tree)
@@ -396,7 +397,7 @@ def _tangent_leaves(treedef, tangents, raws):
                 f"tangent of shape {ops.shape(t)} for a primal of shape {ops.shape(r)} "
                 f"(at {user_line()}). Each tangent must have its primal's shape (and dtype)."
             )
-        if ops.dtype(r).kind not in "fc":
+        if kind_of(ops.dtype(r)) not in "fc":
             out.append(None)
             continue
         if ops.dtype(t) != ops.dtype(r):

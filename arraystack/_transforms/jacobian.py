@@ -13,6 +13,7 @@ from arraystack._core.array import ndarray, raw, wrap_array as wrap
 from arraystack._transforms.autodiff import _argnums_tuple, _check_inexact, _differentiable_call
 from arraystack.ir import tree
 from arraystack.ir.ad import batching, forward, ops, reverse
+from arraystack.ir.avals import kind_of
 
 if TYPE_CHECKING:
     from arraystack.typing import PyTree
@@ -183,7 +184,7 @@ def jacrev(
         outputs = _out_leaves(out_info)
         outs, backward = reverse.vjp(lambda *xs: outputs(flat_fun(*xs)), raws)
         out_avals = [ops.aval(o) for o in outs]
-        if any(a.dtype.kind not in "fc" for a in out_avals):
+        if any(kind_of(a.dtype) not in "fc" for a in out_avals):
             raise TypeError("jacrev requires floating or complex outputs")
         m, basis = _basis(out_avals)
 

@@ -14,9 +14,9 @@ from arraystack.ir import tree
 from arraystack.ir.avals import ShapedArray, aval_of_concrete, is_supported_dtype
 from arraystack.ir.core import (
     HOST_DTYPES_COMPUTED,
-    HOST_KINDS,
     HostDtypeError,
     host_array_phrase,
+    is_host_dtype,
     user_line,
 )
 from arraystack.ir.ir import Graph, Var
@@ -30,10 +30,10 @@ _UINT64 = np.iinfo(np.uint64)
 def _leaf_aval(leaf, path):
     if isinstance(leaf, ndarray):
         value = leaf._value
-        if value.dtype.kind in HOST_KINDS:
+        if is_host_dtype(value.dtype):
             _refuse_host(value.dtype, path)
         return ShapedArray(value.shape, value.dtype)
-    if isinstance(leaf, (np.ndarray, np.generic)) and leaf.dtype.kind in HOST_KINDS:
+    if isinstance(leaf, (np.ndarray, np.generic)) and is_host_dtype(leaf.dtype):
         _refuse_host(leaf.dtype, path)
     if isinstance(leaf, np.ndarray):
         if type(leaf) is not np.ndarray:

@@ -15,9 +15,9 @@ from arraystack.ir import tree
 from arraystack.ir.ad import batching, ops
 from arraystack.ir.core import (
     HOST_DTYPES_COMPUTED,
-    HOST_KINDS,
     HostDtypeError,
     host_array_phrase,
+    is_host_dtype,
     user_line,
 )
 
@@ -122,7 +122,7 @@ def vmap(
             if ax is None:
                 moved.append(v)
                 continue
-            if v.dtype.kind in HOST_KINDS:  # mapped over: traced, which host dtypes cannot be
+            if is_host_dtype(v.dtype):  # mapped over: traced, which host dtypes cannot be
                 raise HostDtypeError(
                     f"vmap was asked to map over {host_array_phrase(v.dtype)} (at {user_line()}), "
                     f"which has no traced form: {HOST_DTYPES_COMPUTED}. "

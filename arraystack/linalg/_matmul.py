@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import ndarray, raw, scalar_result, wrap
-from arraystack._core.operands import broadcast_raw, convert_raw, resolution_operand
 from arraystack._core.interop import call_host
+from arraystack._core.operands import broadcast_raw, convert_raw, resolution_operand
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._transforms.aliasing import rebind
-from arraystack.ir.core import HOST_KINDS, Tracer, active, bind, trace_state
+from arraystack.ir.core import Tracer, active, bind, is_host_dtype, trace_state
 from arraystack.ir.structural import dot_general_p, transpose_p
 
 if TYPE_CHECKING:
@@ -270,7 +270,7 @@ def dot(a: ArrayLike, b: ArrayLike, out: NDArray | None = None) -> NDArray:
 
     a, b = asarray(a), asarray(b)  # (a Python scalar is an array: np.dot(int8_array, 5) is int64)
     av, bv = a._value, b._value
-    if av.dtype.kind in HOST_KINDS or bv.dtype.kind in HOST_KINDS:  # NumPy's (and its errors)
+    if is_host_dtype(av.dtype) or is_host_dtype(bv.dtype):  # NumPy's (and its errors)
         return call_host(np.dot, (a, b, out), {})
     na, nb = len(av.shape), len(bv.shape)
     if na == 0 or nb == 0:

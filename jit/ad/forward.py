@@ -12,6 +12,7 @@ from arraystack.ir.core import EscapedTracerError, Tracer, below, bind_below, po
 from arraystack.ir.core import user_line
 from arraystack.ir.ir import Var
 from arraystack.ir.ad import ops
+from arraystack.ir.avals import kind_of
 
 jvp_rules: dict = {}
 
@@ -44,7 +45,7 @@ class JVPTrace:
         out = bind_below(self, prim, primals, params)
         if not live or all(t is None for t in tangents):
             return out
-        if not any(ops.aval(o).dtype.kind in "fc" for o in (out if prim.multiple_results else (out,))):
+        if not any(kind_of(ops.aval(o).dtype) in "fc" for o in (out if prim.multiple_results else (out,))):
             return out  # boolean/integer results carry no tangent
         rule = jvp_rules.get(prim)
         if rule is None:
@@ -57,7 +58,7 @@ class JVPTrace:
 
     def _wrap(self, primal, tangent):
         a = ops.aval(primal)
-        if a.dtype.kind not in "fc":
+        if kind_of(a.dtype) not in "fc":
             return primal
         if tangent is not None:
             ta = ops.aval(tangent)

@@ -10,10 +10,9 @@ dtype: `mul(g, const(x, 2))`, never `mul(g, 2.0)`.
 from __future__ import annotations
 
 import numpy as np
-
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
-from arraystack.ir.avals import ShapedArray, aval_of_concrete
+from arraystack.ir.avals import ShapedArray, aval_of_concrete, kind_of
 from arraystack.ir.core import Tracer, bind, device_evaluators
 
 
@@ -39,7 +38,7 @@ def const(like, value):
 
 
 def is_inexact(x) -> bool:
-    return dtype(x).kind in "fc"
+    return kind_of(dtype(x)) in "fc"
 
 
 def full(shape_, dt, value, like=None):

@@ -14,6 +14,7 @@ the others). Cotangents have their primal's shape and dtype; the sweep checks th
 
 from __future__ import annotations
 
+from arraystack.ir.avals import kind_of
 from arraystack.ir.core import (
     EscapedTracerError,
     Tracer,
@@ -72,10 +73,10 @@ class TapeTrace:
             return out
         multiple = prim.multiple_results
         if multiple:
-            inexact = any(ops.aval(o).dtype.kind in "fc" for o in out)
+            inexact = any(kind_of(ops.aval(o).dtype) in "fc" for o in out)
         else:
             aval = ops.aval(out)
-            inexact = aval.dtype.kind in "fc"
+            inexact = kind_of(aval.dtype) in "fc"
         if not inexact:
             return out  # boolean/integer results carry no derivative
         rule = vjp_rules.get(prim)
@@ -95,7 +96,7 @@ class TapeTrace:
         wrapped = []
         for o in out if multiple else (out,):
             aval = ops.aval(o)
-            wrapped.append(Tracer(self, Var(aval), o) if aval.dtype.kind in "fc" else o)
+            wrapped.append(Tracer(self, Var(aval), o) if kind_of(aval.dtype) in "fc" else o)
         wrapped = tuple(wrapped)
         self.tape.append((rule, tuple(args), params, wrapped, multiple))
         return wrapped if multiple else wrapped[0]

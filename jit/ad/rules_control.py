@@ -21,6 +21,7 @@ from arraystack.ir.ad import batching, forward, ops, reverse
 from arraystack.ir.ad.batching import batch_rules, move_to_front
 from arraystack.ir.ad.forward import jvp_rules
 from arraystack.ir.ad.reverse import NotDifferentiableError, vjp_rules
+from arraystack.ir.avals import kind_of
 from arraystack.ir.control import barrier_p, fusion_p, switch_p, while_p
 from arraystack.ir.core import Tracer, bind, pop_trace, push_trace, trace_state
 from arraystack.ir.ir import Graph, Var
@@ -64,7 +65,7 @@ def _run(graph):
 
 
 def _inexact(aval) -> bool:
-    return aval.dtype.kind in "fc"
+    return kind_of(aval.dtype) in "fc"
 
 
 def _diff(values):

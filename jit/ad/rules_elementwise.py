@@ -11,12 +11,12 @@ Primitives whose output is piecewise constant (floor, sign, ...) have zero deriv
 from __future__ import annotations
 
 import numpy as np
-
 from arraystack.ir import primitives as p
 from arraystack.ir.ad import ops
 from arraystack.ir.ad.batching import batch_rules
 from arraystack.ir.ad.forward import jvp_rules
 from arraystack.ir.ad.reverse import vjp_rules
+from arraystack.ir.avals import kind_of
 from arraystack.ir.core import Tracer
 
 partials: dict = {}
@@ -120,7 +120,7 @@ def _pow_dy(x, out):
 
 def _make_jvp(prim):
     def rule(primals, tangents, out, **params):
-        if ops.dtype(out).kind not in "fc":
+        if kind_of(ops.dtype(out)) not in "fc":
             return None
         total = None
         for t, d_fn in zip(tangents, partials[prim]):
@@ -261,13 +261,13 @@ def _convert_tangent(t, dtype):
 
 
 def _convert_jvp(primals, tangents, out, *, dtype, weak_type=False):
-    if ops.dtype(out).kind not in "fc":
+    if kind_of(ops.dtype(out)) not in "fc":
         return None
     return _convert_tangent(tangents[0], ops.dtype(out))
 
 
 def _convert_vjp(ct, out, needs, x, *, dtype, weak_type=False):
-    if ops.dtype(x).kind not in "fc":
+    if kind_of(ops.dtype(x)) not in "fc":
         return [None]
     return [_convert_tangent(ct, ops.dtype(x))]
 

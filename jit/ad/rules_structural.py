@@ -20,6 +20,7 @@ from arraystack.ir import structural as s
 from arraystack.ir.ad import ops
 from arraystack.ir.ad.forward import jvp_rules
 from arraystack.ir.ad.reverse import vjp_rules
+from arraystack.ir.avals import kind_of
 
 
 def linear_jvp(prim):
@@ -66,14 +67,14 @@ def convert_tangent(t, dt):
 
 
 def _full_jvp(primals, tangents, out, *, shape, dtype):
-    if np.dtype(dtype).kind not in "fc":
+    if kind_of(np.dtype(dtype)) not in "fc":
         return None
     t = convert_tangent(tangents[0], dtype)
     return ops.broadcast_in_dim(t, shape, ())
 
 
 def _full_vjp(ct, out, needs, value, *, shape, dtype):
-    if not needs[0] or ops.dtype(value).kind not in "fc":
+    if not needs[0] or kind_of(ops.dtype(value)) not in "fc":
         return [None]
     total = ops.reduce_sum(ct, range(len(shape)))
     return [convert_tangent(total, ops.dtype(value))]
