@@ -72,6 +72,7 @@ from arraystack._core.constants import euler_gamma
 from arraystack._core.devices import default_device, devices
 from arraystack._core.dlpack import from_dlpack
 from arraystack._core.dtypes import (
+    bfloat16,
     bool_, byte, can_cast, cdouble, complex64, complex128, complexfloating, csingle, double, dtype,
     finfo, float16, float32, float64, floating, generic, half, iinfo, inexact, int8, int16, int32,
     int64, int_, intc, integer, intp, isdtype, issubdtype, long, longlong, number, promote_types,
@@ -224,7 +225,7 @@ __all__ = [
     "array_equiv", "array_repr", "array_split", "array_str", "asanyarray", "asarray",
     "asarray_chkfinite", "ascontiguousarray", "asfortranarray", "asin", "asinh", "astype", "atan",
     "atan2", "atanh", "atleast_1d", "atleast_2d", "atleast_3d", "average", "bartlett", "base_repr",
-    "binary_repr", "bincount", "bitwise_and", "bitwise_count", "bitwise_invert",
+    "bfloat16", "binary_repr", "bincount", "bitwise_and", "bitwise_count", "bitwise_invert",
     "bitwise_left_shift", "bitwise_not", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
     "blackman", "block", "bool", "bool_", "broadcast", "broadcast_arrays", "broadcast_shapes",
     "broadcast_to", "byte", "c_", "can_cast", "cbrt", "cdouble", "ceil", "checkpoint", "choose",
