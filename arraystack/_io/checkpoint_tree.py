@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from arraystack._core.array import ndarray
+from arraystack._io.npy_format import dtype_descr
 from arraystack.ir import tree as tree_util
 
 # Note: the registry of node types is jit/tree.py's private table; a loader must look a type up by
@@ -84,7 +85,7 @@ def _kind(x) -> str:
 
 def dtype_to_json(dtype: np.dtype) -> Any:
     """A dtype as .npy headers describe it (a string, or a list of fields for records)."""
-    return _lists(np.lib.format.dtype_to_descr(dtype))
+    return _lists(dtype_descr(dtype))
 
 
 def _lists(x):

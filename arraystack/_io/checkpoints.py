@@ -36,6 +36,7 @@ from arraystack._io.checkpoint_tree import (
     node_types,
     path_text,
 )
+from arraystack._io.npy_format import write_array
 from arraystack._io.npyio import _to_arraystack
 from arraystack.ir import tree as tree_util
 
@@ -179,7 +180,7 @@ def _write_zip(file, root: dict, arrays: list) -> None:
             big = host.nbytes >= _ZIP64_FROM
             with archive.open(description["array"], "w", force_zip64=big) as entry:
                 hashing = _Hashing(entry)
-                np.lib.format.write_array(hashing, host, allow_pickle=False)
+                write_array(hashing, host, allow_pickle=False)
             description["sha256"] = hashing.sha256.hexdigest()
         manifest = {"format": FORMAT, "version": VERSION, "tree": root}
         text = json.dumps(manifest, separators=(",", ":"), allow_nan=False).encode("utf-8")

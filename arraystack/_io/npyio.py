@@ -15,6 +15,7 @@ import numpy as np
 from arraystack._core.array import ndarray, wrap
 from arraystack._core.dtypes import is_host, is_supported
 from arraystack._core.overrides import defers_to_numpy
+from arraystack._io import npy_format
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -68,9 +69,11 @@ def save(file: Any, arr: ArrayLike, allow_pickle: bool = True) -> None:
     -----
     The array is read to the host (a traced array raises ConcretizationError). For a pytree use
     `save_tree`: here, as in NumPy, a tuple or an optimizer state becomes an object array that is
-    pickled (``allow_pickle=True``), and `load` refuses it by default.
+    pickled (``allow_pickle=True``), and `load` refuses it by default. A bfloat16 array's header
+    names `bfloat16` (NumPy's writer would describe it as raw two-byte records, `<V2`); NumPy reads it
+    back once ml_dtypes is imported.
     """
-    np.save(file, _host(arr), allow_pickle=allow_pickle)
+    npy_format.save(file, _host(arr), allow_pickle=allow_pickle)
 
 
 @defers_to_numpy
@@ -101,11 +104,8 @@ def savez(file: Any, *args: ArrayLike, allow_pickle: bool = True, **kwds: ArrayL
     -----
     The array is read to the host (a traced array raises ConcretizationError).
     """
-    np.savez(
-        file,
-        *[_host(a) for a in args],
-        allow_pickle=allow_pickle,
-        **{k: _host(v) for k, v in kwds.items()},
+    npy_format.savez(
+        file, [_host(a) for a in args], {k: _host(v) for k, v in kwds.items()}, False, allow_pickle
     )
 
 
@@ -142,11 +142,8 @@ def savez_compressed(
     -----
     The array is read to the host (a traced array raises ConcretizationError).
     """
-    np.savez_compressed(
-        file,
-        *[_host(a) for a in args],
-        allow_pickle=allow_pickle,
-        **{k: _host(v) for k, v in kwds.items()},
+    npy_format.savez(
+        file, [_host(a) for a in args], {k: _host(v) for k, v in kwds.items()}, True, allow_pickle
     )
 
 
