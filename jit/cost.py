@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 
+from arraystack.ir import attention as at
 from arraystack.ir import control as c
 from arraystack.ir import fft as f
 from arraystack.ir import linalg as la
@@ -192,6 +193,24 @@ def _fft(eqn):
 
 
 cost_rules[f.fft_p] = _fft
+
+
+def _attention(over_d, over_dv):
+    """Per score pair: a multiply-add per element of `over_d` products over D and `over_dv` over Dv, and an
+    exp; bytes are the operands and results only: the scores stay in tiles (causal: the lower triangle)."""
+
+    def rule(eqn):
+        q, k = eqn.inputs[0].aval, eqn.inputs[1].aval
+        lq, lk, d, dv = q.shape[-2], k.shape[-2], q.shape[-1], eqn.inputs[2].aval.shape[-1]
+        pairs = sum(min(i + 1, lk) for i in range(lq)) if eqn.params["causal"] else lq * lk
+        pairs *= math.prod(q.shape[:-2])
+        return pairs * (2 * over_d * d + 2 * over_dv * dv + TRANSCENDENTAL), io_bytes(eqn)
+
+    return rule
+
+
+cost_rules[at.attention_p] = _attention(1, 1)  # q k^T, p v
+cost_rules[at.attention_grad_p] = _attention(3, 2)  # q k^T, ds k, ds^T q; p^T dout, dout v^T
 
 
 # -- regions and control flow ---------------------------------------------------------------------------

@@ -289,6 +289,18 @@ SAMPLES = {
     "while": _while_cases,
     "scan": _scan_cases,
     "optimization_barrier": lambda d: [([sample(d), sample(d, ())], {})],
+    "attention": lambda d: [
+        ([sample(d, (2, 3, 4)), sample(d, (2, 5, 4)), sample(d, (2, 5, 3)), *masks], {"scale": 0.5, "causal": c})
+        for masks, c in (((), False), ((sample(bool, (2, 3, 5)), sample(d, (1, 1, 5))), True))
+    ],
+    "attention_grad": lambda d: [
+        (
+            [sample(d, (2, 3, 4)), sample(d, (2, 5, 4)), sample(d, (2, 5, 3)), *masks]
+            + [sample(d, (2, 3, 3)), sample(d, (2, 3)), sample(d, (2, 3, 3)), sample(d, (2, 3))],
+            {"scale": 0.5, "causal": c},
+        )
+        for masks, c in (((), True), ((sample(bool, (1, 3, 5)),), False))
+    ],
     "fft": lambda d: [
         ([sample(d, (2, 4))], {"fft_type": k, "axes": (1,), "lengths": (4,), "norm": "ortho"})
         for k in ("fft", "ifft", "rfft")

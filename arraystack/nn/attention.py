@@ -1,8 +1,10 @@
-"""Attention: the functional dot_product_attention, and the MultiHeadAttention and TransformerBlock
-modules built on it.
+"""Attention: the functional dot_product_attention (and its PyTorch name scaled_dot_product_attention),
+and the MultiHeadAttention and TransformerBlock modules built on it.
 
-Written with public arraystack ops (matmul, where, softmax), so it traces, differentiates and batches
-with no rules of its own; the scores are materialized whole ((..., Lq, Lk) per head).
+float32 and float64 attention without dropout binds the fused `attention` primitive (arraystack.ir.attention):
+the scores are computed one tile at a time with an online softmax, in the numba backend by hand-written
+kernels, and its gradient recomputes them from the log-sum-exp. Other dtypes and dropout on the weights run
+the composite formula (matmul, where, softmax), which materializes the (..., Lq, Lk) scores per head.
 """
 
 from __future__ import annotations
@@ -10,8 +12,13 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 import arraystack as ast
 from arraystack import prng
+from arraystack._core.array import wrap
+from arraystack.ir.attention import attention_p
+from arraystack.ir.core import bind
 from arraystack.nn.dropout import dropout
 from arraystack.nn.module import Module, static
 from arraystack.nn.module_layers import Dropout, LayerNorm, Linear, call_function, function_field
@@ -74,9 +81,18 @@ def dot_product_attention(
 
     Notes
     -----
-    Masked scores are set to the dtype's most negative finite value rather than -inf, so a query
-    whose keys are all masked gets uniform weights instead of NaN (as flax does; PyTorch gives
-    NaN).
+    float32 and float64 attention without dropout runs as one fused primitive
+    (arraystack.ir.attention): the scores are computed one (64, 64) tile at a time with an online
+    softmax and never stored whole, in the numba backend by hand-written kernels run in parallel
+    over batch, heads and query blocks; its gradient recomputes the tiles from q, k, v and the
+    per-row log-sum-exp; causal attention skips the tiles above the diagonal. With dropout
+    (dropout_rate > 0), and for other dtypes, the composite formula runs instead: matmul, where
+    and softmax over the materialized (..., Lq, Lk) scores.
+
+    A query whose keys are all masked gets uniform weights over all Lk keys (its output is the
+    mean of value's rows) instead of NaN, as flax does (PyTorch gives NaN), on both paths: the
+    composite formula sets masked scores to the dtype's most negative finite value rather than
+    -inf. Its gradient reaches `value` only.
 
     Examples
     --------
@@ -87,12 +103,55 @@ def dot_product_attention(
     """
     query, key, value = ast.asarray(query), ast.asarray(key), ast.asarray(value)
     scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else float(scale)
+    mask = None if mask is None else ast.asarray(mask)
+    if dropout_rate > 0.0:
+        if dropout_key is None:
+            raise ValueError("dot_product_attention: dropout_rate > 0 needs dropout_key")
+    else:
+        fused = _fused(query, key, value, mask, is_causal, scale)
+        if fused is not None:
+            return fused
+    return _composite(query, key, value, mask, is_causal, scale, dropout_rate, dropout_key)
+
+
+_FUSED_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _fused(query, key, value, mask, is_causal, scale):
+    """The fused attention primitive's output, or None where the composite formula applies (a dtype
+    other than float32/float64, an operand of rank < 2, a mask that widens the batch axes or q's dtype)."""
+    dtype = ast.result_type(query, key, value)
+    if dtype not in _FUSED_DTYPES or min(query.ndim, key.ndim, value.ndim) < 2:
+        return None
+    batch = np.broadcast_shapes(query.shape[:-2], key.shape[:-2], value.shape[:-2])
+    full = (*batch, query.shape[-2], key.shape[-2])
+    if key.shape[-1] != query.shape[-1] or value.shape[-2] != key.shape[-2]:
+        return None  # the composite formula raises matmul's error
+    masks = []
+    if mask is not None:
+        if mask.ndim > len(full) or (
+            mask.dtype != ast.bool_ and ast.result_type(dtype, mask) != dtype
+        ):
+            return None
+        shape = (1,) * (len(full) - mask.ndim) + mask.shape
+        if any(n not in (1, f) for n, f in zip(shape, full)):
+            return None  # the composite formula raises broadcasting's error
+        masks.append(ast.reshape(mask if mask.dtype == ast.bool_ else mask.astype(dtype), shape))
+    q, k, v = (
+        ast.broadcast_to(ast.asarray(x, dtype=dtype), (*batch, *x.shape[-2:]))
+        for x in (query, key, value)
+    )
+    out, _ = bind(attention_p, q._value, k._value, v._value, *[m._value for m in masks],
+                  scale=scale, causal=bool(is_causal))  # fmt: skip
+    return wrap(out)
+
+
+def _composite(query, key, value, mask, is_causal, scale, dropout_rate, dropout_key):
     scores = ast.matmul(query, ast.swapaxes(key, -1, -2)) * scale
     allowed = None
     if is_causal:
         allowed = _causal(query.shape[-2], key.shape[-2])
     if mask is not None:
-        mask = ast.asarray(mask)
         if mask.dtype == ast.bool_:
             allowed = mask if allowed is None else allowed & mask
         else:
@@ -101,10 +160,68 @@ def dot_product_attention(
         scores = ast.where(allowed, scores, ast.finfo(scores.dtype).min)
     weights = softmax(scores, axis=-1)
     if dropout_rate > 0.0:
-        if dropout_key is None:
-            raise ValueError("dot_product_attention: dropout_rate > 0 needs dropout_key")
         weights = dropout(dropout_key, weights, dropout_rate)
     return ast.matmul(weights, value)
+
+
+def scaled_dot_product_attention(
+    query: ArrayLike,
+    key: ArrayLike,
+    value: ArrayLike,
+    attn_mask: ArrayLike | None = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    scale: float | None = None,
+    *,
+    dropout_key: ArrayLike | None = None,
+) -> NDArray:
+    """Scaled dot-product attention under PyTorch's name and parameter names.
+
+    Parameters
+    ----------
+    query : array_like
+        (..., Lq, D).
+    key : array_like
+        (..., Lk, D).
+    value : array_like
+        (..., Lk, Dv).
+    attn_mask : array_like, optional
+        Boolean (True = attend) or floating (added to the scores), broadcastable to (..., Lq, Lk).
+    dropout_p : float, optional
+        Dropout on the attention weights (needs `dropout_key` when above 0).
+    is_causal : bool, optional
+        Query i attends to keys 0..i only.
+    scale : float, optional
+        Multiplies the scores (default 1 / sqrt(D)).
+    dropout_key : uint32[2] array, optional
+        An arraystack.prng key for the dropout (keyword-only; PyTorch draws from a global generator).
+
+    Returns
+    -------
+    ndarray
+        (..., Lq, Dv).
+
+    See Also
+    --------
+    torch.nn.functional.scaled_dot_product_attention : the function mirrored.
+    arraystack.nn.dot_product_attention : the same computation, documented there.
+
+    Notes
+    -----
+    Unlike PyTorch, `attn_mask` and `is_causal` may be given together (both apply), and a query
+    whose keys are all masked gets the mean of value's rows rather than NaN.
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> q = np.ones((1, 2, 4))
+    >>> np.nn.scaled_dot_product_attention(q, q, q, is_causal=True).shape
+    (1, 2, 4)
+    """
+    return dot_product_attention(
+        query, key, value, attn_mask, is_causal=is_causal, scale=scale,
+        dropout_rate=dropout_p, dropout_key=dropout_key,
+    )  # fmt: skip
 
 
 def _xavier(key, fan_in, fan_out, shape, dtype):
@@ -336,4 +453,9 @@ class TransformerBlock(Module):
         return x + self.dropout(h, key=keys[3])
 
 
-__all__ = ["MultiHeadAttention", "TransformerBlock", "dot_product_attention"]
+__all__ = [
+    "MultiHeadAttention",
+    "TransformerBlock",
+    "dot_product_attention",
+    "scaled_dot_product_attention",
+]

@@ -8,7 +8,7 @@ missing from both is an error too: tests/arraystack/onnx/test_export_coverage.py
 from __future__ import annotations
 
 from arraystack.ir import Literal
-from arraystack.onnx import export_control, export_elementwise, export_structural
+from arraystack.onnx import export_attention, export_control, export_elementwise, export_structural
 from arraystack.onnx.dims import Unresolved
 from arraystack.onnx.errors import ExportError
 
@@ -16,11 +16,13 @@ export_rules: dict = {
     **export_elementwise.elementwise_rules,
     **export_structural.structural_rules,
     **export_control.control_rules,
+    **export_attention.attention_rules,
 }
 unsupported: dict = {
     **export_elementwise.unsupported,
     **export_structural.unsupported,
     **export_control.unsupported,
+    **export_attention.unsupported,
 }
 
 

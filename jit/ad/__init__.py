@@ -7,6 +7,7 @@ from arraystack.ir.ad.forward import JVPTrace, jvp_rules
 from arraystack.ir.ad.reverse import NotDifferentiableError, TapeTrace, vjp_rules
 from arraystack.ir.ad import (  # noqa: F401  (fill the tables)
     batch_structural,
+    rules_attention,
     rules_control,
     rules_elementwise,
     rules_fft,
