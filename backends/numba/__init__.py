@@ -5,6 +5,7 @@ numba is imported lazily (on the first compile), so `import arraystack` works wi
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -27,6 +28,7 @@ from arraystack.backends.numba.layouts import (
     collapsed_region,
     kernel_arguments,
     reversed_region,
+    storage_bits,
 )
 from arraystack.backends.numba.one_step import direct_runner, staged_runner
 from arraystack.backends.reference import reference_step
@@ -38,6 +40,7 @@ from arraystack.ir.structural import broadcast_in_dim_p, reshape_p
 # asks them which regions a kernel would run, so they load with the backend, not during a first call
 from arraystack.backends.numba.codegen import REDUCTIONS  # noqa: E402
 from arraystack.backends.numba.lowering import unsupported_reason  # noqa: E402
+from arraystack.backends.numba.codegen_widen import widen_region  # noqa: E402
 
 _host_array = np.ndarray
 np_empty = np.empty
@@ -49,10 +52,14 @@ PARALLEL_THRESHOLD_WITH_BLAS = 1 << 22
 
 
 def _region_problem(graph):
-    for eqn in graph.eqns:
-        if eqn.prim in (broadcast_in_dim_p, reshape_p) or eqn.prim in _reduction_prims():
+    """Why the region `graph` cannot run as a kernel, or None. Asked of the region as its kernel computes
+    it (float16/bfloat16 in float32, complex sums as float sums: codegen_widen.py)."""
+    for eqn in widen_region(graph).eqns:
+        if eqn.prim in (broadcast_in_dim_p, reshape_p):
+            continue
+        if eqn.prim in _reduction_prims():
             dt = eqn.outputs[0].aval.dtype
-            if dt.kind == "c" or dt == np.float16:
+            if dt.kind == "c":  # complex sums were split; products and extrema keep NumPy's order
                 return f"{eqn.prim.name} on {dt.name} runs on the reference path"
             continue
         reason = unsupported_reason(eqn)
@@ -91,6 +98,7 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
     collapsed = collapsed_region(sub)  # trailing kept axes merged: wider column blocks
     spec = generate(collapsed or sub, parallel=size >= threshold)
     kernel, fresh = load_kernel(spec.source, cache_dir=cache_dir)
+    kernel = storage_bits(kernel, sub)  # float16/bfloat16 arrays as uint16 views
     if size < threshold:
         # a loop on one thread whose output is its input does not vectorize (LLVM's overlap check
         # fails and its scalar loop runs): tanh(x) + 1 on 4096 float32 took 37 us in place, 5.5 us
@@ -133,9 +141,12 @@ def _kernel_step(eqn, cache_dir, donors=(), direct=False, threshold=PARALLEL_THR
         rank = len(spec.shape)
         parallel = size >= threshold
         strided = LazyKernel(  # loops per axis for strided operands, built on first need
-            lambda: load_kernel(
-                generate(sub, parallel=parallel, flat_ok=False).source, cache_dir=cache_dir
-            )[0]
+            lambda: storage_bits(
+                load_kernel(
+                    generate(sub, parallel=parallel, flat_ok=False).source, cache_dir=cache_dir
+                )[0],
+                sub,
+            )
         )
 
         c_strides = [(k, _c_strides(sub.inputs[k].aval)) for k in full]
@@ -309,6 +320,21 @@ def _subgraphs(params):
             yield value
 
 
+def _loop_step(eqn, cache_dir, compile_body):
+    """A while/scan equation compiled whole (loops.py): (step, source, fresh, how), or None for other
+    equations; a loop that cannot be compiled whole is a host loop over compiled bodies, and says why."""
+    if eqn.prim.name not in ("while", "scan"):
+        return None
+    from arraystack.backends.numba.loop_source import Unsupported
+    from arraystack.backends.numba.loops import compile_loop
+
+    try:
+        return compile_loop(eqn, cache_dir, lambda: control_step(eqn, compile_body))
+    except Unsupported as e:
+        step = control_step(eqn, compile_body)
+        return step, "", False, f"host loop over compiled bodies: {e}"
+
+
 def compile_numba(graph, cache_dir=None, donate=frozenset(), blas=None) -> Executable:
     steps, plan, sources, reused = [], [], [], []
     new_kernels = 0
@@ -343,7 +369,17 @@ def compile_numba(graph, cache_dir=None, donate=frozenset(), blas=None) -> Execu
             plan.append(("fusion", f"reference: {problems[k]}"))
             steps.append(_reference_region_step(eqn))
             continue
-        step = control_step(eqn, lambda g: compile_numba(g, cache_dir, blas=blas))
+        compile_body = functools.partial(compile_numba, cache_dir=cache_dir, blas=blas)
+        loop = _loop_step(eqn, cache_dir, compile_body)
+        if loop is not None:
+            step, source, fresh, how = loop
+            steps.append(step)
+            plan.append((eqn.prim.name, how))
+            if source:
+                sources.append(source)
+            new_kernels += int(fresh)
+            continue
+        step = control_step(eqn, compile_body)
         if step is not None:
             steps.append(step)
             plan.append((eqn.prim.name, "host loop/branch over compiled bodies"))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 from arraystack.backends.codeblock import CodeBlock
+from arraystack.backends.numba.codegen_widen import is_storage, widen_region
 from arraystack.backends.numba.fusion_policy import CHECKED_FLOAT32, NUMBA_FUSION
 from arraystack.backends.numba.lowering import VECTOR_MATH, literal, numba_rules
 from arraystack.backends.numba.mathlib.trig_constants import TRIG_FAST_F
@@ -93,7 +94,10 @@ class _Region:
 
 
 def generate(graph, parallel: bool, name: str = "kernel", flat_ok: bool = True) -> KernelSpec:
-    """flat_ok=False: one loop per axis even where one flat loop would do (for strided operands)."""
+    """flat_ok=False: one loop per axis even where one flat loop would do (for strided operands).
+    The kernel computes the region as codegen_widen.widen_region rewrites it (float16/bfloat16 in float32;
+    their arrays arrive as uint16 views: layouts.storage_bits)."""
+    graph = widen_region(graph)
     region = _Region(graph)
     has_broadcast = any(e.prim is s.broadcast_in_dim_p for e in graph.eqns)
     kinds = [region.level(v) for v in graph.inputs]
@@ -129,7 +133,8 @@ def generate(graph, parallel: bool, name: str = "kernel", flat_ok: bool = True) 
         final = tuple(v.aval.shape)
         alloc = region.outer_shape if lv == "outer" else final
         outputs.append((alloc if alloc != () else (1,), v.aval.dtype, final, lv))
-    spec = KernelSpec(code.text(), region.shape, flat, kinds, outputs)
+    imports = _IMPORTS if _needs_imports(graph) else ""
+    spec = KernelSpec(imports + code.text(), region.shape, flat, kinds, outputs)
     spec.outer_shape = region.outer_shape
     spec.column_blocks = (
         region.columns
@@ -267,6 +272,21 @@ def _emit_body(code, region, index, dims, fast):
     for k, v in enumerate(region.graph.outputs):
         target = index if (region.level(v) == "full" and dims) else "0"
         code.line(f"o{k}[{target}] = {_value(region, v, index, '')}")
+
+
+# the conversions and complex arithmetic lowering.py's rules call (beside kernels.PRELUDE's names)
+_IMPORTS = (
+    "from arraystack.backends.numba.mathlib.half import (\n"
+    "    f16_to_f32, f32_to_f16, f64_to_f16, bf16_to_f32, f32_to_bf16,\n)\n"
+    "from arraystack.backends.numba.mathlib.complex_arith import (\n"
+    "    complex_of, complex_mul, complex_div, complex_abs,\n)\n\n"
+)
+
+
+
+def _needs_imports(graph):
+    values = [v for e in graph.eqns for v in e.inputs + e.outputs] + list(graph.inputs)
+    return any(v.aval.dtype.kind == "c" or is_storage(v.aval.dtype) for v in values)
 
 
 from arraystack.backends.numba.codegen_columns import columns_apply  # noqa: E402

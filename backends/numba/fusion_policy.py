@@ -1,8 +1,8 @@
 """NUMBA_FUSION: the FusionPolicy the numba backend hands fuse_elementwise, and the lists behind it.
 
-Regions become loop nests of scalar expressions (lowering.py, codegen.py). Complex values stay out of them
-(their regions would run on the reference path: lowering.unsupported_reason), and so do the functions a
-generated loop computes slower than NumPy's whole-array loops.
+Regions become loop nests of scalar expressions (lowering.py, codegen.py). Complex values join them only
+through COMPLEX_KERNEL's primitives (those the kernels compute with NumPy's bits), and the functions a
+generated loop computes slower than NumPy's whole-array loops stay out.
 """
 
 from __future__ import annotations
@@ -35,6 +35,19 @@ CHECKED_FLOAT32 = frozenset(
 )
 
 
+# the primitives kernels compute on complex values, bit for bit as NumPy (lowering.py,
+# mathlib/complex_arith.py); converts join only to complex or bool (complex -> real warns in NumPy)
+COMPLEX_KERNEL = frozenset(
+    prim
+    for prim in p.abstract_eval_rules
+    if prim.name
+    in {
+        "add", "sub", "mul", "div", "neg", "abs", "conj", "real", "imag", "complex", "eq", "ne", "select",
+        "convert", "stop_gradient",
+    }
+)  # fmt: skip
+
+
 def float32_integer_power(eqn):
     """n for a float32 x ** n with a literal n of 3 or 4, else None. Those fuse: a backend computes them in
     float64 and rounds once, 0.3 ns an element (NumPy's float32 power: 0.95 ns for positive bases, a scalar
@@ -51,14 +64,12 @@ def float32_integer_power(eqn):
 
 
 def _elementwise(eqn) -> bool:
-    """No complex operands or results; no WHOLE_ARRAY_FLOAT function with a float result, except
-    float32_integer_power's."""
-    for x in eqn.inputs:
-        if x.aval.dtype.kind == "c":
-            return False
-    for v in eqn.outputs:
-        if v.aval.dtype.kind == "c":
-            return False
+    """Complex operands or results only in COMPLEX_KERNEL's primitives; no WHOLE_ARRAY_FLOAT function
+    with a float result, except float32_integer_power's."""
+    if any(v.aval.dtype.kind == "c" for v in eqn.inputs + eqn.outputs):
+        if eqn.prim is p.convert_p:
+            return eqn.outputs[0].aval.dtype.kind in "bc"
+        return eqn.prim in COMPLEX_KERNEL
     if eqn.prim in WHOLE_ARRAY_FLOAT and eqn.outputs[0].aval.dtype.kind == "f":
         return float32_integer_power(eqn) is not None
     return True

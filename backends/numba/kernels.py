@@ -173,6 +173,8 @@ def _check_library_caches() -> None:
 # the modules kernels call into
 _LIBRARY = (
     "mathlib/exp_log.py",
+    "mathlib/half.py",
+    "mathlib/complex_arith.py",
     "mathlib/scale.py",
     "mathlib/constants.py",
     "mathlib/erf.py",

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import atexit
 import math
+
+import numpy as np
 import threading
 
 from arraystack.ir import structural as s
@@ -141,6 +143,29 @@ def kernel_arguments(arrays, kinds, outer_shape, shapes=None):
     return args
 
 
+def storage_bits(kernel, graph):
+    """`kernel`, or for a region with float16/bfloat16 inputs or outputs a function calling it with those
+    arrays as uint16 views: numba types neither dtype, and the kernel converts their bits itself
+    (codegen_widen.py, mathlib/half.py)."""
+    from arraystack.backends.numba.codegen_widen import is_storage
+
+    if not any(is_storage(v.aval.dtype) for v in graph.inputs + graph.outputs):
+        return kernel
+    ndarray, bits = np.ndarray, np.dtype(np.uint16)
+
+    def call(*args):
+        return kernel(
+            *[
+                a.view(bits)
+                if type(a) is ndarray and a.dtype.itemsize == 2 and a.dtype.kind in "fV"
+                else a
+                for a in args
+            ]
+        )
+
+    return call
+
+
 class FortranKernel:
     """The kernel of a reversed region (reversed_region), built on first use (LazyKernel); call() runs it
     on the operands' transposes and returns the results transposed back, or None while it is not ready."""
@@ -161,6 +186,7 @@ class FortranKernel:
 
         spec = generate(self.graph, parallel=self.parallel)
         kernel, _ = load_kernel(spec.source, cache_dir=self.cache_dir)
+        kernel = storage_bits(kernel, self.graph)
         outer = spec.outer_shape or (1,)
         outs = [
             (alloc, dtype, final, math.prod(alloc) * dtype.itemsize)

@@ -9,7 +9,12 @@ arithmetic wraps as in NumPy (numba widens small ints). A primitive missing here
 from __future__ import annotations
 
 import numpy as np
-from arraystack.backends.numba.fusion_policy import WHOLE_ARRAY_FLOAT, float32_integer_power
+from arraystack.backends.numba.codegen_widen import is_storage
+from arraystack.backends.numba.fusion_policy import (
+    COMPLEX_KERNEL,
+    WHOLE_ARRAY_FLOAT,
+    float32_integer_power,
+)
 from arraystack.ir import primitives as p
 
 numba_rules: dict = {}
@@ -28,6 +33,10 @@ def literal(value, dtype) -> str:
         return "True" if value else "False"
     if dtype.kind in "iu":
         return f"np.{dtype.name}({int(value)})"
+    if dtype.kind == "c":
+        part = np.dtype(np.float32 if dtype == np.complex64 else np.float64)
+        z = complex(value)
+        return f"complex_of({literal(z.real, part)}, {literal(z.imag, part)})"
     v = float(value)
     if v != v:
         text = "np.nan"
@@ -54,14 +63,46 @@ def _arith(op, bool_op=None):
     return rule
 
 
+def _complex_or(function, rule):
+    """mathlib/complex_arith.py's `function` on complex operands (NumPy's bits), else `rule`."""
+
+    def pick(args, eqn):
+        if eqn.inputs[0].aval.dtype.kind == "c":
+            return f"{function}({', '.join(args)})"
+        return rule(args, eqn)
+
+    return pick
+
+
 numba_rules[p.add_p] = _arith("+", "|")
 numba_rules[p.sub_p] = _arith("-")
-numba_rules[p.mul_p] = _arith("*", "&")
-numba_rules[p.div_p] = lambda args, eqn: f"({args[0]} / {args[1]})"
+numba_rules[p.mul_p] = _complex_or("complex_mul", _arith("*", "&"))
+numba_rules[p.div_p] = _complex_or("complex_div", lambda args, eqn: f"({args[0]} / {args[1]})")
 numba_rules[p.neg_p] = lambda args, eqn: (
     cast(_out(eqn), f"-{args[0]}") if _out(eqn).kind in "iu" else f"(-{args[0]})"
 )
-numba_rules[p.abs_p] = lambda args, eqn: cast(_out(eqn), f"abs({args[0]})")
+numba_rules[p.abs_p] = _complex_or(
+    "complex_abs", lambda args, eqn: cast(_out(eqn), f"abs({args[0]})")
+)
+
+
+def _part(name):
+    def rule(args, eqn):
+        if eqn.inputs[0].aval.dtype.kind == "c":
+            return f"{args[0]}.{name}"
+        return args[0] if name == "real" else literal(0, _out(eqn))
+
+    return rule
+
+
+numba_rules[p.real_p] = _part("real")
+numba_rules[p.imag_p] = _part("imag")
+numba_rules[p.conj_p] = lambda args, eqn: (
+    f"complex_of({args[0]}.real, -{args[0]}.imag)"
+    if _out(eqn).kind == "c"
+    else args[0]
+)
+numba_rules[p.complex_p] = lambda args, eqn: f"complex_of({args[0]}, {args[1]})"
 numba_rules[p.max_p] = lambda args, eqn: f"maximum({args[0]}, {args[1]})"
 numba_rules[p.min_p] = lambda args, eqn: f"minimum({args[0]}, {args[1]})"
 numba_rules[p.select_p] = lambda args, eqn: f"({args[1]} if {args[0]} else {args[2]})"
@@ -156,12 +197,33 @@ numba_rules[p.sign_p] = _sign
 numba_rules[p.signbit_p] = lambda args, eqn: f"(np.copysign(1.0, {args[0]}) < 0)"
 
 
+# widening a storage value's bits (codegen_widen.py) to float32, and rounding float32 to its bits
+_WIDEN = {"float16": "f16_to_f32", "bfloat16": "bf16_to_f32"}
+_NARROW = {"float16": "f32_to_f16", "bfloat16": "f32_to_bf16"}
+
+
 def _convert(args, eqn):
     src = eqn.inputs[0].aval.dtype
     dst = _out(eqn)
+    x = args[0]
+    if src == dst:
+        return x
+    if is_storage(src):
+        x, src = f"{_WIDEN[src.name]}({x})", np.dtype(np.float32)
+        if is_storage(dst):
+            return f"{_NARROW[dst.name]}({x})"
+    if is_storage(dst):
+        if dst == np.float16 and src != np.float32:  # NumPy rounds float64 (and integers) once
+            return f"f64_to_f16(np.float64({x}))"
+        return f"{_NARROW[dst.name]}(np.float32({x}))"  # ml_dtypes goes through float32
     if dst.kind == "b":
-        return f"({args[0]} != 0)"
-    return cast(dst, args[0]) if src != dst else args[0]
+        return f"({x} != 0)"
+    if dst.kind == "c":
+        part = np.dtype(np.float32 if dst == np.complex64 else np.float64)
+        if src.kind == "c":
+            return f"complex_of({cast(part, f'{x}.real')}, {cast(part, f'{x}.imag')})"
+        return f"complex_of({cast(part, x)}, {literal(0, part)})"
+    return cast(dst, x) if src != dst else x
 
 
 numba_rules[p.convert_p] = _convert
@@ -178,8 +240,10 @@ def unsupported_reason(eqn) -> str | None:
     if eqn.prim not in numba_rules:
         return f"no numba lowering for {eqn.prim.name}"
     dtypes = [x.aval.dtype for x in eqn.inputs] + [v.aval.dtype for v in eqn.outputs]
-    if any(d.kind == "c" or d == np.float16 for d in dtypes):
-        return f"{eqn.prim.name} on {', '.join(sorted({d.name for d in dtypes}))} runs on the reference path"
+    if any(d.kind == "c" for d in dtypes):
+        reason = _complex_reason(eqn)
+        if reason:
+            return reason
     whole_array = eqn.prim in WHOLE_ARRAY_FLOAT and float32_integer_power(eqn) is None
     if whole_array and _out(eqn).kind == "f":
         return f"{eqn.prim.name}: NumPy's own loop is faster than a scalar libm call in a kernel"
@@ -188,6 +252,23 @@ def unsupported_reason(eqn) -> str | None:
     if eqn.prim is p.pow_p and _out(eqn).kind in "iub":
         return "integer power keeps NumPy's negative-exponent error on the reference path"
     return None
+
+
+def _complex_reason(eqn):
+    name = eqn.prim.name
+    if name in _COMPLEX_FUNCTIONS:
+        return f"complex {name}: {_COMPLEX_FUNCTIONS[name]}"
+    if eqn.prim not in COMPLEX_KERNEL:
+        return f"complex {name} has no kernel lowering: it runs on the reference path"
+    if eqn.prim is p.convert_p and _out(eqn).kind not in "bc":
+        return "complex -> real conversion keeps NumPy's ComplexWarning on the reference path"
+    return None
+
+
+# complex functions whose numba versions differ from NumPy's, measured on random and special values
+# (inf/nan parts, huge and tiny magnitudes): they keep NumPy's on the reference path
+_NUMBA_DIFFERS = "numba's complex version differs from NumPy's in the last bits and at inf/nan parts"
+_COMPLEX_FUNCTIONS = {"exp": _NUMBA_DIFFERS, "log": _NUMBA_DIFFERS, "sqrt": _NUMBA_DIFFERS}
 
 
 # Primitives that never become part of a generated loop, and why. The numba backend runs them as their own
@@ -242,10 +323,6 @@ reference_only: dict = {
     "slice": _STRUCTURAL,
     "transpose": _STRUCTURAL,
     "cbrt": _LATER,
-    "complex": "complex dtypes run on the reference path",
-    "conj": "complex dtypes run on the reference path",
-    "real": "complex dtypes run on the reference path",
-    "imag": "complex dtypes run on the reference path",
     "floordiv": "NumPy's floor_divide special cases (x // 0, signed zeros) stay on the reference path",
     "rem": "NumPy's remainder special cases (sign of the divisor, x % 0) stay on the reference path",
     "fmod": _LATER,

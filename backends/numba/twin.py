@@ -37,6 +37,7 @@ from arraystack.backends.executable import (
     last_uses,
 )
 from arraystack.backends.numba import _reference_region_step, _region_problem
+from arraystack.backends.numba.codegen_widen import widen_region
 from arraystack.backends.numba.extrema import kernel_extremum
 from arraystack.backends.numba.fusion_policy import float32_integer_power
 from arraystack.backends.numba.mathlib.twins import numpy_twin
@@ -232,7 +233,7 @@ def select_bits(dtype, pred, on_true, on_false, out=None):
 
 def _region_step(eqn, donated=frozenset()):
     """(the step running a fusion region's twin, which of its outputs are in new buffers of their own)."""
-    sub = eqn.params["graph"]
+    sub = widen_region(eqn.params["graph"])  # as its kernel computes it
     last = last_uses(sub)
     steps, reused, owned, compact = _region_steps(sub, donated, last)
     runner = interpret(sub, steps, reused=reused, last=last)
