@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from arraystack.ir.avals import ShapedArray, slot_setters
+from arraystack.ir.avals import ShapedArray, bfloat16, kind_of, slot_setters
 from arraystack.ir.primitives import abstract_eval_rules
 
 
@@ -236,7 +236,7 @@ def _check_atom(defined, x, where):
 _SCALAR_KINDS = {
     "b": (bool, np.bool_),
     "iu": (int, np.integer),
-    "f": (int, float, np.integer, np.floating),
+    "f": (int, float, np.integer, np.floating, bfloat16.type),  # ml_dtypes' scalar is no np.floating
 }
 
 
@@ -244,7 +244,7 @@ def _check_literal(lit, where):
     aval = lit.aval
     if aval.shape != ():
         raise TypecheckError(f"{where}: literals must be scalars, got {lit!r}")
-    kind = aval.dtype.kind
+    kind = kind_of(aval.dtype)
     allowed = next((types for kinds, types in _SCALAR_KINDS.items() if kind in kinds), None)
     allowed = allowed or (int, float, complex, np.number)
     value = lit.value

@@ -424,9 +424,12 @@ reference_rules[s.dot_general_p] = _dot_general
 
 def dot_general_is_matmul(eqn) -> bool:
     """Whether this dot_general equation is exactly xp.matmul of its operands, with an array result (a
-    plan may then call matmul itself: no layout test per call)."""
+    plan may then call matmul itself: no layout test per call). Not for bfloat16, whose matmul NumPy
+    with ml_dtypes computes as float32's."""
     (lc, rc), (lb, rb) = eqn.params["dimension_numbers"]
     nx, ny = (len(x.aval.shape) for x in eqn.inputs)
+    if eqn.outputs[0].aval.dtype is bfloat16:
+        return False
     return bool(eqn.outputs[0].aval.shape) and _is_matmul_layout(nx, ny, lc, rc, lb, rb)
 
 

@@ -6,7 +6,7 @@ the differentiation and batching transformations with no rules of its own (softm
 custom VJP). This module is the table of contents: import blocks and __all__.
 """
 
-from arraystack.nn import initializers
+from arraystack.nn import initializers, mixed_precision
 from arraystack.nn.activations import *
 from arraystack.nn.activations import __all__ as _activations_all
 from arraystack.nn.attention import *
@@ -52,4 +52,5 @@ __all__ = [
     *_attention_all,
     *_sequence_layers_all,
     "initializers",
+    "mixed_precision",
 ]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from arraystack.ir import tree as tree_util
+from arraystack.ir.avals import kind_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -131,7 +132,7 @@ def is_inexact_array(x: Any) -> bool:
     equinox.is_inexact_array : the function mirrored.
     arraystack.nn.is_array, arraystack.nn.partition
     """
-    return is_array(x) and np.dtype(x.dtype).kind in "fc"
+    return is_array(x) and kind_of(np.dtype(x.dtype)) in "fc"  # bfloat16's NumPy kind is "V"
 
 
 def _is_module(x) -> bool:
