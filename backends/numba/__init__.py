@@ -12,6 +12,7 @@ import numpy as np
 
 from arraystack.backends import profiler
 from arraystack.backends.memory import limits
+from arraystack.backends.numba.attention import attention_step
 from arraystack.backends.numba.host_pool import MIN_POOLED_BYTES, host_pool
 from arraystack.backends.control import control_step
 from arraystack.backends.executable import (
@@ -368,6 +369,13 @@ def compile_numba(graph, cache_dir=None, donate=frozenset(), blas=None) -> Execu
         if k in problems:
             plan.append(("fusion", f"reference: {problems[k]}"))
             steps.append(_reference_region_step(eqn))
+            continue
+        attention = attention_step(eqn, cache_dir)
+        if attention is not None:  # hand-written tiled kernels (attention.py)
+            step, kernel_sources = attention
+            steps.append(step)
+            plan.append((eqn.prim.name, "numba attention kernels (score tiles, online softmax)"))
+            sources.extend(kernel_sources)
             continue
         compile_body = functools.partial(compile_numba, cache_dir=cache_dir, blas=blas)
         loop = _loop_step(eqn, cache_dir, compile_body)

@@ -61,6 +61,8 @@ class NumbaBackend(Backend):
             return None  # a host loop or branch over compiled bodies
         if eqn.prim.name == "dot_general":
             return None  # NumPy's BLAS
+        if eqn.prim.name in ("attention", "attention_grad"):
+            return None  # hand-written kernels (attention.py)
         return "a NumPy call, its reference rule (numba compiles fusion regions, loops and products)"
 
     def compile(self, graph, options: CompileOptions):
@@ -163,6 +165,9 @@ def _host_step(eqn, graph, cache_dir=None):
     step = control_step(eqn, lambda g: nb.compile_numba(g, cache_dir, blas=blas))
     if step is not None:
         return _exclusive(step)
+    attention = nb.attention_step(eqn, cache_dir)
+    if attention is not None:
+        return _exclusive(attention[0])
     return reference_step(eqn)
 
 
