@@ -19,6 +19,7 @@ from arraystack._math.elementwise_math import reciprocal, square
 from arraystack._core.operands import convert_raw, is_weak
 from arraystack._math.ufunc import binary, bind_impl, unary
 from arraystack._math.ufunc_out import assign, normalize_out, operands_shape, where_mask, write_out
+from arraystack.ir.avals import kind_of
 from arraystack.ir import primitives as p
 from arraystack.ir.reference import host_rules
 from arraystack.ir.core import Tracer, active, bind, device_namespaces, trace_state
@@ -33,7 +34,7 @@ def _identity_unless(kinds, prim):
     """`prim` on loops of these dtype kinds, else a copy (NumPy's integer floor/ceil/trunc/abs)."""
 
     def impl(dtypes, x):
-        return bind(prim, x) if dtypes[0].kind in kinds else bind(p.copy_p, x)
+        return bind(prim, x) if kind_of(dtypes[0]) in kinds else bind(p.copy_p, x)
 
     return impl
 
@@ -42,7 +43,7 @@ def _float_test(prim, integral_prim):
     """isnan/isinf/isfinite: NumPy has integer loops, whose answers `integral_prim(x, x)` gives."""
 
     def impl(dtypes, x):
-        return bind(prim, x) if dtypes[0].kind in "fc" else bind(integral_prim, x, x)
+        return bind(prim, x) if kind_of(dtypes[0]) in "fc" else bind(integral_prim, x, x)
 
     return impl
 
@@ -275,7 +276,7 @@ def _fast_power(base, exponent):
         kind = type(exponent)
         if base.dtype.kind == "b":
             return square if kind is int and exponent == 2 else None
-        if base.dtype.kind in "fc":
+        if kind_of(base.dtype) in "fc":
             if kind is int:
                 return square if exponent == 2 else reciprocal if exponent == -1 else None
             if kind is float and exponent == 0.5:

@@ -34,6 +34,7 @@ from arraystack._math.elementwise_math import positive
 from arraystack._math.ufunc import accelerated, composite
 from arraystack._math.ufunc_out import assign, normalize_out
 from arraystack._transforms.aliasing import view_of
+from arraystack.ir.avals import kind_of
 from arraystack.ir import primitives as p
 from arraystack.ir.core import Tracer, active, bind, device_namespaces, trace_state
 
@@ -372,7 +373,7 @@ def nan_to_num(
     With ``copy=False`` an eager `x` is written in place; a traced `x` is rebound (functionalized).
     """
     x = asarray(x)
-    if x.dtype.kind not in "fc":
+    if kind_of(x.dtype) not in "fc":
         return astype(x, x.dtype, copy=True) if copy else x
     real_dtype = np.dtype(x.dtype.char.lower())
     info = np.finfo(real_dtype)

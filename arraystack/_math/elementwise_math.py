@@ -11,6 +11,7 @@ import numpy as np
 
 from arraystack._core.operands import convert_raw
 from arraystack._math.ufunc import bind_impl, composite
+from arraystack.ir.avals import kind_of
 from arraystack.ir import primitives as p
 from arraystack.ir.core import bind
 
@@ -48,7 +49,7 @@ def _square(dtypes, x):
 
 def _reciprocal(dtypes, x):
     dtype = dtypes[0]
-    if dtype.kind == "f":
+    if kind_of(dtype) == "f":
         return bind(p.div_p, _const(1, dtype), x)
     if dtype.kind in "iub":  # NumPy divides in double and casts back: 1/0 follows the C cast of inf
         as_double = bind(p.convert_p, x, dtype=np.dtype(np.float64))
@@ -125,7 +126,7 @@ def _fmax_like(prim, keeps_first):
     # arraystack returns the first in every tier."""
 
     def impl(dtypes, x, y):
-        kind = dtypes[0].kind
+        kind = kind_of(dtypes[0])
         if kind not in "fc":
             return bind(prim, x, y)
         # complex maximum/minimum already return the first of equal values (NumPy's CGE/CLE)
@@ -198,7 +199,7 @@ def _fast(kinds, prim, operands):
     `operands(x)`."""
 
     def fast(x):
-        if type(x) is _ndarray_np and x.dtype.kind in kinds:
+        if type(x) is _ndarray_np and kind_of(x.dtype) in kinds:
             return bind(prim, *operands(x))
         return None
 

@@ -30,6 +30,7 @@ from arraystack._math.reduce import (
     where_mask,
 )
 from arraystack._transforms.aliasing import rebind
+from arraystack.ir.avals import kind_of
 from arraystack.ir import primitives as p
 from arraystack.ir.core import ConcretizationError, Tracer, bind, concretization_message
 from arraystack.ir.structural import (
@@ -163,7 +164,7 @@ def reduce(function, ufunc, array, axis, dtype, out, keepdims, initial, where):
         identity, initial = None, NoValue
     keepdims = bool(keepdims)
     entry = REDUCTIONS.get(ufunc)
-    if entry is not None and x.dtype.kind in entry[2]:
+    if entry is not None and kind_of(x.dtype) in entry[2]:
         r = reduce_raw(entry[0], name, x, axes, keepdims, initial, where, identity, entry[1])
     else:
         r = _fold(function, name, x, axes, keepdims, initial, where, identity, dtypes[0])
@@ -229,7 +230,7 @@ def accumulate(function, ufunc, array, axis, dtype, out):
         )
     x = as_dtype(x, dtypes[1])
     entry = SCANS.get(ufunc)
-    if entry is not None and x.dtype.kind in entry[1]:
+    if entry is not None and kind_of(x.dtype) in entry[1]:
         r = bind(entry[0], x, axis=ax)
     elif x.shape[ax] <= 1:
         r = x
@@ -306,7 +307,7 @@ def at(function, ufunc, a, indices, b):
             raise ValueError("array is not broadcastable to correct shape") from None
         items = (positions, values)
     update = SCATTERS.get(ufunc)
-    if update is not None and a.dtype.kind in "iufc" and all(d == a.dtype for d in dtypes):
+    if update is not None and kind_of(a.dtype) in "iufc" and all(d == a.dtype for d in dtypes):
         v = as_dtype(values._value, a.dtype)
         if ufunc is np.subtract:
             v = bind(p.neg_p, v)

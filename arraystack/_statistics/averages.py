@@ -34,6 +34,7 @@ from arraystack._math.reduce import (
     unpack_out,
     warn,
 )
+from arraystack.ir.avals import kind_of
 from arraystack.ir.core import active, bind, device_namespaces
 from arraystack.ir.primitives import (
     add_p,
@@ -292,7 +293,7 @@ def var(
 def sqrt_result(r, out):
     """numpy's _std: sqrt in place of an inexact result; an integer result (dtype=/out= of an integer
     type) only converts back when NumPy holds it as a scalar."""
-    if r.dtype.kind in "fc":
+    if kind_of(r.dtype) in "fc":
         return bind(sqrt_p, r)
     loop = np.sqrt.resolve_dtypes((r.dtype, None))[0]
     if out is None and r.shape == ():
