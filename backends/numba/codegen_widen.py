@@ -70,7 +70,9 @@ class _Widening:
 
     def convert(self, x, dtype, source=None):
         aval = ShapedArray(x.aval.shape, np.dtype(dtype))
-        return self.emit(p.convert_p, [x], aval, {"dtype": np.dtype(dtype), "weak_type": False}, source)
+        return self.emit(
+            p.convert_p, [x], aval, {"dtype": np.dtype(dtype), "weak_type": False}, source
+        )
 
     def read(self, x, source=None):
         """x as the rewritten equations read it: storage values in float32."""
@@ -115,11 +117,21 @@ class _Widening:
             return
         if eqn.prim is s.reduce_sum_p and x.aval.dtype.kind == "c":
             z = self.read(x, src)
-            part = ShapedArray(z.aval.shape, np.dtype(np.float32 if z.aval.dtype == np.complex64 else np.float64))
+            part = ShapedArray(
+                z.aval.shape, np.dtype(np.float32 if z.aval.dtype == np.complex64 else np.float64)
+            )
             sums = []
             for prim in (p.real_p, p.imag_p):
                 value = self.emit(prim, [z], part, {}, src)
-                sums.append(self.emit(s.reduce_sum_p, [value], _reduced(out.aval, part.dtype), dict(eqn.params), src))
+                sums.append(
+                    self.emit(
+                        s.reduce_sum_p,
+                        [value],
+                        _reduced(out.aval, part.dtype),
+                        dict(eqn.params),
+                        src,
+                    )
+                )
             self.env[out] = self.emit(p.complex_p, sums, out.aval, {}, src)
             return
         inputs = [self.read(v, src) for v in eqn.inputs]
@@ -129,7 +141,11 @@ class _Widening:
             return
         outputs = []
         for v in eqn.outputs:
-            new = Var(ShapedArray(v.aval.shape, FLOAT32, v.aval.weak_type)) if v in storage else Var(v.aval)
+            new = (
+                Var(ShapedArray(v.aval.shape, FLOAT32, v.aval.weak_type))
+                if v in storage
+                else Var(v.aval)
+            )
             self.env[v] = new
             outputs.append(new)
         self.eqns.append(Eqn(eqn.prim, tuple(inputs), tuple(outputs), eqn.params, src))

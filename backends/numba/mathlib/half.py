@@ -19,7 +19,9 @@ from arraystack.backends.numba.mathlib.exp_log import bits_f32, bits_f64, f32_bi
 
 _HALF_BIAS_F32 = (127 - 15) << 23  # rebias of a float16 exponent field moved into float32's
 _SUBNORMAL_UNIT = np.float32(2.0**-24)  # the value of float16's least subnormal
-_F32_MAGIC = np.float32(0.5)  # ulp 2**-24: adding it rounds |x| < 2**-14 to float16's subnormal grid
+_F32_MAGIC = np.float32(
+    0.5
+)  # ulp 2**-24: adding it rounds |x| < 2**-14 to float16's subnormal grid
 _F64_MAGIC = 2.0**28  # the same grid for float64 (ulp of 2**28 is 2**-24)
 
 
