@@ -6,6 +6,7 @@ called)."""
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import arraystack as ast
@@ -111,6 +112,34 @@ def _normalize(x, mean, var, epsilon):
     return (x - mean) / ast.sqrt(var + epsilon)
 
 
+def _standardized(x, axes, epsilon):
+    """((x - mean) / std, std) over `axes`, std = sqrt(var + epsilon): layer_norm's arithmetic."""
+    centered = x - ast.mean(x, axis=axes, keepdims=True)
+    std = ast.sqrt(ast.mean(centered * centered, axis=axes, keepdims=True) + epsilon)
+    return centered / std, std
+
+
+@functools.cache
+def _standardize(axes, epsilon):
+    """x -> (x - mean) / sqrt(var + epsilon) over `axes`, with the closed-form reverse derivative
+    ``(g - mean(g) - y * mean(g * y)) / std``: its residuals are y and std (one array of x's shape
+    and one per row), where the derivative of the composition keeps several arrays of x's shape."""
+
+    def forward(x):
+        y, std = _standardized(x, axes, epsilon)
+        return y, (y, std)
+
+    def backward(residuals, g):
+        y, std = residuals
+        g_mean = ast.mean(g, axis=axes, keepdims=True)
+        gy_mean = ast.mean(g * y, axis=axes, keepdims=True)
+        return ((g - g_mean - y * gy_mean) / std,)
+
+    fun = ast.custom_vjp(lambda x: _standardized(x, axes, epsilon)[0])
+    fun.defvjp(forward, backward)
+    return fun
+
+
 def _param_shape(x, axes):
     """The shape of per-feature params broadcasting against x over the non-reduced axes."""
     return tuple(1 if a in axes else n for a, n in enumerate(x.shape))
@@ -147,13 +176,11 @@ def layer_norm(
     Notes
     -----
     A pure function of (params, inputs): params is a dict of arrays, so `grad` differentiates it
-    and `jit` traces it.
+    and `jit` traces it. Its reverse-mode derivative is the closed form (PyTorch's), which keeps
+    only the normalized input and the per-row standard deviation for the backward pass.
     """
     x = _float(x)
-    axes = _axes(axis, x.ndim)
-    mean = ast.mean(x, axis=axes, keepdims=True)
-    centered = x - mean
-    y = centered / ast.sqrt(ast.mean(centered * centered, axis=axes, keepdims=True) + epsilon)
+    y = _standardize(_axes(axis, x.ndim), float(epsilon))(x)
     params = params or {}
     if params.get("scale") is not None:
         y = y * params["scale"]

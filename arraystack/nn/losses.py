@@ -84,7 +84,7 @@ def softmax_cross_entropy(logits: ArrayLike, targets: ArrayLike) -> NDArray:
     logits = ast.asarray(logits)
     if logits.dtype.kind != "f":
         logits = logits.astype(ast.float64)
-    targets = ast.asarray(targets).astype(logits.dtype)
+    targets = ast.asarray(targets).astype(logits.dtype, copy=False)
     return _xent_function()(logits, targets)
 
 

@@ -72,9 +72,13 @@ def apply_updates(params: PyTree, updates: PyTree) -> PyTree:
     optax.apply_updates : the function mirrored.
     arraystack.optim.sgd, arraystack.tree_util.tree_map
     """
-    return tree.tree_map(
-        lambda p, u: (ast.asarray(p) + ast.asarray(u)).astype(ast.asarray(p).dtype), params, updates
-    )
+
+    def add(p, u):
+        p = ast.asarray(p)
+        # copy=False: a cast to the same dtype would otherwise copy every parameter once more
+        return (p + ast.asarray(u)).astype(p.dtype, copy=False)
+
+    return tree.tree_map(add, params, updates)
 
 
 def global_norm(updates: PyTree) -> NDArray:

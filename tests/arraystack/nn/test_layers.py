@@ -44,6 +44,52 @@ def test_layer_norm(check_grads):
     numpy.testing.assert_array_equal(numpy.asarray(p["scale"]), numpy.ones(5))
 
 
+def _numpy_layer_norm_grad(x, scale, g, axes, eps=1e-5):
+    """d/dx of sum(g * layer_norm(x) * scale), written out in NumPy (PyTorch's closed form)."""
+    n = numpy.prod([x.shape[a] for a in axes])
+    centered = x - x.mean(axes, keepdims=True)
+    std = numpy.sqrt((centered**2).sum(axes, keepdims=True) / n + eps)
+    y, gy = centered / std, g * scale
+    return (gy - gy.mean(axes, keepdims=True) - y * (gy * y).mean(axes, keepdims=True)) / std
+
+
+@pytest.mark.parametrize("axis", [-1, (1, 2)])
+def test_layer_norm_gradient_is_the_closed_form(axis):
+    x, g = RNG.standard_normal((3, 4, 5)), RNG.standard_normal((3, 4, 5))
+    axes = (2,) if axis == -1 else axis
+    scale = RNG.standard_normal(5) if axis == -1 else RNG.standard_normal((4, 5))
+    expected = _numpy_layer_norm_grad(x, scale, g, axes)
+
+    def loss(x):
+        return ast.sum(ast.asarray(g) * nn.layer_norm({"scale": ast.asarray(scale)}, x, axis))
+
+    for grad in (ast.grad(loss), ast.jit(ast.grad(loss))):
+        numpy.testing.assert_allclose(numpy.asarray(grad(ast.asarray(x))), expected, rtol=1e-10)
+    # the backward divides by the kept standard deviation once: the derivative of the composed
+    # division would divide twice more (by std and by std squared) and keep those arrays
+    lowered = ast.jit(ast.grad(loss)).lower(ast.asarray(x))
+    divisions = [
+        e
+        for e in lowered.traced.eqns
+        if e.prim.name == "div" and e.outputs[0].aval.shape == x.shape
+    ]
+    assert len(divisions) == 2, lowered.traced
+
+
+def test_layer_norm_second_order():
+    x, v = RNG.standard_normal((3, 5)), RNG.standard_normal((3, 5))
+    scale = RNG.standard_normal(5)
+
+    def loss(x):
+        return ast.sum(nn.layer_norm({"scale": ast.asarray(scale)}, x) ** 3)
+
+    grad = ast.grad(loss)
+    hvp = ast.grad(lambda x: ast.sum(grad(x) * ast.asarray(v)))(ast.asarray(x))
+    step = 1e-6
+    moved = [numpy.asarray(grad(ast.asarray(x + s * v))) for s in (step, -step)]
+    numpy.testing.assert_allclose(numpy.asarray(hvp), (moved[0] - moved[1]) / (2 * step), atol=1e-6)
+
+
 def test_batch_norm_train_and_eval(check_grads):
     x = RNG.standard_normal((4, 3, 2, 2))  # NCHW: statistics per channel
     params, state = nn.init_batch_norm(3, dtype=ast.float64)

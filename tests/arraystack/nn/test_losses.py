@@ -61,6 +61,15 @@ def test_cross_entropy_uses_custom_vjp():
         numpy.testing.assert_allclose(numpy.asarray(got), expected, rtol=1e-10, atol=1e-14)
 
 
+def test_softmax_cross_entropy_targets_of_the_logits_dtype_are_not_copied():
+    targets = numpy.eye(5)[LABELS]
+    got = ast.jit(nn.softmax_cross_entropy)(ast.asarray(LOGITS), ast.asarray(targets))
+    logp = LOGITS - scipy.special.logsumexp(LOGITS, axis=-1, keepdims=True)
+    numpy.testing.assert_allclose(numpy.asarray(got), -(targets * logp).sum(-1), rtol=1e-12)
+    lowered = ast.jit(nn.softmax_cross_entropy).lower(ast.asarray(LOGITS), ast.asarray(targets))
+    assert not [e for e in lowered.optimized.eqns if e.prim.name == "copy"], lowered.optimized
+
+
 def test_cross_entropy_extreme_logits():
     logits = ast.asarray([[1000.0, -1000.0, 0.0], [-1000.0, -1000.0, 1000.0]])
     labels = ast.asarray([1, 2])

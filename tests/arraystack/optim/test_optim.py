@@ -197,6 +197,19 @@ def test_float32_params_keep_their_dtype():
         assert {numpy.asarray(v).dtype for v in new.values()} == {numpy.dtype(numpy.float32)}
 
 
+def test_apply_updates_adds_without_a_copy():
+    params = {k: v.astype(numpy.float32) for k, v in PARAMS.items()}
+    updates = GRADS[0]  # float64 updates: the sum is cast back to the parameters' float32
+    got = host_tree(optim.apply_updates(as_tree(params), as_tree(updates)))
+    for k in params:
+        assert got[k].dtype == numpy.float32
+        numpy.testing.assert_array_equal(got[k], (params[k] + updates[k]).astype(numpy.float32))
+    # a cast to the dtype the sum already has is no copy in the compiled graph
+    same = {k: v.astype(numpy.float32) for k, v in updates.items()}
+    lowered = arraystack.jit(optim.apply_updates).lower(as_tree(params), as_tree(same))
+    assert not [e for e in lowered.optimized.eqns if e.prim.name == "copy"], lowered.optimized
+
+
 def test_weight_decay_needs_params():
     opt = optim.adamw(0.1)
     state = opt.init(as_tree(PARAMS))
