@@ -45,6 +45,7 @@ MODULES = [
     "arraystack.nn.dropout",
     "arraystack.nn.initializers",
     "arraystack.nn._variance_scaling",
+    "arraystack.nn.mixed_precision",
     "arraystack.linalg._eigen",
 ]
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
