@@ -44,6 +44,7 @@ def dot_product_attention(
     scale: float | None = None,
     dropout_rate: float = 0.0,
     dropout_key: ArrayLike | None = None,
+    implementation: str | None = None,
 ) -> NDArray:
     """Scaled dot-product attention, ``softmax(query @ key.T * scale + mask) @ value``.
 
@@ -66,6 +67,12 @@ def dot_product_attention(
         Dropout on the attention weights (needs `dropout_key` when above 0).
     dropout_key : uint32[2] array, optional
         An arraystack.prng key for the dropout.
+    implementation : {None, 'fused', 'composite'}, optional
+        'fused': the attention primitive, scores one tile at a time (float32/float64 without
+        dropout; otherwise the composite formula runs); 'composite': matmul, where and softmax
+        over the whole score matrix; None (default): fused when the score matrix would take at
+        least FUSED_MIN_BYTES (8 MiB), else composite (as jax.nn.dot_product_attention's
+        `implementation` picks a kernel).
 
     Returns
     -------
@@ -81,13 +88,14 @@ def dot_product_attention(
 
     Notes
     -----
-    float32 and float64 attention without dropout runs as one fused primitive
-    (arraystack.ir.attention): the scores are computed one (64, 64) tile at a time with an online
-    softmax and never stored whole, in the numba backend by hand-written kernels run in parallel
-    over batch, heads and query blocks; its gradient recomputes the tiles from q, k, v and the
-    per-row log-sum-exp; causal attention skips the tiles above the diagonal. With dropout
-    (dropout_rate > 0), and for other dtypes, the composite formula runs instead: matmul, where
-    and softmax over the materialized (..., Lq, Lk) scores.
+    The fused path is one primitive (arraystack.ir.attention): the scores are computed one
+    (64, 64) tile at a time with an online softmax and never stored whole, in the numba backend
+    by hand-written kernels run in parallel over batch, heads and query blocks; its gradient
+    recomputes the tiles from q, k, v and the per-row log-sum-exp; causal attention skips the
+    tiles above the diagonal. Its memory stays at a few tiles per thread where the composite
+    formula's grows with Lq * Lk; for short sequences the composite formula (BLAS products over
+    the whole matrix) is faster, hence the default's size rule. With dropout (dropout_rate > 0),
+    and for dtypes other than float32/float64, the composite formula runs.
 
     A query whose keys are all masked gets uniform weights over all Lk keys (its output is the
     mean of value's rows) instead of NaN, as flax does (PyTorch gives NaN), on both paths: the
@@ -104,10 +112,15 @@ def dot_product_attention(
     query, key, value = ast.asarray(query), ast.asarray(key), ast.asarray(value)
     scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else float(scale)
     mask = None if mask is None else ast.asarray(mask)
+    if implementation not in (None, "fused", "composite"):
+        raise ValueError(
+            f"dot_product_attention: implementation must be None, 'fused' or 'composite', got "
+            f"{implementation!r}"
+        )
     if dropout_rate > 0.0:
         if dropout_key is None:
             raise ValueError("dot_product_attention: dropout_rate > 0 needs dropout_key")
-    else:
+    elif implementation == "fused" or (implementation is None and _large(query, key)):
         fused = _fused(query, key, value, mask, is_causal, scale)
         if fused is not None:
             return fused
@@ -115,6 +128,19 @@ def dot_product_attention(
 
 
 _FUSED_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+# The default runs the fused primitive from this score-matrix size on. Measured (benchmarks/
+# bench_attention.py, 2 busy cores): at (8, 4, 64, 64) float32 scores (0.5 MiB) the composite
+# formula took 0.5 ms forward and 1.3 ms with its gradient, the fused kernels 1.3 and 8 ms; at
+# (1, 4, 2048, 2048) (64 MiB) the composite formula held 64-128 MiB and the fused kernels 2-8 MiB.
+FUSED_MIN_BYTES = 8 << 20
+
+
+def _large(query, key):
+    if min(query.ndim, key.ndim) < 2:
+        return False
+    batch = np.broadcast_shapes(query.shape[:-2], key.shape[:-2])
+    itemsize = np.dtype(ast.result_type(query, key)).itemsize
+    return math.prod(batch) * query.shape[-2] * key.shape[-2] * itemsize >= FUSED_MIN_BYTES
 
 
 def _fused(query, key, value, mask, is_causal, scale):

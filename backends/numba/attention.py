@@ -41,12 +41,15 @@ def scores(q, kt, b, i, j0, nk, D, scale, s, mask, mask_b, mask_r, mask_c, bias,
         bb, br = bias_b[b], i * bias_r
         for jj in range(nk):
             s[jj] += bias[bb, br, (j0 + jj) * bias_c]
+    hi = min(nk, max(i - j0 + 1, 0)) if causal else nk  # keys from hi on are after query i
+    for jj in range(hi, nk):
+        s[jj] = F(-np.inf)
+    if not has_mask:
+        return hi > 0
     seen = False
-    for jj in range(nk):
-        ok = not (causal and j0 + jj > i)
-        if ok and has_mask:
-            ok = mask[mask_b[b], i * mask_r, (j0 + jj) * mask_c]
-        if ok:
+    mb, mr = mask_b[b], i * mask_r
+    for jj in range(hi):
+        if mask[mb, mr, (j0 + jj) * mask_c]:
             seen = True
         else:
             s[jj] = F(-np.inf)
@@ -114,11 +117,11 @@ def kernel(q, k, v, mask, mask_b, mask_r, mask_c, bias, bias_b, bias_r, bias_c, 
                             top = x
                     shift = F(0.0) if top == F(-np.inf) else top
                     alpha = EXP(m[ii] - shift)
+                    for jj in range(nk):  # no sum here: a float sum would keep exp from vectorizing
+                        s[jj] = EXP(s[jj] - shift)
                     row = F(0.0)
                     for jj in range(nk):
-                        e = EXP(s[jj] - shift)
-                        s[jj] = e
-                        row += e
+                        row += s[jj]
                     total[ii] = total[ii] * alpha + row
                     m[ii] = top
                     for c in range(Dv):

@@ -71,6 +71,11 @@ SHAPES = [  # (Lq, Lk): one tile, Lq != Lk, not multiples of the block, length 1
 ]
 
 
+def attention(*args, **kwargs):
+    """nn.dot_product_attention on its fused path (the default takes it for large score matrices)."""
+    return nn.dot_product_attention(*args, implementation="fused", **kwargs)
+
+
 def _uses_fused(fn, *args):
     graph = ast.jit(fn).lower(*args).traced
     return any(eqn.prim is attention_p for eqn in graph.eqns)
@@ -82,7 +87,7 @@ def _uses_fused(fn, *args):
 def test_matches_the_composite_formula(lq, lk, mask_name, is_causal):
     q, k, v = qkv((2, 3), lq, lk, dv=5)
     mask = masks((2, 3), lq, lk)[mask_name]
-    got = nn.dot_product_attention(q, k, v, mask, is_causal=is_causal)
+    got = attention(q, k, v, mask, is_causal=is_causal)
     np.testing.assert_allclose(
         np.asarray(got), numpy_attention(q, k, v, mask, is_causal), rtol=1e-12, atol=1e-12
     )
@@ -92,19 +97,19 @@ def test_matches_the_composite_formula(lq, lk, mask_name, is_causal):
 def test_dtypes_and_the_fused_path(dtype):
     q, k, v = qkv((2,), 2 * BLOCK_Q + 3, BLOCK_K + 9, dtype=dtype)
     mask = RNG.random((BLOCK_K + 9,)) > 0.2
-    got = nn.dot_product_attention(q, k, v, mask, is_causal=True, scale=0.3)
+    got = attention(q, k, v, mask, is_causal=True, scale=0.3)
     assert got.dtype == dtype
     tol = 2e-6 if dtype == np.float32 else 1e-12
     expected = numpy_attention(q, k, v, mask, True, 0.3)
     np.testing.assert_allclose(np.asarray(got), expected, rtol=tol, atol=tol)
-    assert _uses_fused(lambda q, k, v: nn.dot_product_attention(q, k, v, is_causal=True), q, k, v)
+    assert _uses_fused(lambda q, k, v: attention(q, k, v, is_causal=True), q, k, v)
 
 
 def test_other_dtypes_and_dropout_run_the_composite_formula():
     q, k, v = qkv((2,), 4, 6, dtype=np.float16)
-    assert not _uses_fused(nn.dot_product_attention, q, k, v)
+    assert not _uses_fused(attention, q, k, v)
     np.testing.assert_allclose(
-        np.asarray(nn.dot_product_attention(q, k, v)),
+        np.asarray(attention(q, k, v)),
         numpy_attention(q, k, v),
         rtol=2e-2,
         atol=2e-3,
@@ -113,7 +118,7 @@ def test_other_dtypes_and_dropout_run_the_composite_formula():
     key = ast.prng.key(0)
 
     def dropped(q, k, v):
-        return nn.dot_product_attention(q, k, v, dropout_rate=0.5, dropout_key=key)
+        return attention(q, k, v, dropout_rate=0.5, dropout_key=key)
 
     assert not _uses_fused(dropped, q, k, v)
 
@@ -137,16 +142,16 @@ def test_a_bias_of_minus_inf_everywhere_gives_nan_as_the_composite_does():
     bias = np.full((1, 2, 3), -np.inf)
     bias[0, 0, 1] = 0.0
     with np.errstate(invalid="ignore"):
-        got = np.asarray(nn.dot_product_attention(q, k, v, bias))
+        got = np.asarray(attention(q, k, v, bias))
     assert np.isnan(got[0, 1]).all() and np.isfinite(got[0, 0]).all()
 
 
 def test_bad_operands_raise_numpy_s_errors():
     q, k, v = qkv((2,), 3, 4)
     with pytest.raises(ValueError):
-        nn.dot_product_attention(q, k[..., :5], v)
+        attention(q, k[..., :5], v)
     with pytest.raises(ValueError):
-        nn.dot_product_attention(q, k, v, np.ones((3, 5), bool))
+        attention(q, k, v, np.ones((3, 5), bool))
     rule = abstract_eval_rules[attention_p]
     a = [aval_of_concrete(x) for x in (q, k, v)]
     with pytest.raises(TypeError, match="attention of q f64"):
@@ -177,7 +182,7 @@ def test_gradients_against_finite_differences(check_grads, mask_name, is_causal)
     mask = masks((1, 2), 4, 6)[mask_name]
 
     def f(q, k, v):
-        return nn.dot_product_attention(q, k, v, mask, is_causal=is_causal)
+        return attention(q, k, v, mask, is_causal=is_causal)
 
     check_grads(f, (q, k, v), order=2)
 
@@ -210,7 +215,7 @@ def test_gradients_equal_the_composite_formula_s(lq, lk):
     def composite(q, k, v, mask, is_causal):
         return _composite(q, k, v, ast.asarray(mask), is_causal, 1 / math.sqrt(8), 0.0, None)
 
-    for got, want in zip(loss(nn.dot_product_attention)(q, k, v), loss(composite)(q, k, v)):
+    for got, want in zip(loss(attention)(q, k, v), loss(composite)(q, k, v)):
         np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-10, atol=1e-12)
 
 
@@ -219,7 +224,7 @@ def test_the_gradient_graph_holds_no_whole_score_matrix():
     q, k, v = qkv((2,), lq, lk, d=4)
 
     def f(q, k, v):
-        return ast.sum(nn.dot_product_attention(q, k, v, is_causal=True) ** 2)
+        return ast.sum(attention(q, k, v, is_causal=True) ** 2)
 
     graph = ast.jit(ast.grad(f, argnums=(0, 1, 2))).lower(q, k, v).optimized
     shapes = {tuple(v.aval.shape) for eqn in graph.eqns for v in eqn.outputs}
@@ -235,7 +240,7 @@ def test_jit_equals_eager():
     mask = masks((2, 2), 9, 11)["key_padding"]
 
     def f(q, k, v):
-        return nn.dot_product_attention(q, k, v, mask, is_causal=True)
+        return attention(q, k, v, mask, is_causal=True)
 
     np.testing.assert_allclose(
         np.asarray(ast.jit(f)(q, k, v)), np.asarray(f(q, k, v)), rtol=1e-13, atol=1e-13
@@ -250,7 +255,7 @@ def test_vmap_equals_a_loop(in_axes):
     args = [a if ax is None else batched[ax](a) for a, ax in zip((q, k, v, bias), in_axes)]
 
     def f(q, k, v, bias):
-        return nn.dot_product_attention(q, k, v, bias, is_causal=True)
+        return attention(q, k, v, bias, is_causal=True)
 
     got = np.asarray(ast.vmap(f, in_axes=in_axes)(*args))
     for n in range(2):
@@ -262,7 +267,7 @@ def test_vmap_of_the_gradient_equals_a_loop():
     q, k, v = qkv((3,), 5, 6)
 
     def f(q, k, v):
-        return ast.sum(nn.dot_product_attention(q, k, v, is_causal=True) ** 2)
+        return ast.sum(attention(q, k, v, is_causal=True) ** 2)
 
     got = ast.vmap(ast.grad(f, argnums=(0, 1, 2)))(q, k, v)
     for n in range(3):
@@ -270,7 +275,21 @@ def test_vmap_of_the_gradient_equals_a_loop():
             np.testing.assert_allclose(np.asarray(g)[n], np.asarray(w), rtol=1e-13, atol=1e-13)
 
 
-def test_multi_head_attention_uses_it_with_masks_and_key_padding():
+def test_the_default_takes_the_fused_path_for_large_score_matrices(monkeypatch):
+    q, k, v = qkv((2,), 5, 6)
+    assert not _uses_fused(nn.dot_product_attention, q, k, v)
+    monkeypatch.setattr(nn.attention, "FUSED_MIN_BYTES", 2 * 5 * 6 * 8)
+    assert _uses_fused(nn.dot_product_attention, q, k, v)
+    assert not _uses_fused(nn.dot_product_attention, q, k[:, :5], v[:, :5])
+    assert not _uses_fused(
+        lambda q, k, v: nn.dot_product_attention(q, k, v, implementation="composite"), q, k, v
+    )
+    with pytest.raises(ValueError, match="implementation"):
+        nn.dot_product_attention(q, k, v, implementation="flash")
+
+
+def test_multi_head_attention_uses_it_with_masks_and_key_padding(monkeypatch):
+    monkeypatch.setattr(nn.attention, "FUSED_MIN_BYTES", 0)
     mha = nn.MultiHeadAttention(8, 2, key=ast.prng.key(0), dtype=ast.float64)
     x = RNG.standard_normal((2, 5, 8))
     padding = np.zeros((2, 5), bool)
@@ -296,7 +315,7 @@ def test_onnx_export_decomposes_it(is_causal):
     mask = masks((2,), 5, 7)["empty_row"][0]
 
     def f(q, k, v):
-        return nn.dot_product_attention(q, k, v, mask, is_causal=is_causal)
+        return attention(q, k, v, mask, is_causal=is_causal)
 
     model = arraystack.onnx.export(f, q, k, v)
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
