@@ -135,9 +135,9 @@ def step_info(eqn, how: str) -> tuple:
 
 
 def category_of(how: str) -> str:
-    """kernel (compiled), loop (a host loop or branch over compiled bodies), twin (tier 0's NumPy twin of a
-    kernel) or reference (a NumPy call: a reference rule, BLAS, a cupy rule)."""
-    if "host loop" in how or "branch" in how:
+    """kernel (compiled), loop (a compiled loop, or a host loop or branch over compiled bodies), twin (tier
+    0's NumPy twin of a kernel) or reference (a NumPy call: a reference rule, BLAS, a cupy rule)."""
+    if how.startswith("compiled loop") or "host loop" in how or "branch" in how:
         return "loop"
     if "tier 0" in how:
         return "twin"

@@ -231,9 +231,22 @@ def test_the_compile_workers_compile_is_an_event_of_its_process(tmp_path, monkey
         compile_process.reset()
 
 
-def test_a_host_loops_body_steps_are_inside_its_event_and_the_summary_counts_self_time():
+def test_a_compiled_loop_is_one_event():
     def loop(x):
         return ast.fori_loop(0, 3, lambda i, c: ast.sin(c) * 2.0 + 1.0, x)
+
+    f = ast.jit(loop, tiered=False)
+    x = operand()
+    f(x)
+    with ast.profile() as prof:
+        f(x)
+    (event,) = prof.events
+    assert event["cat"] == "loop" and event["args"]["how"].startswith("compiled loop (numba)")
+
+
+def test_a_host_loops_body_steps_are_inside_its_event_and_the_summary_counts_self_time():
+    def loop(x):  # sort has no compiled-loop lowering: the loop runs on the host
+        return ast.fori_loop(0, 3, lambda i, c: ast.sort(ast.sin(c) * 2.0 + 1.0), x)
 
     f = ast.jit(loop, tiered=False)
     x = operand()

@@ -1,0 +1,58 @@
+"""Loops compiled whole: a while or scan equation (fori_loop traces to a scan) whose sub-graphs lower
+(loop_source.py, loop_structure.py) runs as one numba function, with no Python between iterations. The plan
+says so ("compiled loop"), or says why the loop runs on the host over compiled bodies instead
+(backends/control.py), which is also what runs when the compiled loop meets an index out of range: the host
+loop raises NumPy's error and message.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from arraystack.backends.numba import loop_structure  # noqa: F401  (registers scan/while/switch/gather)
+from arraystack.backends.numba.loop_source import LoopSource, Unsupported
+
+_host_array = np.ndarray
+
+
+def loop_source(eqn) -> tuple[str, str]:
+    """(module source, what the loop runs): raises Unsupported when some equation has no lowering."""
+    src = LoopSource()
+    for v in eqn.inputs:
+        if not hasattr(v, "aval"):
+            raise Unsupported("a constant operand")
+    params = [f"p{k}" for k in range(len(eqn.inputs))]
+    outs = src.lower_eqn(eqn, params, 1)
+    src.emit(1, f"return ({''.join(o + ', ' for o in outs)})")
+    src.uses["nested loop"] -= 1  # the loop itself
+    parts = [f"{n} {what}{'s' if n > 1 else ''}" for what, n in sorted(src.uses.items()) if n > 0]
+    return src.module_source(len(params)), ", ".join(parts) or "no work"
+
+
+def compile_loop(eqn, cache_dir, host_step):
+    """(step, source, fresh, description) for a while/scan equation, or raises Unsupported. `host_step`
+    makes the host loop's step, run when the compiled loop raises for an index out of range."""
+    from arraystack.backends.numba.kernels import load_kernel
+
+    source, runs = loop_source(eqn)
+    kernel, fresh = load_kernel(source, cache_dir=cache_dir)
+    in_avals = [v.aval for v in eqn.inputs]
+    dtypes = [np.dtype(a.dtype) for a in in_avals]
+    scalar_out = [not v.aval.shape for v in eqn.outputs]
+    fallback = []
+
+    def step(*operands):
+        args = []
+        for x, dtype in zip(operands, dtypes):
+            if type(x) is not _host_array or x.dtype != dtype or not x.flags.c_contiguous:
+                x = np.ascontiguousarray(x, dtype)
+            args.append(x.reshape(1) if x.ndim == 0 else x)
+        try:
+            outs = kernel(*args)
+        except (IndexError, ValueError):
+            if not fallback:
+                fallback.append(host_step())
+            return fallback[0](*operands)
+        return [o.reshape(()) if s else o for o, s in zip(outs, scalar_out)]
+
+    return step, source, fresh, f"compiled loop (numba): {runs} in one function"

@@ -1,0 +1,253 @@
+"""Loops compiled whole (backends/numba/loops.py): fori_loop, while_loop and scan run as one numba function
+when their bodies lower, with the host loop's results (bit for bit where no BLAS product is involved), and
+the plan says which loops compiled and why the others did not."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import arraystack as ast
+from arraystack.backends.numba import loop_source, loops
+
+
+def _plan(f, *args) -> str:
+    return f.lower(*args).compile().as_text()
+
+
+@pytest.fixture
+def host_loops(monkeypatch):
+    """Plans compiled inside the block run their loops on the host (the path a body that does not lower
+    takes): the reference for the compiled loops."""
+
+    def refuse(eqn, cache_dir, host_step):
+        raise loop_source.Unsupported("switched off by the test")
+
+    def run(f, *args):
+        with monkeypatch.context() as m:
+            m.setattr(loops, "compile_loop", refuse)
+            g = ast.jit(f, tiered=False)
+            assert "host loop over compiled bodies: switched off" in _plan(g, *args)
+            return g(*args)
+
+    return run
+
+
+def _both(f, host_loops, *args):
+    g = ast.jit(f, tiered=False)
+    assert "compiled loop (numba)" in _plan(g, *args)
+    return g(*args), host_loops(f, *args)
+
+
+def _same(a, b):
+    for x, y in zip(a if isinstance(a, tuple) else (a,), b if isinstance(b, tuple) else (b,)):
+        x, y = np.asarray(x), np.asarray(y)
+        assert x.dtype == y.dtype and x.shape == y.shape
+        np.testing.assert_array_equal(x, y)
+
+
+def test_fori_scalar_carry(host_loops):
+    f = lambda c: ast.fori_loop(0, 1000, lambda i, c: c * 0.999 + 1.0, c)  # noqa: E731
+    got, host = _both(f, host_loops, np.float64(1.0))
+    c = 1.0
+    for _ in range(1000):
+        c = c * 0.999 + 1.0
+    assert float(got) == c
+    _same(got, host)
+
+
+def test_fori_uses_the_index_and_integer_wraparound(host_loops):
+    def f(x):
+        return ast.fori_loop(0, 300, lambda i, c: c * np.int8(3) + i.astype(np.int8), x)
+
+    x = np.int8(1)
+    got, host = _both(f, host_loops, x)
+    want = np.int8(1)
+    with np.errstate(over="ignore"):
+        for i in range(300):
+            want = np.int8(want * np.int8(3) + np.array(i).astype(np.int8))
+    assert got.dtype == np.int8 and int(got) == int(want)
+    _same(got, host)
+
+
+def test_while_loop_array_carry_and_counter(host_loops):
+    def f(v):
+        return ast.while_loop(lambda s: ast.sum(s[1]) < 1e6, lambda s: (s[0] + 1, s[1] * 1.5 + 1), (0, v))
+
+    v = np.linspace(0, 1, 7, dtype=np.float32)
+    (n, out), host = _both(f, host_loops, v)
+    k, w = 0, v.copy()
+    while w.sum() < 1e6:
+        k, w = k + 1, w * np.float32(1.5) + np.float32(1)
+    assert int(n) == k
+    np.testing.assert_array_equal(np.asarray(out), w)
+    _same((n, out), host)
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_scan_with_consts_xs_and_stacked_ys(host_loops, reverse):
+    w = np.arange(12, dtype=np.float64).reshape(3, 4) / 10
+
+    def f(h0, xs, scalars):
+        def step(h, x):
+            x, s = x
+            h = ast.tanh(h * w[0] + x * s) - ast.mean(h)
+            return h, (h.sum(), h[1:3])
+
+        return ast.scan(step, h0, (xs, scalars), reverse=reverse)
+
+    h0 = np.ones(4)
+    xs = np.random.default_rng(0).standard_normal((9, 4))
+    scalars = np.linspace(-1, 1, 9)
+    got, host = _both(f, host_loops, h0, xs, scalars)
+    h, sums, parts = h0, [], []
+    order = range(8, -1, -1) if reverse else range(9)
+    stacked = {}
+    for t in order:
+        h = np.tanh(h * w[0] + xs[t] * scalars[t]) - h.mean()
+        stacked[t] = (h.sum(), h[1:3])
+    np.testing.assert_allclose(np.asarray(got[0]), h, rtol=1e-13)
+    np.testing.assert_allclose(np.asarray(got[1][0]), [stacked[t][0] for t in range(9)], rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(got[1][1]), [stacked[t][1] for t in range(9)], rtol=1e-13)
+    _same(tuple(ast.tree_util.leaves(got)), tuple(ast.tree_util.leaves(host)))
+
+
+def test_nested_loops_and_a_branch(host_loops):
+    def f(x):
+        def outer(i, c):
+            inner = ast.fori_loop(0, 3, lambda j, d: d + j * i, c)
+            return ast.cond((i & 1) == 0, lambda v: v * 2.0, lambda v: v - 1.0, inner)
+
+        return ast.fori_loop(0, 6, outer, x)
+
+    x = np.arange(4.0)
+    got, host = _both(f, host_loops, x)
+    c = x.copy()
+    for i in range(6):
+        for j in range(3):
+            c = c + j * i
+        c = c * 2.0 if i % 2 == 0 else c - 1.0
+    np.testing.assert_array_equal(np.asarray(got), c)
+    _same(got, host)
+
+
+def test_indexing_and_updates_at_the_loop_index(host_loops):
+    def f(xs):
+        def body(i, c):
+            out, total = c
+            total = total + xs[i] * xs[-1 - i]
+            out[i] = total.sum()
+            out[0] += 1.0
+            return out, total
+
+        return ast.fori_loop(0, xs.shape[0], body, (ast.zeros(xs.shape[0]), ast.zeros(xs.shape[1])))
+
+    xs = np.random.default_rng(1).standard_normal((5, 3))
+    got, host = _both(f, host_loops, xs)
+    out, total = np.zeros(5), np.zeros(3)
+    for i in range(5):
+        total = total + xs[i] * xs[-1 - i]
+        out[i] = total.sum()
+        out[0] += 1.0
+    np.testing.assert_allclose(np.asarray(got[0]), out, rtol=1e-14)
+    _same(got, host)
+
+
+def test_index_out_of_range_raises_numpys_error():
+    def f(xs, k):
+        return ast.fori_loop(0, 3, lambda i, c: c + xs[i + k], ast.zeros(xs.shape[1]))
+
+    xs = np.ones((4, 2))
+    g = ast.jit(f, tiered=False)
+    assert "compiled loop" in _plan(g, xs, 1)
+    np.testing.assert_array_equal(np.asarray(g(xs, 1)), np.full(2, 3.0))
+    with pytest.raises(IndexError, match="index 4 is out of bounds for axis 0 with size 4"):
+        g(xs, 2)
+    np.testing.assert_array_equal(np.asarray(g(xs, -4)), np.full(2, 3.0))  # negative: NumPy's meaning
+
+
+def test_structural_operations_in_a_body(host_loops):
+    def f(a):
+        def body(i, c):
+            t = c.T.reshape(c.shape)  # transpose, reshape
+            p = ast.pad(t[:, 1:], ((0, 0), (0, 1)))  # slice, pad
+            q = ast.concatenate([p[:1], p[1:][::-1]], axis=0)  # concatenate, rev
+            r = q + ast.arange(c.shape[1]).astype(c.dtype) * i.astype(c.dtype)  # iota, convert, broadcast
+            return ast.where(r > 5, r / 3, r + 1)
+
+        return ast.fori_loop(0, 5, body, a)
+
+    a = np.arange(9, dtype=np.float32).reshape(3, 3)
+    got, host = _both(f, host_loops, a)
+    c = a.copy()
+    for i in range(5):
+        t = c.T.reshape(c.shape)
+        p = np.pad(t[:, 1:], ((0, 0), (0, 1)))
+        q = np.concatenate([p[:1], p[1:][::-1]], axis=0)
+        r = q + np.arange(3).astype(np.float32) * np.float32(i)
+        c = np.where(r > 5, r / np.float32(3), r + np.float32(1))
+    np.testing.assert_allclose(np.asarray(got), c, rtol=1e-6)
+    _same(got, host)
+
+
+def test_products_in_a_body_call_blas():
+    pytest.importorskip("scipy")
+    m = np.random.default_rng(2).standard_normal((6, 6)) / 3
+
+    def f(v):
+        def body(i, c):
+            v, s = c
+            w = m @ v + v @ m.T
+            return w / ast.linalg.norm(w), s + v @ w
+
+        return ast.fori_loop(0, 20, body, (v, 0.0))
+
+    v = np.ones(6) / np.sqrt(6)
+    g = ast.jit(f, tiered=False)
+    assert "BLAS product" in _plan(g, v)
+    got = g(v)
+    want, s = v, 0.0
+    for _ in range(20):
+        w = m @ want + want @ m.T
+        s = s + want @ w
+        want = w / np.linalg.norm(w)
+    np.testing.assert_allclose(np.asarray(got[0]), want, rtol=1e-12)
+    np.testing.assert_allclose(float(got[1]), s, rtol=1e-12)
+
+
+def test_a_body_without_a_lowering_runs_on_the_host_and_says_why():
+    def f(x):
+        return ast.fori_loop(0, 3, lambda i, c: ast.sort(c * -1.0), x)
+
+    g = ast.jit(f, tiered=False)
+    assert "host loop over compiled bodies: sort has no compiled-loop lowering" in _plan(g, np.arange(4.0))
+    np.testing.assert_array_equal(np.asarray(g(np.arange(4.0))), -np.arange(4.0)[::-1])
+
+
+def test_gru_gradient_through_a_compiled_scan():
+    from arraystack import nn, prng
+
+    gru = nn.GRU(5, 4, key=prng.key(0))
+    xs = np.random.default_rng(3).standard_normal((6, 2, 5)).astype(np.float64)
+    gru = ast.tree_util.tree_map(lambda p: p.astype(np.float64), gru)
+
+    def loss(m, xs):
+        return ast.mean(m(xs)[0] ** 2)
+
+    g = ast.jit(ast.value_and_grad(loss), tiered=False)
+    assert "compiled loop" in _plan(g, gru, xs)
+    value, grads = g(gru, xs)
+    value_e, grads_e = ast.value_and_grad(loss)(gru, xs)
+    np.testing.assert_allclose(float(value), float(value_e), rtol=1e-13)
+    for a, b in zip(ast.tree_util.leaves(grads), ast.tree_util.leaves(grads_e)):
+        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-11, atol=1e-14)
+    # and against finite differences on one weight
+    eps, (i, j) = 1e-6, (1, 2)
+    w = np.asarray(gru.weight_hh).copy()
+    bumped = []
+    for sign in (1, -1):
+        w2 = w.copy()
+        w2[i, j] += sign * eps
+        bumped.append(float(loss(gru.replace(weight_hh=ast.asarray(w2)), xs)))
+    fd = (bumped[0] - bumped[1]) / (2 * eps)
+    np.testing.assert_allclose(np.asarray(grads.weight_hh)[i, j], fd, rtol=1e-6)
