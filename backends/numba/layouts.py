@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import atexit
 import math
+import threading
 
 import numpy as np
-import threading
 
 from arraystack.ir import structural as s
 from arraystack.ir.ir import Eqn, Graph, Literal, Var
