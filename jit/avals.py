@@ -58,7 +58,9 @@ def dtype_from_short_name(name: str) -> np.dtype:
 def kind_of(dtype) -> str:
     """NumPy's `dtype.kind`, but "f" for bfloat16 (whose NumPy kind is "V", the kind of structured
     dtypes): the kind to test when asking whether a dtype is floating."""
-    return "f" if dtype is bfloat16 else dtype.kind
+    kind = dtype.kind
+    # == rather than `is`: NumPy may hand out another instance of the dtype (ufunc.resolve_dtypes does)
+    return "f" if kind == "V" and dtype == bfloat16 else kind
 
 
 def is_supported_dtype(dtype) -> bool:

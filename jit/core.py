@@ -62,7 +62,8 @@ HOST_KINDS = frozenset("MmUSOVT")
 def is_host_dtype(dtype) -> bool:
     """Whether `dtype` (a NumPy dtype) is a host dtype, computed eagerly by NumPy: its kind is in
     HOST_KINDS and it is not bfloat16."""
-    return dtype.kind in HOST_KINDS and dtype is not bfloat16
+    kind = dtype.kind
+    return kind in HOST_KINDS and not (kind == "V" and dtype == bfloat16)
 
 
 def host_dtype_message(dtype, operation: str, verb: str = "was given") -> str:
@@ -94,7 +95,7 @@ def _refuse_host_operands(prim, args) -> None:
     for a in args:
         if type(a) is not Tracer:
             dtype = getattr(a, "dtype", None)
-            if getattr(dtype, "kind", None) in HOST_KINDS and dtype is not bfloat16:
+            if getattr(dtype, "kind", None) in HOST_KINDS and dtype != bfloat16:
                 raise HostDtypeError(host_dtype_message(dtype, f"`{prim.name}`"))
 
 

@@ -17,7 +17,7 @@ import re
 
 import numpy as np
 
-from arraystack.ir.avals import ShapedArray, dtype_from_short_name
+from arraystack.ir.avals import ShapedArray, dtype_from_short_name, kind_of
 from arraystack.ir.ir import Eqn, Graph, Literal, Var
 from arraystack.ir.primitives import abstract_eval_rules
 from arraystack.ir.printer import RESERVED_NAMES
@@ -290,7 +290,7 @@ def _scalar(text, kind, dtype, weak):
         info = np.iinfo(dtype)
         if not info.min <= value <= info.max:
             return None
-    elif dtype.kind == "f":
+    elif kind_of(dtype) == "f":
         if kind != "number":
             return None
         value = float(text)

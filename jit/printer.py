@@ -20,7 +20,7 @@ import hashlib
 
 import numpy as np
 
-from arraystack.ir.avals import dtype_short_name
+from arraystack.ir.avals import dtype_short_name, kind_of
 from arraystack.ir.ir import Graph, Literal
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -72,7 +72,7 @@ def format_complex(c: complex) -> str:
 
 def format_literal(lit: Literal) -> str:
     value = lit.value
-    kind = lit.aval.dtype.kind
+    kind = kind_of(lit.aval.dtype)
     if kind == "b":
         text = "true" if value else "false"
     elif kind in "iu":

@@ -327,7 +327,7 @@ def _reduction_rule(name):
             if type(x) is not np.ndarray:
                 x = np.asarray(x)
             dtype = x.dtype
-            if dtype is bfloat16 and name in ("sum", "prod"):
+            if dtype == bfloat16 and name in ("sum", "prod"):
                 # accumulated in float32 and rounded once (NumPy with ml_dtypes accumulates in
                 # bfloat16, where a sum of more than 256 ones stays 256), as JAX does
                 return host_reduce(x, axis=axes, dtype=_FLOAT32).astype(bfloat16)
@@ -364,7 +364,7 @@ def _cumulative_rule(accumulate):
 
 def _accumulate(host_accumulate, name):
     def accumulate(xp, x, axis):
-        if x.dtype is bfloat16:  # accumulated in float32, each result rounded once (see sum)
+        if x.dtype == bfloat16:  # accumulated in float32, each result rounded once (see sum)
             return host_accumulate(x, axis, dtype=_FLOAT32).astype(bfloat16)
         return (host_accumulate if xp is np else getattr(xp, name))(x, axis, dtype=x.dtype)
 
@@ -402,7 +402,7 @@ def _dot_general(xp, x, y, *, dimension_numbers):
         out = xp.matmul(x, y)
         if not hasattr(out, "dtype"):  # object arrays: NumPy's 0-d result is the Python object
             return xp.asarray(out, dtype=object)
-        if out.dtype is not x.dtype and x.dtype is bfloat16:
+        if out.dtype is not x.dtype and x.dtype == bfloat16:
             out = out.astype(bfloat16)  # ml_dtypes' matmul is float32's: rounded once, as in JAX
         return out if out.ndim else xp.asarray(out)
     lfree = [i for i in range(x.ndim) if i not in lc and i not in lb]
@@ -414,7 +414,7 @@ def _dot_general(xp, x, y, *, dimension_numbers):
     a = xp.transpose(x, list(lb) + lfree + list(lc)).reshape(batch + [m, k])
     b = xp.transpose(y, list(rb) + list(rc) + rfree).reshape(batch + [k, n])
     out = xp.matmul(a, b)
-    if out.dtype is not x.dtype and x.dtype is bfloat16:
+    if out.dtype is not x.dtype and x.dtype == bfloat16:
         out = out.astype(bfloat16)  # see above
     return out.reshape(batch + [x.shape[i] for i in lfree] + [y.shape[i] for i in rfree])
 
@@ -428,7 +428,7 @@ def dot_general_is_matmul(eqn) -> bool:
     with ml_dtypes computes as float32's."""
     (lc, rc), (lb, rb) = eqn.params["dimension_numbers"]
     nx, ny = (len(x.aval.shape) for x in eqn.inputs)
-    if eqn.outputs[0].aval.dtype is bfloat16:
+    if eqn.outputs[0].aval.dtype == bfloat16:
         return False
     return bool(eqn.outputs[0].aval.shape) and _is_matmul_layout(nx, ny, lc, rc, lb, rb)
 

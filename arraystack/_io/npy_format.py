@@ -17,12 +17,12 @@ from arraystack.ir.avals import bfloat16
 
 def dtype_descr(dtype: np.dtype):
     """The `descr` of a .npy header for `dtype` (NumPy's, except bfloat16's name)."""
-    return "bfloat16" if dtype is bfloat16 else np.lib.format.dtype_to_descr(dtype)
+    return "bfloat16" if dtype == bfloat16 else np.lib.format.dtype_to_descr(dtype)
 
 
 def needs_naming(value) -> bool:
     """Whether NumPy's writer would lose `value`'s dtype (a NumPy array or scalar)."""
-    return getattr(value, "dtype", None) is bfloat16
+    return getattr(value, "dtype", None) == bfloat16
 
 
 def write_array(file, array, allow_pickle: bool = True) -> None:

@@ -227,3 +227,18 @@ def test_save_and_load(tmp_path):
     _same(loaded["w"], X)
     with pytest.raises(ValueError, match="dtype bfloat16 in the file"):
         ast.load_tree(tmp_path / "t.ckpt", like={"w": ast.asarray(X, dtype=ast.float16), "step": 3})
+
+
+def test_a_numpy_bfloat16_array_is_a_jit_argument_and_its_ir_prints_and_parses_back():
+    from arraystack.ir.parser import parse_graph
+    from arraystack.ir.printer import print_graph
+
+    x = numpy.linspace(-3, 3, 7, dtype=numpy.float32).astype(ml_dtypes.bfloat16)
+    f = ast.jit(lambda a: a * 2.5 + 1, tiered=False)
+    got = f(x)  # a NumPy array of ml_dtypes' bfloat16, not an arraystack array
+    assert got.dtype == ml_dtypes.bfloat16
+    want = (x.astype(numpy.float32) * numpy.float32(2.5) + numpy.float32(1)).astype(ml_dtypes.bfloat16)
+    numpy.testing.assert_array_equal(numpy.asarray(got).astype(numpy.float32), want.astype(numpy.float32))
+    text = print_graph(f.lower(x).optimized, sources=False)
+    assert "2.5:bf16" in text and "j" not in text.split("{", 1)[1]
+    assert print_graph(parse_graph(text), sources=False) == text
