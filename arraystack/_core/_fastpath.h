@@ -84,17 +84,50 @@ static inline int is_scalar_type(PyTypeObject *t)
     return 1;
 }
 
+/* The leading fields of NumPy's array object and dtype descriptor (NumPy's ABI, the same in NumPy 1 and
+   2): enough to read an array's dtype kind without NumPy's headers. */
+typedef struct {
+    PyObject_HEAD
+    char *data;
+    int nd;
+    Py_ssize_t *dimensions;
+    Py_ssize_t *strides;
+    PyObject *base;
+    PyObject *descr;
+} NumpyArrayHead;
+
+typedef struct {
+    PyObject_HEAD
+    PyTypeObject *typeobj;
+    char kind;
+} NumpyDescrHead;
+
+/* A NumPy array of kind "V": structured records, or ml_dtypes' bfloat16, whose promotion with Python
+   scalars arraystack decides itself (NumPy's loops give float32): the Python definitions take them. */
+static inline int void_kind(PyObject *arr)
+{
+    return ((NumpyDescrHead *)((NumpyArrayHead *)arr)->descr)->kind == 'V';
+}
+
 /* The NumPy-level operand for x, or NULL when x is not one the fast path takes (no error set). */
 static inline PyObject *operand(PyObject *x)
 {
     PyTypeObject *t = Py_TYPE(x);
     if (t == array_type) {  /* a NumPy array, or a NumPy scalar (a scalar result) */
         PyObject *v = ((ArrayBase *)x)->value;
-        return (v != NULL && (Py_TYPE(v) == np_ndarray || is_scalar_type(Py_TYPE(v))))
-            ? v : NULL;
+        if (v == NULL) {
+            return NULL;
+        }
+        if (Py_TYPE(v) == np_ndarray) {
+            return void_kind(v) ? NULL : v;
+        }
+        return is_scalar_type(Py_TYPE(v)) ? v : NULL;
+    }
+    if (t == np_ndarray) {
+        return void_kind(x) ? NULL : x;
     }
     if (t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type || t == &PyComplex_Type ||
-        t == np_ndarray || is_scalar_type(t)) {
+        is_scalar_type(t)) {
         return x;
     }
     return NULL;

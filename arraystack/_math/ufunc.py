@@ -388,9 +388,14 @@ def binary(
         if out is None and where is True and dtype is None:
             a = x1._value if type(x1) is ndarray else raw(x1)
             b = x2._value if type(x2) is ndarray else raw(x2)
-            if host is not None and not active.n and not device_namespaces:
+            # kind "V": bfloat16, whose promotion with Python scalars is arraystack's (NumPy's loops
+            # give float32), or structured records: apply_ufunc decides
+            void = (type(a) is _ndarray_np and a.dtype.kind == "V") or (
+                type(b) is _ndarray_np and b.dtype.kind == "V"
+            )
+            if host is not None and not active.n and not device_namespaces and not void:
                 return _host_result(host(a, b))  # the host reference rule, called directly
-            if not active.n or trace_state.top is None:
+            if (not active.n or trace_state.top is None) and not void:
                 return wrap(bind(prim, a, b))
         return apply_ufunc(ufunc, general, (x1, x2), out, where, casting, dtype)
 

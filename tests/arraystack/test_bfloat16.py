@@ -83,13 +83,14 @@ def test_promotion_with_python_scalars_keeps_bfloat16():
     assert ast.jit(lambda a: a < 2.1)(x).dtype == numpy.bool_
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="eager binary ufuncs call NumPy's own loop (C and Python fast paths), whose ml_dtypes "
-    "resolution gives float32 for bfloat16 with a Python float; traced calls give bfloat16",
-)
-def test_python_float_eagerly_keeps_bfloat16():
-    _same(ast.asarray(X) * 2.5, X * numpy.asarray(2.5, BF16))
+def test_python_scalars_and_matmul_eagerly_keep_bfloat16_as_under_jit():
+    # NumPy's loops with ml_dtypes give float32 here; arraystack's promotion (and jit) gives bfloat16
+    x = ast.asarray(X)
+    _same(x * 2.5, X * numpy.asarray(2.5, BF16))
+    _same(2.5 * x, X * numpy.asarray(2.5, BF16))
+    _same(ast.add(x, 1), X + numpy.asarray(1, BF16))
+    for f in (lambda a: a * 2.5, lambda a: 1 - a, lambda a: a @ a.T):
+        assert f(x).dtype == BF16 == ast.jit(f)(x).dtype
 
 
 def test_dtype_queries():
