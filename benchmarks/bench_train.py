@@ -193,12 +193,16 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.threads:
         _set_threads(args.threads)
-    section, title = "train", "A training step: arraystack.jit against jax.jit, PyTorch and NumPy"
+    section = harness.markdown_section(
+        args.markdown, "train", "A training step: arraystack.jit against jax.jit, PyTorch and NumPy", argv, __file__
+    )
     if args.workloads == "gpt" and args.skip_first_call:  # a section of its own per thread count
         threads = f"{args.threads} thread{'s' if args.threads != 1 else ''}" if args.threads else "all threads"
-        section = f"train-gpt-{args.threads or 'all'}"
         title = f"A transformer training step ({threads}): arraystack.jit against jax.jit and PyTorch"
-    with harness.markdown_section(args.markdown, section, title, argv, __file__):
+        section = harness.markdown_section(
+            args.markdown, f"train-gpt-{args.threads or 'all'}", title, argv, __file__
+        )
+    with section:
         for line in harness.describe_machine():
             print(line)
         import numpy as np
