@@ -15,6 +15,8 @@ examples' carries with select. Scan's batching (xs batched along axis 1) is in r
 
 from __future__ import annotations
 
+import functools
+
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
 from arraystack.ir.ad import batching, forward, ops, reverse
@@ -24,7 +26,7 @@ from arraystack.ir.ad.reverse import NotDifferentiableError, vjp_rules
 from arraystack.ir.avals import kind_of
 from arraystack.ir.control import barrier_p, fusion_p, switch_p, while_p
 from arraystack.ir.core import Tracer, bind, pop_trace, push_trace, trace_state
-from arraystack.ir.ir import Graph, Var
+from arraystack.ir.ir import Graph, Literal, Var
 from arraystack.ir.trace import eval_graph, make_graph
 
 # -- sub-graph plumbing -------------------------------------------------------------------------------------------
@@ -90,14 +92,40 @@ def _jvp_of(graph, primals, tangents, want):
     return list(outs), [_instantiate(touts[k], outs[k]) for k in want]
 
 
-def _vjp_of(graph, primals, diff, cts):
-    """Cotangents of inputs `diff` of `graph` at `primals`, given output cotangents (None = zero)."""
+def _vjp_of(graph, primals, diff, cts, given=None):
+    """Cotangents of inputs `diff` of `graph` at `primals`, given output cotangents (None = zero).
+    `given`: equation position -> its (single) output's value, computed before (the equation is not run
+    again; its rule still carries the cotangents of its operands)."""
 
     def f(*d):
-        return eval_graph(graph, *_replaced(primals, diff, d))
+        args = _replaced(primals, diff, d)
+        return eval_graph(graph, *args) if not given else _eval_given(graph, args, given)
 
     _, backward = reverse.vjp(f, [primals[i] for i in diff])
     return [_instantiate(g, primals[i]) for g, i in zip(backward(list(cts)), diff)]
+
+
+def _eval_given(graph, args, given):
+    """eval_graph, with the outputs of the equations in `given` taken from it: recorded on the reverse
+    tape with the equation's own rule when an operand is differentiated."""
+    env = dict(zip(graph.inputs, args))
+
+    def read(atom):
+        return atom.value if isinstance(atom, Literal) else env[atom]
+
+    for k, eqn in enumerate(graph.eqns):
+        inputs = [read(x) for x in eqn.inputs]
+        if k in given:
+            rule = functools.partial(reverse.vjp_rules[eqn.prim], **eqn.params)
+            out = reverse.custom_record(rule, inputs, given[k], multiple=False)
+            env[eqn.outputs[0]] = given[k] if out is None else out
+            continue
+        out = bind(eqn.prim, *inputs, **eqn.params)
+        if eqn.prim.multiple_results:
+            env.update(zip(eqn.outputs, out))
+        else:
+            env[eqn.outputs[0]] = out
+    return [read(x) for x in graph.outputs]
 
 
 def _replaced(values, positions, new):

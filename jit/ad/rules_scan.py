@@ -3,15 +3,19 @@
 Operands: *consts *init *xs; outputs: *final_carry *stacked_ys; body (*consts, *carry, *x) -> (*carry, *y).
 - JVP: one scan whose body is the body's JVP; every inexact carry carries a tangent (zeros where the initial
   one is zero), so the loop's types stay fixed.
-- VJP: a forward scan stacks the carry entering each step, then a scan in the opposite direction runs the
-  body's VJP at each step (recomputing the step from the stored carry): its carry holds the carry cotangent
-  and the running sum of the consts' cotangents, its ys are the cotangents of xs.
+- VJP: a forward scan stacks the carry entering each step and the step's products (dot_general results,
+  up to KEPT_PRODUCT_BYTES in all), then a scan in the opposite direction runs the body's VJP at each step
+  (recomputing the step's other values from the stored carry, reading the stored products): its carry
+  holds the carry cotangent and the running sum of the consts' cotangents, its ys are the cotangents of xs.
+  The forward scan is the value's own loop run again; the merge_scans pass makes them one loop.
 - Batching: a carry is batched if it starts batched or the body makes it so (a fixed point over the body);
   every y is batched. A batched xs leaf enters the scan as (length, size, ...), the batch axis second, so each
   step's slice has the batch axis first; stacked ys are moved back to (size, length, ...).
 """
 
 from __future__ import annotations
+
+import math
 
 from arraystack.ir.ad import ops
 from arraystack.ir.ad.batching import batch_rules, move_to_front
@@ -94,9 +98,12 @@ def _scan_vjp(ct, out, needs, *operands, body, nconsts, ncarry, length, reverse)
     ydiff = [j for j, a in enumerate(body.out_avals[ncarry:]) if _inexact(a)]
     if not (cdiff or xdiff or any(needs[nconsts + k] for k in kdiff)):
         return [None] * len(operands)
-    # forward again, stacking the carry that enters each step (every carry: the step is recomputed from it)
+    # forward again, stacking the carry that enters each step (every carry: the step is recomputed from
+    # it) and the products of the step (kept, not recomputed: see _kept_products)
     carry_in = body.inputs[nconsts : nconsts + ncarry]
-    store = Graph(body.inputs, body.eqns, tuple(body.outputs[:ncarry]) + tuple(carry_in))
+    kept = _kept_products(body, length)
+    products = tuple(body.eqns[k].outputs[0] for k in kept)
+    store = Graph(body.inputs, body.eqns, tuple(body.outputs[:ncarry]) + tuple(carry_in) + products)
     stored = bind(
         scan_p,
         *operands,
@@ -109,9 +116,10 @@ def _scan_vjp(ct, out, needs, *operands, body, nconsts, ncarry, length, reverse)
     diff = cdiff + [nconsts + k for k in kdiff] + [nconsts + ncarry + i for i in xdiff]
 
     def step(*a):
-        c, acc, kct, k, x, yct = _split(a, nconsts, len(cdiff), len(kdiff), ncarry, nx)
+        c, acc, kct, k, x, p, yct = _split(a, nconsts, len(cdiff), len(kdiff), ncarry, nx, len(kept))
         cts = _placed(ncarry, kdiff, kct) + _placed(ny, ydiff, yct)
-        g_c, g_k, g_x = _split(_vjp_of(body, c + k + x, diff, cts), len(cdiff), len(kdiff))
+        given = dict(zip(kept, p))
+        g_c, g_k, g_x = _split(_vjp_of(body, c + k + x, diff, cts, given), len(cdiff), len(kdiff))
         return [ops.add(s, g) for s, g in zip(acc, g_c)] + g_k + g_x
 
     c_avals, k_avals = _avals(consts), _avals(init)
@@ -123,6 +131,7 @@ def _scan_vjp(ct, out, needs, *operands, body, nconsts, ncarry, length, reverse)
         + [k_avals[k] for k in kdiff]
         + k_avals
         + _slice_avals(xs)
+        + [v.aval for v in products]
         + [y_avals[j] for j in ydiff],
     )
     res = bind(
@@ -131,8 +140,9 @@ def _scan_vjp(ct, out, needs, *operands, body, nconsts, ncarry, length, reverse)
         *consts,
         *[ops.zeros_like(consts[i]) for i in cdiff],
         *[ct[k] for k in kdiff],
-        *stored,
+        *stored[:ncarry],
         *xs,
+        *stored[ncarry:],
         *[ct[ncarry + j] for j in ydiff],
         body=g,
         nconsts=len(gconsts) + nconsts,
@@ -143,6 +153,27 @@ def _scan_vjp(ct, out, needs, *operands, body, nconsts, ncarry, length, reverse)
     ct_c, ct_k, ct_x = _split(res, len(cdiff), len(kdiff))
     ct_k = [v if needs[nconsts + k] else None for k, v in zip(kdiff, ct_k)]
     return _placed(nconsts, cdiff, ct_c) + _placed(ncarry, kdiff, ct_k) + _placed(nx, xdiff, ct_x)
+
+
+# Products a step computes are stacked by the forward loop for the backward one when all of them together
+# take at most this many bytes over the whole loop; beyond it they are recomputed from the stored carries.
+KEPT_PRODUCT_BYTES = 256 << 20
+
+
+def _kept_products(body, length) -> list:
+    """Positions of the body's top-level products (dot_general of floats) whose per-step results the
+    forward loop stacks, so that the backward loop reads them instead of computing them again (the
+    operands' cotangents still flow through each product's rule): a GRU or LSTM step's two products."""
+    kept, total = [], 0
+    for k, eqn in enumerate(body.eqns):
+        if eqn.prim.name != "dot_general" or not _inexact(eqn.outputs[0].aval):
+            continue
+        aval = eqn.outputs[0].aval
+        size = length * aval.dtype.itemsize * math.prod(aval.shape)
+        if total + size <= KEPT_PRODUCT_BYTES:
+            kept.append(k)
+            total += size
+    return kept
 
 
 def _swap_leading(x):

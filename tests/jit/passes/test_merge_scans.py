@@ -65,3 +65,45 @@ def test_scans_with_different_carries_or_operands_stay_apart():
     want = f(h0, xs)
     for g, w in zip(ast.tree_util.leaves(got), ast.tree_util.leaves(want)):
         np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=1e-14)
+
+
+def _products_per_scan(f, *args):
+    from arraystack.ir.structural import dot_general_p
+
+    return [
+        sum(e.prim is dot_general_p for e in s.params["body"].eqns) for s in _scans(f, *args)
+    ]
+
+
+def test_the_backward_loop_reads_the_forward_products_instead_of_computing_them(monkeypatch):
+    from arraystack.ir.ad import rules_scan
+
+    rng = np.random.default_rng(3)
+    w, u = rng.standard_normal((4, 4)) / 2, rng.standard_normal((3, 4)) / 2
+
+    def loss(h0, xs, w, u):
+        def cell(h, x):
+            h = ast.tanh(h @ w + x @ u)
+            return h, h
+
+        return ast.sum(ast.scan(cell, h0, xs)[1] ** 2)
+
+    args = (np.ones((2, 4)) / 3, rng.standard_normal((6, 2, 3)), w, u)
+    grad = ast.value_and_grad(loss, argnums=(0, 1, 2, 3))
+    # forward: 2 products a step, stacked; backward: 4 products of the operands' cotangents, none again
+    assert _products_per_scan(grad, *args) == [2, 4]
+    kept = ast.jit(grad)(*args)
+    monkeypatch.setattr(rules_scan, "KEPT_PRODUCT_BYTES", 0)  # over the budget: recomputed
+    assert _products_per_scan(grad, *args) == [2, 6]
+    recomputed = ast.jit(grad)(*args)
+    eager = grad(*args)
+    for a, b, c in zip(ast.tree_util.leaves(kept), ast.tree_util.leaves(recomputed), ast.tree_util.leaves(eager)):
+        np.testing.assert_allclose(np.asarray(a), np.asarray(c), rtol=1e-12)
+        np.testing.assert_allclose(np.asarray(b), np.asarray(c), rtol=1e-12)
+    # and against finite differences on one entry of w
+    eps, bumped = 1e-6, []
+    for sign in (1, -1):
+        w2 = w.copy()
+        w2[1, 2] += sign * eps
+        bumped.append(float(loss(args[0], args[1], w2, u)))
+    np.testing.assert_allclose(np.asarray(kept[1][2])[1, 2], (bumped[0] - bumped[1]) / (2 * eps), rtol=1e-6)
