@@ -46,12 +46,32 @@ _NAMES = (
 @functools.cache
 def _openblas():
     """(get, set) of the OpenBLAS this process has loaded, or None. Only tests set the count."""
+    return _find(lambda path: True)
+
+
+def scipy_openblas():
+    """(get, set) of SciPy's OpenBLAS, the one numba's np.dot calls (through scipy.linalg.cython_blas),
+    or None. Compiled loops run their small products on one of its threads (backends/numba/loops.py);
+    NumPy's BLAS, under every other product, is never changed."""
+    try:
+        import scipy.linalg.cython_blas  # noqa: F401  (loads SciPy's BLAS, as numba's np.dot does)
+    except ImportError:
+        return None
+    return _scipy_openblas()
+
+
+@functools.cache
+def _scipy_openblas():
+    return _find(lambda path: "scipy" in os.path.basename(os.path.dirname(path)))
+
+
+def _find(accept):
     try:
         with open("/proc/self/maps") as f:
             paths = sorted({line.split()[-1] for line in f if "openblas" in line.lower() and ".so" in line})
     except OSError:
         return None
-    for path in paths:
+    for path in filter(accept, paths):
         try:  # RTLD_NOLOAD: the library already in the process, never a second copy
             lib = ctypes.CDLL(path, mode=os.RTLD_NOLOAD)
         except OSError:

@@ -13,6 +13,7 @@ message says which, and the loop runs on the host instead (backends/control.py).
 from __future__ import annotations
 
 import importlib.util
+import math
 import re
 from collections import Counter
 
@@ -47,6 +48,7 @@ class LoopSource:
         self.hoisted: list[str] = []  # constants, made once before the loop
         self.regions: dict[str, str] = {}  # region kernel source -> its name in the module
         self.uses: Counter = Counter()  # what the loop runs, for the plan's explanation
+        self.largest_product = 0  # multiply-adds of the loop's largest BLAS product
         self._count = 0
 
     def fresh(self, stem="t") -> str:
@@ -190,6 +192,7 @@ def _dot(src, eqn, ins, depth):
         raise Unsupported("a product with batch axes, several contracted axes or non-float operands")
     if importlib.util.find_spec("scipy") is None:
         raise Unsupported("a product: numba's BLAS comes from scipy, which is not installed")
+    src.largest_product = max(src.largest_product, math.prod(x.shape) * math.prod(y.shape) // x.shape[lc[0]])
     a = f"{ins[0]}.T" if x.ndim == 2 and lc[0] == 0 else ins[0]
     b = f"{ins[1]}.T" if y.ndim == 2 and rc[0] == 1 else ins[1]
     if x.ndim == 1 and y.ndim == 1:
