@@ -7,7 +7,7 @@ its compile); prints medians and ratios.
 (c) GRU over 128 steps (batch 32, input 128, hidden 128, float32) through scan: loss = mean(h_t^2) over all
     steps, value and gradient with respect to every parameter (forward and backward through scan).
 
-    python benchmarks/bench_loops.py [--threads 1|2] [--rounds 7] [--json out.json]
+    python benchmarks/bench_loops.py [--threads 1|2] [--rounds 7] [--json out.json] [--markdown docs/benchmarks.md]
 
 "host loop" is the same arraystack plan with loops run from Python over compiled bodies (what runs when a
 body does not lower): the compiled-loop lowering is switched off in this process for those entries.
@@ -124,13 +124,25 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--json", default=None)
+    parser.add_argument("--markdown", default=None, help="write the loops section of this page")
     args = parser.parse_args(argv)
     harness.limit_threads(args.threads)
-    from bench_jit import interleaved
 
     compiled, gru, xs = arraystack_systems(host=False)
     host, _, _ = arraystack_systems(host=True)
     peers = jax_systems(gru, xs)
+    threads = f"{args.threads} thread{'s' if args.threads != 1 else ''}" if args.threads else "default threads"
+    title = f"Compiled loops, {threads}"
+    with harness.markdown_section(args.markdown, f"loops-{args.threads or 'all'}", title, argv, __file__):
+        rows = _measure(args, compiled, host, peers)
+        print("\n".join(harness.describe_machine()))
+    if args.json:
+        harness.write_json(args.json, {"rows": rows, "machine": harness.machine_info()})
+
+
+def _measure(args, compiled, host, peers):
+    from bench_jit import interleaved
+
     rows = []
     per = {"fori": N, "while": N, "gru": 1}
     unit = {"fori": "us/iter", "while": "us/iter", "gru": "ms/step"}
@@ -147,10 +159,10 @@ def main(argv=None):
             row["compiled / jax"] = round(t["compiled loop"] / t["jax.jit"], 2)
         row["host / compiled"] = round(t["host loop"] / t["compiled loop"], 1)
         rows.append(row)
-        print(row, flush=True)
-    print("\n".join(harness.describe_machine()))
-    if args.json:
-        harness.write_json(args.json, {"rows": rows, "machine": harness.machine_info()})
+    keys = list(dict.fromkeys(k for row in rows for k in row))
+    columns = [(k, k, "") for k in keys]
+    print(harness.format_table(rows, columns))
+    return rows
 
 
 if __name__ == "__main__":
