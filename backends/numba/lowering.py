@@ -16,6 +16,7 @@ from arraystack.backends.numba.fusion_policy import (
     float32_integer_power,
 )
 from arraystack.ir import primitives as p
+from arraystack.ir.ir import Literal
 
 numba_rules: dict = {}
 
@@ -229,6 +230,23 @@ def _convert(args, eqn):
 numba_rules[p.convert_p] = _convert
 numba_rules[p.stop_gradient_p] = lambda args, eqn: args[0]
 
+# Integer remainder and floor division by a positive constant (i % 2, n // 4): numba's integer % and // are
+# Python's, as NumPy's are (the sign of the divisor, the floor); with the divisor a positive constant none
+# of NumPy's special cases (x % 0 and x // 0 warn and give 0, MIN // -1 overflows) can occur. Other
+# divisors keep NumPy's special cases on the reference path (unsupported_reason).
+numba_rules[p.rem_p] = lambda args, eqn: cast(_out(eqn), f"({args[0]} % {args[1]})")
+numba_rules[p.floordiv_p] = lambda args, eqn: cast(_out(eqn), f"({args[0]} // {args[1]})")
+
+
+def _positive_integer_divisor(eqn) -> bool:
+    divisor = eqn.inputs[1]
+    return (
+        _out(eqn).kind in "iu"
+        and isinstance(divisor, Literal)
+        and divisor.aval.dtype.kind in "iu"
+        and int(divisor.value) > 0
+    )
+
 
 # Float functions numba can only call as scalar libm routines (numba's fusion policy keeps them out of
 # regions, fusion_policy.py WHOLE_ARRAY_FLOAT): a region that still holds one (a user's pipeline, or one
@@ -251,6 +269,11 @@ def unsupported_reason(eqn) -> str | None:
         return "float -> int conversion keeps NumPy's out-of-range behaviour on the reference path"
     if eqn.prim is p.pow_p and _out(eqn).kind in "iub":
         return "integer power keeps NumPy's negative-exponent error on the reference path"
+    if eqn.prim in (p.rem_p, p.floordiv_p) and not _positive_integer_divisor(eqn):
+        return (
+            f"{eqn.prim.name}: NumPy's special cases (x % 0, x // 0, signed zeros) stay on the reference "
+            "path; integers divided by a positive constant compile"
+        )
     return None
 
 
@@ -323,8 +346,6 @@ reference_only: dict = {
     "slice": _STRUCTURAL,
     "transpose": _STRUCTURAL,
     "cbrt": _LATER,
-    "floordiv": "NumPy's floor_divide special cases (x // 0, signed zeros) stay on the reference path",
-    "rem": "NumPy's remainder special cases (sign of the divisor, x % 0) stay on the reference path",
     "fmod": _LATER,
     "frexp": _LATER,
     "ldexp": _LATER,
