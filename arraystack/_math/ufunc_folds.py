@@ -293,10 +293,11 @@ def reduceat(function, ufunc, array, indices, axis, dtype, out):
 
 def at(function, ufunc, a, indices, b):
     """ufunc.at (see ufunc_methods.at) as primitives: `a` is rebound to its updated value."""
-    positions = anp.ravel(anp.reshape(anp.arange(a.size), a.shape)[indices])
+    positions = anp.reshape(anp.arange(a.size), a.shape)[indices]  # the indexed elements' shape
     flat = anp.ravel(a)._value
     if b is None:
         dtypes = ufunc.resolve_dtypes((a.dtype, None))
+        positions = anp.ravel(positions)
         items = positions
     else:
         values = anp.asarray(b)  # NumPy converts b to an array first: no weak Python scalar
@@ -305,6 +306,7 @@ def at(function, ufunc, a, indices, b):
             values = anp.broadcast_to(values, positions.shape)
         except ValueError:
             raise ValueError("array is not broadcastable to correct shape") from None
+        positions, values = anp.ravel(positions), anp.ravel(values)
         items = (positions, values)
     update = SCATTERS.get(ufunc)
     if update is not None and kind_of(a.dtype) in "iufc" and all(d == a.dtype for d in dtypes):

@@ -318,3 +318,21 @@ def test_vmap_against_a_loop():
         batched = arraystack.vmap(fn)(arraystack.asarray(F))
         looped = numpy.stack([numpy.asarray(fn(arraystack.asarray(row))) for row in F])
         numpy.testing.assert_allclose(numpy.asarray(batched), looped, rtol=1e-12)
+
+
+def test_ufunc_at_with_row_indices_and_row_updates_under_jit():
+    # updates shaped like the indexed rows (indices (2, 3) into (5, 4): updates (2, 3, 4) or (4,))
+    import arraystack as ast
+
+    rng = numpy.random.default_rng(0)
+    x, ids = rng.standard_normal((5, 4)), numpy.array([[0, 4, 0], [-1, 2, 2]])
+    for g in (rng.standard_normal((2, 3, 4)), rng.standard_normal(4)):
+        want = x.copy()
+        numpy.add.at(want, ids, g)
+
+        def f(x, g):
+            out = x.copy()
+            ast.add.at(out, ids, g)
+            return out
+
+        numpy.testing.assert_array_equal(numpy.asarray(ast.jit(f)(x, g)), want)
