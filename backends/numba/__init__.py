@@ -32,6 +32,7 @@ from arraystack.backends.numba.layouts import (
     storage_bits,
 )
 from arraystack.backends.numba.one_step import direct_runner, staged_runner
+from arraystack.backends.numba.scatter import scatter_add_step
 from arraystack.backends.reference import reference_step
 from arraystack.ir.control import fusion_p
 from arraystack.ir.ir import Literal
@@ -376,6 +377,12 @@ def compile_numba(graph, cache_dir=None, donate=frozenset(), blas=None) -> Execu
             steps.append(step)
             plan.append((eqn.prim.name, "numba attention kernels (score tiles, online softmax)"))
             sources.extend(kernel_sources)
+            continue
+        scatter = scatter_add_step(eqn, cache_dir)
+        if scatter is not None:  # rows added in the order of their indices, as numpy.add.at
+            steps.append(scatter[0])
+            plan.append((eqn.prim.name, "numba scatter-add kernel"))
+            sources.append(scatter[1])
             continue
         compile_body = functools.partial(compile_numba, cache_dir=cache_dir, blas=blas)
         loop = _loop_step(eqn, cache_dir, compile_body)

@@ -63,6 +63,10 @@ class NumbaBackend(Backend):
             return None  # NumPy's BLAS
         if eqn.prim.name in ("attention", "attention_grad"):
             return None  # hand-written kernels (attention.py)
+        from arraystack.backends.numba.scatter import runs_scatter_add
+
+        if runs_scatter_add(eqn):
+            return None  # a scatter-add kernel (scatter.py)
         return "a NumPy call, its reference rule (numba compiles fusion regions, loops and products)"
 
     def compile(self, graph, options: CompileOptions):
@@ -162,12 +166,17 @@ def _host_step(eqn, graph, cache_dir=None):
         step, _, _ = nb._kernel_step(eqn, cache_dir, (), False, threshold)
         sizes = [int(np.prod(v.aval.shape, dtype=np.int64)) for v in sub.inputs + sub.outputs]
         return _exclusive(step) if max(sizes + [1]) >= threshold else step
-    step = control_step(eqn, lambda g: nb.compile_numba(g, cache_dir, blas=blas))
+    compile_body = functools.partial(nb.compile_numba, cache_dir=cache_dir, blas=blas)
+    loop = nb._loop_step(eqn, cache_dir, compile_body)  # a compiled loop, else a host loop
+    step = loop[0] if loop is not None else control_step(eqn, compile_body)
     if step is not None:
         return _exclusive(step)
     attention = nb.attention_step(eqn, cache_dir)
     if attention is not None:
         return _exclusive(attention[0])
+    scatter = nb.scatter_add_step(eqn, cache_dir)
+    if scatter is not None:
+        return scatter[0]
     return reference_step(eqn)
 
 
