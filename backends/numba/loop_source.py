@@ -49,6 +49,7 @@ class LoopSource:
         self.regions: dict[str, str] = {}  # region kernel source -> its name in the module
         self.uses: Counter = Counter()  # what the loop runs, for the plan's explanation
         self.largest_product = 0  # multiply-adds of the loop's largest BLAS product
+        self.largest_region = 0  # elements of the loop's largest kernel
         self._count = 0
 
     def fresh(self, stem="t") -> str:
@@ -162,6 +163,8 @@ def _region(src, sub, ins, depth):
     problem = _region_problem(sub)
     if problem is not None:
         raise Unsupported(f"a region that runs on the reference path ({problem})")
+    size = max(math.prod(v.aval.shape) for v in sub.inputs + sub.outputs)
+    src.largest_region = max(src.largest_region, size)
     spec = generate(sub, parallel=False)
     name = src.region_name(spec.source)
     outer = getattr(spec, "outer_shape", None) or (1,)

@@ -277,3 +277,15 @@ def test_division_by_a_variable_or_a_negative_constant_keeps_numpys_special_case
         want = (a % b, a // -2)
     for got, expected in zip(f(a, b), want):
         np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+def test_a_body_with_parallel_sized_kernels_stays_a_host_loop():
+    from arraystack.backends.numba import PARALLEL_THRESHOLD
+
+    x = np.linspace(-1, 1, PARALLEL_THRESHOLD, dtype=np.float32)
+    g = ast.jit(lambda x: ast.fori_loop(0, 2, lambda i, c: ast.tanh(c * 0.5 + 0.25), x), tiered=False)
+    assert f"a kernel of {PARALLEL_THRESHOLD} elements runs in parallel from a host loop" in _plan(g, x)
+    want = x
+    for _ in range(2):
+        want = np.tanh(want * np.float32(0.5) + np.float32(0.25))
+    np.testing.assert_allclose(np.asarray(g(x)), want, rtol=2e-6)
