@@ -34,7 +34,7 @@ from arraystack._math.reduce import (
     unpack_out,
     warn,
 )
-from arraystack.ir.avals import kind_of
+from arraystack.ir.avals import bfloat16, kind_of
 from arraystack.ir.core import active, bind, device_namespaces
 from arraystack.ir.primitives import (
     add_p,
@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, AxisLike, DTypeLike, NDArray
 
 FLOAT16 = np.dtype(np.float16)
+BFLOAT16 = bfloat16
 FLOAT32 = np.dtype(np.float32)
 # dtypes whose true_divide by an int64 count runs in the dtype itself, and those mean() sums in float64
 _DIVIDE_IN_PLACE = frozenset({FLOAT64, np.dtype(np.complex128)})
@@ -156,8 +157,8 @@ def mean(
     half_result = False
     if sum_dtype is None and x.dtype.kind in "biu":
         sum_dtype = FLOAT64
-    elif sum_dtype is None and x.dtype == FLOAT16:
-        sum_dtype = FLOAT32
+    elif sum_dtype is None and (x.dtype == FLOAT16 or x.dtype == BFLOAT16):
+        sum_dtype = FLOAT32  # summed and divided in float32, rounded once (JAX's bfloat16 mean too)
         half_result = True
     out = unpack_out(out)
     if sum_dtype is None and out is not None:
@@ -169,7 +170,7 @@ def mean(
         r = as_dtype(r, out.dtype)  # NumPy sums into out, then divides in place
     r = divide_count(r, count)
     if half_result and out is None:
-        r = as_dtype(r, FLOAT16)
+        r = as_dtype(r, a.dtype)
     return store(r, out)
 
 

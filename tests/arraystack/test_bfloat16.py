@@ -243,3 +243,13 @@ def test_a_numpy_bfloat16_array_is_a_jit_argument_and_its_ir_prints_and_parses_b
     text = print_graph(f.lower(x).optimized, sources=False)
     assert "2.5:bf16" in text and "j" not in text.split("{", 1)[1]
     assert print_graph(parse_graph(text), sources=False) == text
+
+
+def test_mean_sums_and_divides_in_float32_and_rounds_once_eagerly_as_under_jit():
+    x = numpy.random.default_rng(7).standard_normal((63, 33)).astype(BF16)  # 63: a division that rounds
+    want = (x.astype(numpy.float32).sum(axis=0) / numpy.float32(63)).astype(BF16).astype(numpy.float32)
+    eager = ast.mean(ast.asarray(x), axis=0)
+    traced = ast.jit(lambda a: ast.mean(a, axis=0))(x)  # a kernel's float32 sum: its own order
+    assert eager.dtype == traced.dtype == BF16
+    numpy.testing.assert_array_equal(numpy.asarray(eager).astype(numpy.float32), want)
+    numpy.testing.assert_allclose(numpy.asarray(traced).astype(numpy.float32), want, rtol=2.0**-8)
