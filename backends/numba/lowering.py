@@ -130,7 +130,7 @@ def _vector_math(name):
     return rule
 
 
-numba_rules[p.exp_p] = _vector_math("exp")
+numba_rules[p.exp_p] = _complex_or("complex_exp", _vector_math("exp"))  # complex: libm's cexp
 numba_rules[p.expm1_p] = _vector_math("expm1")
 numba_rules[p.log_p] = _vector_math("log")
 numba_rules[p.tanh_p] = _vector_math("tanh")
@@ -291,7 +291,7 @@ def _complex_reason(eqn):
 # complex functions whose numba versions differ from NumPy's, measured on random and special values
 # (inf/nan parts, huge and tiny magnitudes): they keep NumPy's on the reference path
 _NUMBA_DIFFERS = "numba's complex version differs from NumPy's in the last bits and at inf/nan parts"
-_COMPLEX_FUNCTIONS = {"exp": _NUMBA_DIFFERS, "log": _NUMBA_DIFFERS, "sqrt": _NUMBA_DIFFERS}
+_COMPLEX_FUNCTIONS = {"log": _NUMBA_DIFFERS, "sqrt": _NUMBA_DIFFERS}
 
 
 # Primitives that never become part of a generated loop, and why. The numba backend runs them as their own

@@ -9,6 +9,8 @@ a kernel's result equals NumPy's bit for bit, special values (inf/nan parts, sig
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from arraystack.backends.numba.mathlib.checked_jit import njit_checked
 from arraystack.backends.numba.mathlib.exp_log import fma
@@ -44,6 +46,23 @@ def _constant_like(constant):
         return x(x), codegen
 
     return like
+
+
+def _per_type(single, double):
+    """An intrinsic returning `single` for a float32 argument, `double` for a float64 one (in its type)."""
+
+    @intrinsic
+    def constant(typingctx, x):
+        if not isinstance(x, types.Float):
+            return None
+        value = single if x == types.float32 else double
+
+        def codegen(context, builder, signature, args):
+            return context.get_constant(x, value)
+
+        return x(x), codegen
+
+    return constant
 
 
 one_like = _constant_like(1.0)  # the constant in x's float type (a Python 1.0 would be float64)
@@ -87,3 +106,54 @@ def complex_abs(z):
     smaller = min(re, im)
     ratio = smaller / larger if larger != 0 and smaller != inf else zero_like(re)
     return larger * np.sqrt(fma(ratio, ratio, one_like(re)))
+
+
+# exp's range reduction (C99's cexp as glibc writes it, which NumPy's complex exp calls): the largest
+# integer t with exp(t) finite, the smallest normal number and the largest finite one, per float type
+_exp_limit = _per_type(88.0, 709.0)
+_smallest_normal = _per_type(float(np.finfo(np.float32).tiny), float(np.finfo(np.float64).tiny))
+_largest = _per_type(float(np.finfo(np.float32).max), float(np.finfo(np.float64).max))
+
+
+@njit_checked
+def _sin_cos(y):
+    if abs(y) > _smallest_normal(y):
+        return math.sin(y), math.cos(y)
+    return y, one_like(y)
+
+
+@njit_checked
+def complex_exp(z):
+    """exp(z) as NumPy's loop computes it (libm's cexp: exp(x) (cos y + i sin y) with libm's exp, sin and
+    cos, exp(x) split in up to three factors where it alone would overflow; C99's special values)."""
+    x, y = z.real, z.imag
+    inf = inf_like(x)
+    if math.isfinite(x):
+        if not math.isfinite(y):
+            return complex_of(nan_like(x), nan_like(x))
+        s, c = _sin_cos(y)
+        t = _exp_limit(x)
+        if x > t:
+            exp_t = math.exp(t)
+            x -= t
+            s *= exp_t
+            c *= exp_t
+            if x > t:
+                x -= t
+                s *= exp_t
+                c *= exp_t
+        if x > t:
+            return complex_of(_largest(x) * c, _largest(x) * s)
+        e = math.exp(x)
+        return complex_of(e * c, e * s)
+    if x == inf or x == -inf:
+        if math.isfinite(y):
+            value = zero_like(x) if x < 0 else inf
+            if y == 0:
+                return complex_of(value, y)
+            s, c = _sin_cos(y)
+            return complex_of(math.copysign(value, c), math.copysign(value, s))
+        if x > 0:
+            return complex_of(inf, y - y)
+        return complex_of(zero_like(x), math.copysign(zero_like(x), y))
+    return complex_of(nan_like(x), y if y == 0 else nan_like(x))
