@@ -279,7 +279,7 @@ _IMPORTS = (
     "from arraystack.backends.numba.mathlib.half import (\n"
     "    f16_to_f32, f32_to_f16, f64_to_f16, bf16_to_f32, f32_to_bf16,\n)\n"
     "from arraystack.backends.numba.mathlib.complex_arith import (\n"
-    "    complex_of, complex_mul, complex_div, complex_abs, complex_exp,\n)\n\n"
+    "    complex_of, complex_mul, complex_div, complex_abs, complex_exp, complex_sqrt,\n)\n\n"
 )
 
 

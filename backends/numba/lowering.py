@@ -166,6 +166,7 @@ for _prim, _fn in [
     (p.exp2_p, "np.exp2"),
 ]:
     numba_rules[_prim] = lambda args, eqn, _fn=_fn: f"{_fn}({args[0]})"
+numba_rules[p.sqrt_p] = _complex_or("complex_sqrt", numba_rules[p.sqrt_p])  # complex: libm's csqrt
 numba_rules[p.atan2_p] = lambda args, eqn: f"np.arctan2({args[0]}, {args[1]})"
 numba_rules[p.hypot_p] = lambda args, eqn: f"np.hypot({args[0]}, {args[1]})"
 numba_rules[p.copysign_p] = lambda args, eqn: f"np.copysign({args[0]}, {args[1]})"
@@ -291,7 +292,7 @@ def _complex_reason(eqn):
 # complex functions whose numba versions differ from NumPy's, measured on random and special values
 # (inf/nan parts, huge and tiny magnitudes): they keep NumPy's on the reference path
 _NUMBA_DIFFERS = "numba's complex version differs from NumPy's in the last bits and at inf/nan parts"
-_COMPLEX_FUNCTIONS = {"log": _NUMBA_DIFFERS, "sqrt": _NUMBA_DIFFERS}
+_COMPLEX_FUNCTIONS = {"log": _NUMBA_DIFFERS}
 
 
 # Primitives that never become part of a generated loop, and why. The numba backend runs them as their own

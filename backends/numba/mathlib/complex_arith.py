@@ -66,6 +66,9 @@ def _per_type(single, double):
 
 
 one_like = _constant_like(1.0)  # the constant in x's float type (a Python 1.0 would be float64)
+_half = _constant_like(0.5)
+_two = _constant_like(2.0)
+_four = _constant_like(4.0)
 zero_like = _constant_like(0.0)
 inf_like = _constant_like(float("inf"))
 nan_like = _constant_like(float("nan"))
@@ -157,3 +160,73 @@ def complex_exp(z):
             return complex_of(inf, y - y)
         return complex_of(zero_like(x), math.copysign(zero_like(x), y))
     return complex_of(nan_like(x), y if y == 0 else nan_like(x))
+
+
+_quarter_of_largest = _per_type(float(np.finfo(np.float32).max) / 4, float(np.finfo(np.float64).max) / 4)
+_half_mantissa = _per_type(-12.0, -27.0)  # -((mantissa digits + 1) // 2): 24 and 53 digits
+
+
+@njit_checked
+def _scaled(x, n):
+    return math.ldexp(x, n)
+
+
+@njit_checked
+def complex_sqrt(z):
+    """sqrt(z) as NumPy's loop computes it: libm's csqrt (hypot, the identity 2 Re Im = Im z against
+    cancellation, scaling near overflow and underflow, C99's special values)."""
+    x, y = z.real, z.imag
+    zero, half, inf, nan = zero_like(x), _half(x), inf_like(x), nan_like(x)
+    if not (math.isfinite(x) and math.isfinite(y)):
+        if y == inf or y == -inf:
+            return complex_of(inf, y)
+        if x == inf or x == -inf:
+            if x < 0:
+                return complex_of(nan if y != y else zero, math.copysign(inf, y))
+            return complex_of(x, nan if y != y else math.copysign(zero, y))
+        return complex_of(nan, nan)
+    tiny = _smallest_normal(x)
+    if y == 0:
+        if x < 0:
+            return complex_of(zero, math.copysign(math.sqrt(-x), y))
+        return complex_of(abs(math.sqrt(x)), math.copysign(zero, y))
+    if x == 0:
+        if abs(y) >= _two(x) * tiny:
+            r = math.sqrt(half * abs(y))
+        else:
+            r = half * math.sqrt(_two(x) * abs(y))
+        return complex_of(r, math.copysign(r, y))
+    scale = 0
+    if abs(x) > _quarter_of_largest(x):
+        scale = 1
+        x = _scaled(x, -2)
+        y = _scaled(y, -2)
+    elif abs(y) > _quarter_of_largest(x):
+        scale = 1
+        x = _scaled(x, -2) if abs(x) >= _four(x) * tiny else zero
+        y = _scaled(y, -2)
+    elif abs(x) < _two(x) * tiny and abs(y) < _two(x) * tiny:
+        scale = int(_half_mantissa(x))
+        x = _scaled(x, -2 * scale)
+        y = _scaled(y, -2 * scale)
+    d = math.hypot(x, y)
+    if x > 0:
+        r = math.sqrt(half * (d + x))
+        if scale == 1 and abs(y) < 1:
+            s = y / r
+            r = _scaled(r, scale)
+            scale = 0
+        else:
+            s = half * (y / r)
+    else:
+        s = math.sqrt(half * (d - x))
+        if scale == 1 and abs(y) < 1:
+            r = abs(y / s)
+            s = _scaled(s, scale)
+            scale = 0
+        else:
+            r = abs(half * (y / s))
+    if scale:
+        r = _scaled(r, scale)
+        s = _scaled(s, scale)
+    return complex_of(r, math.copysign(s, y))
