@@ -19,6 +19,7 @@ import importlib.util
 import itertools
 import logging
 import os
+import re
 import shutil
 import stat
 import sys
@@ -186,23 +187,57 @@ _LIBRARY = (
 )
 
 
+_IMPORT = re.compile(r"from arraystack\.backends\.numba\.([\w.]+) import \(?([\w,\s]+?)\)?\n")
+
+
 @functools.cache
-def _library_digest() -> str:
-    """The text of the modules kernels call into: numba's cache of a kernel (which inlines them) must not
-    outlive an edit to them."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    digest = hashlib.sha256()
-    for name in _LIBRARY:
-        try:
-            with open(os.path.join(here, name), "rb") as f:
-                digest.update(f.read())
-        except OSError:  # e.g. a zipped install: fall back to the format version alone
-            pass
+def _module_digest(module: str) -> str:
+    """SHA-256 of the text of backends/numba/<module>.py and of every module of this package it imports,
+    transitively (a missing file, as in a zipped install, counts as empty)."""
+    seen, todo, digest = set(), [module], hashlib.sha256()
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            text = _module_text(name)
+            todo.extend(_imported_modules(text))
+    for name in sorted(seen):
+        digest.update(name.encode() + b"\0" + _module_text(name).encode())
     return digest.hexdigest()
 
 
+@functools.cache
+def _module_text(module: str) -> str:
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        with open(os.path.join(here, *module.split(".")) + ".py", encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def _imported_modules(text: str) -> set[str]:
+    """This package's modules `text` imports (`from arraystack.backends.numba.M import names`; for a
+    package M, the names that are its modules)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    found = set()
+    for module, names in _IMPORT.findall(text):
+        if os.path.isdir(os.path.join(here, *module.split("."))):
+            found.update(f"{module}.{n.split()[0]}" for n in names.replace("\n", " ").split(",") if n.strip())
+        else:
+            found.add(module)
+    return found
+
+
+def _library_digest(source: str) -> str:
+    """The text of the modules a kernel calls into (PRELUDE's and its own imports, transitively): numba's
+    cache of a kernel, which inlines them, must not outlive an edit to them, while an edit to a module the
+    kernel does not import (the complex functions, say) leaves its cache valid."""
+    return "".join(_module_digest(m) for m in sorted(_imported_modules(PRELUDE + source)))
+
+
 def kernel_key(source: str) -> str:
-    text = FORMAT_VERSION + _library_digest() + PRELUDE + source
+    text = FORMAT_VERSION + _library_digest(source) + PRELUDE + source
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 

@@ -233,3 +233,28 @@ def test_kernels_and_their_library_check_their_cache(tmp_path):
     ]
     assert library and all(isinstance(d._cache._cache_file, CheckedCacheFile) for d in library)
     assert disk_cache.check_entries(kernel) is None  # a second time changes nothing
+
+
+@pytest.mark.parametrize(
+    "edited, plain_changes, complex_changes",
+    [("mathlib.complex_arith", False, True), ("mathlib.exp_log", True, True), ("mathlib.half", False, True)],
+)
+def test_an_edit_invalidates_the_kernels_that_import_the_module(monkeypatch, edited, plain_changes, complex_changes):
+    """A kernel's key covers the text of the modules it imports, transitively, and no other: an edit to the
+    complex functions leaves every float kernel's disk cache valid."""
+    from arraystack.backends.numba import kernels
+    from arraystack.backends.numba.codegen import _IMPORTS
+
+    plain = "def kernel(x):\n    return x\n"
+    with_complex = _IMPORTS + plain
+    before = kernels.kernel_key(plain), kernels.kernel_key(with_complex)
+    original = kernels._module_text
+    monkeypatch.setattr(kernels, "_module_text", lambda m: original(m) + ("# edit\n" if m == edited else ""))
+    kernels._module_digest.cache_clear()
+    try:
+        after = kernels.kernel_key(plain), kernels.kernel_key(with_complex)
+    finally:
+        monkeypatch.undo()
+        kernels._module_digest.cache_clear()
+    assert (after[0] != before[0], after[1] != before[1]) == (plain_changes, complex_changes)
+    assert (kernels.kernel_key(plain), kernels.kernel_key(with_complex)) == before
