@@ -279,7 +279,8 @@ _IMPORTS = (
     "from arraystack.backends.numba.mathlib.half import (\n"
     "    f16_to_f32, f32_to_f16, f64_to_f16, bf16_to_f32, f32_to_bf16,\n)\n"
     "from arraystack.backends.numba.mathlib.complex_arith import (\n"
-    "    complex_of, complex_mul, complex_div, complex_abs, complex_exp, complex_sqrt,\n)\n\n"
+    "    complex_of, complex_mul, complex_div, complex_abs, complex_exp, complex_sqrt, complex_log,\n"
+    "    complex_log2, complex_log10,\n)\n\n"
 )
 
 

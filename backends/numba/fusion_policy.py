@@ -43,7 +43,7 @@ COMPLEX_KERNEL = frozenset(
     if prim.name
     in {
         "add", "sub", "mul", "div", "neg", "abs", "conj", "real", "imag", "complex", "eq", "ne", "select",
-        "convert", "stop_gradient", "exp", "sqrt",
+        "convert", "stop_gradient", "exp", "sqrt", "log", "log2", "log10",
     }
 )  # fmt: skip
 

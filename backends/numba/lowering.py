@@ -132,7 +132,7 @@ def _vector_math(name):
 
 numba_rules[p.exp_p] = _complex_or("complex_exp", _vector_math("exp"))  # complex: libm's cexp
 numba_rules[p.expm1_p] = _vector_math("expm1")
-numba_rules[p.log_p] = _vector_math("log")
+numba_rules[p.log_p] = _complex_or("complex_log", _vector_math("log"))  # complex: libm's clog
 numba_rules[p.tanh_p] = _vector_math("tanh")
 numba_rules[p.logistic_p] = _vector_math("logistic")
 numba_rules[p.erf_p] = _vector_math("erf")  # float32: mathlib's, in float32; float64: mathlib/erf.py's
@@ -167,6 +167,9 @@ for _prim, _fn in [
 ]:
     numba_rules[_prim] = lambda args, eqn, _fn=_fn: f"{_fn}({args[0]})"
 numba_rules[p.sqrt_p] = _complex_or("complex_sqrt", numba_rules[p.sqrt_p])  # complex: libm's csqrt
+# complex log2 and log10: NumPy's loops multiply both parts of clog by log2(e) or log10(e)
+numba_rules[p.log2_p] = _complex_or("complex_log2", numba_rules[p.log2_p])
+numba_rules[p.log10_p] = _complex_or("complex_log10", numba_rules[p.log10_p])
 numba_rules[p.atan2_p] = lambda args, eqn: f"np.arctan2({args[0]}, {args[1]})"
 numba_rules[p.hypot_p] = lambda args, eqn: f"np.hypot({args[0]}, {args[1]})"
 numba_rules[p.copysign_p] = lambda args, eqn: f"np.copysign({args[0]}, {args[1]})"
@@ -279,20 +282,11 @@ def unsupported_reason(eqn) -> str | None:
 
 
 def _complex_reason(eqn):
-    name = eqn.prim.name
-    if name in _COMPLEX_FUNCTIONS:
-        return f"complex {name}: {_COMPLEX_FUNCTIONS[name]}"
     if eqn.prim not in COMPLEX_KERNEL:
-        return f"complex {name} has no kernel lowering: it runs on the reference path"
+        return f"complex {eqn.prim.name} has no kernel lowering: it runs on the reference path"
     if eqn.prim is p.convert_p and _out(eqn).kind not in "bc":
         return "complex -> real conversion keeps NumPy's ComplexWarning on the reference path"
     return None
-
-
-# complex functions whose numba versions differ from NumPy's, measured on random and special values
-# (inf/nan parts, huge and tiny magnitudes): they keep NumPy's on the reference path
-_NUMBA_DIFFERS = "numba's complex version differs from NumPy's in the last bits and at inf/nan parts"
-_COMPLEX_FUNCTIONS = {"log": _NUMBA_DIFFERS}
 
 
 # Primitives that never become part of a generated loop, and why. The numba backend runs them as their own

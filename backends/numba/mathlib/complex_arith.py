@@ -12,10 +12,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from arraystack.backends.numba.mathlib.checked_jit import njit_checked
+from arraystack.backends.numba.mathlib.checked_jit import OPTIONS, njit_checked
 from arraystack.backends.numba.mathlib.exp_log import fma
 from numba import types
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 
 @intrinsic
@@ -230,3 +230,131 @@ def complex_sqrt(z):
         r = _scaled(r, scale)
         s = _scaled(s, scale)
     return complex_of(r, math.copysign(s, y))
+
+
+# clog's constants per float type (glibc's clog, which NumPy's complex log calls): the mantissa
+# digits (the scaling up of two subnormal parts), the machine epsilon, pi and ln 2 rounded to the
+# type; and log2(e) and log10(e) rounded to the type, the factors of NumPy's complex log2 and log10
+_mantissa_digits = _per_type(24.0, 53.0)
+_epsilon = _per_type(float(np.finfo(np.float32).eps), float(np.finfo(np.float64).eps))
+_pi = _per_type(float(np.float32(math.pi)), math.pi)
+_ln2 = _per_type(float(np.float32(math.log(2.0))), math.log(2.0))
+_log2_e = _per_type(float(np.float32(np.log2(np.e))), float(np.log2(np.e)))
+_log10_e = _per_type(float(np.float32(np.log10(np.e))), float(np.log10(np.e)))
+
+
+@njit_checked
+def _ordered(a, b):
+    """(a, b) by magnitude, a first on a tie: one step of a stable sort."""
+    if abs(a) > abs(b):
+        return b, a
+    return a, b
+
+
+@njit_checked
+def _add_split(x, y):
+    """x + y exactly, as (rounded sum, error), for |x| >= |y| (Dekker)."""
+    hi = x + y
+    return hi, (x - hi) + y
+
+
+def _x2y2m1_double(x, y):
+    # x*x and y*y as exact pairs (fma's pair is Dekker's: nothing underflows here) and -1, sorted by
+    # magnitude (stably, as glibc's merge-sorting qsort), then each value folded exactly into the
+    # next larger one; after a fold only the new larger part can be out of order, so one bubbling
+    # pass re-sorts the rest
+    xx = x * x
+    yy = y * y
+    v0, v1, v2, v3, v4 = fma(x, x, -xx), xx, fma(y, y, -yy), yy, -one_like(x)
+    for _ in range(4):
+        v0, v1 = _ordered(v0, v1)
+        v1, v2 = _ordered(v1, v2)
+        v2, v3 = _ordered(v2, v3)
+        v3, v4 = _ordered(v3, v4)
+    v1, v0 = _add_split(v1, v0)
+    v1, v2 = _ordered(v1, v2)
+    v2, v3 = _ordered(v2, v3)
+    v3, v4 = _ordered(v3, v4)
+    v2, v1 = _add_split(v2, v1)
+    v2, v3 = _ordered(v2, v3)
+    v3, v4 = _ordered(v3, v4)
+    v3, v2 = _add_split(v3, v2)
+    v3, v4 = _ordered(v3, v4)
+    v4, v3 = _add_split(v4, v3)
+    return v4 + v3 + v2 + v1 + v0
+
+
+def _x2y2m1_single(x, y):
+    # float32 parts: in float64, where both products are exact, rounded once to float32
+    wide_x, wide_y = np.float64(x), np.float64(y)
+    return np.float32((wide_x - 1.0) * (wide_x + 1.0) + wide_y * wide_y)
+
+
+def _x2y2m1(x, y):
+    """x^2 + y^2 - 1 without cancellation, for 1 > x >= y >= epsilon / 2 and x^2 + y^2 >= 1/2
+    (glibc's __x2y2m1 and __x2y2m1f)."""
+    raise NotImplementedError("compiled only: called from complex_log")
+
+
+@overload(_x2y2m1, jit_options=OPTIONS)
+def _x2y2m1_typed(x, y):
+    return _x2y2m1_single if x == types.float32 else _x2y2m1_double
+
+
+@njit_checked
+def _log_modulus(x, y):
+    """log |x + iy| for finite x, y, not both zero, as glibc's clog: log1p of x^2 + y^2 - 1 near
+    |z| = 1, log of hypot otherwise, with a power of two taken out near overflow and underflow."""
+    one, two, half = one_like(x), _two(x), _half(x)
+    big, small = abs(x), abs(y)
+    if big < small:
+        big, small = small, big
+    scale = zero_like(x)
+    if big > _largest(x) * half:
+        scale = -one
+        big = _scaled(big, -1)
+        small = _scaled(small, -1) if small >= _smallest_normal(x) * two else zero_like(x)
+    elif big < _smallest_normal(x) and small < _smallest_normal(x):
+        scale = _mantissa_digits(x)
+        big = _scaled(big, int(scale))
+        small = _scaled(small, int(scale))
+    if scale == 0 and big == one:
+        return math.log1p(small * small) / two
+    if scale == 0 and one < big < two and small < one:
+        d2m1 = (big - one) * (big + one)
+        if small >= _epsilon(x):
+            d2m1 += small * small
+        return math.log1p(d2m1) / two
+    if scale == 0 and half <= big < one and small < _epsilon(x) / two:
+        return math.log1p((big - one) * (big + one)) / two
+    if scale == 0 and half <= big < one and big * big + small * small >= half:
+        return math.log1p(_x2y2m1(big, small)) / two
+    return math.log(math.hypot(big, small)) - scale * _ln2(x)
+
+
+@njit_checked
+def complex_log(z):
+    """log(z) as NumPy's loop computes it: libm's clog (glibc's algorithm in z's float type, with
+    libm's log, log1p, hypot and atan2 of that type; C99's special values)."""
+    x, y = z.real, z.imag
+    if x != x or y != y:
+        real = inf_like(x) if math.isinf(x) or math.isinf(y) else nan_like(x)
+        return complex_of(real, nan_like(x))
+    if x == 0 and y == 0:
+        angle = _pi(x) if math.copysign(one_like(x), x) < 0 else zero_like(x)
+        return complex_of(-one_like(x) / abs(x), math.copysign(angle, y))
+    return complex_of(_log_modulus(x, y), math.atan2(y, x))
+
+
+@njit_checked
+def complex_log2(z):
+    """log2(z) as NumPy's loop computes it: each part of clog(z) times log2(e)."""
+    w = complex_log(z)
+    return complex_of(w.real * _log2_e(w.real), w.imag * _log2_e(w.real))
+
+
+@njit_checked
+def complex_log10(z):
+    """log10(z) as NumPy's loop computes it: each part of clog(z) times log10(e)."""
+    w = complex_log(z)
+    return complex_of(w.real * _log10_e(w.real), w.imag * _log10_e(w.real))
