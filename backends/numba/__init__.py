@@ -55,14 +55,10 @@ PARALLEL_THRESHOLD_WITH_BLAS = 1 << 22
 
 def _region_problem(graph):
     """Why the region `graph` cannot run as a kernel, or None. Asked of the region as its kernel computes
-    it (float16/bfloat16 in float32, complex sums as float sums: codegen_widen.py)."""
+    it (float16/bfloat16 in float32, complex sums as float sums: codegen_widen.py; every reduction
+    lowers, complex products and extrema by codegen_complex.py)."""
     for eqn in widen_region(graph).eqns:
-        if eqn.prim in (broadcast_in_dim_p, reshape_p):
-            continue
-        if eqn.prim in _reduction_prims():
-            dt = eqn.outputs[0].aval.dtype
-            if dt.kind == "c":  # complex sums were split; products and extrema keep NumPy's order
-                return f"{eqn.prim.name} on {dt.name} runs on the reference path"
+        if eqn.prim in (broadcast_in_dim_p, reshape_p) or eqn.prim in _reduction_prims():
             continue
         reason = unsupported_reason(eqn)
         if reason:

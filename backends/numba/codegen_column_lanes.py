@@ -110,7 +110,8 @@ class LanedPasses:
                     code.block(f"for j in range(np.uint64({h})):"),
                     code.block("for c in range(cw):"),
                 ):
-                    code.line(f"{w}[j, c] = {w}[j, c] {a.op} {w}[j + np.uint64({h}), c]")
+                    other = f"{w}[j + np.uint64({h}), c]"
+                    code.line(f"{w}[j, c] = {a.times(f'{w}[j, c]', other, widen=False)}")
             h //= 2
         for a in laned:
             with code.block("for c in range(cw):"):

@@ -9,8 +9,9 @@ lanes of shape (LANES, bw), one column of lanes per output column. Each column a
 summation_order.py's order (element i into lane i % LANES along the last reduced axis, row after row of
 the reduced axes before it, float32 lanes joining float64 ones every BLOCK_GROUPS groups and at the end,
 a partial last group of a row counting as one, folds in halves; rows shorter than LANES add
-sequentially in float64; float products alike in float64 lanes), so results keep their bits and tier
-0's twin. Other reductions (max/min, NaN-blind with a flag for floats; integer and boolean ones) keep one
+sequentially in float64; float products alike in float64 lanes, complex products in complex128 lanes
+(codegen_complex.py)), so results keep their bits and tier 0's twin. Other reductions (max/min,
+NaN-blind with a flag for floats, NumPy's rule for complex values; integer and boolean ones) keep one
 accumulator per column and see its elements in row order, as before.
 
 Regions of several passes (x - x.mean(axis=0), a standardization, a column softmax) and with full-size
@@ -28,6 +29,8 @@ from __future__ import annotations
 import numpy as np
 
 from arraystack.backends.numba.codegen_column_lanes import LanedPasses
+from arraystack.backends.numba.codegen_complex import WIDE, is_complex_product
+from arraystack.backends.numba.codegen_complex import combine as combine_complex
 from arraystack.backends.numba.lowering import cast, literal
 from arraystack.backends.numba.summation_order import LANES
 from arraystack.ir.ir import Literal
@@ -79,11 +82,22 @@ class _Acc:
         self.dtype = eqn.outputs[0].aval.dtype
         self.acc_dtype = acc_dtype
         self.value = value
-        # float sums and products in lanes (summation_order.py); float32 sums in float32 lanes too
-        self.laned = kind in ("sum", "prod") and self.dtype.kind == "f"
+        # float sums and products in lanes (summation_order.py); float32 sums in float32 lanes too;
+        # complex products in complex128 lanes (codegen_complex.py)
+        self.complex = is_complex_product(kind, self.dtype)
+        self.laned = (kind in ("sum", "prod") and self.dtype.kind == "f") or self.complex
         self.narrow = self.laned and kind == "sum" and self.dtype == np.float32
         self.op = "*" if kind == "prod" else "+"
+        self.lane_type = "np.complex128" if self.complex else "np.float64"
+        self.one = literal(1, WIDE) if self.complex else "1.0"
         self.nan = kind in ("max", "min") and self.dtype.kind == "f"  # plus a flag: NaN results canonical
+
+    def times(self, lane, value, widen=True):
+        """lane after value, for a laned accumulator (float64, or complex128 for a complex product);
+        widen=False: value is a lane already."""
+        if self.complex:
+            return f"complex_mul({lane}, {value})"
+        return f"{lane} {self.op} {f'np.float64({value})' if widen else value}"
 
     def total(self):
         """This column's result (inside a loop over c)."""
@@ -211,8 +225,8 @@ class _Columns(LanedPasses):
         accs = self.accs[p]
         for a in accs:
             if a.laned:
-                start = "1.0" if a.kind == "prod" else "0.0"
-                code.line(f"{a.name}_s = np.full(width, {start}, np.float64)")
+                start = a.one if a.kind == "prod" else "0.0"
+                code.line(f"{a.name}_s = np.full(width, {start}, {a.lane_type})")
             else:
                 start = self.init(a.kind, a.acc_dtype)
                 code.line(f"{a.name}_c = np.full(width, {start}, {_numpy_type(a.acc_dtype)})")
@@ -222,7 +236,7 @@ class _Columns(LanedPasses):
         if any(a.laned for a in accs):  # short rows: one float64 sum (product) per column, in order
             with code.block(f"if n{reduced[-1]} < {LANES}:"):
                 self._reduced_loops(reduced, p)
-            if len(reduced) == 1 and all(a.laned for a in accs):
+            if len(reduced) == 1 and all(a.laned and not a.complex for a in accs):
                 # a lane holds one or two elements
                 with code.block(f"elif n{reduced[-1]} < {2 * LANES}:"):
                     for a in accs:
@@ -231,8 +245,9 @@ class _Columns(LanedPasses):
             with code.block("else:"):  # the lanes only here: short rows would only zero them
                 for a in accs:
                     if a.laned:
-                        start = "1.0" if a.kind == "prod" else "0.0"
-                        code.line(f"{a.name}_w = np.full(({LANES}, width), {start}, np.float64)")
+                        start = a.one if a.kind == "prod" else "0.0"
+                        lanes = f"np.full(({LANES}, width), {start}, {a.lane_type})"
+                        code.line(f"{a.name}_w = {lanes}")
                         if a.narrow:
                             code.line(f"{a.name}_f = np.zeros(({LANES}, width), np.float32)")
                 self._laned_rows(p)
@@ -256,15 +271,17 @@ class _Columns(LanedPasses):
             for a in self.accs[p]:
                 n, v = a.name, a.value
                 if a.laned and lane is None:
-                    code.line(f"{n}_s[c] = {n}_s[c] {a.op} np.float64({v})")
+                    code.line(f"{n}_s[c] = {a.times(f'{n}_s[c]', v)}")
                 elif a.narrow:
                     code.line(f"{n}_f[{lane}, c] = {n}_f[{lane}, c] + np.float32({v})")
                 elif a.laned:
-                    code.line(f"{n}_w[{lane}, c] = {n}_w[{lane}, c] {a.op} np.float64({v})")
+                    code.line(f"{n}_w[{lane}, c] = {a.times(f'{n}_w[{lane}, c]', v)}")
                 elif a.nan:  # the later of equal values, as NumPy's maximum(acc, value) (extrema.py)
                     value = cast(a.dtype, v)
                     code.line(f"{n}_c[c] = {n}_c[c] if {n}_c[c] {_BEATS[a.kind]} {value} else {value}")
                     code.line(f"{n}_nan[c] |= {v} != {v}")
+                elif a.dtype.kind == "c":  # NumPy's complex max/min, vectorized across columns
+                    code.line(f"{n}_c[c] = {combine_complex(a.kind, f'{n}_c[c]', v, columns=True)}")
                 else:
                     code.line(f"{n}_c[c] = {self.combine(a.kind, f'{n}_c[c]', v, a.acc_dtype)}")
             self._outputs(p)

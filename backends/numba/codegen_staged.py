@@ -2,10 +2,11 @@
 
 Kept axes run outside (in parallel); each reduction stage is one pass over the reduced axes. With no kept
 axes the passes run over chunks in parallel and combine partial results. Float max/min reduce NaN-blind
-and track NaNs in a flag; float sums and products add into explicit lanes in the fixed order of
-summation_order.py (no reassociation: the result depends on neither threads, CPU nor LLVM, and its NumPy
-twin reproduces it bit for bit); a value a later pass would recompute is stashed in that pass's output
-buffer. Column reductions (leading axes reduced, the others kept) read rows along their length instead:
+and track NaNs in a flag; float sums and products, and complex products, add into explicit lanes in the
+fixed order of summation_order.py (no reassociation: the result depends on neither threads, CPU nor
+LLVM, and its NumPy twin reproduces it bit for bit); complex max/min fold NumPy's rule in loop order
+(codegen_complex.py); a value a later pass would recompute is stashed in that pass's output buffer.
+Column reductions (leading axes reduced, the others kept) read rows along their length instead:
 codegen_columns.py.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from arraystack.backends.numba import codegen_complex
 from arraystack.backends.numba.lowering import cast, literal
 from arraystack.backends.numba.summation_order import BLOCK_GROUPS, CHUNKS, LANES
 from arraystack.ir.ir import Literal
@@ -25,6 +27,8 @@ def _acc_dtype(kind, dtype):
 
 
 def _init(kind, dtype):
+    if dtype.kind == "c":
+        return codegen_complex.identity(kind, dtype)
     if kind == "sum":
         return literal(0, dtype)
     if kind == "prod":
@@ -42,6 +46,8 @@ def _init(kind, dtype):
 
 
 def _combine(kind, acc, value, dtype):
+    if dtype.kind == "c":
+        return codegen_complex.combine(kind, acc, value)
     if kind == "sum":
         expr = f"{acc} + {value}"
     elif kind == "prod":
@@ -201,8 +207,9 @@ def _emit_pass(
         # that otherwise keeps the loop from vectorizing (5x on a sum of squares)
         code.line(f"lo = np.uint64(c * n{first} // nch)")
         code.line(f"hi = np.uint64((c + 1) * n{first} // nch)")
-    # float sums and products add into lanes in a fixed order (summation_order.py)
-    laned = [a for a in accs if a[1] in ("sum", "prod") and a[2].kind == "f"]
+    # float sums and products, and complex products, add into lanes in a fixed order
+    # (summation_order.py, codegen_complex.py)
+    laned = [a for a in accs if _laned(a[1], a[2])]
     scalar = [a for a in accs if a not in laned]
     for e, kind, dtype, acc_dtype, acc in scalar:
         code.line(f"{acc} = {_init(kind, acc_dtype)}")
@@ -229,9 +236,8 @@ def _emit_pass(
             value = _value(region, e.inputs[0], index, outer_index)
             if lane is not None and (e, kind, dtype, acc_dtype, acc) in laned:
                 if tail:  # the tail loop also runs whole short rows: one sequential float64 sum
-                    op = "+" if kind == "sum" else "*"
                     with code.block("if short:"):
-                        code.line(f"{acc}_s = {acc}_s {op} np.float64({value})")
+                        code.line(f"{acc}_s = {_sequential(kind, dtype, f'{acc}_s', value)}")
                     code.line("else:")
                     code.depth += 1
                 _lane_update(code, kind, dtype, acc, lane, value)
@@ -282,8 +288,23 @@ def _emit_pass(
         code.line(f"{region.names[e.outputs[0]]} = {value}")
 
 
+def _laned(kind, dtype):
+    if dtype.kind == "c":
+        return codegen_complex.is_complex_product(kind, dtype)
+    return kind in ("sum", "prod") and dtype.kind == "f"
+
+
+def _sequential(kind, dtype, acc, value):
+    """acc after value, for a sequential accumulator (float64; complex128 for complex products)."""
+    if dtype.kind == "c":
+        return codegen_complex.combine(kind, acc, value)
+    return f"{acc} {'+' if kind == 'sum' else '*'} np.float64({value})"
+
+
 def _lane_update(code, kind, dtype, acc, lane, value):
-    if kind == "sum" and dtype == np.float32:
+    if dtype.kind == "c":
+        codegen_complex.emit_lane_update(code, acc, lane, value)
+    elif kind == "sum" and dtype == np.float32:
         code.line(f"{acc}_f[{lane}] = {acc}_f[{lane}] + np.float32({value})")
     else:
         op = "+" if kind == "sum" else "*"
@@ -313,13 +334,17 @@ def _emit_laned_loops(code, region, laned, inner, total, emit_body, prefetch=(),
     lo, hi = ("lo", "hi") if (total and last == first) else ("np.uint64(0)", f"np.uint64(n{last})")
     lanes = f"np.uint64({LANES})"
     for e, kind, dtype, acc_dtype, acc in laned:
+        if dtype.kind == "c":  # complex products: two float64 lanes per lane (codegen_complex.py)
+            codegen_complex.emit_stack_lanes(code, acc)
+            continue
         code.line(f"{acc}_w = stack_lanes(np.float64(0.0), {LANES})")
         if (e, kind, dtype, acc_dtype, acc) in blocked:
             code.line(f"{acc}_f = stack_lanes(np.float32(0.0), {LANES})")
     # rows shorter than LANES (`short`) add sequentially into one float64 accumulator instead
     code.line(f"short = {hi} - {lo} < {lanes}")
     for e, kind, dtype, acc_dtype, acc in laned:
-        code.line(f"{acc}_s = {_init(kind, np.dtype(np.float64))}")
+        start = _init(kind, acc_dtype if dtype.kind == "c" else np.dtype(np.float64))
+        code.line(f"{acc}_s = {start}")
 
     def flush():  # lanes.py: the same loops, compiled once and inlined by LLVM
         for e, kind, dtype, acc_dtype, acc in blocked:
@@ -327,6 +352,9 @@ def _emit_laned_loops(code, region, laned, inner, total, emit_body, prefetch=(),
 
     with code.block("if not short:"):
         for e, kind, dtype, acc_dtype, acc in laned:
+            if dtype.kind == "c":
+                codegen_complex.emit_fill(code, acc)
+                continue
             code.line(f"lanes_fill({acc}_w, {_init(kind, np.dtype(np.float64))})")
             if (e, kind, dtype, acc_dtype, acc) in blocked:
                 code.line(f"lanes_fill({acc}_f, np.float32(0.0))")
@@ -379,7 +407,10 @@ def _emit_laned_loops(code, region, laned, inner, total, emit_body, prefetch=(),
         if blocked:
             flush()
         for e, kind, dtype, acc_dtype, acc in laned:
-            code.line(f"{acc}_s = lanes_fold({acc}_w, {kind == 'prod'})")
+            if dtype.kind == "c":
+                codegen_complex.emit_fold(code, acc, f"{acc}_s")
+            else:
+                code.line(f"{acc}_s = lanes_fold({acc}_w, {kind == 'prod'})")
     for e, kind, dtype, acc_dtype, acc in laned:
         code.line(f"{acc} = {acc}_s")
 

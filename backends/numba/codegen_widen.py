@@ -10,6 +10,8 @@ so the two tiers compute the same bits.
   Reductions of storage values accumulate in float32 lanes (summation_order.py) and round once.
 - complex sums: reduce_sum(z) is complex(reduce_sum(real z), reduce_sum(imag z)): the float parts add in
   the kernels' fixed order (NumPy's complex sum also adds the two parts separately, pairwise).
+- complex64 products: computed in complex128 (each value widened, as float32 products widen to float64)
+  and rounded once: reduce_prod(z) is convert(reduce_prod(convert(z, complex128)), complex64).
 In the kernel a value of a storage dtype holds its bits (a uint16): only converts, broadcasts, reshapes and
 the region's inputs and outputs carry them (lowering.py: convert's rules).
 """
@@ -41,12 +43,14 @@ def needs_widening(graph) -> bool:
             dtype = v.aval.dtype
             if is_storage(dtype) or (dtype.kind == "c" and eqn.prim is s.reduce_sum_p):
                 return True
+            if dtype == np.complex64 and eqn.prim is s.reduce_prod_p:
+                return True
     return False
 
 
 def widen_region(graph):
     """The region `graph` as its kernel computes it (see the module docstring); `graph` itself when it
-    holds no storage dtype and no complex sum. Cached per graph object."""
+    holds no storage dtype, no complex sum and no complex64 product. Cached per graph object."""
     if not needs_widening(graph):
         return graph
     widened = _widened.get(graph)
@@ -133,6 +137,12 @@ class _Widening:
                     )
                 )
             self.env[out] = self.emit(p.complex_p, sums, out.aval, {}, src)
+            return
+        if eqn.prim is s.reduce_prod_p and x.aval.dtype == np.complex64:
+            wide = self.convert(self.read(x, src), np.complex128, src)
+            aval = _reduced(out.aval, np.complex128)
+            product = self.emit(s.reduce_prod_p, [wide], aval, dict(eqn.params), src)
+            self.env[out] = self.convert(product, np.complex64, src)
             return
         inputs = [self.read(v, src) for v in eqn.inputs]
         storage = [v for v in eqn.outputs if is_storage(v.aval.dtype)]

@@ -76,8 +76,12 @@ def _elementwise(eqn) -> bool:
 
 
 def _reduction(eqn) -> bool:
-    """Reductions over complex values stay out of regions, except sums."""
-    return eqn.inputs[0].aval.dtype.kind != "c" or eqn.prim is s.reduce_sum_p
+    """Every reduction of the region model joins regions: complex sums run as two float sums
+    (codegen_widen.py), complex products and extrema as codegen_complex.py says."""
+    return eqn.inputs[0].aval.dtype.kind != "c" or eqn.prim in _COMPLEX_REDUCTIONS
+
+
+_COMPLEX_REDUCTIONS = frozenset({s.reduce_sum_p, s.reduce_prod_p, s.reduce_max_p, s.reduce_min_p})
 
 
 def _checked(eqn) -> bool:

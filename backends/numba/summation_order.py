@@ -21,6 +21,13 @@ result bit for bit (`kernel_reduce`). For one output element, over the reduced a
   (chunk c covers [c*n//nch, (c+1)*n//nch)), each reduced as above in float64 (lane positions count
   from the chunk's start), then adds the chunk results in order into +0.0 (1.0 for products).
 
+complex128 products (complex64 ones are widened first: codegen_widen.py) run in the same order, with
+complex128 lanes and accumulators starting at 1 + 0j and mathlib/complex_arith.complex_mul's product.
+Their twin multiplies with np.multiply on arrays, whose loop computes complex_mul's formula (one product
+of each part fused), one lane group (or one value) at a time, into new arrays: NumPy's reduce loop
+rounds all four products, and it is the one NumPy runs for np.multiply.reduce along a contiguous axis
+and for an in-place product of one element (np.multiply(a, b, out=a) with a.size == 1).
+
 Only NumPy here: tier 0 imports this module without numba.
 """
 
@@ -38,14 +45,20 @@ SMALL_TOTAL = 1 << 16  # full reductions up to this size are twinned in one gath
 
 
 def kernel_reduce(kind: str, x: np.ndarray, axes: tuple) -> np.ndarray:
-    """reduce_sum/reduce_prod of float32/float64 `x` over `axes`, bit for bit as a generated kernel
-    computes it (see the module docstring); `x` is the value entering the reduction, of the region's
-    full iteration shape. Result: x.dtype, the reduced axes removed. NaN payloads may differ."""
+    """reduce_sum/reduce_prod of float32/float64 `x` (reduce_prod of complex128 `x`) over `axes`,
+    bit for bit as a generated kernel computes it (see the module docstring); `x` is the value
+    entering the reduction, of the region's full iteration shape. Result: x.dtype, the reduced axes
+    removed. NaN payloads may differ."""
     if kind not in ("sum", "prod"):
         raise ValueError(f"kernel_reduce: kind must be 'sum' or 'prod', not {kind!r}")
     x = np.asarray(x)
+    if x.dtype == np.complex128 and kind == "prod":
+        return _complex_product(x, axes)
     if x.dtype not in (np.float32, np.float64):
-        raise TypeError(f"kernel_reduce: float32 or float64 input expected, not {x.dtype}")
+        raise TypeError(
+            "kernel_reduce: float32 or float64 input (complex128 for 'prod') expected, "
+            f"not {x.dtype}"
+        )
     axes = tuple(sorted({int(a) % x.ndim for a in axes})) if x.ndim else ()
     if not axes:
         return x.copy()
@@ -225,3 +238,61 @@ def _rows_batch_last(kind, y):
         op(lanes[:h], lanes[h : 2 * h], out=lanes[:h])
         h //= 2
     return lanes[0]
+
+
+def _complex_product(x, axes):
+    """kernel_reduce's complex128 product: the float product's order from 1 + 0j, by np.multiply."""
+    axes = tuple(sorted({int(a) % x.ndim for a in axes})) if x.ndim else ()
+    if not axes:
+        return x.copy()
+    kept = [d for d in range(x.ndim) if d not in axes]
+    kept_shape = tuple(x.shape[d] for d in kept)
+    if x.size == 0:
+        return np.ones(kept_shape, x.dtype)
+    with np.errstate(all="ignore"):  # as the kernels: inf * 0 or an overflow is silent
+        if len(axes) == x.ndim:
+            return _complex_total(x)
+        rows = math.prod(x.shape[d] for d in axes[:-1])
+        y = x.transpose(kept + list(axes)).reshape(math.prod(kept_shape), rows, x.shape[axes[-1]])
+        return _complex_rows(y).reshape(kept_shape)
+
+
+def _complex_total(x):
+    """A full complex product: chunks of the first axis, their results multiplied in order."""
+    n = x.shape[0]
+    nch = min(n, CHUNKS)
+    bounds = [(c * n // nch, (c + 1) * n // nch) for c in range(nch)]
+    parts = np.empty(nch, x.dtype)
+    for length in sorted({hi - lo for lo, hi in bounds}):  # q or q + 1: two batches at most
+        which = [c for c, (lo, hi) in enumerate(bounds) if hi - lo == length]
+        starts = np.array([bounds[c][0] for c in which])
+        chunks = x[starts[:, None] + np.arange(length)]  # (chunks, length, ...)
+        rows = 1 if x.ndim == 1 else length * math.prod(x.shape[1:-1])
+        parts[which] = _complex_rows(chunks.reshape(len(which), rows, -1))
+    total = np.ones(1, x.dtype)
+    for c in range(nch):
+        total = np.multiply(total, parts[c : c + 1])
+    return total.reshape(())
+
+
+def _complex_rows(y):
+    """y: (batch, rows, n) complex128 -> (batch,): each batch element multiplied in the kernels'
+    order (rows shorter than LANES: one accumulator; else lanes, a partial last group touching its
+    first lanes only, folded in halves), every accumulator starting at 1 + 0j."""
+    batch, rows, n = y.shape
+    if n < LANES:
+        acc = np.ones(batch, y.dtype)
+        for value in y.reshape(batch, rows * n).T:
+            acc = np.multiply(acc, value)
+        return acc
+    lanes = np.ones((batch, LANES), y.dtype)
+    for r in range(rows):
+        for start in range(0, n, LANES):
+            group = y[:, r, start : start + LANES]
+            width = group.shape[1]
+            lanes[:, :width] = np.multiply(lanes[:, :width], group)
+    h = LANES // 2
+    while h:
+        lanes[:, :h] = np.multiply(lanes[:, :h], lanes[:, h : 2 * h])
+        h //= 2
+    return lanes[:, 0]

@@ -9,7 +9,9 @@ from NumPy's own function, the twin computes what the kernel computes, bit for b
 - float32 x ** 3 and x ** 4: computed in float64 and rounded once, as lowering.py does;
 - float sums and products: the kernel's fixed summation order (summation_order.py), not NumPy's pairwise one;
 - float max/min reductions: the later of equal values (0.0, -0.0) and a canonical NaN (extrema.py), where
-  NumPy's SIMD loop may keep another zero.
+  NumPy's SIMD loop may keep another zero;
+- complex products: the kernel's lanes (summation_order.py); complex max/min: NumPy's rule in the
+  kernel's row-major order (codegen_complex.py), where NumPy walks several axes in memory order.
 Everything else a kernel computes (arithmetic, comparisons, selects, casts, min/max, sqrt) already rounds
 as NumPy does. So both tiers give identical results
 (tests/backends/numba/test_tier_identity.py).
@@ -26,6 +28,7 @@ Nothing here imports numba: the first call of a jitted function must not wait fo
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 from arraystack.backends.control import control_step
@@ -142,6 +145,10 @@ def _inplace_step(eqn, k, owned, last, compact=frozenset()):
     elif name in _UFUNCS:
         if any(x.aval.dtype != out.dtype for x in eqn.inputs):
             return None, False
+        if name == "mul" and out.dtype.kind == "c" and math.prod(out.shape) == 1:
+            # NumPy runs an in-place product of one element through its reduce loop, which rounds
+            # all four products: a new array keeps its array loop's bits, complex_mul's
+            return None, True
         candidates, offset = eqn.inputs, 0
     else:
         return None, False
@@ -177,6 +184,10 @@ def _twin_step(eqn):
         return functools.partial(kernel_reduce, kind, axes=tuple(eqn.params["axes"]))
     if dtype.kind == "f" and name in ("reduce_max", "reduce_min"):
         return functools.partial(kernel_extremum, name[-3:], axes=tuple(eqn.params["axes"]))
+    if dtype.kind == "c" and name == "reduce_prod":  # complex128: codegen_widen.py widens complex64
+        return functools.partial(kernel_reduce, "prod", axes=tuple(eqn.params["axes"]))
+    if dtype.kind == "c" and name in ("reduce_max", "reduce_min"):
+        return functools.partial(_complex_extremum, name[-3:], axes=tuple(eqn.params["axes"]))
     if name == "select" and dtype.kind in "fiu" and dtype.itemsize in _BITS:
         return functools.partial(select_bits, dtype)
     power = float32_integer_power(eqn)
@@ -186,6 +197,21 @@ def _twin_step(eqn):
     if twin is not None:
         return lambda x: twin(np.asarray(x, dtype))
     return reference_step(eqn)
+
+
+def _complex_extremum(kind, x, axes):
+    """A kernel's complex reduce_max/reduce_min: NumPy's rule over the reduced axes in row-major
+    order, which is NumPy's own order along one axis (codegen_complex.py)."""
+    x = np.asarray(x)
+    axes = sorted({int(a) % x.ndim for a in axes}) if x.ndim else []
+    if not axes:
+        return x.copy()
+    kept = [d for d in range(x.ndim) if d not in axes]
+    shape = tuple(x.shape[d] for d in kept) + (math.prod(x.shape[d] for d in axes),)
+    rows = np.transpose(x, kept + axes).reshape(shape)
+    reduce = np.maximum.reduce if kind == "max" else np.minimum.reduce
+    with np.errstate(invalid="ignore"):  # NumPy's comparisons of NaNs warn; the kernel's do not
+        return np.asarray(reduce(rows, axis=-1))
 
 
 def _float32_power(n, x, _exponent):
