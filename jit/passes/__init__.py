@@ -22,6 +22,7 @@ from arraystack.ir.passes.fold import fold_constants
 from arraystack.ir.passes.fuse import fuse_elementwise
 from arraystack.ir.passes.fusion_policy import GENERIC, FusionPolicy
 from arraystack.ir.passes.loops import merge_scans
+from arraystack.ir.passes.scan_products import hoist_scan_products
 from arraystack.ir.passes.pipeline import (
     PIPELINE,
     PassError,
@@ -72,6 +73,7 @@ def optimize_subgraphs(graph: Graph) -> Graph:
 
 for _name, _fn in [
     ("merge_scans", merge_scans),  # a scan run again over the same operands (reverse mode) runs once
+    ("hoist_scan_products", hoist_scan_products),  # per-step products of xs / accumulated -> one product
     ("optimize_subgraphs", optimize_subgraphs),  # control-flow bodies get the passes below first
     (
         "simplify",
