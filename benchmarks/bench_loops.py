@@ -11,7 +11,8 @@ its compile); prints medians and ratios.
 
 "host loop" is the same arraystack plan with loops run from Python over compiled bodies (what runs when a
 body does not lower): the compiled-loop lowering is switched off in this process for those entries.
-jax is optional (pip install jax jaxlib); without it its columns are skipped.
+jax is optional (pip install jax jaxlib); without it its columns are skipped. --threads 1 pins the process to
+one core and turns XLA's threads off (harness.limit_threads); without it XLA uses every core.
 """
 
 from __future__ import annotations

@@ -32,13 +32,20 @@ THREAD_VARIABLES = (
 
 
 def limit_threads(n: int | None) -> None:
-    """Limit BLAS/OpenMP/numba threads to n through their environment variables (before importing NumPy)."""
+    """Limit BLAS/OpenMP/numba threads to n through their environment variables (before importing NumPy);
+    n = 1 also turns off XLA's threads and pins the process to one core."""
     if n is None:
         return
     if "numpy" in sys.modules:
         raise RuntimeError("limit_threads must run before NumPy is imported")
     for name in THREAD_VARIABLES:
         os.environ[name] = str(n)
+    if n == 1:
+        # XLA's CPU runtime keeps its own thread pool whatever the variables say: one thread means one core
+        # for the whole process, every library in it
+        os.environ["XLA_FLAGS"] = os.environ.get("XLA_FLAGS", "") + " --xla_cpu_multi_thread_eigen=false"
+        if hasattr(os, "sched_setaffinity"):
+            os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 
 
 def _cpu_model() -> str:
