@@ -4,7 +4,7 @@
 `KernelSource`, or None where the region is not lowered (`why_not(eqn)` then says why; the backend runs
 the region's reference rule). A KernelSource holds:
 
-- `source`: one self-contained translation unit (numpy_ops.cuh, then the kernels), `extern "C"`;
+- `source`: one self-contained translation unit (numpy_ops.cuh, complex_ops.cuh, then the kernels), `extern "C"`;
 - `kernels`: the kernel names in launch order (`name` is the first); `kind`: "elementwise", "rows"
   (a block per outer point), "columns" (a thread per outer point) or "whole" (a whole-array reduction:
   a partial kernel over a grid-stride loop, then a final kernel over the partials). argmax, argmin
@@ -43,8 +43,12 @@ MAX_GRID = 1 << 16  # grid-stride loops cover the rest
 # division; 4 resident blocks per SM allows 64
 MIN_BLOCKS = 4
 
-with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "numpy_ops.cuh")) as _f:
-    PRELUDE = _f.read()
+_HERE = os.path.dirname(os.path.abspath(__file__))
+# NumPy's scalar semantics, then its complex values (complex_ops.cuh uses numpy_ops.cuh's bit casts)
+PRELUDE = ""
+for _name in ("numpy_ops.cuh", "complex_ops.cuh"):
+    with open(os.path.join(_HERE, _name)) as _f:
+        PRELUDE += _f.read() + "\n"
 
 
 class Outputs:

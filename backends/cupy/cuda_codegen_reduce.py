@@ -38,7 +38,8 @@ PARTS = (
 )
 _NUMPY_NAMES = {"max": "maximum", "min": "minimum"}
 _ACCUMULATOR_DTYPES = {"float": np.float32, "double": np.float64, "i32": np.int32, "u32": np.uint32}
-_ACCUMULATOR_DTYPES.update({"i64": np.int64, "u64": np.uint64})
+_ACCUMULATOR_DTYPES.update({"i64": np.int64, "u64": np.uint64, "c64": np.complex64})
+_ACCUMULATOR_DTYPES["c128"] = np.complex128
 
 
 def _accumulator(dtype) -> str:
@@ -68,6 +69,8 @@ class Combiner:
         op, dtype = self.op, self.dtype
         if op == "sum" and dtype.kind == "f":
             return f"(-({self.acc})0)"  # -0.0 + x is x for every x, -0.0 included
+        if op == "sum" and dtype.kind == "c":  # two float sums, each from -0.0
+            return literal(complex(-0.0, -0.0), dtype)
         if op in ("sum", "or"):
             return f"({self.acc})0"
         if op in ("prod", "and"):
@@ -82,7 +85,7 @@ class Combiner:
         op, acc = self.op, self.acc
         if op in ("and", "or"):
             return f"({a} {'&' if op == 'and' else '|'} {b})"
-        if self.dtype.kind == "f":
+        if self.dtype.kind in "fc":  # complex: sums only (cuda_region), per part
             if op in ("sum", "prod"):
                 return f"({a} {'+' if op == 'sum' else '*'} {b})"
             return f"np_{op}_float<{acc}>({a}, {b})"

@@ -88,7 +88,7 @@ class Region:
                 self._site(v, None)
             if not isinstance(v, Literal) and self.level(v) is None:
                 raise NotLowered(f"output {k} of shape {v.aval.shape} is not placed by the layout")
-            if np.dtype(v.aval.dtype).kind not in "biuf":
+            if np.dtype(v.aval.dtype).kind not in "biufc":
                 raise NotLowered(f"output {k} is {v.aval.dtype}")
         for e in graph.eqns:
             for v in e.outputs:
@@ -101,8 +101,11 @@ class Region:
                 raise NotLowered(
                     f"{e.prim.name} over axes {e.params['axes']} in a region over {self.axes}"
                 )
-            if np.dtype(e.outputs[0].aval.dtype).kind not in "biuf":
-                raise NotLowered(f"{e.prim.name} of {e.outputs[0].aval.dtype}")
+            kind = np.dtype(e.outputs[0].aval.dtype).kind
+            if kind not in "biuf" and not (kind == "c" and e.prim is s.reduce_sum_p):
+                raise NotLowered(
+                    f"CUDA lowering of {e.prim.name} of {e.outputs[0].aval.dtype} is not written"
+                )
         elif e.prim is s.broadcast_in_dim_p or e.prim is s.reshape_p:
             pass
         else:

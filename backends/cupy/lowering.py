@@ -6,6 +6,9 @@ result's register type. NumPy's semantics come from numpy_ops.cuh (integer wrap-
 maximum, float -> int conversions as on x86-64); math functions are CUDA's own (libdevice) on the GPU and
 the C library's of the same names in the CPU harness (docs/internals/cuda.md states their ulp bounds).
 A float16 result is rounded to binary16 after the operation (np_round_half), as NumPy's float16 loops do.
+complex64/complex128 values are complex_ops.cuh's c64/c128 (two float or double parts); the primitives of
+COMPLEX lower on them, with NumPy's formulas (its fused product, Smith's quotient) and glibc's cexp, clog
+and csqrt composed from CUDA's float functions.
 `unsupported_reason(eqn)` says why a primitive or dtype is not lowered; its region runs its reference rule.
 """
 
@@ -21,6 +24,7 @@ _REGISTER = {
     "i": {1: "i8", 2: "i16", 4: "i32", 8: "i64"},
     "u": {1: "u8", 2: "u16", 4: "u32", 8: "u64"},
     "f": {2: "float", 4: "float", 8: "double"},
+    "c": {8: "c64", 16: "c128"},  # complex_ops.cuh: two float or two double parts
 }
 
 
@@ -47,6 +51,10 @@ def store(dtype, expr: str) -> str:
 def literal(value, dtype) -> str:
     """An exact C literal of `value` as `dtype`'s register type."""
     dtype = np.dtype(dtype)
+    if dtype.kind == "c":
+        z = np.array(value, dtype)[()]
+        part = np.dtype(f"f{dtype.itemsize // 2}")
+        return f"np_complex({literal(z.real, part)}, {literal(z.imag, part)})"
     if dtype.kind == "b":
         return "true" if value else "false"
     if dtype.kind in "iu":
@@ -91,10 +99,19 @@ def _arith(op, integer, bool_op=None):
     return rule
 
 
-cupy_rules[p.add_p] = _arith("+", "np_add", "|")
+def _complex_or(name, rule):
+    """`name(args)` (complex_ops.cuh) for complex operands, else `rule`."""
+    return lambda args, eqn: (
+        f"{name}({', '.join(args)})" if _in(eqn).kind == "c" else rule(args, eqn)
+    )
+
+
+cupy_rules[p.add_p] = _arith("+", "np_add", "|")  # complex: operator+ of complex_ops.cuh
 cupy_rules[p.sub_p] = _arith("-", "np_sub")
-cupy_rules[p.mul_p] = _arith("*", "np_mul", "&")
-cupy_rules[p.div_p] = lambda args, eqn: _rounded(eqn, f"({args[0]} / {args[1]})")
+cupy_rules[p.mul_p] = _complex_or("np_cmul", _arith("*", "np_mul", "&"))
+cupy_rules[p.div_p] = _complex_or(
+    "np_cdiv", lambda args, eqn: _rounded(eqn, f"({args[0]} / {args[1]})")
+)
 
 
 def _by_kind(integer, floating, boolean=None):
@@ -113,10 +130,13 @@ cupy_rules[p.neg_p] = lambda args, eqn: (
     if _dtype(eqn).kind in "iu"
     else f"(-{args[0]})"
 )
-cupy_rules[p.abs_p] = lambda args, eqn: (
-    f"np_abs_int<{register_type(_dtype(eqn))}>({args[0]})"
-    if _dtype(eqn).kind in "iu"
-    else (args[0] if _dtype(eqn).kind == "b" else f"fabs{_suffix(eqn)}({args[0]})")
+cupy_rules[p.abs_p] = _complex_or(
+    "np_cabs",
+    lambda args, eqn: (
+        f"np_abs_int<{register_type(_dtype(eqn))}>({args[0]})"
+        if _dtype(eqn).kind in "iu"
+        else (args[0] if _dtype(eqn).kind == "b" else f"fabs{_suffix(eqn)}({args[0]})")
+    ),
 )
 cupy_rules[p.max_p] = _by_kind("np_max_int", "np_max_float", "({0} || {1})")
 cupy_rules[p.min_p] = _by_kind("np_min_int", "np_min_float", "({0} && {1})")
@@ -202,6 +222,15 @@ def _math(name, prim):
 
 for _prim, _name in MATH.items():
     cupy_rules[_prim] = _math(_name, _prim)
+for _prim, _name in [(p.exp_p, "np_cexp"), (p.log_p, "np_clog"), (p.sqrt_p, "np_csqrt")]:
+    cupy_rules[_prim] = _complex_or(_name, cupy_rules[_prim])
+# real, imag and conj of a real value: itself, zeros, itself (as NumPy's)
+cupy_rules[p.real_p] = lambda args, eqn: f"{args[0]}.re" if _in(eqn).kind == "c" else args[0]
+cupy_rules[p.imag_p] = lambda args, eqn: (
+    f"{args[0]}.im" if _in(eqn).kind == "c" else literal(0, _dtype(eqn))
+)
+cupy_rules[p.conj_p] = _complex_or("np_conj", lambda args, eqn: args[0])
+cupy_rules[p.complex_p] = lambda args, eqn: f"np_complex({args[0]}, {args[1]})"
 cupy_rules[p.logistic_p] = lambda args, eqn: _rounded(eqn, f"np_logistic({args[0]})")
 cupy_rules[p.isnan_p] = lambda args, eqn: (
     "false" if _in(eqn).kind in "iub" else f"({args[0]} != {args[0]})"
@@ -223,6 +252,21 @@ def _convert(args, eqn):
     x = args[0]
     if src == dst:
         return x
+    if dst.kind == "c":  # each part converted once; a real value gets a +0 imaginary part
+        part = "float" if dst == np.complex64 else "double"
+        if src.kind == "c":
+            return f"np_complex(({part}){x}.re, ({part}){x}.im)"
+        return f"np_complex(({part}){x}, ({part})0)"
+    if src.kind == "c":  # NumPy: true when a part is nonzero, else the real part converted
+        if dst.kind == "b":
+            return f"({x}.re != 0 || {x}.im != 0)"
+        return _convert_real(f"{x}.re", np.dtype(f"f{src.itemsize // 2}"), dst)
+    return _convert_real(x, src, dst)
+
+
+def _convert_real(x, src, dst):
+    if src == dst:
+        return x
     if dst.kind == "b":
         return f"({x} != 0)"
     if src.kind == "f" and dst.kind in "iu":
@@ -236,12 +280,21 @@ def _convert(args, eqn):
 cupy_rules[p.convert_p] = _convert
 
 
+# the primitives lowered on complex operands (complex_ops.cuh); the others run their reference rules
+COMPLEX = {
+    p.add_p, p.sub_p, p.mul_p, p.div_p, p.neg_p, p.conj_p, p.real_p, p.imag_p, p.complex_p,
+    p.abs_p, p.eq_p, p.ne_p, p.select_p, p.convert_p, p.exp_p, p.log_p, p.sqrt_p,
+    p.stop_gradient_p,
+}  # fmt: skip
+
+
 def unsupported_reason(eqn) -> str | None:
     """Why this equation is not lowered into a CUDA kernel, or None if it is."""
     if eqn.prim not in cupy_rules:
         return f"no CUDA lowering for {eqn.prim.name}"
     dtypes = [x.aval.dtype for x in eqn.inputs] + [v.aval.dtype for v in eqn.outputs]
-    odd = sorted({d.name for d in map(np.dtype, dtypes) if d.kind not in "biuf"})
+    kinds = "biufc" if eqn.prim in COMPLEX else "biuf"
+    odd = sorted({d.name for d in map(np.dtype, dtypes) if d.kind not in kinds})
     if odd:
         return f"CUDA lowering of {eqn.prim.name} with {', '.join(odd)} operands is not written"
     if eqn.prim is p.pow_p and _dtype(eqn).kind in "iub":
