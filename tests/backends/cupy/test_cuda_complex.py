@@ -20,6 +20,7 @@ import arraystack as ast
 from tests.backends.cupy.cuda_check import (
     combined,
     compile_for_gpus,
+    fusion_eqns,
     needs_nvrtc,
     reference,
     run_kernels,
@@ -127,3 +128,115 @@ def test_complex_from_two_floats_keeps_each_part(dtype):
     (got,) = run_kernels(ks, eqn, [z])
     (want,) = reference(eqn, [z])
     same_bits(got, want)
+
+
+@pytest.mark.parametrize("dtype", COMPLEX)
+def test_conversions_to_and_from_complex_as_numpy(dtype):
+    z = np.concatenate([special_pairs(dtype), random_values(dtype)])
+    other = "complex128" if dtype == "complex64" else "complex64"
+
+    def f(x):
+        return x.astype(other), x.astype(bool), x.astype("float32"), x.astype("float16")
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        for got, want in _run(f, z):
+            same_bits(got, want)
+    rng = np.random.default_rng(3)
+    x = np.concatenate([_specials(dtype), rng.standard_normal(50) * 1e3]).astype(_part(dtype))
+    ints = rng.integers(-(2**62), 2**62, x.size)
+    flags = rng.random(x.size) > 0.5
+    with np.errstate(over="ignore"):
+        halves = x.astype(np.float16)
+
+    def g(a, i, b, h):
+        return a.astype(dtype), i.astype(dtype), b.astype(dtype), h.astype(dtype)
+
+    for got, want in _run(g, x, ints, flags, halves):
+        same_bits(got, want)
+
+
+# CUDA's bounds composed (docs/internals/cuda.md, "Complex functions"), per part in ulp: (complex64,
+# complex128); the tests add 2 ulp for NumPy's own error (glibc's cexp, clog, csqrt, its abs loop)
+COMPLEX_BOUNDS = {"abs": (3, 2), "exp": (9, 7), "log": (14, 10), "sqrt": (6, 5)}
+
+
+@pytest.mark.parametrize("dtype", COMPLEX)
+def test_abs_exp_log_sqrt_within_the_documented_bounds(dtype):
+    rng = np.random.default_rng(4)
+    angle = rng.uniform(-np.pi, np.pi, 200)
+    near_one = np.exp(1j * angle) * (1 + rng.uniform(-1e-3, 1e-3, 200))  # log1p's range
+    wide = np.exp(rng.uniform(-80, 80, 200) + 1j * rng.uniform(-40, 40, 200))
+    with np.errstate(over="ignore", invalid="ignore"):
+        z = np.concatenate(
+            [special_pairs(dtype), random_values(dtype), near_one.astype(dtype), wide.astype(dtype)]
+        )
+    names = list(COMPLEX_BOUNDS)
+    results = _run(lambda x: tuple(getattr(ast, name)(x) for name in names), z)
+    assert len(results) == len(names)
+    for name, (got, want) in zip(names, results):
+        bound = COMPLEX_BOUNDS[name][COMPLEX.index(dtype)] + 2
+        worst = worst_ulps(got, want)
+        assert worst <= bound, f"{name}: {worst} ulp (bound {bound})"
+
+
+def _within_sum_bound(got, want, x, axis) -> None:
+    """Each part within 2 n eps sum|part| of NumPy's (both orders are within n eps sum|part| of the
+    exact sum)."""
+    assert got.dtype == want.dtype and got.shape == want.shape
+    eps = np.finfo(_part(x.dtype)).eps
+    n = x.size if axis is None else x.shape[axis]
+    for g, w, part in zip(_parts(got), _parts(want), _parts(x)):
+        bound = 2 * n * eps * np.sum(np.abs(part.astype(np.float64)), axis=axis)
+        assert np.all(np.abs(g.astype(np.float64) - w.astype(np.float64)) <= bound + 1e-300)
+
+
+@pytest.mark.parametrize("dtype", COMPLEX)
+def test_sums_in_row_column_and_whole_kernels(dtype):
+    rng = np.random.default_rng(5)
+    shape = (7, 300)
+    whole = rng.integers(-50, 50, shape) + 1j * rng.integers(-50, 50, shape)
+    x = random_values(dtype, n=shape[0] * shape[1], seed=6).reshape(shape)
+    y = whole.astype(dtype)
+    for axis, kind in [(1, "rows"), (0, "columns"), (None, "whole")]:
+
+        def f(a, b, axis=axis):
+            return ast.sum(a * b, axis=axis), ast.sum(ast.conj(b), axis=axis)
+
+        kinds = {cuda_codegen.lower_region(eqn).kind for eqn in fusion_eqns(f, x, y)}
+        assert kinds == {kind}
+        (product, product_ref), (exact, exact_ref) = _run(f, x, y)
+        same_bits(exact, exact_ref)  # integer-valued parts: every order of addition is exact
+        _within_sum_bound(product, product_ref, x * y, axis)
+    # a row read twice (kept in shared memory) and a full-size output
+    centred = _run(lambda a: a - ast.sum(a, axis=-1, keepdims=True) / 300.0, y)
+    for got, want in centred:
+        same_bits(got, want)
+
+
+def test_reductions_other_than_sums_and_other_functions_say_why_they_are_not_lowered():
+    z = random_values("complex64", n=12).reshape(3, 4)
+    (eqn,) = fusion_eqns(lambda a: ast.prod(a * a, axis=1), z)
+    assert cuda_codegen.lower_region(eqn) is None
+    assert "reduce_prod of complex64 is not written" in cuda_codegen.why_not(eqn)
+
+
+def test_jit_of_a_complex_function_on_a_cuda_array_runs_cuda_kernels(standin):
+    z = np.concatenate([random_values("complex128", n=64), special_pairs("complex128")])
+
+    def f(a):
+        w = ast.exp(a * (0.5 - 0.25j)) / (a + 2.0)
+        return ast.sqrt(w) + ast.conj(a), ast.sum(ast.abs(w) * a)
+
+    x = ast.asarray(z, device="cuda")
+    text = ast.jit(f).lower(x).compile().as_text()
+    plan_lines = text.split("# optimized")[0]
+    # one region: the sum and the full-size output in a rows kernel
+    assert "cuda kernel (rows)" in plan_lines and "cupy rule" not in plan_lines
+    got = ast.jit(f)(x)
+    with np.errstate(all="ignore"):
+        want = f(ast.asarray(z))
+    for g, w in zip(got, want):
+        assert g.device == "cuda:0"
+        host, expected = np.asarray(g.to_device("cpu")), np.asarray(w)
+        assert worst_ulps(host.reshape(-1), expected.reshape(-1)) <= 16
