@@ -91,6 +91,22 @@ def _elements(array) -> tuple:
     return tuple(st // itemsize for st in strides)
 
 
+def _check_aligned(array) -> None:
+    """complex128 elements are loaded and stored as one 16-byte vector (complex_ops.cuh), which a GPU
+    cannot do at an address of another alignment (NumPy asks only 8): raise before the launch would
+    fault."""
+    for attr in ("__cuda_array_interface__", "__array_interface__"):
+        iface = getattr(array, attr, None)
+        if iface is not None:
+            address = int(iface["data"][0])
+            if address % 16:
+                raise ValueError(
+                    f"a complex128 operand at address {address:#x} is not 16-byte aligned, as the "
+                    "CUDA kernels load complex128 elements; pass an aligned copy (copy() aligns it)"
+                )
+            return
+
+
 class KernelSource:
     """The kernels of one region and how to launch them (see the module docstring)."""
 
@@ -144,6 +160,9 @@ class KernelSource:
     def launches(self, inputs, outputs, scratch=()) -> list:
         """The launches computing `outputs` from `inputs` (see the module docstring)."""
         strides, size_args, configs, _ = self._pack(inputs, outputs)
+        for array in (*inputs, *outputs):
+            if np.dtype(array.dtype) == np.complex128:
+                _check_aligned(array)
         sites = self._region.sites
         site_args = []
         for k, site in enumerate(sites):
