@@ -260,3 +260,25 @@ def test_a_complex128_operand_not_16_byte_aligned_is_refused_before_the_launch()
     with pytest.raises(ValueError, match="complex128 operand at address .* not 16-byte aligned"):
         ks.launches([shifted], [out])
     assert len(ks.launches([shifted.copy()], [out])) == 1
+
+
+@pytest.mark.parametrize("dtype", COMPLEX)
+def test_conversions_to_integers_take_the_real_part_as_numpys_element_loop(dtype):
+    z = np.concatenate([special_pairs(dtype), random_values(dtype, scale=1e3)])
+    targets = ("int8", "uint8", "int32", "uint32", "int64", "uint64")
+    eqns = fusion_eqns(lambda a: tuple(a.astype(dst) for dst in targets), z)
+    lowered = [cuda_codegen.lower_region(eqn) for eqn in eqns]
+    source = combined(lowered)  # one compile for every target
+    compile_for_gpus(source, [k for ks in lowered for k in ks.kernels])
+    results = {}
+    for eqn, ks in zip(eqns, lowered):
+        for v, out in zip(eqn.outputs, run_kernels(ks, eqn, [z], source)):
+            results[np.dtype(v.aval.dtype).name] = out
+    assert sorted(results) == sorted(targets)
+    for dst in targets:
+        got = results[dst]
+        # one element at a time: NumPy's element loop (its SIMD loops differ out of range)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = np.array([np.array([v]).astype(dst)[0] for v in z])
+        np.testing.assert_array_equal(got, want, strict=True, err_msg=f"{dtype} -> {dst}")
