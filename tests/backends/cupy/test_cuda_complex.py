@@ -282,3 +282,14 @@ def test_conversions_to_integers_take_the_real_part_as_numpys_element_loop(dtype
             warnings.simplefilter("ignore")
             want = np.array([np.array([v]).astype(dst)[0] for v in z])
         np.testing.assert_array_equal(got, want, strict=True, err_msg=f"{dtype} -> {dst}")
+
+
+def test_real_imag_and_conj_of_real_values_as_numpy():
+    x = np.array([1.5, -0.0, np.inf, np.nan, -3.0], np.float32)
+    i = np.array([3, -7, 0, 2**31 - 1, -(2**31)], np.int32)
+    for got, want in _run(
+        lambda a, b: (ast.real(a) * 2, ast.imag(a) + a, ast.conj(a), ast.imag(b) - b, ast.conj(b)),
+        x,
+        i,
+    ):
+        same_bits(got, want)
