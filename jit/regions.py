@@ -26,7 +26,7 @@ ELEMENTWISE = frozenset(
         "tanh", "asinh", "acosh", "atanh", "erf", "logistic", "isnan", "isinf", "isfinite", "signbit",
         "not", "conj", "real", "imag", "add", "sub", "mul", "div", "floordiv", "rem", "fmod", "pow",
         "max", "min", "atan2", "hypot", "copysign", "and", "or", "xor", "eq", "ne", "lt", "le", "gt",
-        "ge", "select", "convert",
+        "ge", "select", "convert", "complex",
     }
 )  # fmt: skip
 # The reductions a region can hold: over one set of axes, shared by every reduction of the region
