@@ -114,6 +114,14 @@ class _PlanBinding:
             got = ", ".join(a.str_short() for a in avals)
             want = ", ".join(a.str_short() for a in expected)
             raise TypeError(f"this plan was made for arguments ({want}); got ({got}): lower again")
+        for k, leaf in enumerate(leaves):
+            device = getattr(leaf, "device", None)
+            if device is not None and str(device) != "cpu":
+                raise ValueError(
+                    f"plan.run: argument leaf {k} is on {device}, and a plan reads its arguments from the "
+                    "host (its transfers move them where its regions run): pass x.to_device('cpu'), or call "
+                    "the jitted function itself, which runs where its arguments are"
+                )
         return [_leaf_buffer(leaf, aval) for leaf, aval in zip(leaves, avals)] + [
             c._value if hasattr(c, "_value") else c for c in self.consts
         ]

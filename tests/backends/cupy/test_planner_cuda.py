@@ -141,3 +141,12 @@ def test_running_out_of_cupys_pool_in_a_plan_is_out_of_memory(standin):
         pool.set_limit(None)
     assert e.value.device == "cuda:0" and "region 0 `fusion`" in str(e.value)
     assert isinstance(e.value.__cause__, standin.cuda.memory.OutOfMemoryError)  # cupy's, reported
+
+
+def test_a_plan_given_a_cuda_argument_says_it_reads_host_arrays(standin):
+    x = ast.asarray(np.ones((4, 64), np.float32), device="cuda")
+    plan = ast.jit(_layer).lower(x).plan(policy=OnTheDevice(), devices=_model())
+    with pytest.raises(ValueError, match=r"argument leaf 0 is on cuda:0.*to_device\('cpu'\)"):
+        plan.run(x)
+    out = plan.run(x.to_device("cpu"))
+    np.testing.assert_allclose(np.asarray(out), _layer(np.ones((4, 64), np.float32)), rtol=1e-6)
