@@ -150,6 +150,7 @@ for _prim, _fn in [
     (p.floor_p, "np.floor"),
     (p.ceil_p, "np.ceil"),
     (p.trunc_p, "np.trunc"),
+    (p.rint_p, "np.rint"),  # llvm.rint: round half to even, as NumPy's
     (p.isnan_p, "np.isnan"),
     (p.isinf_p, "np.isinf"),
     (p.isfinite_p, "np.isfinite"),
@@ -347,7 +348,6 @@ reference_only: dict = {
     "gcd": _LATER,
     "nextafter": _LATER,
     "popcount": _LATER,
-    "rint": _LATER,
     "shift_left": "NumPy defines shifts >= the bit width; kept on the reference path",
     "shift_right": "NumPy defines shifts >= the bit width; kept on the reference path",
 }

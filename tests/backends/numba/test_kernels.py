@@ -109,6 +109,21 @@ def test_integer_and_bool_kernels_wrap_like_numpy(dtype):
         np.testing.assert_array_equal(np.asarray(g), w)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_rint_and_round_compile_with_numpys_bits(dtype):
+    """rint rounds half to even as NumPy's (llvm.rint); round(x, 2) is rint(x * 100) / 100 in kernels too."""
+    halves = np.arange(-6, 6) + 0.5
+    special = [0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, 0.49999997, 2.0**52 + 0.5, 2.0**23 + 0.5, 1e-45, 3e38]
+    x = np.concatenate([halves, special, np.random.default_rng(2).standard_normal(500) * 1e3]).astype(dtype)
+    f = ast.jit(lambda a: (ast.rint(a), ast.round(a, 2), ast.around(-a)), tiered=False)
+    assert "reference" not in f.lower(x).compile().as_text().split("# optimized graph")[0]
+    with np.errstate(all="ignore"):
+        want = (np.rint(x), np.round(x, 2), np.around(-x))
+    for got, w in zip(f(x), want):
+        assert np.asarray(got).dtype == w.dtype
+        np.testing.assert_array_equal(np.asarray(got).view(np.uint8), w.view(np.uint8))
+
+
 def test_compile_reports_kernels_and_reference_fallbacks():
     f = ast.jit(lambda x: ast.exp(x) + ast.cumsum(x))
     text = f.lower(ast.asarray(np.ones(5))).compile().as_text()
