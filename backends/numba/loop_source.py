@@ -30,7 +30,7 @@ def dtype_text(dtype) -> str:
     dtype = np.dtype(dtype)
     if dtype.kind == "b":
         return "np.bool_"
-    if dtype.kind not in "iuf" or dtype.itemsize < 4 and dtype.kind == "f":
+    if dtype.kind not in "iufc" or dtype.itemsize < 4 and dtype.kind == "f":
         raise Unsupported(f"{dtype.name} values")
     return f"np.{dtype.name}"
 
@@ -191,7 +191,7 @@ def _region(src, sub, ins, depth):
 def _dot(src, eqn, ins, depth):
     (lc, rc), (lb, rb) = eqn.params["dimension_numbers"]
     x, y = (v.aval for v in eqn.inputs)
-    if lb or rb or len(lc) != 1 or x.ndim > 2 or y.ndim > 2 or x.dtype.kind != "f":
+    if lb or rb or len(lc) != 1 or x.ndim > 2 or y.ndim > 2 or x.dtype.kind not in "fc":
         raise Unsupported("a product with batch axes, several contracted axes or non-float operands")
     if importlib.util.find_spec("scipy") is None:
         raise Unsupported("a product: numba's BLAS comes from scipy, which is not installed")
@@ -236,6 +236,8 @@ def _convert(src, eqn, ins, depth):
     source, target = eqn.inputs[0].aval.dtype, eqn.outputs[0].aval.dtype
     if source.kind == "f" and target.kind in "iu":
         raise Unsupported("a float -> int conversion (NumPy's out-of-range values)")
+    if source.kind == "c" and target.kind != "c":
+        raise Unsupported("a complex -> real conversion (NumPy's ComplexWarning)")
     if target.kind == "b":
         return src.assign(depth, f"{ins[0]} != 0")
     return src.assign(depth, f"{ins[0]}.astype({dtype_text(target)})")

@@ -289,3 +289,51 @@ def test_a_body_with_parallel_sized_kernels_stays_a_host_loop():
     for _ in range(2):
         want = np.tanh(want * np.float32(0.5) + np.float32(0.25))
     np.testing.assert_allclose(np.asarray(g(x)), want, rtol=2e-6)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_carries_products_and_functions_compile(host_loops, dtype):
+    """A body of complex arithmetic, exp, abs, conj, real and a complex product compiles whole; its bits
+    are the host loop's (the same kernels), and NumPy's for the elementwise part."""
+    pytest.importorskip("scipy")
+    rng = np.random.default_rng(5)
+    xs = (rng.standard_normal((40, 6)) + 1j * rng.standard_normal((40, 6))).astype(dtype)
+    m = ((rng.standard_normal((6, 6)) + 1j * rng.standard_normal((6, 6))) / 6).astype(dtype)
+    w = np.asarray(np.exp(0.3j) * 0.9, dtype)
+
+    def f(z0, xs):
+        def body(z, x):
+            z = z * w + ast.exp(x * 0.1) - ast.conj(z) / 3
+            return z, ast.abs(z) + ast.real(z)
+
+        return ast.scan(body, z0, xs)
+
+    def g(v):
+        return ast.fori_loop(0, 5, lambda i, v: m @ v / 2 + 1j, v)
+
+    z0 = np.ones(6, dtype)
+    got, host = _both(f, host_loops, z0, xs)
+    _same(got, host)
+    z, ys = z0, []
+    for x in xs:
+        z = z * w + np.exp(x * np.float32(0.1) if dtype == np.complex64 else x * 0.1) - np.conj(z) / 3
+        ys.append(np.abs(z) + z.real)
+    np.testing.assert_array_equal(np.asarray(got[0]).view(np.uint8), z.view(np.uint8))
+    np.testing.assert_array_equal(np.asarray(got[1]), np.array(ys))
+    got, host = _both(g, host_loops, z0)
+    assert "BLAS product" in _plan(ast.jit(g, tiered=False), z0)
+    want = z0
+    for _ in range(5):
+        want = m @ want / 2 + 1j
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5 if dtype == np.complex64 else 1e-13)
+    np.testing.assert_allclose(np.asarray(host), want, rtol=1e-5 if dtype == np.complex64 else 1e-13)
+
+
+def test_a_complex_to_real_conversion_keeps_the_host_loop():
+    f = ast.jit(lambda z: ast.fori_loop(0, 3, lambda i, c: c + z.astype(np.float64), np.zeros(2)), tiered=False)
+    z = np.array([1 + 2j, 3 - 1j])
+    with pytest.warns(np.exceptions.ComplexWarning):
+        text = _plan(f, z)
+        out = f(z)
+    np.testing.assert_array_equal(np.asarray(out), [3.0, 9.0])
+    assert "host loop over compiled bodies: a complex -> real conversion (NumPy's ComplexWarning)" in text
