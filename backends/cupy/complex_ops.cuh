@@ -328,3 +328,66 @@ __device__ __forceinline__ c64 __shfl_down_sync(unsigned mask, c64 v, unsigned d
 __device__ __forceinline__ c128 __shfl_down_sync(unsigned mask, c128 v, unsigned d, int width = 32) {
     return np_complex(__shfl_down_sync(mask, v.re, d, width), __shfl_down_sync(mask, v.im, d, width));
 }
+
+// complex prod, max and min reductions (cuda_codegen_reduce.py): a partial result and `at`, the lowest
+// flat index of the elements it covers (NP_EMPTY: none). The combinations below are associative and
+// commutative up to the products' rounding, so a block tree and a second pass over the partials give
+// NumPy's element for max and min whatever the grouping.
+#define NP_EMPTY 0x7fffffffffffffffll
+template <class T> struct np_cx_at {
+    np_cx<T> z;
+    i64 at;
+};
+typedef np_cx_at<float> c64_at;
+typedef np_cx_at<double> c128_at;
+
+template <class T> __device__ __forceinline__ np_cx_at<T> np_at(np_cx<T> z, i64 at) {
+    np_cx_at<T> r;
+    r.z = z;
+    r.at = at;
+    return r;
+}
+template <class T> __device__ __forceinline__ bool np_has_nan(np_cx<T> z) { return z.re != z.re || z.im != z.im; }
+
+// NumPy's complex maximum (minimum) folded in index order keeps the first element holding a NaN in
+// either part, else the first of the lexicographically largest (smallest), 0.0 equal to -0.0: of two
+// partial results, the one holding a NaN (of two, the lower index), else the one that beats the other
+// (real part, then imaginary part), else (equal values) the lower index.
+template <bool MAX, class T> __device__ __forceinline__ np_cx_at<T> np_cextreme(np_cx_at<T> a, np_cx_at<T> b) {
+    const bool a_nan = np_has_nan(a.z), b_nan = np_has_nan(b.z);
+    bool take_b;
+    if (a_nan || b_nan) {
+        take_b = b_nan && (!a_nan || b.at < a.at);
+    } else {
+        const T ar = MAX ? a.z.re : b.z.re, br = MAX ? b.z.re : a.z.re;
+        const T ai = MAX ? a.z.im : b.z.im, bi = MAX ? b.z.im : a.z.im;
+        const bool beats = br > ar || (br == ar && bi > ai);  // b beats a
+        take_b = beats || (a.z.re == b.z.re && a.z.im == b.z.im && b.at < a.at);
+    }
+    return take_b ? b : a;
+}
+template <class T> __device__ __forceinline__ np_cx_at<T> np_cmax_at(np_cx_at<T> a, np_cx_at<T> b) {
+    return np_cextreme<true>(a, b);
+}
+template <class T> __device__ __forceinline__ np_cx_at<T> np_cmin_at(np_cx_at<T> a, np_cx_at<T> b) {
+    return np_cextreme<false>(a, b);
+}
+
+// products: NumPy's start, 1 + 0j times the element of index 0 (np.prod([inf + 0j]) is inf + nan j),
+// then np_cmul of the partial results, earlier operand first; an empty partial result is skipped, not
+// multiplied by 1 + 0j (which would turn an infinite part's partner into NaN and flip zeros' signs)
+template <class T> __device__ __forceinline__ np_cx_at<T> np_cprod_element(np_cx<T> z, i64 at) {
+    return np_at(at == 0 ? np_cmul(np_complex((T)1, (T)0), z) : z, at);
+}
+template <class T> __device__ __forceinline__ np_cx_at<T> np_cprod_at(np_cx_at<T> a, np_cx_at<T> b) {
+    if (b.at == NP_EMPTY) return a;
+    if (a.at == NP_EMPTY) return b;
+    return np_at(np_cmul(a.z, b.z), a.at < b.at ? a.at : b.at);
+}
+
+__device__ __forceinline__ c64_at __shfl_down_sync(unsigned mask, c64_at v, unsigned d, int width = 32) {
+    return np_at(__shfl_down_sync(mask, v.z, d, width), __shfl_down_sync(mask, v.at, d, width));
+}
+__device__ __forceinline__ c128_at __shfl_down_sync(unsigned mask, c128_at v, unsigned d, int width = 32) {
+    return np_at(__shfl_down_sync(mask, v.z, d, width), __shfl_down_sync(mask, v.at, d, width));
+}

@@ -12,6 +12,9 @@ result comes a stage later: softmax is a max, then a sum of exps, then a divisio
 The order of every reduction depends on the shapes alone (never on timing, no atomics), so the same
 inputs give the same bits on every run. Float sums add in that order, not NumPy's pairwise order: the
 results agree within the summation error bound (docs/internals/cuda.md).
+Complex prod, max and min carry, beside each partial result, the lowest flat reduced index it covers
+(complex_ops.cuh's np_cx_at): max and min pick NumPy's element (the first holding a NaN, else the first
+of equal extremes) whatever the grouping, and a product skips empty partial results.
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ _NUMPY_NAMES = {"max": "maximum", "min": "minimum"}
 _ACCUMULATOR_DTYPES = {"float": np.float32, "double": np.float64, "i32": np.int32, "u32": np.uint32}
 _ACCUMULATOR_DTYPES.update({"i64": np.int64, "u64": np.uint64, "c64": np.complex64})
 _ACCUMULATOR_DTYPES["c128"] = np.complex128
+# complex_ops.cuh's np_cx_at (a complex partial result and an index): complex128 words per element
+_INDEXED_WORDS = {"c64_at": 1, "c128_at": 2}
 
 
 def _accumulator(dtype) -> str:
@@ -56,7 +61,8 @@ def _accumulator(dtype) -> str:
 class Combiner:
     """A reduction or scan operator ("sum", "prod", "max", "min", "and", "or") over values of `dtype`, in
     its accumulator type `acc`; combine(a, b) takes the earlier operand first (NumPy's maximum returns
-    the second of two equal values, so the order decides which zero a max of 0.0 and -0.0 keeps)."""
+    the second of two equal values, so the order decides which zero a max of 0.0 and -0.0 keeps).
+    Complex prod, max and min are `indexed`: their accumulator is np_cx_at, the value and its index."""
 
     def __init__(self, op: str, dtype):
         self.dtype = np.dtype(dtype)
@@ -64,9 +70,16 @@ class Combiner:
         if self.dtype.kind == "b":
             self.op = {"sum": "or", "prod": "and", "max": "or", "min": "and"}.get(op, op)
         self.acc = _accumulator(self.dtype)
+        # complex prod, max, min: complex_ops.cuh's np_cx_at, the partial result and its first index
+        self.indexed = self.dtype.kind == "c" and op in ("prod", "max", "min")
+        if self.indexed:
+            self.acc += "_at"
 
     def identity(self) -> str:
         op, dtype = self.op, self.dtype
+        if self.indexed:
+            bound = {"prod": 1, "max": complex(-np.inf, -np.inf), "min": complex(np.inf, np.inf)}
+            return f"np_at({literal(bound[op], dtype)}, NP_EMPTY)"
         if op == "sum" and dtype.kind == "f":
             return f"(-({self.acc})0)"  # -0.0 + x is x for every x, -0.0 included
         if op == "sum" and dtype.kind == "c":  # two float sums, each from -0.0
@@ -85,7 +98,9 @@ class Combiner:
         op, acc = self.op, self.acc
         if op in ("and", "or"):
             return f"({a} {'&' if op == 'and' else '|'} {b})"
-        if self.dtype.kind in "fc":  # complex: sums only (cuda_region), per part
+        if self.indexed:
+            return f"np_c{op}_at({a}, {b})"
+        if self.dtype.kind in "fc":  # complex sums: per part
             if op in ("sum", "prod"):
                 return f"({a} {'+' if op == 'sum' else '*'} {b})"
             return f"np_{op}_float<{acc}>({a}, {b})"
@@ -93,11 +108,17 @@ class Combiner:
             return f"np_{'add' if op == 'sum' else 'mul'}<{acc}>({a}, {b})"
         return f"np_{op}_int<{acc}>({a}, {b})"
 
-    def element(self, expr: str) -> str:
+    def element(self, expr: str, index: str = "j") -> str:
+        """The accumulator value of the element `expr` of flat reduced index `index`."""
+        if self.indexed:
+            function = "np_cprod_element" if self.op == "prod" else "np_at"
+            return f"{function}({expr}, {index})"
         return f"({self.acc})({expr} != 0)" if self.op in ("and", "or") else f"({self.acc})({expr})"
 
     def result_of(self, name: str) -> str:
         t = register_type(self.dtype)
+        if self.indexed:
+            return f"{name}.z"
         if self.dtype.kind == "b":
             return f"({name} != 0)"
         if self.dtype == np.float16:
@@ -376,6 +397,20 @@ def _form(region: Region, writer: _Writer) -> str:
     return "columns"
 
 
+def _accumulator_bytes(acc: str) -> int:
+    if acc in _INDEXED_WORDS:
+        return 16 * _INDEXED_WORDS[acc]
+    return np.dtype(_ACCUMULATOR_DTYPES[acc]).itemsize
+
+
+def _partials(acc: str, parts: int) -> tuple:
+    """(shape, dtype) of the buffer of `parts` partial results of accumulator type `acc`: an indexed
+    complex one (a struct NumPy has no dtype for) as complex128 words, which also align it."""
+    if acc in _INDEXED_WORDS:
+        return (parts, _INDEXED_WORDS[acc]), np.dtype(np.complex128)
+    return (parts,), np.dtype(_ACCUMULATOR_DTYPES[acc])
+
+
 def _register_bytes(dtype) -> int:
     return 4 if dtype == np.float16 else dtype.itemsize
 
@@ -400,11 +435,9 @@ def lower_reduction(region: Region) -> KernelSource:
             writer.row_sites = tuple(widest)
             writer.per_outer_point("KERNEL")
         source, names = named(writer.code.text(), form)
-    static_shared = sum(
-        33 * np.dtype(_ACCUMULATOR_DTYPES[r.acc]).itemsize for r in writer.reductions
-    )
+    static_shared = sum(33 * _accumulator_bytes(r.acc) for r in writer.reductions)
     extremes = sorted({r.op for r in writer.reductions if r.op in ("max", "min")})
-    accumulators = [np.dtype(_ACCUMULATOR_DTYPES[r.acc]) for r in writer.reductions]
+    accumulators = [r.acc for r in writer.reductions]
 
     def configure(shape):
         outer = int(np.prod([shape[d] for d in region.kept], dtype=np.int64))
@@ -415,7 +448,7 @@ def lower_reduction(region: Region) -> KernelSource:
         parts = max(1, min(-(-inner // BLOCK), PARTS))
         args = [np.int64(n) for n in shape] + [np.int64(outer), np.int64(inner), np.int64(parts)]
         if form == "whole":
-            scratch = [((parts,), dtype) for dtype in accumulators]
+            scratch = [_partials(acc, parts) for acc in accumulators]
             ids = tuple(range(len(scratch)))
             return args, [((parts,), (BLOCK,), ids), ((1,), (BLOCK,), ids)], scratch
         if form == "rows":

@@ -102,7 +102,7 @@ class Region:
                     f"{e.prim.name} over axes {e.params['axes']} in a region over {self.axes}"
                 )
             kind = np.dtype(e.outputs[0].aval.dtype).kind
-            if kind not in "biuf" and not (kind == "c" and e.prim is s.reduce_sum_p):
+            if kind not in "biufc":
                 raise NotLowered(
                     f"CUDA lowering of {e.prim.name} of {e.outputs[0].aval.dtype} is not written"
                 )
