@@ -245,3 +245,15 @@ def test_jit_of_complex_prod_max_and_min_on_a_cuda_array_runs_cuda_kernels(stand
             assert_same_bits(g, np.asarray(w))
         want = np.prod(b, axis=1)
     assert np.all(np.abs(got[3] - want) <= product_bound("complex128", 300) * np.abs(want))
+
+
+@pytest.mark.parametrize("dtype", COMPLEX)
+def test_max_over_two_axes_and_beside_full_size_outputs(dtype):
+    x = ties(dtype, (3, 5, 70), seed=7)
+    got, want = run(lambda a: (ast.max(a, axis=(1, 2)), ast.min(a, axis=(1, 2))), x, "rows")
+    for g, w in zip(got, want):
+        assert_same_bits(g, w, "axes (1, 2)")
+    # a row read by two passes (kept in shared memory) and a full-size output
+    y = ties(dtype, (4, 300), seed=8, nans=False)
+    got, want = run(lambda a: a - ast.max(a, axis=1, keepdims=True), y, "rows")
+    assert_same_bits(got[0], want[0], "a - max(a)")
