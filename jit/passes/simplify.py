@@ -76,6 +76,17 @@ def _broadcast(eqn, ctx):
     return layout.broadcast_of_broadcast(eqn, ctx)
 
 
+def _copy(eqn, ctx):
+    """copy(x) -> x where the function does not return the copy: traced values are never written in place
+    (an update makes a new value), so a copy matters only where the caller receives it, which must not
+    share a buffer with an argument or another result. `x.astype(x.dtype)`, `x.copy()`, `array(x)` under
+    jit no longer cost a memory pass, nor split the kernels around them."""
+    if ctx.is_output(eqn.outputs[0]):
+        return None
+    count("copy_of_internal_value")
+    return eqn.inputs[0]
+
+
 def _reduce_nothing(eqn, ctx):
     return eqn.inputs[0] if not eqn.params["axes"] else None  # a reduction over no axes
 
@@ -109,6 +120,7 @@ simplify_rules[s.transpose_p] = _transpose
 simplify_rules[p.convert_p] = _chain(_convert, layout.layout_rules)
 simplify_rules[s.broadcast_in_dim_p] = _broadcast
 simplify_rules[p.stop_gradient_p] = _stop_gradient
+simplify_rules[p.copy_p] = _copy
 
 
 class _Context:
@@ -119,6 +131,7 @@ class _Context:
         self._graph = graph
         self._uses = None  # atom -> its uses in the graph, outputs included; counted on first ask
         self._consumers = None  # Var -> the equations reading it, once per use; built on first ask
+        self._outputs = None  # the graph's output Vars, on first ask
 
     def __call__(self, x):
         return self.made_by.get(x)
@@ -143,6 +156,11 @@ class _Context:
                     consumers.setdefault(y, []).append(eqn)
             self._consumers = consumers
         return [] if x in self._graph.outputs else self._consumers.get(x, [])
+
+    def is_output(self, x) -> bool:
+        if self._outputs is None:
+            self._outputs = {y for y in self._graph.outputs if not isinstance(y, Literal)}
+        return x in self._outputs
 
     def order_key(self, x):
         if isinstance(x, Literal):

@@ -290,3 +290,31 @@ def test_the_compiled_kernel_matches_the_unoptimized_reference_bit_for_bit():
         expected = ast.jit(f, backend="reference", passes=[])(*args)
         actual = ast.jit(f, backend="numba", tiered=False)(*args)
     assert_bit_identical([expected], [actual])
+
+
+def test_copies_of_values_the_function_does_not_return_are_dropped():
+    """x.astype(x.dtype), .copy() and array(x) inside a jitted function cost no pass of their own and do
+    not split the kernel around them; a returned copy keeps its own buffer (it must not alias the argument,
+    nor another result)."""
+
+    def f(x):
+        y = ast.exp(x).astype(x.dtype) * 2.0
+        z = ast.array(ast.sin(x)).copy() + 1.0
+        return y, z, x.copy(), y.copy()
+
+    x = _floats(np.float64)
+    g = ast.jit(f)
+    low = g.lower(x)
+    copies = [e for e in low.optimized.eqns if e.prim.name == "copy"]
+    assert len(copies) == 2  # the returned ones
+    assert "copy_of_internal_value" in str(low.pass_report())
+    y, z, xc, yc = g(x)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(np.asarray(y), np.exp(x) * 2.0)
+        np.testing.assert_array_equal(np.asarray(z), np.sin(x) + 1.0)
+    np.testing.assert_array_equal(np.asarray(xc), x)
+    np.testing.assert_array_equal(np.asarray(yc), np.asarray(y))
+    xc, yc = np.asarray(xc), np.asarray(yc)
+    assert not np.shares_memory(xc, x) and not np.shares_memory(yc, np.asarray(y))
+    xc[0, 0] = 123.0
+    assert x[0, 0] != 123.0
