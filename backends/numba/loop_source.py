@@ -19,6 +19,7 @@ from collections import Counter
 
 import numpy as np
 
+from arraystack.backends.numba.codegen_widen import is_storage
 from arraystack.ir.ir import Graph, Literal
 
 
@@ -27,12 +28,22 @@ class Unsupported(Exception):
 
 
 def dtype_text(dtype) -> str:
+    """The numba array dtype holding values of `dtype`: float16 and bfloat16 values are their bits (uint16),
+    which only the region kernels compute with (they widen and round them, codegen_widen.py)."""
     dtype = np.dtype(dtype)
     if dtype.kind == "b":
         return "np.bool_"
-    if dtype.kind not in "iufc" or dtype.itemsize < 4 and dtype.kind == "f":
+    if is_storage(dtype):
+        return "np.uint16"
+    if dtype.kind not in "iufc":
         raise Unsupported(f"{dtype.name} values")
     return f"np.{dtype.name}"
+
+
+def _bitwise_only(eqn, what):
+    """Raise Unsupported when `eqn` would compute on float16/bfloat16 bits outside a region kernel."""
+    if any(is_storage(v.aval.dtype) for v in (*eqn.inputs, *eqn.outputs)):
+        raise Unsupported(f"{what} of {eqn.outputs[0].aval.dtype.name} values outside a kernel")
 
 
 def _shape_text(shape) -> str:
@@ -65,7 +76,7 @@ class LoopSource:
         if value.ndim:
             raise Unsupported("an array literal")
         name = self.fresh("c")
-        item = value.item()
+        item = value.view(np.uint16).item() if is_storage(dtype) else value.item()
         text = repr(bool(item)) if dtype.kind == "b" else f"{dtype_text(dtype)}({item!r})"
         text = text.replace("nan", "np.nan").replace("inf", "np.inf")
         self.hoisted.append(f"{name} = np.full((1,), {text}, {dtype_text(dtype)})")
@@ -234,6 +245,8 @@ def _broadcast(src, eqn, ins, depth):
 
 def _convert(src, eqn, ins, depth):
     source, target = eqn.inputs[0].aval.dtype, eqn.outputs[0].aval.dtype
+    if is_storage(source) or is_storage(target):
+        return _elementwise(src, eqn, ins, depth)  # a region kernel converts the bits
     if source.kind == "f" and target.kind in "iu":
         raise Unsupported("a float -> int conversion (NumPy's out-of-range values)")
     if source.kind == "c" and target.kind != "c":
@@ -266,6 +279,7 @@ def _rev(src, eqn, ins, depth):
 
 
 def _iota(src, eqn, ins, depth):
+    _bitwise_only(eqn, "iota")
     p = eqn.params
     shape, dim = tuple(p["shape"]), p["dimension"]
     ramp = f"np.arange({shape[dim]}).astype({dtype_text(p['dtype'])})"

@@ -9,6 +9,7 @@ left half done).
 
 from __future__ import annotations
 
+from arraystack.backends.numba.codegen_widen import is_storage
 from arraystack.backends.numba.loop_source import LOWERINGS, Unsupported, _shape_text, dtype_text
 
 
@@ -117,6 +118,8 @@ def _scatter(src, eqn, ins, depth):
     x = eqn.inputs[0].aval
     if x.dtype.kind == "b" and eqn.params["update"] != "set":
         raise Unsupported("a boolean scatter-" + eqn.params["update"])
+    if is_storage(x.dtype) and eqn.params["update"] != "set":
+        raise Unsupported(f"a scatter-{eqn.params['update']} of {x.dtype.name} values outside a kernel")
     index = _indices(src, eqn, x, ins[2:], depth)
     out = src.assign(depth, f"{ins[0]}.copy()")
     scalar = len(ins) - 2 == x.ndim

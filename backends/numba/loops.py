@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from arraystack.backends.numba import loop_structure  # noqa: F401  (registers scan/while/switch/gather)
+from arraystack.backends.numba.codegen_widen import is_storage
 from arraystack.backends.numba.loop_source import LoopSource, Unsupported
 
 _host_array = np.ndarray
@@ -59,13 +60,18 @@ def compile_loop(eqn, cache_dir, host_step):
     in_avals = [v.aval for v in eqn.inputs]
     dtypes = [np.dtype(a.dtype) for a in in_avals]
     scalar_out = [not v.aval.shape for v in eqn.outputs]
+    # float16/bfloat16 values cross into the function as their bits (loop_source.dtype_text)
+    bits_in = [is_storage(d) for d in dtypes]
+    bits_out = [np.dtype(v.aval.dtype) if is_storage(v.aval.dtype) else None for v in eqn.outputs]
     fallback = []
 
     def step(*operands):
         args = []
-        for x, dtype in zip(operands, dtypes):
+        for x, dtype, bits in zip(operands, dtypes, bits_in):
             if type(x) is not _host_array or x.dtype != dtype or not x.flags.c_contiguous:
                 x = np.ascontiguousarray(x, dtype)
+            if bits:
+                x = x.view(np.uint16)
             args.append(x.reshape(1) if x.ndim == 0 else x)
         try:
             outs = kernel(*args)
@@ -73,6 +79,7 @@ def compile_loop(eqn, cache_dir, host_step):
             if not fallback:
                 fallback.append(host_step())
             return fallback[0](*operands)
+        outs = [o if d is None else o.view(d) for o, d in zip(outs, bits_out)]
         return [o.reshape(()) if s else o for o, s in zip(outs, scalar_out)]
 
     return step, source, fresh, f"compiled loop (numba): {runs} in one function"

@@ -337,3 +337,56 @@ def test_a_complex_to_real_conversion_keeps_the_host_loop():
         out = f(z)
     np.testing.assert_array_equal(np.asarray(out), [3.0, 9.0])
     assert "host loop over compiled bodies: a complex -> real conversion (NumPy's ComplexWarning)" in text
+
+
+@pytest.mark.parametrize("dtype", [np.float16, ast.bfloat16])
+def test_float16_and_bfloat16_loops_compile_on_their_bits(host_loops, dtype):
+    """Half-precision values cross the compiled loop as their bits: kernels widen and round them (the
+    host loop's bits), slices, concatenations, pads, constants and indexed sets move the bits."""
+    rng = np.random.default_rng(6)
+    xs = rng.standard_normal((30, 8)).astype(dtype)
+
+    def f(z0, xs):
+        def body(z, x):
+            z = ast.tanh(z * 0.5 + x)
+            return z, (z * 2).astype(np.float32)
+
+        return ast.scan(body, z0, xs)
+
+    def g(v):
+        def body(i, v):
+            v = ast.concatenate([v[1:], v[:1]]) * 1.5 - 0.25
+            v = ast.pad(v[:4], (1, 1), constant_values=-0.5)
+            v[i % 6] = v[0] + 1
+            return v
+
+        return ast.fori_loop(0, 10, body, v)
+
+    got, host = _both(f, host_loops, np.ones(8, dtype), xs)
+    assert np.asarray(got[0]).dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(np.asarray(got[0]).view(np.uint16), np.asarray(host[0]).view(np.uint16))
+    _same(got[1], host[1])
+    v = np.arange(6).astype(dtype)
+    got, host = _both(g, host_loops, v)
+    np.testing.assert_array_equal(np.asarray(got).view(np.uint16), np.asarray(host).view(np.uint16))
+    want = v
+    for i in range(10):  # NumPy computes each step in the dtype (kernels: one rounding per region output)
+        w = np.concatenate([want[1:], want[:1]]).astype(np.float32) * 1.5 - 0.25
+        w = np.pad(w.astype(dtype)[:4], (1, 1), constant_values=-0.5)
+        w[i % 6] = (w[0].astype(np.float32) + 1).astype(dtype)
+        want = w
+    np.testing.assert_array_equal(np.asarray(got).view(np.uint16), want.view(np.uint16))
+
+
+def test_arithmetic_on_half_precision_bits_outside_a_kernel_keeps_the_host_loop():
+    def body(i, v):
+        ast.add.at(v, i, ast.float16(1.0))  # a scatter-add
+        return v
+
+    def f(v):
+        return ast.fori_loop(0, 3, body, v)
+
+    g = ast.jit(f, tiered=False)
+    v = np.zeros(4, np.float16)
+    assert "host loop over compiled bodies: a scatter-add of float16 values outside a kernel" in _plan(g, v)
+    np.testing.assert_array_equal(np.asarray(g(v)), [1, 1, 1, 0])
