@@ -39,6 +39,7 @@ import statistics
 import subprocess
 import sys
 import time
+import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -65,32 +66,48 @@ def gpu_test_files() -> list:
     return sorted(found)
 
 
-def run_gpu_tests(timeout: float, dry_run: bool) -> dict:
+def run_gpu_tests(timeout: float, dry_run: bool, log: str | None = None) -> dict:
+    """The gpu-marked tests, then the CUDA kernel suite (tests/backends/cupy) with its kernels on the device
+    (ARRAYSTACK_TEST_KERNELS=gpu, tests/backends/cupy/on_device.py; not in a dry run, which has no device):
+    each run's counts, exit status, seconds and the tail of its output; the whole output goes to `log`."""
     files = gpu_test_files()
-    command = [sys.executable, "-m", "pytest", "-q", "-m", "gpu", "-p", "no:cacheprovider"]
-    command += ["-o", "addopts=--import-mode=importlib", "-rfEs", *files]
-    env = dict(os.environ)
-    env.pop("ARRAYSTACK_CUDA_STANDIN", None)  # the tests install the stand-in themselves
-    started = time.perf_counter()
-    try:
-        done = subprocess.run(
-            command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False
-        )
-        output, rc = done.stdout + done.stderr, done.returncode
-    except subprocess.TimeoutExpired as e:
-        output = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else ""
-        output, rc = output + f"\n(timed out after {timeout:.0f} s)", "timeout"
-    counts = {
-        word: int(n)
-        for n, word in re.findall(r"(\d+) (passed|failed|skipped|errors?|deselected)", output)
-    }
-    return {
-        "files": files,
-        "rc": rc,
-        "counts": counts,
-        "seconds": round(time.perf_counter() - started, 1),
-        "tail": output[-4000:],
-    }
+    base = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfEs"]
+    runs = [("gpu-marked", [*base, "-m", "gpu", "-o", "addopts=--import-mode=importlib", *files], {})]
+    if not dry_run:
+        workers = str(max(1, min(8, (os.cpu_count() or 2) // 2)))
+        kernel_suite = [*base, "-m", "not gpu", "-n", workers, "-o", "addopts=--import-mode=importlib"]
+        runs.append(
+            ("kernels on the device", [*kernel_suite, "tests/backends/cupy"],
+             {"ARRAYSTACK_TEST_KERNELS": "gpu"})
+        )  # fmt: skip
+    out = {"files": files}
+    texts = []
+    for label, command, extra in runs:
+        env = dict(os.environ, **extra)
+        env.pop("ARRAYSTACK_CUDA_STANDIN", None)  # the tests install the stand-in themselves
+        started = time.perf_counter()
+        try:
+            done = subprocess.run(
+                command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout,
+                check=False,
+            )  # fmt: skip
+            output, rc = done.stdout + done.stderr, done.returncode
+        except subprocess.TimeoutExpired as e:
+            output = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else ""
+            output, rc = output + f"\n(timed out after {timeout:.0f} s)", "timeout"
+        counts = {
+            word: int(n)
+            for n, word in re.findall(r"(\d+) (passed|failed|skipped|errors?|deselected)", output)
+        }
+        out[label] = {
+            "rc": rc, "counts": counts, "seconds": round(time.perf_counter() - started, 1),
+            "tail": output[-4000:],
+        }  # fmt: skip
+        texts.append(f"==== {label}: {' '.join(command)}\n{output}")
+    if log:
+        with open(log, "w", encoding="utf-8") as f:
+            f.write("\n".join(texts))
+    return out
 
 
 # -- timing ------------------------------------------------------------------------------------------------
@@ -189,6 +206,7 @@ def measure(workload, clock, rounds: int, target: float, errors: dict) -> list:
             timed.append((system, row))
         except Exception as e:  # noqa: BLE001 - one system's failure is a row of the table
             row["error"] = f"{type(e).__name__}: {e}"[:300]
+            row["traceback"] = traceback.format_exc()[-3000:]
     samples = {id(row): [] for _, row in timed}
     for r in range(rounds):
         order = timed if r % 2 == 0 else timed[::-1]
@@ -342,9 +360,11 @@ def main(argv=None) -> int:
             harness.write_json(args.json, results)
 
     if "tests" not in args.skip:
-        results["tests"] = tests = run_gpu_tests(args.tests_timeout, args.dry_run)
-        print(f"gpu tests ({', '.join(tests['files'])}): {tests['counts']} rc {tests['rc']} "
-              f"in {tests['seconds']} s")  # fmt: skip
+        log = os.path.join(os.path.dirname(os.path.abspath(args.json)), "gpu_tests.log") if args.json else None
+        results["tests"] = tests = run_gpu_tests(args.tests_timeout, args.dry_run, log)
+        for label, run in tests.items():
+            if label != "files":
+                print(f"{label} tests: {run['counts']} rc {run['rc']} in {run['seconds']} s")
         save()
 
     import gpu_workloads as gw
@@ -382,18 +402,24 @@ def main(argv=None) -> int:
             rows.append({"workload": "?", "system": "-", "error": "skipped: over --budget"})
             break
         peers.errors = {k: v for k, v in peers.errors.items() if "not importable" in v}
-        workload = build()
+        try:
+            workload = build()
+        except Exception as e:  # noqa: BLE001 - a workload that cannot be built is a row of the table
+            rows.append({"workload": "?", "system": "-", "error": f"{type(e).__name__}: {e}"[:300],
+                         "traceback": traceback.format_exc()[-3000:]})  # fmt: skip
+            save()
+            continue
         rows += measure(workload, clock, rounds, target, dict(peers.errors))
         del workload
         _free(xp, peers)
         save()
-        print(f"  {rows[-1]['title']}: done at {time.perf_counter() - started:.0f} s", flush=True)
+        print(f"  {rows[-1].get('title')}: done at {time.perf_counter() - started:.0f} s", flush=True)
     results["targets"] = goals = targets([r for r in rows if "title" in r])
     if "planner" not in args.skip:
         try:
             results["planner"] = planner_run(ast, 1 << 12 if args.dry_run else 1 << 22)
         except Exception as e:  # noqa: BLE001 - reported with the rest
-            results["planner"] = {"error": f"{type(e).__name__}: {e}"}
+            results["planner"] = {"error": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc()}
     results["seconds"] = round(time.perf_counter() - started, 1)
     save()
     report(results, rows, goals)

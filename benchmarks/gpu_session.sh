@@ -7,7 +7,7 @@
 # editable install without build isolation or dependencies: nothing is downloaded), then runs
 # benchmarks/bench_gpu.py, which runs the gpu-marked tests first and then the timings. What to copy back:
 # $OUT/bench_gpu.json (every row, target, the device's figures, the test summary) and $OUT/bench_gpu.log
-# (the printed table); without $OUT both go to ./gpu-results/.
+# (the printed table), $OUT/gpu_tests.log (the tests' whole output); without $OUT they go to ./gpu-results/.
 set -u
 OUT="${OUT:-$PWD/gpu-results}"
 mkdir -p "$OUT"
@@ -21,6 +21,7 @@ PY="${PYTHON:-python3}"
     "$PY" -m pip install -e . --no-build-isolation --no-deps -q || echo "# install failed"
   fi
   "$PY" -c "import arraystack, sys; print('# arraystack from', arraystack.__file__, 'python', sys.version.split()[0])"
+  "$PY" -c "import numpy, numba, cupy; print('# numpy', numpy.__version__, 'numba', numba.__version__, 'cupy', cupy.__version__)"
   timeout 500 "$PY" benchmarks/bench_gpu.py --json "$OUT/bench_gpu.json" "$@"
   echo "# bench_gpu.py exit status $?"
 } 2>&1 | tee "$OUT/bench_gpu.log"

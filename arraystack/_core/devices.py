@@ -10,6 +10,7 @@ elsewhere.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 from typing import TYPE_CHECKING
@@ -408,6 +409,25 @@ def create_on(target: Device, create, *args, **kwargs):
     if type(value) is Tracer or device_of_buffer(value) == target:
         return out
     return wrap(to_device(value, target))
+
+
+@contextlib.contextmanager
+def constants_beside(like):
+    """Inside: operand-less binds (an iota, a full) evaluate on the device of the raw value `like` when that
+    is not the CPU, so an eager composition's constants meet its operands on their device."""
+    if type(like) in (np.ndarray, Tracer) or isinstance(like, (np.generic, bool, int, float, complex)):
+        yield
+        return
+    target = device_of_buffer(like)
+    if target == CPU:
+        yield
+        return
+    saved = getattr(_local, "placing", None)
+    _local.placing = target
+    try:
+        yield
+    finally:
+        _local.placing = saved
 
 
 def _placement():

@@ -13,7 +13,7 @@ import numpy as np
 
 from arraystack._core.array import ndarray
 from arraystack._core.operands import broadcast_raw, convert_raw, shape_of
-from arraystack.ir.core import Tracer, TracerError, bind
+from arraystack.ir.core import Tracer, TracerError, bind, namespace_of
 from arraystack.ir.structural import nonzero_p, reshape_p, rev_p, slice_p, transpose_p
 
 ONLY_VALID = (
@@ -299,14 +299,18 @@ def index_arrays(plan, shape, traced):
         ) from None
     if 0 not in broadcast:
         for value, x_axis in checks:
-            _check_bounds(np.asarray(value), x_axis, shape[x_axis])
+            _check_bounds(value, x_axis, shape[x_axis])
     return axes, x_axes, arrays, broadcast
 
 
 def _check_bounds(index, axis, n):
-    if index.size == 0 or (index.min() >= -n and index.max() < n):
+    """IndexError naming the first index outside [-n, n) (`index`: a NumPy array or a device array, whose
+    minimum and maximum are read back)."""
+    if not hasattr(index, "ndim"):
+        index = np.asarray(index)
+    if index.size == 0 or (int(index.min()) >= -n and int(index.max()) < n):
         return
-    bad = index.ravel()
+    bad = np.asarray(index.get() if hasattr(index, "get") else index).ravel()
     first = bad[np.argmax((bad < -n) | (bad >= n))]
     raise IndexError(f"index {first} is out of bounds for axis {axis} with size {n}")
 
@@ -319,7 +323,8 @@ def gather_operands(arrays, x_axes, broadcast, traced, mode="raise"):
     axis (`axes`, given when it differs from the operand's own after the transpose)."""
     if not traced:
         return [
-            a if shape_of(a) == broadcast else np.broadcast_to(a, broadcast) for a in arrays
+            a if shape_of(a) == broadcast else namespace_of((a,)).broadcast_to(a, broadcast)
+            for a in arrays
         ], {"mode": mode}
     out = []
     for a in arrays:

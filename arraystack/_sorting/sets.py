@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from arraystack._core.array import ndarray, wrap
+from arraystack._core.devices import constants_beside
 from arraystack._creation.basic import asarray, astype
 from arraystack._creation.filled import full
 from arraystack._creation.ranges import arange
@@ -55,7 +56,8 @@ class UniqueInverseResult(NamedTuple):
 
 def _stable_order(keys, n):
     """(sorted keys, the int64 permutation) of a lexicographic stable sort of 1-d keys of length n."""
-    iota = bind(iota_p, dtype=_INT64, shape=(n,), dimension=0)
+    with constants_beside(keys[0]._value):
+        iota = bind(iota_p, dtype=_INT64, shape=(n,), dimension=0)
     outs = bind(
         sort_p, *[k._value for k in keys], iota, dimension=0, num_keys=len(keys), kind="stable"
     )
@@ -105,7 +107,13 @@ def _sorted_runs(a, axis, equal_nan):
     return aux, perm, _first_of_runs(differs, n), n, moved.shape[1:]
 
 
-def _unique_sorted(
+def _unique_sorted(a, *args):
+    """_sorted_unique with its constants on `a`'s device."""
+    with constants_beside(a._value):
+        return _sorted_unique(a, *args)
+
+
+def _sorted_unique(
     a, return_index, return_inverse, return_counts, axis, equal_nan, size, fill_value
 ):
     aux, perm, mask, n, row_shape = _sorted_runs(a, axis, equal_nan)

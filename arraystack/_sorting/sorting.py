@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import ndarray, wrap
+from arraystack._core.devices import constants_beside
 from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axis
@@ -85,8 +86,11 @@ def _operand_and_axis(a, axis):
     return a._value, normalize_axis(axis, a.ndim)
 
 
-def _iota(shape, axis):
-    return bind(iota_p, dtype=_INT64, shape=tuple(shape), dimension=axis)
+def _iota(shape, axis, like):
+    """int64 indices along `axis`, on the device of the raw value `like`."""
+
+    with constants_beside(like):
+        return bind(iota_p, dtype=_INT64, shape=tuple(shape), dimension=axis)
 
 
 def _flip(x, axis, descending):
@@ -198,7 +202,7 @@ def argsort(
     x, axis = _operand_and_axis(a, axis)
     shape = x.shape
     keys = _flip(x, axis, descending)
-    _, index = bind(sort_p, keys, _iota(shape, axis), dimension=axis, num_keys=1, kind=kind)
+    _, index = bind(sort_p, keys, _iota(shape, axis, keys), dimension=axis, num_keys=1, kind=kind)
     if not descending:
         return wrap(index)
     return shape[axis] - 1 - wrap(_flip(index, axis, True))
@@ -248,7 +252,7 @@ def lexsort(keys: ArrayLike | Sequence[ArrayLike], axis: int = -1) -> NDArray:
     outs = bind(
         sort_p,
         *primary_first,
-        _iota(shape, axis),
+        _iota(shape, axis, primary_first[0]),
         dimension=axis,
         num_keys=len(keys),
         kind="stable",

@@ -209,6 +209,11 @@ _KERNEL = re.compile(
 _libraries: dict = {}  # path -> (library, parameters per kernel)
 
 
+def kernel_names(source: str) -> list:
+    """The names of the `extern "C" __global__` kernels of a source, in order."""
+    return list(dict.fromkeys(_KERNEL.findall(source)))
+
+
 def load(source: str, kernel_name: str, cache_dir: str | None = None) -> CpuKernel:
     """Build `source` with the CUDA emulation header and return its kernel `kernel_name`.
 
@@ -228,7 +233,7 @@ def load(source: str, kernel_name: str, cache_dir: str | None = None) -> CpuKern
     CpuKernel
         Called as ``kernel(grid, block, args, shared_mem=0)``, as cupy's RawKernel.
     """
-    names = list(dict.fromkeys(_KERNEL.findall(source)))
+    names = kernel_names(source)
     if kernel_name not in names:
         raise ValueError(f'no extern "C" __global__ kernel named {kernel_name!r} in the source')
     params = {name: _signature(source, name) for name in names}

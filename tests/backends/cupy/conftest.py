@@ -1,10 +1,15 @@
 """Fixtures of the cupy backend's tests: `standin`, the stand-in for cupy (backends/cupy/standin.py) with two
-CUDA devices in host memory, installed for one test and removed afterwards."""
+CUDA devices in host memory, installed for one test and removed afterwards. With
+ARRAYSTACK_TEST_KERNELS=gpu the kernels these tests build run on a real GPU (on_device.py)."""
 
 from __future__ import annotations
 
 import pytest
 from arraystack.backends.cupy import standin as _standin
+
+from tests.backends.cupy import on_device
+
+on_device.install()
 
 
 @pytest.fixture

@@ -207,7 +207,7 @@ def test_a_plan_runs_regions_on_the_device_with_explicit_transfers(standin, monk
 
 @pytest.mark.gpu
 def test_real_cupy_eager_grad_and_compile():
-    import cupy
+    cupy = cupy_arrays.cupy_module()
 
     rng = np.random.default_rng(0)
     w, x = rng.normal(size=(4, 3)), rng.normal(size=(5, 4))

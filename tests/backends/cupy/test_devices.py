@@ -187,7 +187,7 @@ def test_dlpack_both_ways(standin):
 
 @pytest.mark.gpu
 def test_real_cupy_devices_and_arrays():
-    import cupy
+    cupy = cupy_arrays.cupy_module()
 
     assert ast.devices()["cuda:0"].kind == "cuda"
     x = ast.asarray(np.arange(12.0).reshape(3, 4), device="cuda")
