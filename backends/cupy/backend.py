@@ -140,21 +140,53 @@ def _lowered(eqn, graph, xp=None, options=None):
     return _kernel_step(kernels, eqn, xp)
 
 
+def load_module(xp, source: str, names, options=()) -> object:
+    """The kernels `names` of CUDA C++ `source` for the current device: `.get_function(name)` gives a
+    kernel called as `kernel(grid, block, args, shared_mem=...)`.
+
+    On a real device the source is compiled by this package's NVRTC (nvrtc.py) with its options into a
+    cubin for the device's architecture, cached in memory and on disk (kernel_cache.py), and loaded as a
+    module: cupy's own compile path (RawModule(code=...)) always adds -ftz=true, which flushes float32
+    denormals to zero where NumPy keeps them. The stand-in for cupy builds the source with the CPU harness.
+    `options`: NVRTC options added to the backend's own (an include path).
+    """
+    from arraystack.backends.cupy import kernel_cache, nvrtc
+
+    standin = arrays._standin()
+    if standin is not None and xp is standin.module:
+        base = tuple(o for o in nvrtc.BASE_OPTIONS if not o.startswith("--ptxas"))
+        return xp.RawModule(code=source, options=(*base, *options))
+    if not nvrtc.available():
+        raise RuntimeError(
+            "the cupy backend compiles its kernels with NVRTC, which is not installed: pip install "
+            "nvidia-cuda-nvrtc-cu12 (CUDA 12) or nvidia-cuda-nvrtc (CUDA 13)"
+        )
+    arch = f"sm_{xp.cuda.Device().compute_capability}"
+    result = kernel_cache.compile_cached(source, tuple(names), arch=arch, options=tuple(options))
+    module = xp.cuda.function.Module()
+    module.load(bytes(result.cubin))
+    return module
+
+
 def _kernel_step(kernels, eqn, xp):
     """A step launching a KernelSource's kernels: its outputs and scratch buffers are new arrays of the
-    current device; the module compiles on the first launch (cupy's NVRTC, or the CPU harness)."""
-    from arraystack.backends.cupy.nvrtc import BASE_OPTIONS
-
-    options = tuple(o for o in BASE_OPTIONS if not o.startswith("--ptxas"))
-    module = xp.RawModule(code=kernels.source, options=options)
+    current device; the module is loaded on the first launch (load_module), and each kernel's function
+    is looked up once."""
     outputs = [(tuple(v.aval.shape), v.aval.dtype) for v in eqn.outputs]
+    loaded: dict = {}  # device id -> {kernel name: function}
 
     def step(*inputs):
+        device = xp.cuda.Device().id
+        functions = loaded.get(device)
+        if functions is None:
+            module = load_module(xp, kernels.source, kernels.kernels)
+            functions = loaded[device] = {n: module.get_function(n) for n in kernels.kernels}
         outs = [xp.empty(shape, dtype) for shape, dtype in outputs]
         scratch = [xp.empty(shape, dtype) for shape, dtype in kernels.scratch(inputs)]
         for launch in kernels.launches(inputs, outs, scratch):
-            kernel = module.get_function(launch.kernel)
-            kernel(launch.grid, launch.block, launch.args, shared_mem=launch.shared_mem)
+            functions[launch.kernel](
+                launch.grid, launch.block, launch.args, shared_mem=launch.shared_mem
+            )
         return outs
 
     return step

@@ -134,17 +134,26 @@ def cubin_cache(cache_dir: str | None = None) -> KernelCache:
 
 
 def compile_cached(
-    source: str, name_expressions=(), arch: str = "sm_80", cache_dir: str | None = None
+    source: str,
+    name_expressions=(),
+    arch: str = "sm_80",
+    cache_dir: str | None = None,
+    options=(),
 ) -> nvrtc.CompileResult:
-    """nvrtc.compile through the cache: keyed by source, names, architecture, NVRTC version and options."""
+    """nvrtc.compile through the cache: keyed by source, names, architecture, NVRTC version and options
+    (BASE_OPTIONS and `options`, which are added after them)."""
     names = tuple(name_expressions)
     major, minor = nvrtc.version()
     key = key_of(
-        source, "\n".join(names), arch, f"nvrtc-{major}.{minor}", " ".join(nvrtc.BASE_OPTIONS)
+        source,
+        "\n".join(names),
+        arch,
+        f"nvrtc-{major}.{minor}",
+        " ".join((*nvrtc.BASE_OPTIONS, *options)),
     )
 
     def build() -> bytes:
-        result = nvrtc.compile(source, names, arch=arch)
+        result = nvrtc.compile(source, names, arch=arch, options=tuple(options))
         header = json.dumps(
             {"log": result.log, "lowered": result.lowered_names, "resources": result.resources}
         ).encode()

@@ -8,14 +8,16 @@ against the same NumPy references:
 
 A kernel is called as the harness's (`kernel(grid, block, args, shared_mem)`, NumPy arrays changed in
 place): each array argument is copied to the device with its strides and its address modulo 256 kept
-(so alignment checks see what they would on the host), the kernel is compiled by cupy's NVRTC with the
-backend's options and launched, and each array whose bytes the kernel changed is copied back.
+(so alignment checks see what they would on the host), the kernel is compiled by the
+backend's loader (backend.load_module: this package's NVRTC, a cubin) and launched, and each array whose bytes the kernel changed is copied back.
 """
 
 from __future__ import annotations
 
 import ctypes
+import glob
 import os
+import sys
 
 import numpy as np
 
@@ -69,11 +71,15 @@ class DeviceKernel:
     """A kernel of CUDA C++ source run on the GPU, called as cpu_harness's CpuKernel."""
 
     def __init__(self, cupy, source: str, name: str):
-        from arraystack.backends.cupy.nvrtc import BASE_OPTIONS
+        from arraystack.backends.cupy.backend import load_module
 
-        options = tuple(o for o in BASE_OPTIONS if not o.startswith("--ptxas"))
+        options = ()
+        if "__half" in source and "cuda_fp16.h" not in source:
+            # the harness's header defines __half; on the device it comes from CUDA's header
+            source = "#include <cuda_fp16.h>\n" + source
+            options = tuple(f"-I{d}" for d in _cuda_includes())
         self.cupy, self.name = cupy, name
-        self.function = cupy.RawModule(code=source, options=options).get_function(name)
+        self.function = load_module(cupy, source, [name], options).get_function(name)
 
     def __call__(self, grid, block, args, shared_mem=0):
         cupy = self.cupy
@@ -90,6 +96,19 @@ class DeviceKernel:
         cupy.cuda.Device().synchronize()
         for copy in copies:
             copy.copy_back()
+
+
+def _cuda_includes() -> list:
+    """Folders holding CUDA's cuda_fp16.h: the toolkit's, or the pip runtime wheel's."""
+    found = []
+    roots = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"]
+    folders = [os.path.join(r, "include") for r in roots if r]
+    for entry in sys.path:
+        folders += sorted(glob.glob(os.path.join(entry, "nvidia", "*", "include")))
+    for folder in folders:
+        if os.path.exists(os.path.join(folder, "cuda_fp16.h")) and folder not in found:
+            found.append(folder)
+    return found[:1]
 
 
 def install() -> bool:
