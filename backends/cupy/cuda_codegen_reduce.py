@@ -39,6 +39,8 @@ SHARED_PER_BLOCK = 48 * 1024
 PARTS = (
     1024  # most partial results of a whole-array reduction (one per block of the partial kernel)
 )
+# elements per trip of a reduction's inner loop (loads in flight per thread)
+UNROLL = 4
 _NUMPY_NAMES = {"max": "maximum", "min": "minimum"}
 _ACCUMULATOR_DTYPES = {"float": np.float32, "double": np.float64, "i32": np.int32, "u32": np.uint32}
 _ACCUMULATOR_DTYPES.update({"i64": np.int64, "u64": np.uint64, "c64": np.complex64})
@@ -199,6 +201,11 @@ class _Writer:
         self.passes: dict = {}  # site -> the passes that load it
         self.row_sites: tuple = ()  # full sites kept in shared memory (rows form), widest first
         self.stored: set = set()
+        # complex128 accumulators and elements need the registers an unrolled loop would take
+        wide = any(_accumulator_bytes(r.acc) > 8 for r in self.reductions) or any(
+            np.dtype(region.dtype(k)).itemsize > 8 for k in range(len(region.sites))
+        )
+        self.unroll = 1 if wide else UNROLL
 
     def hoist(self, targets, env) -> None:
         """Emit at outer scope the outer-level values the targets need that are computable there."""
@@ -218,11 +225,43 @@ class _Writer:
                 region.emit_values(self.code, [e.outputs[0]], env)
 
     def inner_loop(self, start: str, step: str, env: dict, body) -> None:
-        """for j over the reduced elements: decompose, load full sites, run body(env copy)."""
+        """for j over the reduced elements: decompose, load full sites, run body(env copy). The loop runs
+        `self.unroll` elements per trip (each in its own scope, j ascending, then a loop over the rest), so a
+        thread has UNROLL loads in flight; a thread still combines its elements in the order of j, so
+        the results are the bits of the plain loop."""
         code, region = self.code, self.region
-        with code.block(f"for (i64 j = {start}; j < inner_total; j += {step}) {{"):
-            _decompose(code, "j", region.axes)
-            body(dict(env))
+        # every copy of the body is one pass over the elements: each starts from the writer's state
+        # before the loop (rows kept in shared memory, passes counted per site)
+        stored, passes = set(self.stored), dict(self.passes)
+
+        def once(scope):
+            self.stored, self.passes = set(stored), dict(passes)
+            body(scope)
+
+        unroll = self.unroll
+        if unroll == 1:
+            with code.block(f"for (i64 j = {start}; j < inner_total; j += {step}) {{"):
+                _decompose(code, "j", region.axes)
+                once(dict(env))
+            code.line("}")
+            return
+        trip = f"{unroll} * ({step})"
+        last = f"jb + {unroll - 1} * ({step})"
+        with code.block("{"):
+            code.line(f"i64 jb = {start};")
+            with code.block(f"for (; {last} < inner_total; jb += {trip}) {{"):
+                for u in range(unroll):
+                    with code.block("{"):
+                        code.line(f"const i64 j = jb + {u} * ({step});" if u else "const i64 j = jb;")
+                        _decompose(code, "j", region.axes)
+                        once(dict(env))
+                    code.line("}")
+            code.line("}")
+            with code.block(f"for (; jb < inner_total; jb += {step}) {{"):
+                code.line("const i64 j = jb;")
+                _decompose(code, "j", region.axes)
+                once(dict(env))
+            code.line("}")
         code.line("}")
 
     def load_full(self, targets, env) -> None:

@@ -1,0 +1,98 @@
+"""Where a cached jitted call on a CUDA device spends its host time: per-call microseconds of arraystack.jit
+and of cupy for x*2+1 on (8,) float32 and for the digits MLP step (gpu_workloads.py), each followed by
+the functions that take the most of it under cProfile. Run on a machine with a GPU (or with --dry-run on
+the stand-in for cupy, where the figures mean nothing):
+
+    python benchmarks/gpu_dispatch.py [--calls 2000] [--top 25] [--dry-run]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+
+def per_call(run, calls: int, synchronize) -> float:
+    """Microseconds per call over `calls` calls, the device synchronized before and after."""
+    synchronize()
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        run()
+    synchronize()
+    return (time.perf_counter() - t0) / calls * 1e6
+
+
+def profile(run, calls: int, top: int) -> str:
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _ in range(calls):
+        run()
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
+    return out.getvalue()
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--calls", type=int, default=2000)
+    parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--dry-run", action="store_true")
+    args = parser.parse_args(argv)
+    if args.dry_run:
+        os.environ["ARRAYSTACK_CUDA_STANDIN"] = "1"
+    import gpu_workloads as gw
+    import numpy as np
+    from arraystack.backends.cupy import arrays
+
+    import arraystack as ast
+
+    xp = arrays.cupy_module()
+    if xp is None:
+        print(f"no CUDA device: {arrays.missing()}")
+        return 1
+
+    def synchronize():
+        xp.cuda.Device().synchronize()
+
+    host = np.arange(8, dtype=np.float32)
+    f = ast.jit(lambda x: x * 2 + 1)
+    x = ast.asarray(host, device="cuda")
+    c = xp.asarray(host)
+    f(x)
+    f.wait_compiled()
+    peers = gw.Peers(xp, ast, args.dry_run, skip=("jax.jit", "torch.compile", "cupy.fuse"))
+    mlp = gw.mlp_step(peers, 300 if args.dry_run else None)
+    step = {s.name: s for s in mlp.systems}
+    for system in step.values():
+        system.run()
+        if system.warm is not None:
+            system.warm()
+    cases = [
+        ("arraystack.jit x*2+1", lambda: f(x)),
+        ("cupy x*2+1", lambda: c * 2 + 1),
+        ("arraystack.jit MLP step", step["arraystack.jit"].run),
+        ("cupy MLP step", step["cupy"].run),
+    ]
+    calls = 50 if args.dry_run else args.calls
+    for name, run in cases:
+        for _ in range(20):
+            run()
+        print(f"{name}: {per_call(run, calls, synchronize):.1f} us per call")
+    for name, run in cases[::2]:
+        print(f"\n== {name} under cProfile ({calls} calls)")
+        print(profile(run, calls, args.top))
+        synchronize()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
