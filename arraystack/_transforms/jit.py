@@ -20,6 +20,7 @@ import numpy as np
 
 from arraystack._core.accelerator import fastpath as _fastpath
 from arraystack._core.array import _make, ndarray, wrap_array as wrap
+from arraystack._core.devices import buffer_devices as _buffer_devices
 from arraystack._core.config import config
 from arraystack._core.devices import backend_of_arguments
 from arraystack._transforms.jit_arguments import (
@@ -176,7 +177,10 @@ class JitFunction(_JitBase):
                 if t is ndarray:
                     v = a._value
                     if type(v) is not _host_array:
-                        break
+                        device_of = _buffer_devices.get(type(v))
+                        if device_of is None:
+                            break
+                        key.append(device_of(v))  # a device array: its device is in the key
                 elif t is _host_array:  # a NumPy array argument, as NumPy code passes them
                     v = a
                 else:
@@ -195,10 +199,8 @@ class JitFunction(_JitBase):
                         self._stats.cache_hits += 1
                         self._specs.touch(entry)
                         outs = entry.run(values + consts if consts else values)
-                        if entry.single_output:
-                            value = outs[0]
-                            out = _make(value if type(value) is _host_array else np.asarray(value))
-                            return out
+                        if entry.single_output and type(outs[0]) is _host_array:
+                            return _make(outs[0])
                         return _finish(entry, outs)
         if config.disable_jit or is_tracing():
             return self.fun(*args, **kwargs)
@@ -222,11 +224,8 @@ class JitFunction(_JitBase):
         if entry.written:  # arguments the function writes in place: checked now, written back after
             check_writable(entry.written, leaves)
         elif self._plain and not kwargs:
-            host = [a._value if type(a) is ndarray else a for a in args]
-            if all(type(v) is np.ndarray and v.dtype.isnative for v in host):
-                fast_key = (_pipeline_generation[0], config.default_backend) + tuple(
-                    p for a, v in zip(args, host) for p in (type(a), v.shape, v.dtype)
-                )
+            fast_key = _fast_key(args)
+            if fast_key is not None:
                 self._specs.put_fast(fast_key, entry)
         outs = entry.executable(*buffers, *consts)
         if entry.pending is not None and not entry.pending.started:
@@ -332,6 +331,24 @@ class JitFunction(_JitBase):
             backend,
             call=(self, consts, out_tree),  # so plan(...).run(*args) can execute the plan
         )
+
+
+def _fast_key(args):
+    """The key `_call`'s fast path looks these positional arguments up by (the C fast path's, for NumPy
+    buffers: per argument its type, shape and dtype; an array on a device adds the device first), or None
+    when an argument is of a kind the fast path leaves to the full call."""
+    key = [_pipeline_generation[0], config.default_backend]
+    for a in args:
+        v = a._value if type(a) is ndarray else a
+        if type(v) is np.ndarray:
+            if not v.dtype.isnative:
+                return None
+        elif type(a) is ndarray and type(v) in _buffer_devices:
+            key.append(_buffer_devices[type(v)](v))
+        else:
+            return None
+        key += [type(a), v.shape, v.dtype]
+    return tuple(key)
 
 
 if _fastpath is None:

@@ -205,6 +205,7 @@ def _interpret(graph, steps, xp, how=None):
                 last[x] = k
     for x in graph.outputs:
         last[x] = len(graph.eqns)
+    output_bytes = [sum(_nbytes(v.aval) for v in eqn.outputs) for eqn in graph.eqns]
 
     def run(buffers):
         device = f"cuda:{xp.cuda.Device().id}"
@@ -215,7 +216,7 @@ def _interpret(graph, steps, xp, how=None):
             for b in buffers:
                 ledger.hold(buffer_owner(b))
             for k, (eqn, step) in enumerate(zip(graph.eqns, steps)):
-                requested = sum(_nbytes(v.aval) for v in eqn.outputs)
+                requested = output_bytes[k]
                 ledger.reserve(requested, k, eqn.prim.name, eqn.source)
                 ins = [x.value if isinstance(x, Literal) else env[x] for x in eqn.inputs]
                 try:

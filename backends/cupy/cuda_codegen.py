@@ -121,6 +121,7 @@ class KernelSource:
             configure  # sizes, inputs -> (size args, [(grid, block)] per kernel, scratch)
         )
         self._packs = {}
+        self._configs = {}
 
     def _pack(self, inputs, outputs):
         key = tuple((tuple(a.shape), tuple(a.strides)) for a in (*inputs, *outputs))
@@ -135,7 +136,7 @@ class KernelSource:
                 own = _elements(outputs[k])
                 strides.append([np.int64(own[i]) for i in dims])
             sizes = self._region_shape(inputs)
-            pack = (strides, *self._configure(sizes))
+            pack = (strides, *self._configured(sizes))
             if len(self._packs) > 64:
                 self._packs.clear()
             self._packs[key] = pack
@@ -155,7 +156,17 @@ class KernelSource:
         return list(self._pack_scratch(inputs))
 
     def _pack_scratch(self, inputs):
-        return self._configure(self._region_shape(inputs))[2]
+        return self._configured(self._region_shape(inputs))[2]
+
+    def _configured(self, sizes):
+        """configure(sizes), computed once per region shape."""
+        config = self._configs.get(sizes)
+        if config is None:
+            config = self._configure(sizes)
+            if len(self._configs) > 64:
+                self._configs.clear()
+            self._configs[sizes] = config
+        return config
 
     def launches(self, inputs, outputs, scratch=()) -> list:
         """The launches computing `outputs` from `inputs` (see the module docstring)."""

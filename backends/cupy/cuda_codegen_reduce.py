@@ -201,11 +201,13 @@ class _Writer:
         self.passes: dict = {}  # site -> the passes that load it
         self.row_sites: tuple = ()  # full sites kept in shared memory (rows form), widest first
         self.stored: set = set()
-        # complex128 accumulators and elements need the registers an unrolled loop would take
-        wide = any(_accumulator_bytes(r.acc) > 8 for r in self.reductions) or any(
-            np.dtype(region.dtype(k)).itemsize > 8 for k in range(len(region.sites))
+        # loads in flight per thread, as registers allow: 8 of 4-byte values, 4 of 8-byte ones, and one
+        # where complex128 accumulators or elements take the registers
+        widest = max(
+            [_accumulator_bytes(r.acc) for r in self.reductions]
+            + [np.dtype(region.dtype(k)).itemsize for k in range(len(region.sites))]
         )
-        self.unroll = 1 if wide else UNROLL
+        self.unroll = 1 if widest > 8 else UNROLL if widest > 4 else 2 * UNROLL
 
     def hoist(self, targets, env) -> None:
         """Emit at outer scope the outer-level values the targets need that are computable there."""

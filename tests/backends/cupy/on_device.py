@@ -74,8 +74,9 @@ class DeviceKernel:
         from arraystack.backends.cupy.backend import load_module
 
         options = ()
-        if "__half" in source and "cuda_fp16.h" not in source:
-            # the harness's header defines __half; on the device it comes from CUDA's header
+        if "__half" in source and "struct __half" not in source and "cuda_fp16.h" not in source:
+            # a source using CUDA's __half (the harness's header defines it; generated kernels
+            # define their own, numpy_ops.cuh) gets CUDA's header on the device
             source = "#include <cuda_fp16.h>\n" + source
             options = tuple(f"-I{d}" for d in _cuda_includes())
         self.cupy, self.name = cupy, name

@@ -99,6 +99,11 @@ def test_misused_barriers_and_shuffles_fail_loudly(name):
         kernel(1, 32, (out,))
 
 
+@pytest.mark.skipif(
+    on_device.wanted(),
+    reason="CUDA's own __float2half_rn returns the canonical NaN, NumPy keeps the sign; generated "
+    "kernels convert with numpy_ops.cuh's own",
+)
 def test_half_conversions_round_to_nearest_even_as_numpy():
     every = np.arange(1 << 16, dtype=np.uint16).view(np.float16)
     rng = np.random.default_rng(0)
@@ -126,6 +131,7 @@ def test_half_conversions_round_to_nearest_even_as_numpy():
     assert np.array_equal(np.signbit(g), np.signbit(want))
 
 
+@pytest.mark.skipif(on_device.wanted(), reason="the harness's own argument checks")
 def test_scalar_arguments_pass_by_value_with_their_c_types():
     kernel = cpu_harness.load(SOURCE, "scalars")
     out = np.zeros(6)
