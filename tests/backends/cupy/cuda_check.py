@@ -45,10 +45,23 @@ def compile_for_gpus(source, kernels) -> None:
         return
     for arch in ARCHS:
         result = kernel_cache.compile_cached(source, kernels, arch=arch)
-        assert set(kernels) <= set(result.resources), result.log
+        missing = set(kernels) - set(result.resources)
+        assert not missing, (
+            f"{arch}: ptxas reported no resources for {sorted(missing)} (NVRTC {nvrtc.version()} "
+            f"from {nvrtc.library_path()}; mapped: {_mapped('libnvrtc')}); the log:\n{result.log}"
+        )
         assert result.spills == 0, f"{arch}: {result.resources}"
         assert all(r["stack"] == 0 for r in result.resources.values()), result.resources
     _checked.add(source)
+
+
+def _mapped(name: str) -> list:
+    """The files of this process's memory map whose names hold `name` (which libraries are loaded)."""
+    try:
+        with open("/proc/self/maps") as maps:
+            return sorted({line.split()[-1] for line in maps if name in line})
+    except OSError:
+        return []
 
 
 def run_kernels(ks, eqn, inputs, source=None):
