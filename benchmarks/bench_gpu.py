@@ -342,11 +342,55 @@ def parse(argv):
     )
     parser.add_argument("--tests-timeout", type=float, default=TEST_TIMEOUT)
     parser.add_argument("--skip", nargs="*", default=[], help="systems or 'tests' to leave out")
+    parser.add_argument(
+        "--from-json", help="print the report of an earlier run's --json file (runs nothing)"
+    )
+    parser.add_argument(
+        "--markdown", help="with --from-json: write the report as the gpu section of this page"
+    )
+    parser.add_argument("--when", help="with --markdown: when and at which commit the run was made")
     return parser.parse_args(argv)
+
+
+def from_json(path: str, markdown: str | None, when: str | None = None) -> int:
+    """The report of a run on a GPU, from its --json file; with `markdown`, also the `gpu` section of that
+    page (docs/benchmarks.md), under the command the run was made with."""
+    import contextlib
+    import io
+    import json
+
+    with open(path, encoding="utf-8") as f:
+        results = json.load(f)
+    rows = [r for r in results["rows"] if "title" in r]
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        for label, run in results.get("tests", {}).items():
+            if label != "files":
+                print(f"{label} tests: {run['counts']} in {run['seconds']} s")
+        env = results.get("environment", {})
+        print("; ".join(f"{k} {v}" for k, v in env.items()))
+        report(results, rows, results.get("targets") or targets(rows))
+    output = text.getvalue()
+    print(output)
+    if markdown:
+        gpu = results.get("environment", {}).get("gpu", "a GPU")
+        section = "\n".join([
+            f"## GPU ({gpu}): arraystack.jit against cupy, cupy.fuse, jax.jit and torch.compile", "",
+            f"`bash benchmarks/gpu_session.sh` (that is, `{results['command']}`) on {gpu}"
+            + (f", {when}" if when else "") + ":", "", "```text", output.rstrip(), "```",
+        ])  # fmt: skip
+        with open(markdown, encoding="utf-8") as f:
+            page = f.read()
+        with open(markdown, "w", encoding="utf-8") as f:
+            f.write(harness.replace_section(page, "gpu", section))
+        print(f"wrote the gpu section of {markdown}")
+    return 0
 
 
 def main(argv=None) -> int:
     args = parse(argv)
+    if args.from_json:
+        return from_json(args.from_json, args.markdown, args.when)
     started = time.perf_counter()
     if args.dry_run:
         os.environ["ARRAYSTACK_CUDA_STANDIN"] = "1"
@@ -433,6 +477,14 @@ def _free(xp, peers):
         peers.torch.cuda.empty_cache()
 
 
+def _note(error) -> str:
+    """A row's error in one short line (the JSON keeps it whole)."""
+    if not error:
+        return ""
+    line = re.sub(r"/tmp/\S+\.cu(?=\()", "<source>", error.splitlines()[0])
+    return line if len(line) <= 100 else line[:97] + "..."
+
+
 def report(results, rows, goals) -> None:
     columns = [
         ("system", "system", ""), ("us", "us/call", ".1f"), ("GB/s", "GB/s", ".0f"),
@@ -444,7 +496,7 @@ def report(results, rows, goals) -> None:
         if r.get("title") not in titles:
             titles.append(r.get("title"))
     for title in titles:
-        group = [dict(r, note=r.get("error") or "") for r in rows if r.get("title") == title]
+        group = [dict(r, note=_note(r.get("error"))) for r in rows if r.get("title") == title]
         print(f"\n({group[0]['workload']}) {title or ''}")
         print(harness.format_table(group, columns))
     print()
