@@ -363,6 +363,10 @@ class below:
 device_namespaces: dict[type, object] = {}
 device_evaluators: dict[type, object] = {}
 placement: list = [None]
+# [move] where the frontend registers it: move(x) is a host NumPy operand x on the device an eager
+# composition of this thread runs beside (a constant of the composition meeting its device operands), or x
+# itself outside such a composition
+composition_constants: list = [None]
 _SCALAR_TYPES = (bool, int, float, complex, numpy.generic)
 
 
@@ -381,6 +385,9 @@ def _evaluate_on_device(prim, args, params):
     for a in args:
         evaluate = device_evaluators.get(type(a))
         if evaluate is not None:
+            move = composition_constants[0]
+            if move is not None:
+                args = tuple(move(x) if type(x) is numpy.ndarray else x for x in args)
             return evaluate(prim, args, params)
     if placement[0] is not None and all(isinstance(a, _SCALAR_TYPES) for a in args):
         evaluate = placement[0]()

@@ -19,6 +19,8 @@ import numpy as np
 
 from arraystack.ir.core import (
     Tracer,
+    composition_constants,
+    device_namespaces,
     placement,
     register_array_namespace,
     unregister_array_namespace,
@@ -411,6 +413,59 @@ def create_on(target: Device, create, *args, **kwargs):
     return wrap(to_device(value, target))
 
 
+def host_values(buffer) -> np.ndarray:
+    """A raw value's elements as a NumPy array, for a check of its values (indices in bounds) or a result
+    whose shape depends on them: a device buffer is read back (an explicit copy), a host one is itself."""
+    if type(buffer) is np.ndarray:
+        return buffer
+    if type(buffer) in device_namespaces:
+        return to_device(buffer, CPU)
+    return np.asarray(buffer)
+
+
+def constants_on_operand_device(fn):
+    """Decorator: while `fn` runs, the operand-less binds of its composition (an iota, a full) evaluate on
+    the device of its first arraystack array argument that lives on one (constants_beside), so an eager
+    composition's constants meet its operands there. Without devices it is a plain call."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if device_namespaces:
+            found = {}  # device -> a raw value on it
+            for a in (*args, *kwargs.values()):
+                for item in a if isinstance(a, (list, tuple)) else (a,):
+                    value = getattr(item, "_value", None)
+                    if value is not None and type(value) is not Tracer and getattr(value, "ndim", 0):
+                        found.setdefault(device_of_buffer(value), value)
+            devices = [d for d in found if d != CPU] + ([CPU] if CPU in found else [])
+            if len(devices) > 1:
+                first, second = devices[:2]
+                raise ValueError(
+                    f"`{fn.__name__}` got arrays on two devices, {first} and {second}; arraystack does "
+                    f"not copy between devices implicitly. Move one of them first: "
+                    f"x.to_device('{first}') or arraystack.asarray(x, device='{first}')."
+                )
+            if devices and devices[0] != CPU:
+                with constants_beside(found[devices[0]]):
+                    return _results_on(fn(*args, **kwargs), devices[0])
+        return fn(*args, **kwargs)
+
+    return wrapper
+
+
+def _results_on(out, device):
+    """A composition's results (an array, or a tuple or list of them) with those its host steps left on the
+    CPU moved to `device`, where its operands live."""
+    from arraystack._core.array import ndarray, wrap
+
+    if isinstance(out, (tuple, list)):
+        moved = [_results_on(o, device) for o in out]
+        return type(out)(*moved) if hasattr(out, "_fields") else type(out)(moved)
+    if isinstance(out, ndarray) and type(out._value) is np.ndarray:
+        return wrap(to_device(out._value, device))
+    return out
+
+
 @contextlib.contextmanager
 def constants_beside(like):
     """Inside: operand-less binds (an iota, a full) evaluate on the device of the raw value `like` when that
@@ -428,6 +483,15 @@ def constants_beside(like):
         yield
     finally:
         _local.placing = saved
+
+
+def _composition_constant(x):
+    """A host NumPy operand met inside constants_beside (or create_on): moved to that device."""
+    target = getattr(_local, "placing", None)
+    return x if target is None else to_device(x, target)
+
+
+composition_constants[0] = _composition_constant
 
 
 def _placement():

@@ -12,7 +12,14 @@ import ml_dtypes
 import numpy as np
 
 from arraystack.ir.avals import bfloat16 as _BFLOAT16
-from arraystack.ir.core import HOST_KINDS, HostDtypeError, Tracer, active, host_dtype_message
+from arraystack.ir.core import (
+    HOST_KINDS,
+    HostDtypeError,
+    Tracer,
+    active,
+    device_namespaces,
+    host_dtype_message,
+)
 
 if TYPE_CHECKING:
     from typing import Any
@@ -158,6 +165,8 @@ def promotion_operand(value):
     if type(value) is Tracer:
         aval = value.aval
         return _WEAK_SAMPLE[aval.dtype.kind] if aval.weak_type else aval.dtype
+    if type(value) in device_namespaces:  # a device array: its dtype (NumPy cannot read it)
+        return value.dtype
     return value
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.array import wrap
 from arraystack._core import devices as _devices
 from arraystack._creation.basic import _check_order, _placed, asarray, astype
@@ -177,6 +178,7 @@ def _masked(m, mask, keep_where_true):
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def tril(m: ArrayLike, k: int = 0) -> NDArray:
     """Lower triangle of an array: a copy with the elements above the k-th diagonal zeroed.
 
@@ -206,6 +208,7 @@ def tril(m: ArrayLike, k: int = 0) -> NDArray:
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def triu(m: ArrayLike, k: int = 0) -> NDArray:
     """Upper triangle of an array: a copy with the elements below the k-th diagonal zeroed.
 

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack._core.devices import host_values
+from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.array import ndarray, wrap
 from arraystack._core.dtypes import result_type
 from arraystack._core.overrides import defers_to_numpy
@@ -315,7 +317,7 @@ def unravel_index(indices: ArrayLike, shape: AxisLike, order: str = "C") -> tupl
     idx = _coordinate(indices)
     size = int(np.prod(dims, dtype=np.int64))
     if _concrete(idx) and idx.size:
-        raw = np.asarray(idx._value)
+        raw = host_values(idx._value)
         bad = raw[(raw < 0) | (raw >= size)]
         if bad.size:
             raise ValueError(
@@ -466,6 +468,7 @@ c_ = _Concatenator(-1, ndmin=2, trans1d=0)
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> NDArray:
     """Return specified diagonals.
 
@@ -512,6 +515,7 @@ def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> N
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def trace(
     a: ArrayLike,
     offset: int = 0,

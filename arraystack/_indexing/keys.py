@@ -11,6 +11,7 @@ import operator
 
 import numpy as np
 
+from arraystack._core.devices import host_values
 from arraystack._core.array import ndarray
 from arraystack._core.operands import broadcast_raw, convert_raw, shape_of
 from arraystack.ir.core import Tracer, TracerError, bind, namespace_of
@@ -304,13 +305,12 @@ def index_arrays(plan, shape, traced):
 
 
 def _check_bounds(index, axis, n):
-    """IndexError naming the first index outside [-n, n) (`index`: a NumPy array or a device array, whose
-    minimum and maximum are read back)."""
-    if not hasattr(index, "ndim"):
-        index = np.asarray(index)
-    if index.size == 0 or (int(index.min()) >= -n and int(index.max()) < n):
+    """IndexError naming the first index outside [-n, n) (`index`: a NumPy array, or a device array read
+    back to check it, as eager NumPy-style indexing must)."""
+    index = host_values(index)
+    if index.size == 0 or (index.min() >= -n and index.max() < n):
         return
-    bad = np.asarray(index.get() if hasattr(index, "get") else index).ravel()
+    bad = index.ravel()
     first = bad[np.argmax((bad < -n) | (bad >= n))]
     raise IndexError(f"index {first} is out of bounds for axis {axis} with size {n}")
 

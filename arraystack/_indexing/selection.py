@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack._core.devices import constants_on_operand_device, host_values
 from arraystack._core.array import ndarray
 from arraystack._core.dtypes import result_type
 from arraystack._core.overrides import defers_to_numpy
@@ -73,7 +74,7 @@ def _apply_mode(indices, n, mode, axis=0):
     if mode == "clip":
         return clip(indices, 0, max(n - 1, 0))
     if _concrete(indices) and indices.size:
-        bad = np.asarray(indices._value)
+        bad = host_values(indices._value)
         bad = bad[(bad < -n) | (bad >= n)]
         if bad.size:
             raise IndexError(f"index {int(bad[0])} is out of bounds for axis {axis} with size {n}")
@@ -184,6 +185,7 @@ def _along_axis_args(arr, indices, axis):
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def take_along_axis(
     arr: ArrayLike, indices: ArrayLike, axis: int | None = -1, *, mode: str = "raise"
 ) -> NDArray:

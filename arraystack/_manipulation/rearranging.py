@@ -329,9 +329,28 @@ def _detached(out, source):
     if type(value) is Tracer:
         return out
     src = source._value
+    if type(value) is not np.ndarray:  # a device array (cupy's are never read-only)
+        return copy(out) if value.size and _device_bounds_overlap(value, src) else out
     if value.flags.writeable and not (value.size and np.may_share_memory(value, src)):
         return out
     return copy(out)
+
+
+def _device_bounds_overlap(a, b) -> bool:
+    """Whether the memory spans of two device arrays overlap (their __cuda_array_interface__)."""
+    spans = []
+    for x in (a, b):
+        iface = x.__cuda_array_interface__
+        start = end = int(iface["data"][0])
+        strides = iface.get("strides") or np.cumprod((1, *x.shape[:0:-1]))[::-1] * x.itemsize
+        for n, stride in zip(x.shape, strides):
+            if stride < 0:
+                start += (n - 1) * int(stride)
+            else:
+                end += (n - 1) * int(stride)
+        spans.append((start, end + x.itemsize))
+    (s0, e0), (s1, e1) = spans
+    return s0 < e1 and s1 < e0
 
 
 __all__ = ["flip", "fliplr", "flipud", "repeat", "roll", "rot90", "tile"]

@@ -12,6 +12,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 import arraystack as anp
+from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.array import wrap
 from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to_numpy
@@ -607,6 +608,7 @@ def correlate(a: ArrayLike, v: ArrayLike, mode: str = "valid") -> NDArray:
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def convolve(a: ArrayLike, v: ArrayLike, mode: str = "full") -> NDArray:
     """Return the discrete, linear convolution of two one-dimensional sequences.
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack._core.devices import host_values
 from arraystack._core.array import wrap
 from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to_numpy
@@ -128,7 +129,7 @@ def nansum(
         r = accumulating_reduce(
             reduce_sum_p, "add", 0, add_p, a, axis, None, None, keepdims, initial, True
         )
-        if not np.isnan(r._value).any():
+        if not np.isnan(host_values(r._value)).any():
             return r
     x, _ = replace_nan(a._value, 0)
     return accumulating_reduce(
@@ -182,7 +183,7 @@ def nanprod(
         r = accumulating_reduce(
             reduce_prod_p, "multiply", 1, mul_p, a, axis, None, None, keepdims, initial, True
         )
-        if not np.isnan(r._value).any():
+        if not np.isnan(host_values(r._value)).any():
             return r
     x, _ = replace_nan(a._value, 1)
     return accumulating_reduce(

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 import arraystack as anp
+from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.host_calls import host_arguments, wrap_result
 from arraystack._core.overrides import defers_to_numpy
 
@@ -24,6 +25,7 @@ __all__ = ["poly", "vander"]
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> NDArray:
     """Generate a Vandermonde matrix.
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack._core.devices import host_values
 from arraystack._core.array import eager_buffer, wrap
 from arraystack._core.dtypes import check_supported, result_type
 from arraystack._core.operands import broadcast_raw
@@ -437,7 +438,7 @@ def average(
             dtype = np.result_type(a.dtype, wgt.dtype)
         axes = axes_of(axis, a.ndim)
         scl = sum_raw(as_dtype(wgt._value, dtype), axes, keepdims, True)
-        if is_concrete(scl) and np.any(np.asarray(scl) == 0.0):
+        if is_concrete(scl) and np.any(host_values(scl) == 0.0):
             raise ZeroDivisionError("Weights sum to zero, can't be normalized")
         # Note: traced, a zero sum of weights is data the trace cannot see; it gives inf/nan, no error.
         total = sum_raw(binary(mul_p, a._value, wgt._value, dtype), axes, keepdims, True)

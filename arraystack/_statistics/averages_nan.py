@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack._core.devices import host_values
 from arraystack._core.dtypes import check_supported, result_type
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._math.reduce import (
@@ -95,7 +96,7 @@ def nanmean(
     a = as_array(a)
     if _plain_first(a, dtype, out, where) and reduced_size(a.shape, axes_of(axis, a.ndim)):
         r = mean(a, axis, None, None, keepdims)
-        if not np.isnan(r._value).any():
+        if not np.isnan(host_values(r._value)).any():
             return r
     arr, mask = replace_nan(a._value, 0)
     if mask is None:

@@ -15,6 +15,7 @@ import numpy as np
 from numpy.lib import _histograms_impl as _nph
 
 import arraystack as anp
+from arraystack._core.devices import constants_on_operand_device, host_values
 from arraystack._core.array import wrap
 from arraystack.ir.core import ShapeDependsOnDataError, Tracer, bind
 from arraystack.ir.structural import scatter_p
@@ -32,7 +33,7 @@ def _concrete(*xs) -> bool:
 
 
 def _host(x):
-    return None if x is None else np.asarray(x._value)
+    return None if x is None else host_values(x._value)
 
 
 def _scatter_add(index, weights, length, dtype):
@@ -168,6 +169,7 @@ def histogram_bin_edges(
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def histogram(
     a: ArrayLike,
     bins: ArrayLike | str = 10,
@@ -232,6 +234,7 @@ def histogram(
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0) -> NDArray:
     """Count number of occurrences of each value in array of non-negative ints.
 
@@ -265,7 +268,7 @@ def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0)
             "bincount's output length is max(x) + 1, which depends on the traced values of x. "
             "Call it outside jit, or build counts with a known length (e.g. histogram with bins=)."
         )
-    xs = np.asarray(getattr(x, "_value", x))
+    xs = host_values(getattr(x, "_value", x))
     counts = np.bincount(xs, minlength=minlength)  # NumPy's validation and the unweighted result
     if weights is None:
         return wrap(counts)

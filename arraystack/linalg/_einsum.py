@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack.ir.core import device_namespaces
 from arraystack._core.array import scalar_result, wrap
 from arraystack._core.dtypes import result_type
 from arraystack._core.operands import convert_raw
@@ -357,7 +358,9 @@ def einsum(
     value, lab = _sum(value, lab, {x for x in lab if x not in out_labels})
     value = bind(transpose_p, value, permutation=tuple(lab.index(x) for x in out_labels))
     result = wrap(
-        value if type(value) is Tracer or isinstance(value, np.ndarray) else np.asarray(value)
+        value
+        if type(value) is Tracer or isinstance(value, np.ndarray) or type(value) in device_namespaces
+        else np.asarray(value)
     )
     if out is None:
         return scalar_result(result)

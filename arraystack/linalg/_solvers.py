@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.array import wrap
 from arraystack._creation.basic import asarray
 from arraystack.linalg._matmul import matmul
@@ -91,6 +92,7 @@ def solve(a: ArrayLike, b: ArrayLike) -> NDArray:
 
 
 @defers_to(np.linalg.inv)
+@constants_on_operand_device
 def inv(a: ArrayLike) -> NDArray:
     """Compute the inverse of a square matrix (or a stack of them).
 
