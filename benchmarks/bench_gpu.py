@@ -72,10 +72,20 @@ def run_gpu_tests(timeout: float, dry_run: bool, log: str | None = None) -> dict
     each run's counts, exit status, seconds and the tail of its output; the whole output goes to `log`."""
     files = gpu_test_files()
     base = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfEs"]
-    runs = [("gpu-marked", [*base, "-m", "gpu", "-o", "addopts=--import-mode=importlib", *files], {})]
+    runs = [
+        ("gpu-marked", [*base, "-m", "gpu", "-o", "addopts=--import-mode=importlib", *files], {})
+    ]
     if not dry_run:
         workers = str(max(1, min(8, (os.cpu_count() or 2) // 2)))
-        kernel_suite = [*base, "-m", "not gpu", "-n", workers, "-o", "addopts=--import-mode=importlib"]
+        kernel_suite = [
+            *base,
+            "-m",
+            "not gpu",
+            "-n",
+            workers,
+            "-o",
+            "addopts=--import-mode=importlib",
+        ]
         runs.append(
             ("kernels on the device", [*kernel_suite, "tests/backends/cupy"],
              {"ARRAYSTACK_TEST_KERNELS": "gpu"})
@@ -404,7 +414,11 @@ def main(argv=None) -> int:
             harness.write_json(args.json, results)
 
     if "tests" not in args.skip:
-        log = os.path.join(os.path.dirname(os.path.abspath(args.json)), "gpu_tests.log") if args.json else None
+        log = (
+            os.path.join(os.path.dirname(os.path.abspath(args.json)), "gpu_tests.log")
+            if args.json
+            else None
+        )
         results["tests"] = tests = run_gpu_tests(args.tests_timeout, args.dry_run, log)
         for label, run in tests.items():
             if label != "files":
@@ -457,13 +471,18 @@ def main(argv=None) -> int:
         del workload
         _free(xp, peers)
         save()
-        print(f"  {rows[-1].get('title')}: done at {time.perf_counter() - started:.0f} s", flush=True)
+        print(
+            f"  {rows[-1].get('title')}: done at {time.perf_counter() - started:.0f} s", flush=True
+        )
     results["targets"] = goals = targets([r for r in rows if "title" in r])
     if "planner" not in args.skip:
         try:
             results["planner"] = planner_run(ast, 1 << 12 if args.dry_run else 1 << 22)
         except Exception as e:  # noqa: BLE001 - reported with the rest
-            results["planner"] = {"error": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc()}
+            results["planner"] = {
+                "error": f"{type(e).__name__}: {e}",
+                "traceback": traceback.format_exc(),
+            }
     results["seconds"] = round(time.perf_counter() - started, 1)
     save()
     report(results, rows, goals)

@@ -435,7 +435,11 @@ def constants_on_operand_device(fn):
             for a in (*args, *kwargs.values()):
                 for item in a if isinstance(a, (list, tuple)) else (a,):
                     value = getattr(item, "_value", None)
-                    if value is not None and type(value) is not Tracer and getattr(value, "ndim", 0):
+                    if (
+                        value is not None
+                        and type(value) is not Tracer
+                        and getattr(value, "ndim", 0)
+                    ):
                         found.setdefault(device_of_buffer(value), value)
             devices = [d for d in found if d != CPU] + ([CPU] if CPU in found else [])
             if len(devices) > 1:
@@ -470,7 +474,9 @@ def _results_on(out, device):
 def constants_beside(like):
     """Inside: operand-less binds (an iota, a full) evaluate on the device of the raw value `like` when that
     is not the CPU, so an eager composition's constants meet its operands on their device."""
-    if type(like) in (np.ndarray, Tracer) or isinstance(like, (np.generic, bool, int, float, complex)):
+    if type(like) in (np.ndarray, Tracer) or isinstance(
+        like, (np.generic, bool, int, float, complex)
+    ):
         yield
         return
     target = device_of_buffer(like)

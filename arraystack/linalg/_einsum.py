@@ -359,7 +359,9 @@ def einsum(
     value = bind(transpose_p, value, permutation=tuple(lab.index(x) for x in out_labels))
     result = wrap(
         value
-        if type(value) is Tracer or isinstance(value, np.ndarray) or type(value) in device_namespaces
+        if type(value) is Tracer
+        or isinstance(value, np.ndarray)
+        or type(value) in device_namespaces
         else np.asarray(value)
     )
     if out is None:

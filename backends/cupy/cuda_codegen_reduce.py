@@ -228,9 +228,9 @@ class _Writer:
 
     def inner_loop(self, start: str, step: str, env: dict, body) -> None:
         """for j over the reduced elements: decompose, load full sites, run body(env copy). The loop runs
-        `self.unroll` elements per trip (each in its own scope, j ascending, then a loop over the rest), so a
-        thread has UNROLL loads in flight; a thread still combines its elements in the order of j, so
-        the results are the bits of the plain loop."""
+        `self.unroll` elements per trip (each in its own scope, j ascending, then a loop over the rest), so
+        a thread has that many loads in flight; it still combines its elements in the order of j: the
+        results are the bits of the plain loop."""
         code, region = self.code, self.region
         # every copy of the body is one pass over the elements: each starts from the writer's state
         # before the loop (rows kept in shared memory, passes counted per site)
@@ -240,29 +240,22 @@ class _Writer:
             self.stored, self.passes = set(stored), dict(passes)
             body(scope)
 
-        unroll = self.unroll
-        if unroll == 1:
-            with code.block(f"for (i64 j = {start}; j < inner_total; j += {step}) {{"):
+        def element(j):  # one element, in a scope of its own
+            with code.block("{"):
+                code.line(f"const i64 j = {j};")
                 _decompose(code, "j", region.axes)
                 once(dict(env))
             code.line("}")
-            return
-        trip = f"{unroll} * ({step})"
-        last = f"jb + {unroll - 1} * ({step})"
-        with code.block("{"):
-            code.line(f"i64 jb = {start};")
-            with code.block(f"for (; {last} < inner_total; jb += {trip}) {{"):
-                for u in range(unroll):
-                    with code.block("{"):
-                        code.line(f"const i64 j = jb + {u} * ({step});" if u else "const i64 j = jb;")
-                        _decompose(code, "j", region.axes)
-                        once(dict(env))
-                    code.line("}")
-            code.line("}")
+
+        unroll, trip = self.unroll, f"jb += {self.unroll} * ({step})"
+        with code.block(f"{{ i64 jb = {start};"):
+            if unroll > 1:  # whole trips, then the rest one by one
+                with code.block(f"for (; jb + {unroll - 1} * ({step}) < inner_total; {trip}) {{"):
+                    for u in range(unroll):
+                        element(f"jb + {u} * ({step})" if u else "jb")
+                code.line("}")
             with code.block(f"for (; jb < inner_total; jb += {step}) {{"):
-                code.line("const i64 j = jb;")
-                _decompose(code, "j", region.axes)
-                once(dict(env))
+                element("jb")
             code.line("}")
         code.line("}")
 

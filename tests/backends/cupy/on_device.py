@@ -117,7 +117,6 @@ def install() -> bool:
     if not wanted():
         return False
     import cupy  # a missing cupy is an error here: the run asked for the GPU
-
     from arraystack.backends.cupy import cpu_harness
 
     if cupy.cuda.runtime.getDeviceCount() < 1:
