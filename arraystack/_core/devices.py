@@ -423,16 +423,22 @@ def host_values(buffer) -> np.ndarray:
     return np.asarray(buffer)
 
 
-def constants_on_operand_device(fn):
-    """Decorator: while `fn` runs, the operand-less binds of its composition (an iota, a full) evaluate on
-    the device of its first arraystack array argument that lives on one (constants_beside), so an eager
-    composition's constants meet its operands there. Without devices it is a plain call."""
+def constants_on_operand_device(fn=None, *, checked: int | None = None):
+    """Decorator: while `fn` runs, the operand-less binds of its composition (an iota, a full) and the host
+    NumPy operands of its primitives evaluate on the device of its array arguments (constants_beside), so an
+    eager composition's constants meet its operands there, and its host results move there; arrays on two
+    devices raise first. `checked=k`: only the first k positional arguments place the call (indexing: index
+    arrays and values on the host follow the indexed array, as cupy and PyTorch take them). Without
+    devices it is a plain call."""
+    if fn is None:
+        return functools.partial(constants_on_operand_device, checked=checked)
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         if device_namespaces:
             found = {}  # device -> a raw value on it
-            for a in (*args, *kwargs.values()):
+            placing = (*args, *kwargs.values()) if checked is None else args[:checked]
+            for a in placing:
                 for item in a if isinstance(a, (list, tuple)) else (a,):
                     value = getattr(item, "_value", None)
                     if (

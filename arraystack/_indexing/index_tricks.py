@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._core.devices import host_values
-from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.array import ndarray, wrap
+from arraystack._core.devices import constants_on_operand_device, host_values
 from arraystack._core.dtypes import result_type
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axis

@@ -11,8 +11,8 @@ import operator
 
 import numpy as np
 
-from arraystack._core.devices import host_values
 from arraystack._core.array import ndarray
+from arraystack._core.devices import host_values
 from arraystack._core.operands import broadcast_raw, convert_raw, shape_of
 from arraystack.ir.core import Tracer, TracerError, bind, namespace_of
 from arraystack.ir.structural import nonzero_p, reshape_p, rev_p, slice_p, transpose_p

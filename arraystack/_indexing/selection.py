@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._core.devices import constants_on_operand_device, host_values
 from arraystack._core.array import ndarray
+from arraystack._core.devices import constants_on_operand_device, host_values
 from arraystack._core.dtypes import result_type
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axis
@@ -342,6 +342,7 @@ def _same_size_mask(name, a, mask):
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def putmask(a: NDArray, mask: ArrayLike, values: ArrayLike) -> None:
     """Changes elements of an array based on conditional and input values (in place).
 
@@ -461,7 +462,7 @@ def choose(
     index, options = arrays[0], [astype(c, dtype) if c.dtype != dtype else c for c in arrays[1:]]
     if mode == "raise":
         if _concrete(index) and index.size:
-            raw = np.asarray(index._value)
+            raw = host_values(index._value)
             if np.any((raw < 0) | (raw >= n)):
                 raise ValueError("invalid entry in choice array")
     else:
@@ -587,6 +588,7 @@ def extract(
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def select(
     condlist: Sequence[ArrayLike],
     choicelist: Sequence[ArrayLike],

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import _make, ndarray, wrap
+from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._creation.basic import asarray
 from arraystack._indexing.keys import (
@@ -53,6 +54,7 @@ _host_array = np.ndarray
 _NUMPY_VALUES = (np.ndarray, np.generic)
 
 
+@constants_on_operand_device(checked=1)
 def getitem(x: ndarray, key, mode="raise"):
     """x[key] as in NumPy: basic indexing gives views (eager); advanced and boolean ones copy.
 
@@ -64,15 +66,26 @@ def getitem(x: ndarray, key, mode="raise"):
         # composition below (slice, rev, reshape, gather on their reference rules) is exactly NumPy's
         # own indexing of the buffer, so let NumPy do it in one call (views alias, errors are NumPy's).
         t = type(key)
-        if t in _BASIC_KEYS or isinstance(key, _NUMPY_VALUES) or (
-            t is tuple and all(type(k) in _BASIC_KEYS or isinstance(k, _NUMPY_VALUES) for k in key)
+        if (
+            t in _BASIC_KEYS
+            or isinstance(key, _NUMPY_VALUES)
+            or (
+                t is tuple
+                and all(type(k) in _BASIC_KEYS or isinstance(k, _NUMPY_VALUES) for k in key)
+            )
         ):  # NumPy's own arrays and scalars (np.int64(1), np.True_) index as NumPy reads them
             return _host_item(value[key])
-        if t is ndarray and isinstance(key._value, _NUMPY_VALUES) and key._value.dtype.kind in "iub":
+        if (
+            t is ndarray
+            and isinstance(key._value, _NUMPY_VALUES)
+            and key._value.dtype.kind in "iub"
+        ):
             return _host_item(value[key._value])  # an index or mask array, or a scalar result
         if is_host_dtype(value.dtype):
             return _host_item(value[_numpy_key(key)])
-    elif isinstance(value, np.void) and not active.n:  # a structured array's row: by field or position
+    elif (
+        isinstance(value, np.void) and not active.n
+    ):  # a structured array's row: by field or position
         return _host_item(value[_numpy_key(key)])
     if active.n and getattr(value, "dtype", None) is not None and is_host_dtype(value.dtype):
         raise HostDtypeError(host_dtype_message(value.dtype, "x[key]"))
@@ -134,6 +147,7 @@ def _numpy_key(key):
     return key._value if isinstance(key, ndarray) else key
 
 
+@constants_on_operand_device(checked=1)
 def setitem(x: ndarray, key, value):
     """x[key] = value: eager writes x's buffer (and so every view of it) with NumPy's casting;
     traced rebinds x to the updated value. On error x is unchanged."""

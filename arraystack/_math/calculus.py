@@ -12,8 +12,8 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 import arraystack as anp
-from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.array import wrap
+from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to_numpy
 from arraystack.ir.core import Tracer, bind

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._core.devices import host_values
 from arraystack._core.array import wrap
+from arraystack._core.devices import host_values
 from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._math.cumulative import cumprod, cumsum
@@ -424,7 +424,7 @@ def _nan_arg(prim, name, fill, a, axis, out, keepdims):
     if mask is not None and a.size:
         all_nan = bind(reduce_and_p, mask, axes=axes_of(axis, a.ndim))
         # Note: traced, an all-NaN slice cannot raise (the trace does not see data); its index is 0.
-        if is_concrete(all_nan) and np.any(all_nan):
+        if is_concrete(all_nan) and np.any(host_values(all_nan)):
             raise ValueError("All-NaN slice encountered")
     return arg_reduce(prim, name, wrap(x), axis, out, keepdims)
 

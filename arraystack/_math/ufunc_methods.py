@@ -16,6 +16,7 @@ import inspect
 import numpy as np
 
 from arraystack._core.array import ndarray, wrap
+from arraystack._core.devices import constants_on_operand_device
 from arraystack.ir.core import active
 
 NoValue = np._NoValue
@@ -242,6 +243,7 @@ def outer(function, ufunc, A, B, /, **kwargs):
     return function(reshape(a, tuple(a.shape) + (1,) * b.ndim), b, **kwargs)
 
 
+@constants_on_operand_device
 def at(function, ufunc, a, indices, b=None, /):
     """Apply the ufunc in place to the elements of `a` that `indices` selects (numpy.ufunc.at).
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import ndarray, wrap
-from arraystack._core.devices import constants_beside
+from arraystack._core.devices import constants_beside, host_values
 from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axis
@@ -452,7 +452,7 @@ def _bins_decreasing(bins):
     value = bins._value
     if type(value) is Tracer or is_tracing():
         return None
-    edges = np.asarray(value).astype(np.float64).tolist()
+    edges = host_values(value).astype(np.float64).tolist()
     i = 1
     while i < len(edges) and edges[i] == edges[0]:
         i += 1

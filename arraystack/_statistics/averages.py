@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._core.devices import host_values
 from arraystack._core.array import eager_buffer, wrap
+from arraystack._core.devices import host_values
 from arraystack._core.dtypes import check_supported, result_type
 from arraystack._core.operands import broadcast_raw
 from arraystack._core.overrides import defers_to_numpy

@@ -284,6 +284,7 @@ def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0)
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def histogramdd(
     sample: ArrayLike,
     bins: Any = 10,
@@ -380,6 +381,7 @@ def histogramdd(
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def histogram2d(
     x: ArrayLike,
     y: ArrayLike,

@@ -13,6 +13,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 
 import arraystack as anp
 from arraystack._core.array import ndarray
+from arraystack._core.devices import constants_on_operand_device, host_values
 from arraystack._core.dtypes import holds_host
 from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to_numpy
@@ -281,7 +282,7 @@ def _quantile_api(a, q, axis, out, method, keepdims, weights, scale, nan):
                 out,
             )
         counts = anp.sum(~anp.isnan(arr), axis=0)
-        if _is_concrete(counts) and np.any(np.asarray(counts._value) == 0):
+        if _is_concrete(counts) and np.any(host_values(counts._value) == 0):
             import warnings
 
             warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
@@ -397,6 +398,7 @@ def percentile(
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def nanquantile(
     a: ArrayLike,
     q: ArrayLike,
@@ -451,6 +453,7 @@ def nanquantile(
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def nanpercentile(
     a: ArrayLike,
     q: ArrayLike,
@@ -553,6 +556,7 @@ def median(
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def nanmedian(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -598,7 +602,7 @@ def nanmedian(
     if arr.shape[0] == 0:
         return _finish(anp.nanmean(arr, axis=0), (), kept, keepdims, out)
     counts = anp.sum(~anp.isnan(arr), axis=0)
-    if _is_concrete(counts) and np.any(np.asarray(counts._value) == 0):
+    if _is_concrete(counts) and np.any(host_values(counts._value) == 0):
         import warnings
 
         warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=2)

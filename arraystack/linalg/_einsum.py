@@ -15,13 +15,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack.ir.core import device_namespaces
 from arraystack._core.array import scalar_result, wrap
 from arraystack._core.dtypes import result_type
 from arraystack._core.operands import convert_raw
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._creation.basic import asarray
-from arraystack.ir.core import Tracer, bind
+from arraystack.ir.core import Tracer, bind, device_namespaces
 from arraystack.ir.structural import (
     dot_general_p,
     reduce_or_p,

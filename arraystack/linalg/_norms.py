@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import scalar_result, wrap
+from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.overrides import defers_to
 from arraystack._core.shapes import normalize_axis, normalize_axis_tuple
 from arraystack._creation.basic import asarray
@@ -229,6 +230,7 @@ def matrix_norm(x: ArrayLike, /, *, keepdims: bool = False, ord: float | str = "
 
 
 @defers_to(np.linalg.cond)
+@constants_on_operand_device
 def cond(x: ArrayLike, p: float | str | None = None) -> NDArray:
     """Compute the condition number of a matrix.
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from arraystack._core.devices import host_values
 from arraystack._core.array import wrap
 from arraystack._creation.basic import asarray
 from arraystack._core.operands import convert_raw
@@ -68,9 +69,9 @@ def assert_stacked_square(*arrays):
 
 
 def concrete(x):
-    """x's NumPy value, or None while it is traced."""
+    """x's NumPy value (read back from a device), or None while it is traced."""
     value = x._value
-    return None if type(value) is Tracer else value
+    return None if type(value) is Tracer else host_values(value)
 
 
 def data_dependent(what, fix):

@@ -124,6 +124,7 @@ def inv(a: ArrayLike) -> NDArray:
 
 
 @defers_to(np.linalg.lstsq)
+@constants_on_operand_device
 def lstsq(a: ArrayLike, b: ArrayLike, rcond: float | None = None) -> tuple:
     """Return the least-squares solution of ``a @ x = b``.
 
@@ -185,6 +186,7 @@ _NoValue = np._NoValue
 
 
 @defers_to(np.linalg.pinv)
+@constants_on_operand_device
 def pinv(
     a: ArrayLike,
     rcond: ArrayLike | None = None,

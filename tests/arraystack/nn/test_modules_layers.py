@@ -416,10 +416,17 @@ def test_vmap_over_a_batch_matches_a_loop():
 # -- PyTorch's layers with copied weights ---------------------------------------------------------
 
 
-def _torch():
+@pytest.fixture
+def torch64():
+    """torch with float64 as its default dtype for the test, restored afterwards (other tests in the
+    same process export float32 models)."""
     torch = pytest.importorskip("torch")
+    saved = torch.get_default_dtype()
     torch.set_default_dtype(torch.float64)
-    return torch
+    try:
+        yield torch
+    finally:
+        torch.set_default_dtype(saved)
 
 
 def _t(x):
@@ -428,8 +435,8 @@ def _t(x):
     return torch.from_numpy(numpy.ascontiguousarray(_a(x)))
 
 
-def test_against_torch_linear_conv_and_norms():
-    torch = _torch()
+def test_against_torch_linear_conv_and_norms(torch64):
+    torch = torch64
     x = _normal(2, 3, 6, 5)
     tconv = torch.nn.Conv2d(3, 4, 3, stride=2, padding=1)
     conv = nn.Conv2d(3, 4, 3, 2, 1, key=prng.key(0), dtype=F64)
@@ -449,8 +456,8 @@ def test_against_torch_linear_conv_and_norms():
     _close(nn.RMSNorm(5, dtype=F64)(x), torch.nn.RMSNorm(5)(_t(x)).detach().numpy(), rtol=1e-9)
 
 
-def test_against_torch_attention_and_recurrent_layers():
-    torch = _torch()
+def test_against_torch_attention_and_recurrent_layers(torch64):
+    torch = torch64
     tmha = torch.nn.MultiheadAttention(8, 2, batch_first=True)
     w, b = tmha.in_proj_weight.detach().numpy(), tmha.in_proj_bias.detach().numpy()
     mha = nn.MultiHeadAttention(8, 2, key=prng.key(0), dtype=F64)

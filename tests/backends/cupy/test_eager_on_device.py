@@ -89,6 +89,109 @@ CASES = {
 }
 
 
+def _in_place(write, x):
+    """A copy of x written in place by `write`."""
+    y = x.copy()
+    write(y)
+    return y
+
+
+def _setitem(m, a):
+    x = a(A).copy()
+    x[1:3] = 0.5
+    x[a(Bo)] = 2.0
+    return x
+
+
+def _setfancy(m, a):
+    x = a(A).copy()
+    x[a(I % 6)] = 1.0
+    return x
+
+
+def _iadd(m, a):
+    x = a(A).copy()
+    x += a(B)
+    return x
+
+
+CASES.update(
+    {
+        "setitem": _setitem,
+        "setfancy": _setfancy,
+        "iadd": _iadd,
+        "quantile": lambda m, a: m.quantile(a(A), 0.3, axis=0),
+        "nanmedian": lambda m, a: m.nanmedian(a(A), axis=1),
+        "ptp": lambda m, a: m.ptp(a(A), axis=0),
+        "argpartition": lambda m, a: m.sort(m.partition(a(B), 2)),
+        "searchsorted right": lambda m, a: m.searchsorted(m.sort(a(B)), a(B), side="right"),
+        "cumsum bool": lambda m, a: m.cumsum(a(Bo)),
+        "any/all": lambda m, a: m.all(a(Bo), axis=0),
+        "logical": lambda m, a: m.logical_xor(a(Bo), a(Bo).T[:6, :5] if False else a(Bo)),
+        "floor_divide int": lambda m, a: m.floor_divide(a(I), 2),
+        "power": lambda m, a: m.power(a(abs(A)), 0.5),
+        "arctan2": lambda m, a: m.arctan2(a(A), a(A) + 1),
+        "hypot": lambda m, a: m.hypot(a(A), a(A)),
+        "expand/squeeze": lambda m, a: m.squeeze(m.expand_dims(a(B), 0)),
+        "broadcast_to": lambda m, a: m.broadcast_to(a(B), (3, 5)),
+        "swapaxes": lambda m, a: m.swapaxes(a(A), 0, 1),
+        "split": lambda m, a: m.split(a(A), 3)[1],
+        "array_split": lambda m, a: m.array_split(a(B), 2)[1],
+        "hstack": lambda m, a: m.hstack([a(B), a(B)]),
+        "column_stack": lambda m, a: m.column_stack([a(B), a(B)]),
+        "atleast_2d": lambda m, a: m.atleast_2d(a(B)),
+        "rot90": lambda m, a: m.rot90(a(A)),
+        "fliplr": lambda m, a: m.fliplr(a(A)),
+        "add.reduce": lambda m, a: m.add.reduce(a(A), axis=1),
+        "add.at": lambda m, a: _in_place(lambda x: m.add.at(x, a(I % 5), 1.0), a(B)),
+        "select": lambda m, a: m.select([a(Bo)], [a(A)], 0.0),
+        "piecewise-like where": lambda m, a: m.where(a(A) > 0, a(A), m.zeros_like(a(A))),
+        "fft2": lambda m, a: abs(m.fft.fft2(a(A))),
+        "irfft": lambda m, a: m.fft.irfft(m.fft.rfft(a(B))),
+        "fftshift": lambda m, a: m.fft.fftshift(a(B)),
+        "linalg.matrix_rank": lambda m, a: m.linalg.matrix_rank(a(A)),
+        "linalg.pinv": lambda m, a: m.linalg.pinv(a(A)),
+        "linalg.lstsq": lambda m, a: m.linalg.lstsq(a(A), a(A[:, 0]), rcond=None)[0],
+        "linalg.cholesky": lambda m, a: m.linalg.cholesky(a(A.T @ A + np.eye(5))),
+        "linalg.slogdet": lambda m, a: m.linalg.slogdet(a(A[:5]))[1],
+        "linalg.eigvalsh": lambda m, a: m.linalg.eigvalsh(a(A.T @ A)),
+        "linalg.matrix_power": lambda m, a: m.linalg.matrix_power(a(A[:5]), 3),
+        "linalg.multi_dot": lambda m, a: m.linalg.multi_dot([a(A), a(A.T), a(A)]),
+        "gradient": lambda m, a: m.gradient(a(B)),
+        "trapezoid": lambda m, a: m.trapezoid(a(B)),
+        "cumulative_sum": lambda m, a: m.cumulative_sum(a(B)),
+        "round half": lambda m, a: m.round(a(A) * 10),
+        "isclose": lambda m, a: m.isclose(a(A), a(A) + 1e-12),
+        "sign/abs int": lambda m, a: m.abs(m.sign(a(I) - 2)),
+        "bitwise": lambda m, a: a(I) & 3,
+        "mod neg": lambda m, a: m.mod(a(A), -0.7),
+        "digitize": lambda m, a: m.digitize(a(B), m.sort(a(B))),
+        "unique counts": lambda m, a: m.unique(a(I), return_counts=True)[1],
+        "intersect1d": lambda m, a: m.intersect1d(a(I), a(I[:3])),
+        "union1d": lambda m, a: m.union1d(a(I), a(I[:3])),
+        "flatnonzero": lambda m, a: m.flatnonzero(a(Bo)),
+        "compress": lambda m, a: m.compress(a(Bo[0]), a(A), axis=1),
+        "extract": lambda m, a: m.extract(a(Bo), a(A)),
+        "choose": lambda m, a: m.choose(a(I % 2), [a(I), a(I * 2)]),
+        "putmask": lambda m, a: _in_place(lambda x: m.putmask(x, a(Bo), 0.0), a(A)),
+        "fill_diagonal": lambda m, a: _in_place(lambda x: m.fill_diagonal(x, 1.0), a(A)),
+        "triu_indices": lambda m, a: (
+            a(A)[m.triu_indices(5)] if m is np else a(A)[ast.triu_indices(5)]
+        ),
+        "ix_": lambda m, a: a(A)[m.ix_([0, 2], [1, 3])],
+        "nanargmax": lambda m, a: m.nanargmax(a(A), axis=0),
+        "nancumsum": lambda m, a: m.nancumsum(a(A), axis=0),
+        "histogram2d": lambda m, a: m.histogram2d(a(B), a(B), bins=2)[0],
+        "sort complex": lambda m, a: m.sort_complex(a(B)),
+        "astype int": lambda m, a: (a(A) * 10).astype(m.int32),
+        "matmul batch": lambda m, a: m.matmul(a(A.reshape(2, 3, 5)), a(A[:5].T)),
+        "vdot": lambda m, a: m.vdot(a(B), a(B)),
+        "inner": lambda m, a: m.inner(a(A), a(B)),
+        "apply_along_axis": lambda m, a: m.apply_along_axis(lambda r: r * 2, 1, a(A)),
+    }
+)
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_eager_operation_on_a_device_equals_numpy(standin, name):
     with np.errstate(all="ignore"):
@@ -101,6 +204,20 @@ def test_eager_operation_on_a_device_equals_numpy(standin, name):
     got = np.asarray(got.to_device("cpu"))
     assert got.shape == want.shape
     np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12, equal_nan=True)
+
+
+def test_what_cupy_lacks_is_named(standin):
+    with pytest.raises(Exception, match="`cummax` on a cuda array is not supported"):
+        ast.maximum.accumulate(ast.asarray(B, device="cuda:1"))
+
+
+def test_index_arrays_and_values_on_the_host_follow_the_indexed_array(standin):
+    x = ast.asarray(A, device="cuda:1")
+    rows = ast.asarray([0, 2])  # on the CPU: indices follow x, as cupy and PyTorch take them
+    np.testing.assert_array_equal(x[rows].to_device("cpu"), A[[0, 2]])
+    y = x.copy()
+    y[rows] = ast.zeros(5)
+    assert y.device == "cuda:1" and not np.asarray(y.to_device("cpu"))[[0, 2]].any()
 
 
 def test_arrays_on_two_devices_are_refused_by_a_composition(standin):

@@ -14,6 +14,7 @@ import pytest
 from arraystack.backends.cupy import arrays as cupy_arrays
 
 import arraystack as ast
+from tests.arraystack.transforms.test_jit import layernorm, softmax
 
 pytestmark = pytest.mark.gpu
 
@@ -31,24 +32,13 @@ X = RNG.standard_normal((37, 1029)).astype(np.float32)
 B = RNG.standard_normal(1029).astype(np.float32)
 
 
-def _softmax(xp, a):
-    e = xp.exp(a - xp.max(a, axis=-1, keepdims=True))
-    return e / xp.sum(e, axis=-1, keepdims=True)
-
-
-def _layernorm(xp, a, w):
-    mu = xp.mean(a, axis=-1, keepdims=True)
-    d = a - mu
-    return d / xp.sqrt(xp.mean(d * d, axis=-1, keepdims=True) + 1e-5) * w
-
-
 # name -> (fn(xp, *arrays), host arrays, rtol); every function is written once and run by NumPy and by
 # arraystack.jit on the device
 CASES = {
     "chain broadcast": (lambda xp, a, b: xp.tanh(a * b + 0.5) * 0.5 + xp.exp(-a * a), (X, B), 1e-5),
     "strided views": (lambda xp, a: xp.sin(a[::2, ::-3]) * 2.0 + 1.0, (X,), 1e-5),
-    "softmax rows": (_softmax, (X,), 1e-5),
-    "layernorm rows": (_layernorm, (X, B), 1e-4),
+    "softmax rows": (softmax, (X,), 1e-5),
+    "layernorm rows": (layernorm, (X, B), 1e-4),
     "sum columns": (lambda xp, a: xp.sum(a * a, axis=0), (X,), 1e-5),
     "sum whole": (lambda xp, a: xp.sum(a * a), (X,), 1e-5),
     "mean var": (lambda xp, a: (xp.mean(a, axis=1), xp.var(a, axis=0)), (X,), 1e-4),
