@@ -174,6 +174,7 @@ def _kernel_step(kernels, eqn, xp):
     is looked up once."""
     outputs = [(tuple(v.aval.shape), v.aval.dtype) for v in eqn.outputs]
     loaded: dict = {}  # device id -> {kernel name: function}
+    scratch_of: dict = {}  # the inputs' shapes -> the scratch buffers' (shape, dtype)
 
     def step(*inputs):
         device = xp.cuda.Device().id
@@ -182,7 +183,13 @@ def _kernel_step(kernels, eqn, xp):
             module = load_module(xp, kernels.source, kernels.kernels)
             functions = loaded[device] = {n: module.get_function(n) for n in kernels.kernels}
         outs = [xp.empty(shape, dtype) for shape, dtype in outputs]
-        scratch = [xp.empty(shape, dtype) for shape, dtype in kernels.scratch(inputs)]
+        shapes = tuple(a.shape for a in inputs)
+        needed = scratch_of.get(shapes)
+        if needed is None:
+            if len(scratch_of) > 64:
+                scratch_of.clear()
+            needed = scratch_of[shapes] = kernels.scratch(inputs)
+        scratch = [xp.empty(shape, dtype) for shape, dtype in needed] if needed else []
         for launch in kernels.launches(inputs, outs, scratch):
             functions[launch.kernel](
                 launch.grid, launch.block, launch.args, shared_mem=launch.shared_mem

@@ -122,6 +122,7 @@ class KernelSource:
         )
         self._packs = {}
         self._configs = {}
+        self._complex128 = None  # positions of complex128 arrays among inputs and outputs
 
     def _pack(self, inputs, outputs):
         key = tuple((tuple(a.shape), tuple(a.strides)) for a in (*inputs, *outputs))
@@ -171,9 +172,11 @@ class KernelSource:
     def launches(self, inputs, outputs, scratch=()) -> list:
         """The launches computing `outputs` from `inputs` (see the module docstring)."""
         strides, size_args, configs, _ = self._pack(inputs, outputs)
-        for array in (*inputs, *outputs):
-            if np.dtype(array.dtype) == np.complex128:
-                _check_aligned(array)
+        if self._complex128 is None:  # the dtypes are the region's: found once
+            arrays = (*inputs, *outputs)
+            self._complex128 = [k for k, a in enumerate(arrays) if a.dtype == np.complex128]
+        for k in self._complex128:
+            _check_aligned((*inputs, *outputs)[k])
         sites = self._region.sites
         site_args = []
         for k, site in enumerate(sites):
