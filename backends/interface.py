@@ -106,6 +106,11 @@ class Backend:
         """Why `eqn` (an equation or a fusion region) runs its reference rule here; None if compiled."""
         return None
 
+    def runs_as(self, eqn, graph) -> str | None:
+        """How a compiled step of `eqn` runs here, for plan.explain() ("cuda kernel (rows)"); None when
+        the backend does not say."""
+        return None
+
     def compile(self, graph, options: CompileOptions):
         """The optimized graph as an Executable (backends/executable.py): called with the list of the
         graph's input buffers, it returns the list of its outputs. What a `jit` call without a placement

@@ -182,16 +182,19 @@ class Plan:
                     f"  {mark} {e.device:8s} compute {compute:>12s} + transfers "
                     f"{_us(e.transfer):>12s} = {total}"
                 )
-            reason = self._not_compiled(r)
+            reason, how = self._not_compiled(r)
             if reason:
                 lines.append(f"    not compiled ({reason})")
+            elif how:
+                lines.append(f"    runs as {how}")
             lines += [f"    {_transfer_text(t)}" for t in by_consumer.get(r.index, ())]
         lines += [f"return: {_transfer_text(t)}" for t in by_consumer.get(None, ())]
         return "\n".join(lines)
 
-    def _not_compiled(self, region) -> str | None:
-        """Why the backend of the region's device does not compile it (Backend.unsupported), or None:
-        it compiles it, or no backend here serves the device (a simulated one runs the host's)."""
+    def _not_compiled(self, region) -> tuple:
+        """(why the backend of the region's device does not compile it (Backend.unsupported), how it runs
+        it when it does (Backend.runs_as)); (None, None) when no backend here serves the device (a
+        simulated one runs the host's)."""
         from arraystack.backends.registry import BackendUnavailable, for_device
 
         device = self.model.device(region.device)
@@ -200,9 +203,12 @@ class Plan:
         try:
             backend = for_device(device)
         except BackendUnavailable:
-            return None
-        reason = backend.unsupported(self.graph.eqns[region.index])
-        return f"{backend.name}: {reason}" if reason else None
+            return None, None
+        eqn = self.graph.eqns[region.index]
+        reason = backend.unsupported(eqn)
+        if reason:
+            return f"{backend.name}: {reason}", None
+        return None, backend.runs_as(eqn, self.graph)
 
     __str__ = explain
 

@@ -57,6 +57,11 @@ class CupyBackend(Backend):
             return "cupy rule (the CUDA code generator is not installed)"
         return f"cupy rule ({importlib.import_module(CODEGEN).why_not(eqn)})"
 
+    def runs_as(self, eqn, graph) -> str | None:
+        """"cuda kernel (kind)" or a host loop over compiled bodies; None for a step running its rule."""
+        lowered = _lowered(eqn, graph)
+        return None if lowered is None else _described(lowered)
+
     def compile(self, graph, options: CompileOptions | None = None):
         """The whole graph on one CUDA device: the device of its first cuda argument (cuda:0 when none
         is); arguments in host memory are copied there first. Outputs stay on the device."""

@@ -112,6 +112,7 @@ def test_a_plan_on_cuda_runs_its_transfers_and_explains_measured_beside_predicte
     assert set(report.measured) == {("region", 0), ("transfer", 0), ("transfer", 1)}
     assert all(seconds > 0 for seconds in report.measured.values())
     text = plan.explain()
+    assert "    runs as cuda kernel (" in text  # how the backend runs the region
     header = next(line for line in text.splitlines() if "predicted" in line and "measured" in line)
     steps = text.splitlines()[text.splitlines().index(header) + 1 :]
     assert [line.split()[1] for line in steps] == ["copy", "region", "copy"]
