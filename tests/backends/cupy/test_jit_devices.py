@@ -57,7 +57,26 @@ def test_fft_frequencies_are_made_on_the_device_asked_for(standin):
     numpy.testing.assert_array_equal(freq.to_device("cpu"), numpy.fft.fftfreq(5, 0.5))
     rfreq = ast.fft.rfftfreq(6, device="cuda", dtype="float32")
     assert rfreq.device == "cuda:0" and rfreq.dtype == numpy.float32
-    numpy.testing.assert_array_equal(rfreq.to_device("cpu"), numpy.fft.rfftfreq(6).astype("float32"))
+    numpy.testing.assert_array_equal(
+        rfreq.to_device("cpu"), numpy.fft.rfftfreq(6).astype("float32")
+    )
     with ast.default_device("cuda"):
         assert ast.fft.fftfreq(4).device == "cuda:0"
     assert ast.fft.fftfreq(4).device == "cpu"
+
+
+def test_cached_calls_of_device_arrays_take_the_fast_path_per_device(standin):
+    f = ast.jit(lambda a: a * 2.0 + 1.0)
+    host = numpy.arange(6.0)
+    on = {d: ast.asarray(host, device=d) for d in ("cuda:0", "cuda:1")}
+    for device, x in on.items():
+        for _ in range(3):
+            y = f(x)
+            assert y.device == device
+            numpy.testing.assert_array_equal(y.to_device("cpu"), host * 2.0 + 1.0)
+    stats = f.stats()
+    assert stats["traces"] == 1 and stats["cache_hits"] == 5  # one program runs on either device
+    devices = {
+        part for key in f._fast for part in key if isinstance(part, type(on["cuda:0"].device))
+    }
+    assert {str(d) for d in devices} == {"cuda:0", "cuda:1"}  # each device keys its own entry
