@@ -14,7 +14,9 @@ pytest.importorskip("onnx", reason="the onnx extra is not installed")
 def test_an_imported_model_runs_and_differentiates_on_cuda(standin):
     rng = numpy.random.default_rng(0)
     w = rng.standard_normal((3, 4)).astype(numpy.float32)
-    model = ast.onnx.export(lambda x: ast.tanh(x @ w).sum(axis=-1), numpy.ones((5, 3), numpy.float32))
+    model = ast.onnx.export(
+        lambda x: ast.tanh(x @ w).sum(axis=-1), numpy.ones((5, 3), numpy.float32)
+    )
     params, fn = ast.onnx.load(model)
     x = rng.standard_normal((5, 3)).astype(numpy.float32)
     on_gpu = {name: ast.asarray(value, device="cuda") for name, value in params.items()}
