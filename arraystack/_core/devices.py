@@ -186,6 +186,16 @@ def kinds() -> dict:
     return _kinds
 
 
+def two_devices(subject: str, first, second, where: str = "") -> ValueError:
+    """The error of operands on two devices: "<subject> on two devices, A and B<where>; ..." with how to
+    move one."""
+    return ValueError(
+        f"{subject} on two devices, {first} and {second}{where}; arraystack does not copy between "
+        f"devices implicitly. Move one of them first: x.to_device('{first}') or "
+        f"arraystack.asarray(x, device='{first}')."
+    )
+
+
 def backend_of_arguments(leaves) -> str | None:
     """The name of the backend that compiles a jitted call whose argument leaves are `leaves`: the one of
     the device their arraystack arrays live on, or None (the default backend) when they live on the CPU.
@@ -206,11 +216,7 @@ def backend_of_arguments(leaves) -> str | None:
         if device is None or device == found:
             continue
         if found is not None:
-            raise ValueError(
-                f"jit got arguments on two devices, {found} and {device} (at {user_line()}); "
-                f"arraystack does not copy between devices implicitly. Move one of them first: "
-                f"x.to_device('{found}') or arraystack.asarray(x, device='{found}')."
-            )
+            raise two_devices("jit got arguments", found, device, f" (at {user_line()})")
         found = device
     if found is None or found == CPU:
         return None
@@ -450,11 +456,7 @@ def constants_on_operand_device(fn=None, *, checked: int | None = None):
             devices = [d for d in found if d != CPU] + ([CPU] if CPU in found else [])
             if len(devices) > 1:
                 first, second = devices[:2]
-                raise ValueError(
-                    f"`{fn.__name__}` got arrays on two devices, {first} and {second}; arraystack does "
-                    f"not copy between devices implicitly. Move one of them first: "
-                    f"x.to_device('{first}') or arraystack.asarray(x, device='{first}')."
-                )
+                raise two_devices(f"`{fn.__name__}` got arrays", first, second)
             if devices and devices[0] != CPU:
                 with constants_beside(found[devices[0]]):
                     return _results_on(fn(*args, **kwargs), devices[0])
