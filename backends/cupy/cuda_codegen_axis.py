@@ -24,7 +24,7 @@ from types import SimpleNamespace
 import numpy as np
 from arraystack.backends.codeblock import CodeBlock
 from arraystack.backends.cupy.cuda_codegen import BLOCK, MAX_GRID, MIN_BLOCKS, KernelSource, named
-from arraystack.backends.cupy.cuda_codegen_reduce import _ACCUMULATOR_DTYPES, Combiner, _decompose
+from arraystack.backends.cupy.cuda_combiner import ACCUMULATOR_DTYPES, Combiner, decompose
 from arraystack.backends.cupy.cuda_region import Site
 from arraystack.backends.cupy.lowering import load, register_type, storage_type, store
 from arraystack.ir import structural as s
@@ -77,7 +77,7 @@ class _Operand:
 
     def bases(self, code: CodeBlock, index: str) -> None:
         """in_base and out_base of the outer point `index`."""
-        _decompose(code, index, self.kept)
+        decompose(code, index, self.kept)
         in_terms = [f"i{d} * p0_s{self.sites[0].axes.index(d)}" for d in self.kept]
         out_terms = [f"i{d} * o0_s{self.out_axes.index(d)}" for d in self.kept]
         code.line(f"const i64 in_base = {' + '.join(in_terms) or '0'};")
@@ -178,7 +178,7 @@ def lower_arg_reduction(eqn) -> KernelSource:
         code.line("}")
         _end(code)
         source, names = named(code.text(), f"arg{form[0]}")
-    value_dtype = np.dtype(_ACCUMULATOR_DTYPES[value])
+    value_dtype = np.dtype(ACCUMULATOR_DTYPES[value])
 
     def configure(shape):
         sizes, outer, inner = operand.size_args(shape)
@@ -245,7 +245,7 @@ def lower_scan(eqn) -> KernelSource:
         _tiles(code, operand, acc, element, write)
         source, names = named(code.text(), "scanr", ("TOTALS", "OFFSETS", "SCAN", "OP"))
         names = names[:3]
-    acc_dtype = np.dtype(_ACCUMULATOR_DTYPES[acc])
+    acc_dtype = np.dtype(ACCUMULATOR_DTYPES[acc])
 
     def configure(shape):
         sizes, outer, inner = operand.size_args(shape)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 from arraystack.backends.codeblock import CodeBlock
+from arraystack.backends.cupy import cuda_row_cache
 from arraystack.backends.cupy.cuda_codegen import (
     BLOCK,
     MAX_GRID,
@@ -29,8 +30,9 @@ from arraystack.backends.cupy.cuda_codegen import (
     Outputs,
     named,
 )
+from arraystack.backends.cupy.cuda_combiner import ACCUMULATOR_DTYPES, Combiner, decompose
 from arraystack.backends.cupy.cuda_region import REDUCE_OPS, Region
-from arraystack.backends.cupy.lowering import literal, load, register_type
+from arraystack.backends.cupy.lowering import register_type
 from arraystack.ir.ir import Literal
 
 # Shared memory a block may use without opting in (cudaFuncAttributeMaxDynamicSharedMemorySize), on
@@ -42,90 +44,8 @@ PARTS = (
 # elements per trip of a reduction's inner loop (loads in flight per thread)
 UNROLL = 4
 _NUMPY_NAMES = {"max": "maximum", "min": "minimum"}
-_ACCUMULATOR_DTYPES = {"float": np.float32, "double": np.float64, "i32": np.int32, "u32": np.uint32}
-_ACCUMULATOR_DTYPES.update({"i64": np.int64, "u64": np.uint64, "c64": np.complex64})
-_ACCUMULATOR_DTYPES["c128"] = np.complex128
 # complex_ops.cuh's np_cx_at (a complex partial result and an index): complex128 words per element
 _INDEXED_WORDS = {"c64_at": 1, "c128_at": 2}
-
-
-def _accumulator(dtype) -> str:
-    """Register type of a running reduction: float for float16, 32 bits for narrower integers and bool
-    (wrap-around sums and products agree modulo the narrower width)."""
-    dtype = np.dtype(dtype)
-    if dtype.kind == "b":
-        return "i32"
-    if dtype.kind in "iu" and dtype.itemsize < 4:
-        return "i32" if dtype.kind == "i" else "u32"
-    return register_type(dtype)
-
-
-class Combiner:
-    """A reduction or scan operator ("sum", "prod", "max", "min", "and", "or") over values of `dtype`, in
-    its accumulator type `acc`; combine(a, b) takes the earlier operand first (NumPy's maximum returns
-    the second of two equal values, so the order decides which zero a max of 0.0 and -0.0 keeps).
-    Complex prod, max and min are `indexed`: their accumulator is np_cx_at, the value and its index."""
-
-    def __init__(self, op: str, dtype):
-        self.dtype = np.dtype(dtype)
-        self.op = op
-        if self.dtype.kind == "b":
-            self.op = {"sum": "or", "prod": "and", "max": "or", "min": "and"}.get(op, op)
-        self.acc = _accumulator(self.dtype)
-        # complex prod, max, min: complex_ops.cuh's np_cx_at, the partial result and its first index
-        self.indexed = self.dtype.kind == "c" and op in ("prod", "max", "min")
-        if self.indexed:
-            self.acc += "_at"
-
-    def identity(self) -> str:
-        op, dtype = self.op, self.dtype
-        if self.indexed:
-            bound = {"prod": 1, "max": complex(-np.inf, -np.inf), "min": complex(np.inf, np.inf)}
-            return f"np_at({literal(bound[op], dtype)}, NP_EMPTY)"
-        if op == "sum" and dtype.kind == "f":
-            return f"(-({self.acc})0)"  # -0.0 + x is x for every x, -0.0 included
-        if op == "sum" and dtype.kind == "c":  # two float sums, each from -0.0
-            return literal(complex(-0.0, -0.0), dtype)
-        if op in ("sum", "or"):
-            return f"({self.acc})0"
-        if op in ("prod", "and"):
-            return f"({self.acc})1"
-        if dtype.kind == "f":
-            inf = literal(np.inf, np.float64 if self.acc == "double" else np.float32)
-            return f"(-{inf})" if op == "max" else inf
-        info = np.iinfo(dtype)
-        return f"({self.acc}){literal(info.min if op == 'max' else info.max, dtype)}"
-
-    def combine(self, a: str, b: str) -> str:
-        op, acc = self.op, self.acc
-        if op in ("and", "or"):
-            return f"({a} {'&' if op == 'and' else '|'} {b})"
-        if self.indexed:
-            return f"np_c{op}_at({a}, {b})"
-        if self.dtype.kind in "fc":  # complex sums: per part
-            if op in ("sum", "prod"):
-                return f"({a} {'+' if op == 'sum' else '*'} {b})"
-            return f"np_{op}_float<{acc}>({a}, {b})"
-        if op in ("sum", "prod"):
-            return f"np_{'add' if op == 'sum' else 'mul'}<{acc}>({a}, {b})"
-        return f"np_{op}_int<{acc}>({a}, {b})"
-
-    def element(self, expr: str, index: str = "j") -> str:
-        """The accumulator value of the element `expr` of flat reduced index `index`."""
-        if self.indexed:
-            function = "np_cprod_element" if self.op == "prod" else "np_at"
-            return f"{function}({expr}, {index})"
-        return f"({self.acc})({expr} != 0)" if self.op in ("and", "or") else f"({self.acc})({expr})"
-
-    def result_of(self, name: str) -> str:
-        t = register_type(self.dtype)
-        if self.indexed:
-            return f"{name}.z"
-        if self.dtype.kind == "b":
-            return f"({name} != 0)"
-        if self.dtype == np.float16:
-            return f"np_round_half({name})"
-        return f"(({t}){name})"
 
 
 class _Reduction(Combiner):
@@ -142,20 +62,6 @@ class _Reduction(Combiner):
 def reduction_reason(region: Region) -> str | None:
     """Why a reducing region is not lowered, or None (every region Region accepts is)."""
     return None
-
-
-def _decompose(code: CodeBlock, index: str, axes) -> None:
-    """i<d> for each axis of `axes` (the last fastest) from the flat `index`."""
-    if not axes:
-        return
-    code.line(f"i64 rest_{index} = {index};")
-    for pos in reversed(range(len(axes))):
-        d = axes[pos]
-        if pos:
-            code.line(f"const i64 i{d} = rest_{index} % n{d};")
-            code.line(f"rest_{index} /= n{d};")
-        else:
-            code.line(f"const i64 i{d} = rest_{index};")
 
 
 def _block_reduce(code: CodeBlock, reductions) -> None:
@@ -198,9 +104,10 @@ class _Writer:
         self.outputs = Outputs(region)
         self.reductions = [_Reduction(region, e, k) for k, e in enumerate(region.reductions)]
         self.code = CodeBlock()
-        self.passes: dict = {}  # site -> the passes that load it
-        self.row_sites: tuple = ()  # full sites kept in shared memory (rows form), widest first
-        self.stored: set = set()
+        self.cache = (
+            None  # rows form: the values kept in shared memory between passes (cuda_row_cache)
+        )
+        self.pass_index = 0
         # loads in flight per thread, as registers allow: 8 of 4-byte values, 4 of 8-byte ones, and one
         # where complex128 accumulators or elements take the registers
         widest = max(
@@ -226,28 +133,22 @@ class _Writer:
             if ready and (e.prim.name != "broadcast_in_dim"):
                 region.emit_values(self.code, [e.outputs[0]], env)
 
-    def inner_loop(self, start: str, step: str, env: dict, body) -> None:
-        """for j over the reduced elements: decompose, load full sites, run body(env copy). The loop runs
-        `self.unroll` elements per trip (each in its own scope, j ascending, then a loop over the rest), so
-        a thread has that many loads in flight; it still combines its elements in the order of j: the
-        results are the bits of the plain loop."""
+    def inner_loop(self, start: str, step: str, env: dict, body, unroll=None) -> None:
+        """for j over the reduced elements: decompose, run body(env copy). The loop runs `unroll`
+        (default self.unroll) elements per trip (each in its own scope, j ascending, then a loop over
+        the rest), so a thread has that many loads in flight; it still combines its elements in the
+        order of j: the results are the bits of the plain loop."""
         code, region = self.code, self.region
-        # every copy of the body is one pass over the elements: each starts from the writer's state
-        # before the loop (rows kept in shared memory, passes counted per site)
-        stored, passes = set(self.stored), dict(self.passes)
-
-        def once(scope):
-            self.stored, self.passes = set(stored), dict(passes)
-            body(scope)
+        unroll = unroll or self.unroll
 
         def element(j):  # one element, in a scope of its own
             with code.block("{"):
                 code.line(f"const i64 j = {j};")
-                _decompose(code, "j", region.axes)
-                once(dict(env))
+                decompose(code, "j", region.axes)
+                body(dict(env))
             code.line("}")
 
-        unroll, trip = self.unroll, f"jb += {self.unroll} * ({step})"
+        trip = f"jb += {unroll} * ({step})"
         with code.block(f"{{ i64 jb = {start};"):
             if unroll > 1:  # whole trips, then the rest one by one
                 with code.block(f"for (; jb + {unroll - 1} * ({step}) < inner_total; {trip}) {{"):
@@ -259,24 +160,58 @@ class _Writer:
             code.line("}")
         code.line("}")
 
-    def load_full(self, targets, env) -> None:
-        region, code = self.region, self.code
-        for k in region.sites_used(targets, env):
-            if region.site_scope(k) != "full":
-                continue
-            self.passes[k] = self.passes.get(k, 0) + 1
-            if k not in self.row_sites:
-                region.emit_load(code, k)
-                continue
-            # a row kept in shared memory: each thread reads back the elements it wrote (same j)
-            t = register_type(region.dtype(k))
-            value = load(region.dtype(k), f"p{k}[{region.offset(f'p{k}', region.sites[k].axes)}]")
-            if k in self.stored:
-                code.line(f"const {t} x{k} = cache_rows ? row{k}[j] : {value};")
-            else:
-                code.line(f"const {t} x{k} = {value};")
-                code.line(f"if (cache_rows) row{k}[j] = x{k};")
-                self.stored.add(k)
+    def row_pass(self, targets, env, start, step, finish) -> None:
+        """One pass over the reduced elements computing `targets`, then finish(scope) per element. With
+        a row cache, the pass is emitted twice: reading and writing the shared-memory slots when
+        cache_rows, and from global memory alone when the row does not fit (same bits)."""
+        code, region = self.code, self.region
+        cache = self.cache.passes[self.pass_index] if self.cache else None
+        self.pass_index += 1
+
+        def body(scope, cached):
+            keys = set()
+            if cached:
+                for key, slot in cache.reads:
+                    keys.add(key)
+                    t = self.cache.types[slot]
+                    if key[0] == "site":
+                        code.line(f"const {t} x{key[1]} = row{slot}[j];")
+                    else:
+                        scope[key[1]] = name = f"r_{region.names[key[1]]}"
+                        code.line(f"const {t} {name} = row{slot}[j];")
+            for k in region.sites_used(targets, scope):
+                if region.site_scope(k) == "full" and ("site", k) not in keys:
+                    region.emit_load(code, k)
+            region.emit_values(code, targets, scope)
+            finish(scope)
+            if cached:
+                for key, slot in cache.stores:
+                    value = f"x{key[1]}" if key[0] == "site" else scope[key[1]]
+                    code.line(f"row{slot}[j] = {value};")
+
+        if cache is None or not (cache.reads or cache.stores):
+            unroll = self._unroll(targets, set())
+            self.inner_loop(start, step, env, lambda scope: body(scope, False), unroll)
+            return
+        with code.block("if (cache_rows) {"):
+            unroll = self._unroll(targets, {key for key, _ in cache.reads})
+            self.inner_loop(start, step, env, lambda scope: body(scope, True), unroll)
+        with code.block("} else {"):
+            unroll = self._unroll(targets, set())
+            self.inner_loop(start, step, env, lambda scope: body(scope, False), unroll)
+        code.line("}")
+
+    def _unroll(self, targets, cached) -> int:
+        """Elements per trip of a rows pass: self.unroll, fewer (a power of two) when the pass computes
+        more than 64 bytes of values per trip (a float64 division unrolled four times spills)."""
+        if self.form != "rows":
+            return self.unroll
+        computed = cuda_row_cache.walk(self.region, targets, cached)[1]
+        live = sum(cuda_row_cache.kind(self.region, key)[1] for key in computed) or 1
+        unroll = self.unroll
+        while unroll > 1 and unroll * live > 64:
+            unroll //= 2
+        return unroll
 
     def stage_pass(self, stage, env, start, step, block) -> None:
         code, region = self.code, self.region
@@ -286,14 +221,12 @@ class _Writer:
         for r in todo:
             code.line(f"{r.acc} {r.name} = {r.identity()};")
 
-        def body(scope):
-            self.load_full(operands, scope)
-            region.emit_values(code, operands, scope)
+        def finish(scope):
             for r in todo:
                 value = region.expr(r.eqn.inputs[0], scope)
                 code.line(f"{r.name} = {r.combine(r.name, r.element(value))};")
 
-        self.inner_loop(start, step, env, body)
+        self.row_pass(operands, env, start, step, finish)
         if block:
             _block_reduce(code, todo)
         for r in todo:
@@ -322,13 +255,11 @@ class _Writer:
         targets = [region.graph.outputs[k] for k in ks]
         self.hoist(targets, env)
 
-        def body(scope):
-            self.load_full(targets, scope)
-            region.emit_values(code, targets, scope)
+        def finish(scope):
             for k in ks:
                 self.outputs.emit_store(code, k, scope)
 
-        self.inner_loop(start, step, env, body)
+        self.row_pass(targets, env, start, step, finish)
 
     def _level(self, v):
         if isinstance(v, Literal):
@@ -340,7 +271,7 @@ class _Writer:
         sizes = [f"i64 n{d}" for d in range(region.rank)]
         params = region.site_params() + self.outputs.params() + sizes
         params += ["i64 outer_total", "i64 inner_total", "i64 parts", *extra]
-        if self.row_sites:
+        if self.cache:
             params.append("i64 cache_rows")
         bound = f"__launch_bounds__({BLOCK}, {MIN_BLOCKS}) "
         code.line(f'extern "C" __global__ void {bound}__{name}__(')
@@ -350,14 +281,13 @@ class _Writer:
             code.line(f"__shared__ {r.acc} sh_{r.name}[33];")
         code.line("const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;")
         code.line("const int nwarps = blockDim.x >> 5;")
-        if self.row_sites:
+        if self.cache:
             code.line("NP_DYNAMIC_SHARED(row_memory);")
-            offset = []
-            for k in self.row_sites:
-                t = register_type(region.dtype(k))
-                start = " + ".join(offset) or "0"
-                code.line(f"{t}* row{k} = ({t}*)(row_memory + inner_total * ({start}));")
-                offset.append(f"sizeof({t})")
+            offset = 0
+            for k in self.cache.layout():
+                t = self.cache.types[k]
+                code.line(f"{t}* row{k} = ({t}*)(row_memory + inner_total * {offset});")
+                offset += self.cache.sizes[k]
 
     def load_outer(self) -> None:
         region = self.region
@@ -374,7 +304,7 @@ class _Writer:
         o_step = "gridDim.x" if rows else "(i64)gridDim.x * blockDim.x"
         start, step = ("threadIdx.x", "blockDim.x") if rows else ("0", "1")
         with code.block(f"for (i64 o = {o_start}; o < outer_total; o += {o_step}) {{"):
-            _decompose(code, "o", region.kept)
+            decompose(code, "o", region.kept)
             self.load_outer()
             env = {}
             for stage in sorted({r.stage for r in self.reductions}):
@@ -434,7 +364,7 @@ def _form(region: Region, writer: _Writer) -> str:
 def _accumulator_bytes(acc: str) -> int:
     if acc in _INDEXED_WORDS:
         return 16 * _INDEXED_WORDS[acc]
-    return np.dtype(_ACCUMULATOR_DTYPES[acc]).itemsize
+    return np.dtype(ACCUMULATOR_DTYPES[acc]).itemsize
 
 
 def _partials(acc: str, parts: int) -> tuple:
@@ -442,11 +372,7 @@ def _partials(acc: str, parts: int) -> tuple:
     complex one (a struct NumPy has no dtype for) as complex128 words, which also align it."""
     if acc in _INDEXED_WORDS:
         return (parts, _INDEXED_WORDS[acc]), np.dtype(np.complex128)
-    return (parts,), np.dtype(_ACCUMULATOR_DTYPES[acc])
-
-
-def _register_bytes(dtype) -> int:
-    return 4 if dtype == np.float16 else dtype.itemsize
+    return (parts,), np.dtype(ACCUMULATOR_DTYPES[acc])
 
 
 def lower_reduction(region: Region) -> KernelSource:
@@ -458,16 +384,10 @@ def lower_reduction(region: Region) -> KernelSource:
         writer.whole()
         source, names = named(writer.code.text(), "sum", ("PARTIAL", "FINAL"))
     else:
+        if form == "rows":
+            writer.cache = cuda_row_cache.plan(region)
+            row_bytes = writer.cache.row_bytes if writer.cache else 0
         writer.per_outer_point("KERNEL")
-        reread = [k for k, n in writer.passes.items() if n > 1]
-        if (
-            form == "rows" and reread
-        ):  # again, keeping the rows that passes re-read in shared memory
-            widest = sorted(reread, key=lambda k: -_register_bytes(region.dtype(k)))
-            row_bytes = sum(_register_bytes(region.dtype(k)) for k in widest)
-            writer = _Writer(region, form)
-            writer.row_sites = tuple(widest)
-            writer.per_outer_point("KERNEL")
         source, names = named(writer.code.text(), form)
     static_shared = sum(33 * _accumulator_bytes(r.acc) for r in writer.reductions)
     extremes = sorted({r.op for r in writer.reductions if r.op in ("max", "min")})

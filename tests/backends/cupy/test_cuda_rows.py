@@ -55,7 +55,7 @@ def test_softmax_and_layernorm_keep_rows_in_shared_memory_when_they_fit():
     for fn, args in cases:
         (eqn,) = fusion_eqns(fn, *args)
         ks = cuda_codegen.lower_region(eqn)
-        assert ks.kind == "rows" and "cache_rows ? row" in ks.source
+        assert ks.kind == "rows" and "if (cache_rows) {" in ks.source
         work.append((eqn, ks, args))
     source = combined([ks for _, ks, _ in work])
     compile_for_gpus(source, [ks.name for _, ks, _ in work])
@@ -71,3 +71,73 @@ def test_softmax_and_layernorm_keep_rows_in_shared_memory_when_they_fit():
         assert got.tobytes() == again.tobytes()
     # float32 rows of 3001: 12004 bytes; the weights are read by the last pass only: not kept
     assert shared == [3001 * 4, 0, 3001 * 4]
+
+
+def _plan(fn, *args):
+    from arraystack.backends.cupy import cuda_row_cache
+    from arraystack.backends.cupy.cuda_region import Region
+
+    (eqn,) = fusion_eqns(fn, *args)
+    region = Region(eqn)
+    return region, cuda_row_cache.plan(region)
+
+
+def test_softmax_keeps_the_exps_so_each_is_computed_once():
+    x = np.ones((3, 70), np.float32)
+    region, cache = _plan(softmax, x)
+    # pass 1 (max) stores x; pass 2 (sum of exps) reads x, stores exp(x - max) in x's slot; pass 3
+    # (the division) reads the exps
+    assert cache.types == ["float"] and cache.row_bytes == 4
+    (p1, p2, p3) = cache.passes
+    assert p1.reads == [] and [k[0] for k, _ in p1.stores] == ["site"]
+    assert p2.reads == p1.stores and [k[0] for k, _ in p2.stores] == ["value"]
+    ((key, _),) = p2.stores
+    assert region.producer[key[1]].prim.name == "exp"
+    assert p3.reads == p2.stores and p3.stores == []
+    (eqn,) = fusion_eqns(softmax, x)
+    source = cuda_codegen.lower_region(eqn).source
+    cached = source[source.index("__global__") :].split("if (cache_rows) {")[1:]
+    exps = [part.split("} else {")[0].count("expf(") for part in cached]
+    assert len(cached) == 3 and exps[0] == exps[2] == 0 and exps[1] > 0  # in the sum's pass only
+
+
+def _mixed(a, b):
+    """Three stages and full outputs of several dtypes: a bool and a float16 value kept across passes."""
+    centered = a - ast.mean(a, axis=-1, keepdims=True)
+    positive = centered > 0
+    scale = ast.max(ast.abs(centered) * b, axis=-1, keepdims=True)
+    share = ast.sum(ast.where(positive, centered, 0) / scale, axis=-1, keepdims=True)
+    return centered / scale - share, positive, ast.astype(centered, ast.int32) * 3
+
+
+def _complex_rows(z):
+    """Over two axes: a complex value kept from the second pass for the third."""
+    c = z - ast.mean(z, axis=(-2, -1), keepdims=True)
+    e = c * ast.conj(c) + c
+    return e / ast.sum(e, axis=(-2, -1), keepdims=True)
+
+
+def test_cached_values_of_every_kind_give_the_bits_of_the_uncached_kernel():
+    rng = np.random.default_rng(3)
+    a16 = (rng.standard_normal((4, 333)) * 4).astype(np.float16)
+    a16[1, 5], a16[2, :] = np.nan, 0  # a NaN row, and a row of zeros (0/0 in every element)
+    b = np.linspace(0.5, 2, 333).astype(np.float16)
+    a64 = rng.standard_normal((3, 257))
+    z = (rng.standard_normal((2, 5, 31)) + 1j * rng.standard_normal((2, 5, 31))).astype(
+        np.complex64
+    )
+    cases = [(_mixed, [a16, b]), (_mixed, [a64, a64[0]]), (_complex_rows, [z])]
+    for fn, args in cases:
+        (eqn,) = fusion_eqns(fn, *args)
+        ks = cuda_codegen.lower_region(eqn)
+        assert ks.kind == "rows" and "if (cache_rows) {" in ks.source
+        compile_for_gpus(ks.source, ks.kernels)
+        got = run_kernels(ks, eqn, args)
+        again = _rerun_without_the_cache(ks, eqn, args, ks.source)
+        for g, w, u in zip(got, reference(eqn, args), again):
+            assert g.tobytes() == u.tobytes()
+            if g.dtype.kind in "biu":
+                np.testing.assert_array_equal(g, w)
+            else:
+                tol = 4e-3 if g.dtype == np.float16 else 2e-5
+                np.testing.assert_allclose(g, w, rtol=tol, atol=tol)
