@@ -6,7 +6,10 @@ result comes a stage later: softmax is a max, then a sum of exps, then a divisio
   reduced elements, each stage ends in a block reduction (warp shuffles, then shared memory) whose result
   every thread reads, and a last pass writes the full-size outputs;
 - columns (the last axis kept): a thread per outer point, looping over the reduced elements in order;
-  neighbouring threads read neighbouring columns;
+  neighbouring threads read neighbouring columns. A region of few long columns (SPLIT_MIN_ELEMENTS,
+  SPLIT_MAX_COLUMNS) gives each column BLOCK // 32 threads, each taking every (BLOCK // 32)-th element,
+  their partial results combined in order by the first (a bias gradient's (1797, 10) sum: 8 threads
+  of 225 elements per column instead of one of 1797, one load waited on after another);
 - whole (nothing kept, one stage, no full-size output): a partial kernel, a grid-stride loop and a block
   reduction per block, then a final kernel reducing the partials in order.
 The order of every reduction depends on the shapes alone (never on timing, no atomics), so the same
@@ -41,6 +44,11 @@ SHARED_PER_BLOCK = 48 * 1024
 PARTS = (
     1024  # most partial results of a whole-array reduction (one per block of the partial kernel)
 )
+# columns form: a column of at least SPLIT_MIN_ELEMENTS elements, in a region of at most
+# SPLIT_MAX_COLUMNS columns, is split over BLOCK // 32 threads (a thread per column would leave most of a
+# GPU idle and wait on one load after another)
+SPLIT_MIN_ELEMENTS = 1024
+SPLIT_MAX_COLUMNS = 16384
 # elements per trip of a reduction's inner loop (loads in flight per thread)
 UNROLL = 4
 _NUMPY_NAMES = {"max": "maximum", "min": "minimum"}
@@ -94,6 +102,31 @@ def _block_reduce(code: CodeBlock, reductions) -> None:
     for r in reductions:
         code.line(f"{r.name} = sh_{r.name}[32];")
     code.line("__syncthreads();  // the shared slots are free for the next reduction")
+
+
+def _column_combine(code: CodeBlock, reductions) -> None:
+    """Columns: the threads of a column (threadIdx.y) hold partial results of the elements j with
+    j % blockDim.y == threadIdx.y; thread y == 0 combines them in the order of y, and every thread of
+    the column reads the result. With blockDim.y == 1 nothing is done."""
+    with code.block("if (blockDim.y > 1) {"):
+        code.line("const int me = threadIdx.y * blockDim.x + threadIdx.x;")
+        for r in reductions:
+            code.line(f"sh_{r.name}[me] = {r.name};")
+        code.line("__syncthreads();")
+        with code.block("if (threadIdx.y == 0) {"):
+            with code.block("for (int y = 1; y < blockDim.y; ++y) {"):
+                for r in reductions:
+                    other = f"sh_{r.name}[y * blockDim.x + threadIdx.x]"
+                    code.line(f"{r.name} = {r.combine(r.name, other)};")
+            code.line("}")
+            for r in reductions:
+                code.line(f"sh_{r.name}[threadIdx.x] = {r.name};")
+        code.line("}")
+        code.line("__syncthreads();")
+        for r in reductions:
+            code.line(f"{r.name} = sh_{r.name}[threadIdx.x];")
+        code.line("__syncthreads();  // the shared slots are free for the next reduction")
+    code.line("}")
 
 
 class _Writer:
@@ -229,6 +262,8 @@ class _Writer:
         self.row_pass(operands, env, start, step, finish)
         if block:
             _block_reduce(code, todo)
+        elif self.form == "columns":
+            _column_combine(code, todo)
         for r in todo:
             code.line(f"const {register_type(r.dtype)} {r.value} = {r.result()};")
             env[r.eqn.outputs[0]] = r.value
@@ -247,7 +282,7 @@ class _Writer:
                 self.outputs.emit_store(code, k, scope)
         code.line("}")
 
-    def full_outputs(self, env, start, step) -> None:
+    def full_outputs(self, env, start, step, guard=None) -> None:
         region, code = self.region, self.code
         ks = [k for k, v in enumerate(region.graph.outputs) if self._level(v) == "full"]
         if not ks:
@@ -256,8 +291,10 @@ class _Writer:
         self.hoist(targets, env)
 
         def finish(scope):
-            for k in ks:
-                self.outputs.emit_store(code, k, scope)
+            with code.block(f"if ({guard}) {{" if guard else "{"):
+                for k in ks:
+                    self.outputs.emit_store(code, k, scope)
+            code.line("}")
 
         self.row_pass(targets, env, start, step, finish)
 
@@ -277,8 +314,9 @@ class _Writer:
         code.line(f'extern "C" __global__ void {bound}__{name}__(')
         code.line("    " + ", ".join(params) + ") {")
         code.depth += 1
+        slots = BLOCK if self.form == "columns" else 33  # columns: a partial result per thread
         for r in self.reductions:
-            code.line(f"__shared__ {r.acc} sh_{r.name}[33];")
+            code.line(f"__shared__ {r.acc} sh_{r.name}[{slots}];")
         code.line("const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;")
         code.line("const int nwarps = blockDim.x >> 5;")
         if self.cache:
@@ -299,18 +337,29 @@ class _Writer:
         """rows and columns: every stage, then the outputs, for each outer point."""
         code, region = self.code, self.region
         self.header(name)
-        rows = self.form == "rows"
-        o_start = "blockIdx.x" if rows else "(i64)blockIdx.x * blockDim.x + threadIdx.x"
-        o_step = "gridDim.x" if rows else "(i64)gridDim.x * blockDim.x"
-        start, step = ("threadIdx.x", "blockDim.x") if rows else ("0", "1")
-        with code.block(f"for (i64 o = {o_start}; o < outer_total; o += {o_step}) {{"):
+        if self.form == "rows":
+            loop = "for (i64 o = blockIdx.x; o < outer_total; o += gridDim.x) {"
+            start, step, guard, full_guard = "threadIdx.x", "blockDim.x", "threadIdx.x == 0", None
+        else:  # a column per threadIdx.x, its elements split over threadIdx.y (see _column_combine)
+            loop = "for (i64 ob = (i64)blockIdx.x * blockDim.x; ob < outer_total; ob += (i64)gridDim.x * blockDim.x) {"
+            start, step, guard, full_guard = (
+                "threadIdx.y",
+                "blockDim.y",
+                "live && threadIdx.y == 0",
+                "live",
+            )
+        with code.block(loop):
+            if self.form != "rows":  # every thread runs the block's trips (barriers); the idle ones
+                # compute the last column again and store nothing
+                code.line("const bool live = ob + threadIdx.x < outer_total;")
+                code.line("const i64 o = live ? ob + threadIdx.x : outer_total - 1;")
             decompose(code, "o", region.kept)
             self.load_outer()
             env = {}
             for stage in sorted({r.stage for r in self.reductions}):
-                self.stage_pass(stage, env, start, step, block=rows)
-            self.outer_outputs(env, "threadIdx.x == 0" if rows else None)
-            self.full_outputs(env, start, step)
+                self.stage_pass(stage, env, start, step, block=self.form == "rows")
+            self.outer_outputs(env, guard)
+            self.full_outputs(env, start, step, full_guard)
         code.line("}")
         code.depth -= 1
         code.line("}")
@@ -414,7 +463,11 @@ def lower_reduction(region: Region) -> KernelSource:
             cached = 0 < shared <= SHARED_PER_BLOCK - static_shared
             config = (grid, (block,), (), shared if cached else 0)
             return [*args, np.int64(cached)], [config], []
-        grid = max(1, min(-(-outer // BLOCK), MAX_GRID))
-        return args, [((grid,), (BLOCK,), ())], []
+        # few long columns: 32 columns per block, each split over BLOCK // 32 threads (the order of
+        # its elements then depends on the split: within the summation bound, not NumPy's bits)
+        split = inner >= SPLIT_MIN_ELEMENTS and outer <= SPLIT_MAX_COLUMNS
+        block = (32, BLOCK // 32) if split else (BLOCK, 1)
+        grid = max(1, min(-(-outer // block[0]), MAX_GRID))
+        return args, [((grid,), block, ())], []
 
     return KernelSource(source, names, form, region, writer.outputs, configure)

@@ -145,3 +145,43 @@ def test_reductions_give_the_same_bits_on_every_run():
     first, _ = _run(lambda a: ast.sum(ast.exp(a)), x)
     again, _ = _run(lambda a: ast.sum(ast.exp(a)), x)
     assert first[0].tobytes() == again[0].tobytes()
+
+
+def test_few_long_columns_are_split_over_a_block_and_stay_within_numpys_bounds():
+    from arraystack.backends.cupy.cuda_codegen_reduce import BLOCK, SPLIT_MIN_ELEMENTS
+
+    rng = np.random.default_rng(5)
+    n = SPLIT_MIN_ELEMENTS + 773  # an odd number of elements per column, 7 and 40 columns
+    x = rng.standard_normal((n, 7)).astype(np.float32)
+    x[100, 2], x[n - 1, 3] = np.nan, np.inf
+    wide = rng.integers(-1000, 1000, (n, 40)).astype(np.int32)
+    (eqn,) = fusion_eqns(lambda a: ast.sum(a, axis=0), x)
+    ks = cuda_codegen.lower_region(eqn)
+    (launch,) = ks.launches([x], [np.empty(7, np.float32)])
+    assert ks.kind == "columns" and launch.block == (32, BLOCK // 32) and launch.grid == (1,)
+    # float sums and a full output beside them (x - mean): within the bound; NaN, inf where NumPy has
+    # them; max and min of floats, integer sums and bool reductions: NumPy's bits
+    (total,), (want_total,) = _run(lambda a: ast.sum(a, axis=0), x, kind="columns")
+    (centered,), (want_centered,) = _run(lambda a: a - ast.mean(a, axis=0), x, kind="columns")
+    finite = np.isfinite(want_total)
+    _within_sum_bound(total[finite], want_total[finite], x[:, finite], 0)
+    np.testing.assert_array_equal(np.isnan(total), np.isnan(want_total))
+    np.testing.assert_allclose(centered[:, finite], want_centered[:, finite], rtol=1e-4, atol=1e-4)
+    _same(*_run(lambda a: ast.max(a, axis=0) - ast.min(a, axis=0), x, kind="columns"))
+    _same(*_run(lambda a: ast.sum(a, axis=0), wide, kind="columns"))
+    _same(*_run(lambda a: ast.any(a > 990, axis=0), wide, kind="columns"))
+    # complex max: NumPy's element (the first NaN of a column, else the first of equal maxima)
+    z = (x[:, :3] + 1j * np.round(x[:, 3:6])).astype(np.complex64)
+    z[900, 0], z[50, 0] = complex(np.nan, 1), complex(1, np.nan)
+    z[7, 1] = z[1500, 1] = 99 + 2j
+    _same(*_run(lambda a: ast.max(a, axis=0), z, kind="columns"))
+    # a strided operand: every other row of a (2n, 40) array, columns reversed
+    base = rng.integers(-9, 9, (2 * n, 40)).astype(np.int16)
+    view = base[::2, ::-1]
+    got, want = _run(
+        lambda a: ast.sum(a, axis=0, dtype=np.int64) * 3,
+        np.ascontiguousarray(view),
+        kind="columns",
+        inputs=[view],
+    )
+    _same(got, want)
