@@ -72,6 +72,11 @@ def buffer_owner(x):
     return x
 
 
+def active_ledger():
+    """The RunLedger of the innermost plan running on this thread, or None."""
+    return getattr(_active, "ledger", None)
+
+
 class RunLedger:
     """The bytes one run of a plan holds alive, counted per owning buffer (a view adds nothing).
 

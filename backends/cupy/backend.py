@@ -21,7 +21,13 @@ from arraystack.backends.cupy import arrays
 from arraystack.backends.executable import Executable, alias_safe
 from arraystack.backends.hardware import Device, register_device_kind
 from arraystack.backends.interface import Backend, CompileOptions
-from arraystack.backends.memory import RunLedger, buffer_owner, limits, out_of_memory
+from arraystack.backends.memory import (
+    RunLedger,
+    active_ledger,
+    buffer_owner,
+    limits,
+    out_of_memory,
+)
 from arraystack.ir.core import device_namespaces, register_array_namespace
 from arraystack.ir.ir import Literal
 
@@ -58,7 +64,7 @@ class CupyBackend(Backend):
         return f"cupy rule ({importlib.import_module(CODEGEN).why_not(eqn)})"
 
     def runs_as(self, eqn, graph) -> str | None:
-        """"cuda kernel (kind)" or a host loop over compiled bodies; None for a step running its rule."""
+        """How eqn runs: "cuda kernel (kind)", a host loop over compiled bodies, or None (its rule)."""
         lowered = _lowered(eqn, graph)
         return None if lowered is None else _described(lowered)
 
@@ -182,7 +188,7 @@ def _kernel_step(kernels, eqn, xp):
     scratch_of: dict = {}  # the inputs' shapes -> the scratch buffers' (shape, dtype)
 
     def step(*inputs):
-        device = xp.cuda.Device().id
+        device = xp.cuda.runtime.getDevice()
         functions = loaded.get(device)
         if functions is None:
             module = load_module(xp, kernels.source, kernels.kernels)
@@ -218,12 +224,39 @@ def _interpret(graph, steps, xp, how=None):
     for x in graph.outputs:
         last[x] = len(graph.eqns)
     output_bytes = [sum(_nbytes(v.aval) for v in eqn.outputs) for eqn in graph.eqns]
+    # the values each step uses for the last time (dropped after it)
+    drops = [
+        {x for x in eqn.inputs if not isinstance(x, Literal) and last.get(x) == k}
+        for k, eqn in enumerate(graph.eqns)
+    ]
+
+    def lean(buffers, device):
+        """Without a memory limit or the profiler: no accounting until a step runs out of memory."""
+        env = dict(zip(graph.inputs, buffers))
+        for k, (eqn, step) in enumerate(zip(graph.eqns, steps)):
+            ins = [x.value if isinstance(x, Literal) else env[x] for x in eqn.inputs]
+            try:
+                outs = step(*ins)
+            except oom as e:
+                live = {id(o): o for o in map(buffer_owner, env.values())}.values()
+                in_use = sum(getattr(o, "nbytes", 0) for o in live)
+                what, source, requested = f"`{eqn.prim.name}`", eqn.source, output_bytes[k]
+                raise out_of_memory(
+                    device, k, eqn.prim.name, what, source, requested, in_use, None, "allocator"
+                ) from e
+            for v, value in zip(eqn.outputs, outs):
+                env[v] = value
+            for x in drops[k]:
+                del env[x]
+        return [x.value if isinstance(x, Literal) else env[x] for x in graph.outputs]
 
     def run(buffers):
-        device = f"cuda:{xp.cuda.Device().id}"
+        device = f"cuda:{xp.cuda.runtime.getDevice()}"
         limit = limits.of(device)
-        env = dict(zip(graph.inputs, buffers))
         timed = [] if profiler.recording else None
+        if limit is None and timed is None and active_ledger() is None:
+            return lean(buffers, device)
+        env = dict(zip(graph.inputs, buffers))
         with RunLedger(limit if limit is not None else 1 << 62, device) as ledger:
             for b in buffers:
                 ledger.hold(buffer_owner(b))
