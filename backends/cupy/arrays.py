@@ -147,13 +147,48 @@ def _sort(xp, *operands, dimension, num_keys, kind):
     return tuple(xp.take_along_axis(x, order, axis=dimension) for x in operands)
 
 
+_scan_steps: dict = {}  # (primitive, shape, dtype, axis) -> the step launching its CUDA scan kernel
+
+
+def _by_scan_kernel(prim):
+    """cummax/cummin: cupy has no maximum.accumulate, so the CUDA scan kernel this backend generates for
+    jit (cuda_codegen_axis.lower_scan: NumPy's NaN and tie semantics) runs them, built once per
+    operand shape, dtype and axis. An operand the generator does not take (complex) is refused."""
+
+    def rule(xp, x, *, axis, reverse=False):
+        from arraystack.backends.cupy import cuda_codegen
+        from arraystack.backends.cupy.backend import backend
+        from arraystack.ir.avals import ShapedArray
+        from arraystack.ir.ir import Eqn, Var
+
+        x = xp.asarray(x)
+        key = (prim, x.shape, x.dtype, axis)
+        step = _scan_steps.get(key)
+        if step is None:
+            aval = ShapedArray(x.shape, x.dtype)
+            eqn = Eqn(prim, (Var(aval),), (Var(aval),), {"axis": axis, "reverse": False})
+            if cuda_codegen.lower_region(eqn) is None:
+                name = "maximum" if prim is s.cummax_p else "minimum"
+                reason = f"cupy's {name}.accumulate is not implemented and "
+                _unsupported(prim.name, reason + cuda_codegen.why_not(eqn))(xp)
+            if len(_scan_steps) > 64:
+                _scan_steps.clear()
+            step = _scan_steps[key] = backend.step(eqn, None)
+        if reverse:
+            return xp.flip(step(xp.flip(x, axis))[0], axis)
+        return step(x)[0]
+
+    rule.__name__ = f"gpu_{prim.name}"
+    return rule
+
+
 # primitive -> rule(xp, *operands, **params) used in place of its reference rule on cuda arrays
 gpu_rules: dict = {
     p.erf_p: _erf,
     s.scatter_p: _scatter,
     sort_p: _sort,
-    s.cummax_p: _unsupported("cummax", "cupy's maximum.accumulate is not implemented"),
-    s.cummin_p: _unsupported("cummin", "cupy's minimum.accumulate is not implemented"),
+    s.cummax_p: _by_scan_kernel(s.cummax_p),
+    s.cummin_p: _by_scan_kernel(s.cummin_p),
 }
 
 

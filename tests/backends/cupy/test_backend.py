@@ -105,10 +105,11 @@ def test_every_primitive_runs_on_cuda_arrays_or_names_its_gap(standin, prim):
 
 def test_a_gap_names_the_primitive_eagerly(standin):
     x = ast.asarray(np.arange(6.0).reshape(2, 3), device="cuda")
+    z = ast.asarray(np.array([1 + 2j, 3, 2j]), device="cuda")
     with pytest.raises(
-        UnsupportedOnGPU, match=r"`cummax` on a cuda array is not supported.*to_device"
+        UnsupportedOnGPU, match=r"`cummax` on a cuda array is not supported.*complex128.*to_device"
     ):
-        ast.maximum.accumulate(x, axis=1)
+        ast.maximum.accumulate(z)
     erf = ast.scipy.special.erf
     np.testing.assert_array_equal(
         np.asarray(erf(x).to_device("cpu")), np.asarray(erf(np.arange(6.0).reshape(2, 3)))
@@ -219,3 +220,21 @@ def test_real_cupy_eager_grad_and_compile():
     graph = _optimized(lambda a: ast.tanh(a * 2.0 + 1.0), x)
     (out,) = registry.get("cupy").compile(graph, CompileOptions())(cupy.asarray(x))
     np.testing.assert_allclose(out.get(), np.tanh(x * 2.0 + 1.0), rtol=1e-12)
+
+
+def test_cummax_and_cummin_run_the_generated_scan_kernel_where_cupy_has_no_accumulate(standin):
+    rng = np.random.default_rng(2)
+    x = rng.integers(-5, 5, (4, 37)).astype(np.float32)
+    x[1, 3], x[2, 0], x[3, 10] = np.nan, -0.0, 0.0
+    n = rng.integers(-100, 100, (37, 3)).astype(np.int16)
+    for host in (x, n, x[:, ::-2]):
+        for axis in (0, 1, -1):
+            device = ast.asarray(host, device="cuda")
+            for ufunc in ("maximum", "minimum"):
+                got = getattr(ast, ufunc).accumulate(device, axis=axis)
+                want = getattr(np, ufunc).accumulate(host, axis=axis)
+                assert got.device == "cuda:0"
+                np.testing.assert_array_equal(np.asarray(got.to_device("cpu")), want, strict=True)
+                assert np.array_equal(
+                    np.signbit(np.asarray(got.to_device("cpu"))), np.signbit(want)
+                )
