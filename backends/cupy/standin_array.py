@@ -313,6 +313,11 @@ class _Pointer:
     def __init__(self, ptr, device_id):
         self.ptr, self.device_id = ptr, device_id
 
+    def copy_from_device_async(self, src, size, stream=None):
+        """`size` bytes from `src` (any device: the stand-in's memory is the host's), at once."""
+        if size:
+            ctypes.memmove(self.ptr, src.ptr, size)
+
 
 def _allocate(nbytes):
     return cuda.default_memory_pool.malloc(nbytes)

@@ -202,3 +202,33 @@ def test_real_cupy_devices_and_arrays():
     assert x.__dlpack_device__() == (2, 0)
     assert isinstance(ast.from_dlpack(cupy.arange(3.0))._value, cupy.ndarray)
     assert cupy.asarray(x).data.ptr == x.__cuda_array_interface__["data"][0]
+
+
+def test_a_copy_between_cuda_devices_goes_device_to_device(standin, monkeypatch):
+    """cuda:0 -> cuda:1 is the driver's peer copy on the source's stream, not a trip through NumPy."""
+
+    def no_host(*args, **kwargs):
+        raise AssertionError("copied through the host")
+
+    rng = np.random.default_rng(0)
+    hosts = [
+        rng.standard_normal((6, 8)),
+        (rng.standard_normal((5, 3)) + 1j).astype(np.complex64),
+        np.arange(10, dtype=np.int16),
+        np.zeros((0, 4), np.float32),
+    ]
+    moved = []
+    for a in hosts:
+        x = ast.asarray(a, device="cuda:0")
+        moved.append((a, x, x[::-2] if a.ndim == 1 else x[1::2, ::-3]))
+    monkeypatch.setattr(standin, "asnumpy", no_host)
+    monkeypatch.setattr(cupy_arrays.CupyArrays, "to_host", no_host)
+    results = []
+    for a, x, view in moved:
+        for value, want in ((x, a), (view, a[::-2] if a.ndim == 1 else a[1::2, ::-3])):
+            y = value.to_device("cuda:1")
+            assert y.device == "cuda:1" and y._value.device.id == 1
+            results.append((y, want))
+    monkeypatch.undo()
+    for y, want in results:
+        np.testing.assert_array_equal(np.asarray(y.to_device("cpu")), want, strict=True)
