@@ -18,7 +18,7 @@ from tests import oracle
 pytestmark = pytest.mark.numba
 
 # short columns, one group, a flush with a partial group, several blocks (of 128 or more) and a partial one
-SHAPES = [(1, 5), (63, 130), (65, 129), (1025, 257), (3, 1100)]
+SHAPES = [(1, 5), (63, 130), (65, 129), (1025, 255), (3, 1100)]
 
 
 def _data(shape, dtype, seed):
@@ -66,8 +66,11 @@ def _transposed(results):
     return [np.asarray(r).T for r in results]
 
 
-@pytest.mark.parametrize("fn", FUNCTIONS, ids=lambda f: f.__name__)
-@pytest.mark.parametrize("n0, n1", SHAPES)
+# (1025, 257) reaches PARALLEL_THRESHOLD (2**18 elements): the kernels' parallel variant, for one function
+# (a parallel compile takes about three times as long)
+@pytest.mark.parametrize(
+    "fn, n0, n1", [(f, *s) for s in SHAPES for f in FUNCTIONS] + [(standardize, 1025, 257)]
+)
 def test_columns_have_the_bits_of_rows_of_the_transpose(fn, n0, n1):
     x = _data((n0, n1), np.float32, n0 * 3 + n1)
     assert "for cb in" in _source(fn, x)
