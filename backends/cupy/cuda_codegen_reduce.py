@@ -11,7 +11,8 @@ result comes a stage later: softmax is a max, then a sum of exps, then a divisio
   their partial results combined in order by the first (a bias gradient's (1797, 10) sum: 8 threads
   of 225 elements per column instead of one of 1797, one load waited on after another);
 - whole (nothing kept, one stage, no full-size output): a partial kernel, a grid-stride loop and a block
-  reduction per block, then a final kernel reducing the partials in order.
+  reduction per block, then a final kernel reducing the partials in order (up to ONE_BLOCK elements,
+  one block whose result is the reduction's: it writes the outputs, and the final kernel is skipped).
 The order of every reduction depends on the shapes alone (never on timing, no atomics), so the same
 inputs give the same bits on every run. Float sums add in that order, not NumPy's pairwise order: the
 results agree within the summation error bound (docs/internals/cuda.md).
@@ -49,6 +50,9 @@ PARTS = (
 # GPU idle and wait on one load after another)
 SPLIT_MIN_ELEMENTS = 1024
 SPLIT_MAX_COLUMNS = 16384
+# a whole-array reduction of at most ONE_BLOCK elements runs as one block of one kernel (32 elements per
+# thread): a second launch costs more than the block's loop
+ONE_BLOCK = 8192
 # elements per trip of a reduction's inner loop (loads in flight per thread)
 UNROLL = 4
 _NUMPY_NAMES = {"max": "maximum", "min": "minimum"}
@@ -381,6 +385,9 @@ class _Writer:
             for r in self.reductions:
                 code.line(f"part_{r.name}[blockIdx.x] = {r.name};")
         code.line("}")
+        # one block: its result is the reduction's (the final kernel would combine it with identities,
+        # which changes no bit), so it writes the outputs and the final kernel is not launched
+        self.outer_outputs(env, "gridDim.x == 1 && threadIdx.x == 0")
         code.depth -= 1
         code.line("}")
         self.header("FINAL", [p.replace("* __restrict__", " const*") for p in partials])
@@ -448,12 +455,13 @@ def lower_reduction(region: Region) -> KernelSource:
         if inner == 0 and outer > 0 and extremes:
             op = _NUMPY_NAMES[extremes[0]]
             raise ValueError(f"zero-size array to reduction operation {op} which has no identity")
-        parts = max(1, min(-(-inner // BLOCK), PARTS))
+        parts = 1 if inner <= ONE_BLOCK else min(-(-inner // BLOCK), PARTS)
         args = [np.int64(n) for n in shape] + [np.int64(outer), np.int64(inner), np.int64(parts)]
         if form == "whole":
             scratch = [_partials(acc, parts) for acc in accumulators]
             ids = tuple(range(len(scratch)))
-            return args, [((parts,), (BLOCK,), ids), ((1,), (BLOCK,), ids)], scratch
+            final = None if parts == 1 else ((1,), (BLOCK,), ids)
+            return args, [((parts,), (BLOCK,), ids), final], scratch
         if form == "rows":
             block = min(BLOCK, max(32, -(-inner // 32) * 32))
             grid = (max(1, min(outer, MAX_GRID)),)

@@ -185,3 +185,45 @@ def test_few_long_columns_are_split_over_a_block_and_stay_within_numpys_bounds()
         inputs=[view],
     )
     _same(got, want)
+
+
+def test_a_small_whole_reduction_is_one_launch_with_the_bits_of_two():
+    """Up to ONE_BLOCK elements the partial kernel's one block writes the outputs; the final kernel,
+    run after it on its partial result, writes the same bits."""
+    from arraystack.backends.cupy import cpu_harness
+    from arraystack.backends.cupy.cuda_codegen_reduce import BLOCK, ONE_BLOCK
+
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal(ONE_BLOCK).astype(np.float32)
+    x[17] = -0.0
+    z = (1 + rng.standard_normal(300) / 9 + 1j * rng.standard_normal(300) / 9).astype(np.complex64)
+    cases = [
+        (lambda a: ast.mean(a) * 2.0 + 1.0, x),
+        (lambda a: ast.max(a * a), x),
+        (lambda a: ast.sum(a.astype(np.float16) * 2), x[:1000]),
+        (lambda a: ast.prod(a), z),
+        (lambda a: ast.max(a), np.array([-0.0, 0.0, -0.0], np.float32)),
+        (lambda a: ast.sum(a), np.zeros(0, np.float64)),
+    ]
+    for fn, a in cases:
+        (eqn,) = fusion_eqns(fn, a)
+        ks = cuda_codegen.lower_region(eqn)
+        assert ks.kind == "whole"
+        source = combined([ks])
+        compile_for_gpus(source, ks.kernels)
+        scratch = [np.empty(shape, dtype) for shape, dtype in ks.scratch([a])]
+        outs = [np.empty(v.aval.shape, v.aval.dtype) for v in eqn.outputs]
+        (launch,) = ks.launches([a], outs, scratch)
+        assert launch.grid == (1,) and launch.kernel == ks.kernels[0]
+        cpu_harness.load(source, launch.kernel)(launch.grid, launch.block, launch.args, 0)
+        again = [np.empty_like(o) for o in outs]
+        (twin,) = ks.launches([a], again, scratch)
+        cpu_harness.load(source, ks.kernels[1])((1,), (BLOCK,), twin.args, 0)
+        for o, g, w in zip(outs, again, reference(eqn, [a])):
+            assert o.tobytes() == g.tobytes()
+            np.testing.assert_allclose(o, w, rtol=2e-3 if o.dtype == np.float16 else 1e-5)
+    big = np.ones(ONE_BLOCK + 1, np.float32)
+    (eqn,) = fusion_eqns(lambda a: ast.sum(a), big)
+    ks = cuda_codegen.lower_region(eqn)
+    scratch = [np.empty(shape, dtype) for shape, dtype in ks.scratch([big])]
+    assert len(ks.launches([big], [np.empty((), np.float32)], scratch)) == 2
