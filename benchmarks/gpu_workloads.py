@@ -95,9 +95,10 @@ class Peers:
     def wanted(self, name: str) -> bool:
         return name not in self.skip
 
-    def systems(self, fn, hosts, fuse=True, wrap=None):
+    def systems(self, fn, hosts, fuse=True, wrap=None, graphs=False):
         """The systems running `fn(xp, *arrays)` on `hosts` (NumPy arrays) moved to each device. wrap:
-        (system name, xp) -> the function to time, in place of fn for that system."""
+        (system name, xp) -> the function to time, in place of fn for that system. graphs: also
+        arraystack.jit replaying CUDA graphs (arraystack.config.cuda_graphs)."""
         ast, xp = self.ast, self.xp
         wrap = wrap or (lambda name, module: lambda *a: fn(module, *a))
         out = []
@@ -114,6 +115,8 @@ class Peers:
                     describe=lambda: _ast_steps(f, args),
                 )
             )
+        if graphs and self.wanted("arraystack.jit + graphs"):
+            out.append(self._with_graphs(ast.jit(wrap("arraystack.jit", ast)), hosts))
         if self.wanted("cupy"):
             g = wrap("cupy", xp)
             cargs = [self.on_cupy(h) for h in hosts]
@@ -141,6 +144,24 @@ class Peers:
             timer = "torch" if self.torch_device == "cuda" else "wall"
             out.append(System("torch.compile", lambda: t(*targs), timer, _torch_host))
         return out
+
+    def _with_graphs(self, f, hosts) -> System:
+        """arraystack.jit with CUDA graphs on for its calls only: the cupy backend reads the setting
+        (config.cuda_graphs) per call; setting the backend's attribute directly leaves the plain
+        arraystack.jit row as it is and costs no configuration round per call."""
+        from arraystack.backends import registry
+
+        backend = registry.get("cupy")
+        args = [self.on_ast(h) for h in hosts]
+
+        def run():
+            backend.cuda_graphs = True
+            try:
+                return f(*args)
+            finally:
+                backend.cuda_graphs = False
+
+        return System("arraystack.jit + graphs", run, "cupy", _ast_host, warm=f.wait_compiled)
 
     def copy(self, nbytes: int) -> System:
         """A device-to-device copy of nbytes / 2 bytes (it reads and writes nbytes in all): cupy.copyto of
@@ -255,7 +276,7 @@ def squares(peers, n: int) -> Workload:
 def cached_dispatch(peers) -> Workload:
     host = np.arange(8, dtype=np.float32)
     w = Workload("d", "cached dispatch of x*2+1, (8,) float32", 0)
-    w.systems = peers.systems(dispatch, [host])
+    w.systems = peers.systems(dispatch, [host], graphs=True)
     w.reference = dispatch(np, host)
     return w
 
@@ -323,7 +344,7 @@ def mlp_step(peers, rows_: int | None = None) -> Workload:
 
         return step
 
-    w.systems = peers.systems(None, hosts, fuse=False, wrap=wrap)
+    w.systems = peers.systems(None, hosts, fuse=False, wrap=wrap, graphs=True)
     w.reference = mlp_manual_step(np, *[h.astype(np.float64) for h in hosts])
     w.rtol, w.atol = 1e-4, 1e-5
     return w

@@ -21,6 +21,9 @@ kernel_cache_size (ARRAYSTACK_KERNEL_CACHE_SIZE, default 1024): the compiled ker
 default_device (ARRAYSTACK_DEFAULT_DEVICE, default the CPU): where creation functions place arrays made
     without `device=` ("cpu", "cuda", "cuda:1"); the context manager arraystack.default_device overrides it
     in one thread. Computations stay on the device of their operands.
+cuda_graphs (ARRAYSTACK_CUDA_GRAPHS=1, default off): a compiled plan on a CUDA device is captured as a CUDA
+    graph on its second call with the same argument shapes and replayed from then on (one launch instead
+    of one per step; backends/cupy/graphs.py); plans that cannot be captured run step by step.
 """
 
 from __future__ import annotations
@@ -62,7 +65,9 @@ def _memory_limit(value):
         limits = {}
         for device, nbytes in value.items():
             if not isinstance(device, str) or not device:
-                message = f"arraystack.config.memory_limit keys must be device names, got {device!r}"
+                message = (
+                    f"arraystack.config.memory_limit keys must be device names, got {device!r}"
+                )
                 raise ValueError(message)
             limits[device] = _memory_limit(nbytes)
         return limits
@@ -118,6 +123,7 @@ class Config:
     default_device: object = field(
         default_factory=lambda: os.environ.get("ARRAYSTACK_DEFAULT_DEVICE", "").strip() or None
     )
+    cuda_graphs: bool = field(default_factory=lambda: _flag("ARRAYSTACK_CUDA_GRAPHS"))
 
     def __setattr__(self, name, value):
         if name == "memory_limit":
@@ -132,7 +138,9 @@ class Config:
 
             value = set_configured(value)
         object.__setattr__(self, name, value)
-        if self is config:  # each backend takes the settings it uses (kernel_cache_size, tier_compile, ...)
+        if (
+            self is config
+        ):  # each backend takes the settings it uses (kernel_cache_size, tier_compile, ...)
             registry.configure(**{name: value})
 
     def update(self, **settings):
@@ -146,6 +154,8 @@ class Config:
 config = None
 config = Config()
 limits.set(config.memory_limit)
-if config.default_device is not None:  # from ARRAYSTACK_DEFAULT_DEVICE: checked once the config exists
+if (
+    config.default_device is not None
+):  # from ARRAYSTACK_DEFAULT_DEVICE: checked once the config exists
     config.default_device = config.default_device
 registry.configure(**vars(config))

@@ -17,7 +17,7 @@ from dataclasses import replace
 
 import numpy as np
 from arraystack.backends import profiler
-from arraystack.backends.cupy import arrays
+from arraystack.backends.cupy import arrays, graphs
 from arraystack.backends.executable import Executable, alias_safe
 from arraystack.backends.hardware import Device, register_device_kind
 from arraystack.backends.interface import Backend, CompileOptions
@@ -63,6 +63,13 @@ class CupyBackend(Backend):
             return "cupy rule (the CUDA code generator is not installed)"
         return f"cupy rule ({importlib.import_module(CODEGEN).why_not(eqn)})"
 
+    cuda_graphs = False  # arraystack.config.cuda_graphs (graphs.py)
+
+    def configure(self, **settings) -> None:
+        """cuda_graphs: replay compiled plans as CUDA graphs (graphs.py)."""
+        if "cuda_graphs" in settings:
+            self.cuda_graphs = bool(settings["cuda_graphs"])
+
     def runs_as(self, eqn, graph) -> str | None:
         """How eqn runs: "cuda kernel (kind)", a host loop over compiled bodies, or None (its rule)."""
         lowered = _lowered(eqn, graph)
@@ -75,7 +82,9 @@ class CupyBackend(Backend):
         start = profiler.clock()
         steps = [self.step(eqn, graph, options) for eqn in graph.eqns]
         how = [self.unsupported(e) or _described(_lowered(e, graph)) for e in graph.eqns]
-        runner = alias_safe(graph, _interpret(graph, steps, xp, how))
+        interpreted = _interpret(graph, steps, xp, how)
+        runner = alias_safe(graph, interpreted)
+        replays = graphs.Replays(xp, interpreted.lean)
         if profiler.recording:
             args = {"backend": "cupy", "eqns": len(graph.eqns)}
             profiler.record("compile (cupy)", "compile", start, profiler.clock(), args)
@@ -83,7 +92,16 @@ class CupyBackend(Backend):
         def run(buffers):
             index = next((b.device.id for b in buffers if isinstance(b, xp.ndarray)), 0)
             with xp.cuda.Device(index):
-                return runner([xp.asarray(b) if isinstance(b, np.ndarray) else b for b in buffers])
+                buffers = [xp.asarray(b) if isinstance(b, np.ndarray) else b for b in buffers]
+                if (
+                    self.cuda_graphs
+                    and not profiler.recording
+                    and limits.of(f"cuda:{index}") is None
+                ):
+                    outs = replays(buffers)
+                    if outs is not None:
+                        return outs
+                return runner(buffers)
 
         return Executable(graph, [(e.prim.name, h) for e, h in zip(graph.eqns, how)], run)
 
@@ -230,8 +248,9 @@ def _interpret(graph, steps, xp, how=None):
         for k, eqn in enumerate(graph.eqns)
     ]
 
-    def lean(buffers, device):
+    def lean(buffers, device=None):
         """Without a memory limit or the profiler: no accounting until a step runs out of memory."""
+        device = device or f"cuda:{xp.cuda.runtime.getDevice()}"
         env = dict(zip(graph.inputs, buffers))
         for k, (eqn, step) in enumerate(zip(graph.eqns, steps)):
             ins = [x.value if isinstance(x, Literal) else env[x] for x in eqn.inputs]
@@ -297,6 +316,7 @@ def _interpret(graph, steps, xp, how=None):
                 _record_steps(graph, how, timed, device)
             return [x.value if isinstance(x, Literal) else env[x] for x in graph.outputs]
 
+    run.lean = lean
     return run
 
 

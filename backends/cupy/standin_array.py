@@ -92,6 +92,7 @@ class ndarray:
 
     def get(self, stream=None, order="C", out=None, blocking=True):
         """A NumPy copy of the array in host memory (into `out` when given)."""
+        cuda.refuse_while_capturing("a copy to the host")
         if out is not None:
             np.copyto(out, self._host)
             return out
@@ -101,6 +102,7 @@ class ndarray:
         """Copy the NumPy array `arr` into this array."""
         if not isinstance(arr, np.ndarray):
             raise TypeError(f"Only numpy.ndarray can be set to cupy.ndarray, got {type(arr)}")
+        cuda.refuse_while_capturing("a copy from the host")
         if arr.shape != self.shape:
             raise ValueError(f"Shape mismatch. Old shape: {self.shape}, new shape: {arr.shape}")
         np.copyto(self._host, arr, casting="unsafe")
@@ -133,24 +135,31 @@ class ndarray:
         return (KDLCUDA, self._device)
 
     def tolist(self):
+        cuda.refuse_while_capturing("a value read on the host")
         return self._host.tolist()
 
     def item(self, *args):
+        cuda.refuse_while_capturing("a value read on the host")
         return self._host.item(*args)
 
     def __bool__(self):
+        cuda.refuse_while_capturing("a value read on the host")
         return bool(self._host)
 
     def __int__(self):
+        cuda.refuse_while_capturing("a value read on the host")
         return int(self._host)
 
     def __float__(self):
+        cuda.refuse_while_capturing("a value read on the host")
         return float(self._host)
 
     def __complex__(self):
+        cuda.refuse_while_capturing("a value read on the host")
         return complex(self._host)
 
     def __index__(self):
+        cuda.refuse_while_capturing("a value read on the host")
         return self._host.__index__()
 
     def __len__(self):
@@ -177,11 +186,17 @@ class ndarray:
 
     # -- indexing --------------------------------------------------------------------------------------------
     def __getitem__(self, key):
-        return _result(self._host[_unwrap(key, allow_host=True)], (self,))
+        result = _result(self._host[_unwrap(key, allow_host=True)], (self,))
+        cuda.record(lambda: _write(result, self._host[_unwrap(key, allow_host=True)]))
+        return result
 
     def __setitem__(self, key, value):
-        with cuda.Device(self._device):
-            self._host[_unwrap(key, allow_host=True)] = _unwrap(value, allow_host=True)
+        def assign():
+            with cuda.Device(self._device):
+                self._host[_unwrap(key, allow_host=True)] = _unwrap(value, allow_host=True)
+
+        assign()
+        cuda.record(assign)
 
     # -- methods (cupy.ndarray's, computed by NumPy's on the buffer) -----------------------------------------
     def astype(self, dtype, order="K", casting=None, subok=None, copy=True):
@@ -194,10 +209,12 @@ class ndarray:
 
     def fill(self, value):
         self._host.fill(_unwrap(value))
+        cuda.record(lambda: self._host.fill(_unwrap(value)))
 
     def sort(self, axis=-1, kind=None):
         check_sort_kind(kind)
         self._host.sort(axis=axis, kind="stable")
+        cuda.record(lambda: self._host.sort(axis=axis, kind="stable"))
 
     def argsort(self, axis=-1, kind=None):
         check_sort_kind(kind)
@@ -205,9 +222,11 @@ class ndarray:
 
     def partition(self, kth, axis=-1):
         self._host.partition(kth, axis=axis)
+        cuda.record(lambda: self._host.partition(kth, axis=axis))
 
     def put(self, indices, values, mode="wrap"):
         self._host.put(_unwrap(indices), _unwrap(values), mode=mode)
+        cuda.record(lambda: self._host.put(_unwrap(indices), _unwrap(values), mode=mode))
 
     def reshape(self, *shape, order="C"):
         return _call(self._host.reshape, shape, {"order": order}, owner=self)
@@ -317,10 +336,22 @@ class _Pointer:
         """`size` bytes from `src` (any device: the stand-in's memory is the host's), at once."""
         if size:
             ctypes.memmove(self.ptr, src.ptr, size)
+            cuda.record(lambda: ctypes.memmove(self.ptr, src.ptr, size))
 
 
 def _allocate(nbytes):
-    return cuda.default_memory_pool.malloc(nbytes)
+    return cuda.allocate(nbytes)
+
+
+def _write(result, value) -> None:
+    """A recorded operation run again: its new value into the arrays its first run returned."""
+    if isinstance(result, ndarray):
+        host = np.asarray(value)
+        if not np.shares_memory(result._host, host):
+            np.copyto(result._host, host, casting="unsafe")
+    elif isinstance(result, (tuple, list)):
+        for r, v in zip(result, value):
+            _write(r, v)
 
 
 def _adopt(out, host, block, base):
@@ -396,9 +427,13 @@ def _call(function, args, kwargs=None, allow_host=False, owner=None):
         _unwrap(owner)  # on the current device
     out = kwargs.get("out")
     value = function(*_unwrap(args, allow_host), **_unwrap(kwargs, allow_host))
-    if isinstance(out, ndarray):
-        return out
-    return _result(value, inputs)
+    result = out if isinstance(out, ndarray) else _result(value, inputs)
+
+    def again():
+        _write(result, function(*_unwrap(args, allow_host), **_unwrap(kwargs, allow_host)))
+
+    cuda.record(again)
+    return result
 
 
 def check_sort_kind(kind):
@@ -414,6 +449,7 @@ def host_buffer(x):
 
 def from_host(host, copy=True):
     """A NumPy array (or anything NumPy converts) as a new array on the current device."""
+    cuda.refuse_while_capturing("a copy from the host")
     host = np.array(host, copy=True) if copy else np.asarray(host)
     if host.dtype.kind in "OUSVMm":
         raise ValueError(f"Unsupported dtype {host.dtype}")

@@ -8,6 +8,7 @@ cached until `free_all_blocks`, a limit per device). The figures of the devices 
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 import types
@@ -156,7 +157,9 @@ runtime = types.SimpleNamespace(
 
 # -- streams and events ----------------------------------------------------------------------------------------
 class Stream:
-    """cupy.cuda.Stream: work on the stand-in runs at once, so a stream only orders what already happened."""
+    """cupy.cuda.Stream: work on the stand-in runs at once, so a stream only orders what already happened.
+    A capturing stream (begin_capture) also records each operation issued on it, as a function re-running
+    it on the same buffers, and end_capture returns them as a Graph."""
 
     null = None  # the default stream, set below
 
@@ -164,6 +167,30 @@ class Stream:
         self.ptr = 0 if null else id(self)
         self.device_id = machine.current
         self._saved = []
+        self._capture = None  # the operations recorded while capturing, else None
+        self._invalid = False  # an operation a capture cannot hold was issued
+
+    def wait_event(self, event):
+        """Recorded work has finished already."""
+
+    def begin_capture(self, mode=None):
+        if self.ptr == 0:
+            raise RuntimeError("cannot capture on the default (legacy) stream")
+        if self._capture is not None:
+            raise CUDARuntimeError("cudaErrorIllegalState: the stream is capturing already")
+        self._capture, self._invalid = [], False
+
+    def end_capture(self):
+        ops, self._capture = self._capture, None
+        if ops is None:
+            raise CUDARuntimeError("cudaErrorIllegalState: the stream is not capturing")
+        if self._invalid:
+            raise CUDARuntimeError("cudaErrorStreamCaptureInvalidated: operation failed due to a "
+                                   "previous error during capture")  # fmt: skip
+        return Graph(ops)
+
+    def is_capturing(self) -> bool:
+        return self._capture is not None
 
     @property
     def done(self) -> bool:
@@ -193,6 +220,56 @@ class Stream:
 
 
 Stream.null = Stream(null=True)
+
+
+class Graph:
+    """cupy.cuda.graph.Graph: the operations a capture recorded, run again in order by each launch."""
+
+    def __init__(self, ops):
+        self._ops = tuple(ops)
+
+    def launch(self, stream=None):
+        for op in self._ops:
+            op()
+
+    def upload(self, stream=None):
+        """Nothing to upload on the stand-in."""
+
+
+def record(op) -> None:
+    """While the current stream captures, keep `op` (re-running an operation on the same buffers)."""
+    stream = get_current_stream()
+    if stream._capture is not None:
+        stream._capture.append(op)
+
+
+def refuse_while_capturing(what: str) -> None:
+    """A transfer to or from the host waits for the device, which a capturing stream refuses (and the
+    capture is invalidated), as CUDA does."""
+    stream = get_current_stream()
+    if stream._capture is not None:
+        stream._invalid = True
+        raise CUDARuntimeError(
+            "cudaErrorStreamCaptureUnsupported: operation not permitted when stream is capturing "
+            f"({what})"
+        )
+
+
+@contextlib.contextmanager
+def using_allocator(allocator=None):
+    """cupy.cuda.using_allocator: `allocator(nbytes)` gives this thread's device memory in the block."""
+    saved = getattr(machine.local, "allocator", None)
+    machine.local.allocator = allocator
+    try:
+        yield
+    finally:
+        machine.local.allocator = saved
+
+
+def allocate(nbytes: int):
+    """Device memory from this thread's allocator (using_allocator), else the default pool."""
+    allocator = getattr(machine.local, "allocator", None)
+    return (allocator or default_memory_pool.malloc)(nbytes)
 
 
 def get_current_stream(device_id=None):
@@ -352,7 +429,9 @@ class RawKernel:
 
         grid = tuple(grid) if isinstance(grid, tuple) else (grid,)
         block = tuple(block) if isinstance(block, tuple) else (block,)
-        self.kernel(grid, block, tuple(host_buffer(a) for a in args), shared_mem=shared_mem)
+        buffers = tuple(host_buffer(a) for a in args)
+        self.kernel(grid, block, buffers, shared_mem=shared_mem)
+        record(lambda: self.kernel(grid, block, buffers, shared_mem=shared_mem))
 
 
 class RawModule:
@@ -384,6 +463,7 @@ def is_available() -> bool:
 __all__ = [
     "Device",
     "Event",
+    "Graph",
     "MemoryPool",
     "OutOfMemoryError",
     "RawKernel",
@@ -395,4 +475,5 @@ __all__ = [
     "machine",
     "memory",
     "runtime",
+    "using_allocator",
 ]

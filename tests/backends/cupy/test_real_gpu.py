@@ -137,6 +137,45 @@ def test_gradients_of_a_jitted_function_on_the_device():
     assert abs(fd - host(grad)[k]) < 1e-5
 
 
+def test_cuda_graphs_replay_a_training_step_with_the_bits_of_the_step_by_step_run():
+    """arraystack.config.cuda_graphs: the second call captures (cupy's stream capture, a private memory
+    pool, cuBLAS inside), later calls replay; the results are those of the plan run step by step."""
+    rng = np.random.default_rng(2)
+    params = [rng.standard_normal((64, 128)).astype(np.float32) * 0.1, np.zeros(128, np.float32)]
+    params.append(rng.standard_normal((128, 10)).astype(np.float32) * 0.1)
+    x = rng.standard_normal((300, 64)).astype(np.float32)
+    y = np.eye(10, dtype=np.float32)[rng.integers(0, 10, 300)]
+
+    def loss(p, x, y):
+        logits = ast.maximum(x @ p[0] + p[1], 0.0) @ p[2]
+        m = ast.max(logits, axis=1, keepdims=True)
+        return ast.mean(
+            ast.log(ast.sum(ast.exp(logits - m), axis=1)) + m[:, 0] - ast.sum(logits * y, 1)
+        )
+
+    grad = ast.value_and_grad(loss)
+
+    @ast.jit
+    def step(p, x, y):
+        value, g = grad(p, x, y)
+        return value, [a - 0.1 * b for a, b in zip(p, g)]
+
+    def train(graphs_on, steps=5):
+        ast.config.cuda_graphs = graphs_on
+        try:
+            p, xs, ys = on_gpu(*params), *on_gpu(x, y)
+            values = []
+            for _ in range(steps):
+                value, p = step(p, xs, ys)
+                values.append(host(value))
+            return values + [host(a) for a in p]
+        finally:
+            ast.config.cuda_graphs = False
+
+    for a, b in zip(train(True), train(False)):
+        assert a.tobytes() == b.tobytes()
+
+
 def test_reductions_give_the_same_bits_on_every_run():
     (a,) = on_gpu(RNG.standard_normal(3_000_001).astype(np.float32))
     f = ast.jit(lambda x: (ast.sum(x * x), ast.cumsum(x)[-1], ast.argmax(x)))
