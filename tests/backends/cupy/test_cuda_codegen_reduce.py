@@ -41,6 +41,11 @@ def _same(got, want):
         np.testing.assert_array_equal(g, w, strict=True)
 
 
+def _same_on_a_view(fn, view, kind="columns"):
+    """The kernel reads the strided view itself (traced at a contiguous copy of it): NumPy's bits."""
+    _same(*_run(fn, np.ascontiguousarray(view), kind=kind, inputs=[view]))
+
+
 def _within_sum_bound(got, want, x, axis):
     """|got - want| <= 2 n eps sum|x| (both orders are within n eps sum|x| of the exact sum)."""
     eps = np.finfo(x.dtype).eps
@@ -118,14 +123,7 @@ def test_softmax_and_layernorm_rows():
 def test_column_reductions_of_strided_inputs_and_zero_sizes():
     rng = np.random.default_rng(4)
     base = rng.integers(-50, 50, (10, 16)).astype(np.int16)
-    view = base[::-3, ::2]
-    got, want = _run(
-        lambda a: ast.sum(a, axis=0, dtype=np.int16) * 2,
-        np.ascontiguousarray(view),
-        kind="columns",
-        inputs=[view],
-    )
-    _same(got, want)
+    _same_on_a_view(lambda a: ast.sum(a, axis=0, dtype=np.int16) * 2, base[::-3, ::2])
     empty = np.zeros((0, 5), np.float32)
     _same(*_run(lambda a: ast.sum(a, axis=0) + 1.0, empty))  # sums of nothing: 0
     _same(*_run(lambda a: ast.prod(a, axis=1), np.zeros((4, 0), np.float64)))
@@ -177,14 +175,7 @@ def test_few_long_columns_are_split_over_a_block_and_stay_within_numpys_bounds()
     _same(*_run(lambda a: ast.max(a, axis=0), z, kind="columns"))
     # a strided operand: every other row of a (2n, 40) array, columns reversed
     base = rng.integers(-9, 9, (2 * n, 40)).astype(np.int16)
-    view = base[::2, ::-1]
-    got, want = _run(
-        lambda a: ast.sum(a, axis=0, dtype=np.int64) * 3,
-        np.ascontiguousarray(view),
-        kind="columns",
-        inputs=[view],
-    )
-    _same(got, want)
+    _same_on_a_view(lambda a: ast.sum(a, axis=0, dtype=np.int64) * 3, base[::2, ::-1])
 
 
 def test_a_small_whole_reduction_is_one_launch_with_the_bits_of_two():

@@ -141,3 +141,61 @@ def test_cached_values_of_every_kind_give_the_bits_of_the_uncached_kernel():
             else:
                 tol = 4e-3 if g.dtype == np.float16 else 2e-5
                 np.testing.assert_allclose(g, w, rtol=tol, atol=tol)
+
+
+def _recipe(seed):
+    """A random rows program: steps over a growing list of full-size values (binary, unary, or a row
+    reduction broadcast back), then outputs picked from them."""
+    rng = np.random.default_rng(seed)
+    steps = []
+    for k in range(int(rng.integers(4, 9))):
+        kind = rng.choice(["binary", "unary", "reduce"], p=[0.4, 0.25, 0.35])
+        steps.append((str(kind), int(rng.integers(0, 2 + k)), int(rng.integers(0, 2 + k)),
+                      int(rng.integers(0, 4))))  # fmt: skip
+    outputs = sorted({int(i) for i in rng.integers(2, 2 + len(steps), 3)})
+    return steps, outputs
+
+
+def _program(recipe):
+    steps, outputs = recipe
+
+    def f(x, w):
+        values, reduced = [x, x * w], []
+        for kind, i, j, op in steps:
+            a, b = values[i], values[j]
+            if kind == "binary":
+                values.append([a + b, a * b, a - b * 0.5, ast.maximum(a, b)][op])
+            elif kind == "unary":
+                values.append([ast.tanh(a), ast.exp(-ast.abs(a)), ast.sin(a), a * a][op])
+            else:
+                r = [ast.sum, ast.max, ast.min, ast.mean][op](a, axis=-1, keepdims=True)
+                reduced.append(r[..., 0])
+                values.append(b - r if op % 2 else b / (ast.abs(r) + 1.0))
+        return tuple(values[k] for k in outputs) + tuple(reduced[-1:])
+
+    return f
+
+
+def test_random_row_programs_give_the_bits_of_the_uncached_kernel_and_numpys_values():
+    rng = np.random.default_rng(7)
+    for seed in range(12):
+        dtype = (np.float32, np.float64)[seed % 2]
+        x = rng.standard_normal((3, 257 + seed)).astype(dtype)
+        w = rng.uniform(0.5, 1.5, x.shape[1]).astype(dtype)
+        fn = _program(_recipe(seed))
+        eqns = fusion_eqns(fn, x, w)
+        rows = [e for e in eqns if cuda_codegen.lower_region(e).kind == "rows"]
+        assert rows, seed
+        for eqn in rows:
+            ks = cuda_codegen.lower_region(eqn)
+            compile_for_gpus(ks.source, ks.kernels)
+            feed = [rng.standard_normal(v.aval.shape).astype(v.aval.dtype) for v in eqn.inputs]
+            got = run_kernels(ks, eqn, feed)
+            again = (
+                _rerun_without_the_cache(ks, eqn, feed, ks.source)
+                if "if (cache_rows) {" in ks.source
+                else got
+            )
+            for g, u, want in zip(got, again, reference(eqn, feed)):
+                assert g.tobytes() == u.tobytes(), seed
+                np.testing.assert_allclose(g, want, rtol=1e-4, atol=1e-5, err_msg=f"seed {seed}")
