@@ -93,6 +93,7 @@ def main(argv=None) -> None:
     parser.add_argument("--arch", default="sm_90")
     parser.add_argument("--sass", action="store_true", help="print the disassembly too")
     args = parser.parse_args(argv)
+    import numpy as np
     from arraystack.backends.cupy import cuda_codegen, nvrtc
     from arraystack.ir.control import fusion_p
     from arraystack.ir.passes.pipeline import run_pipeline
@@ -104,9 +105,14 @@ def main(argv=None) -> None:
         graph = run_pipeline(ast.jit(fn).lower(x).traced)
         for eqn in (e for e in graph.eqns if e.prim is fusion_p):
             ks = cuda_codegen.lower_region(eqn)
-            result = nvrtc.compile(ks.source, [], arch=args.arch)
+            outs = [np.empty(v.aval.shape, v.aval.dtype) for v in eqn.outputs]  # never touched
+            scratch = [np.empty(shape, dtype) for shape, dtype in ks.scratch([x])]
+            narrow = ks.launches([x], outs, scratch)[0].narrow  # the variant these sizes run
+            source = cuda_codegen.narrow(ks.source) if narrow else ks.source
+            result = nvrtc.compile(source, [], arch=args.arch)
             text = sass(result.cubin)
-            print(f"\n{name}: {ks.kind} kernel, {result.resources}")
+            width = "32" if narrow else "64"
+            print(f"\n{name}: {ks.kind} kernel, {width}-bit indices, {result.resources}")
             for start, end, count, mix in loops(text):
                 top = ", ".join(f"{op} {n}" for op, n in mix.most_common(6))
                 print(f"  loop {start:#06x}-{end:#06x}: {count:4d} instructions ({top})")

@@ -202,15 +202,19 @@ def _kernel_step(kernels, eqn, xp):
     current device; the module is loaded on the first launch (load_module), and each kernel's function
     is looked up once."""
     outputs = [(tuple(v.aval.shape), v.aval.dtype) for v in eqn.outputs]
-    loaded: dict = {}  # device id -> {kernel name: function}
+    loaded: dict = {}  # (device id, narrow variant) -> {kernel name: function}
     scratch_of: dict = {}  # the inputs' shapes -> the scratch buffers' (shape, dtype)
+    codegen = importlib.import_module(CODEGEN)
+
+    def functions_of(device, narrow):
+        source = codegen.narrow(kernels.source) if narrow else kernels.source
+        module = load_module(xp, source, kernels.kernels)
+        functions = {n: module.get_function(n) for n in kernels.kernels}
+        loaded[device, narrow] = functions
+        return functions
 
     def step(*inputs):
         device = xp.cuda.runtime.getDevice()
-        functions = loaded.get(device)
-        if functions is None:
-            module = load_module(xp, kernels.source, kernels.kernels)
-            functions = loaded[device] = {n: module.get_function(n) for n in kernels.kernels}
         outs = [xp.empty(shape, dtype) for shape, dtype in outputs]
         shapes = tuple(a.shape for a in inputs)
         needed = scratch_of.get(shapes)
@@ -220,6 +224,7 @@ def _kernel_step(kernels, eqn, xp):
             needed = scratch_of[shapes] = kernels.scratch(inputs)
         scratch = [xp.empty(shape, dtype) for shape, dtype in needed] if needed else []
         for launch in kernels.launches(inputs, outs, scratch):
+            functions = loaded.get((device, launch.narrow)) or functions_of(device, launch.narrow)
             functions[launch.kernel](
                 launch.grid, launch.block, launch.args, shared_mem=launch.shared_mem
             )

@@ -89,14 +89,17 @@ def _signature(source: str, name: str):
         depth += {"(": 1, ")": -1}.get(source[k], 0)
         k += 1
     text = source[m.end() : k - 1].strip()
+    # the index type `ix` of generated kernels: a typedef of int (their narrow variant) or long long
+    index = re.search(r"typedef\s+(int|long long)\s+ix\s*;", source)
+    scalars = dict(_SCALARS, ix=np.int32 if index and index.group(1) == "int" else np.int64)
     params = []
     for part in filter(None, (p.strip() for p in text.split(","))):
         words = part.replace("*", " * ").split()
         ctype = " ".join(w for w in words[:-1] if w not in ("const", "__restrict__", "volatile"))
         if "*" in ctype:
             params.append(("pointer", " ".join(words[:-1]).replace("__restrict__", "")))
-        elif ctype in _SCALARS:
-            params.append((np.dtype(_SCALARS[ctype]), ctype))
+        elif ctype in scalars:
+            params.append((np.dtype(scalars[ctype]), ctype))
         else:
             raise ValueError(
                 f"kernel {name}: parameter type {ctype!r} is not a pointer or a known scalar"

@@ -17,8 +17,9 @@ the region's reference rule). A KernelSource holds:
   `eqn.outputs`. The configuration and the scalar arguments are computed once per combination of
   shapes and strides and cached.
 
-Kernels are shape-generic: every size and stride is an argument, and indices are 64-bit (`i64`)
-throughout, so sizes past 2**31 elements index correctly. Reductions never use atomics: their order
+Kernels are shape-generic: every size and stride is an argument. Indices, sizes and strides have the
+type `ix`: 64-bit in the source, so sizes past 2**31 elements index correctly, and 32-bit in its narrow
+variant (`narrow(source)`), which a launch uses when its sizes and offsets allow (`Launch.narrow`). Reductions never use atomics: their order
 depends only on the shapes, so the same inputs give the same bits on every run.
 """
 
@@ -35,7 +36,8 @@ from arraystack.backends.cupy.lowering import storage_type, store
 from arraystack.ir.control import fusion_p
 from arraystack.ir.ir import Literal
 
-Launch = namedtuple("Launch", "kernel grid block shared_mem args")
+# narrow: the launch runs the source's 32-bit variant (narrow(source)); its scalar arguments are int32
+Launch = namedtuple("Launch", "kernel grid block shared_mem args narrow", defaults=(False,))
 
 BLOCK = 256  # threads per block of elementwise and column kernels
 MAX_GRID = 1 << 16  # grid-stride loops cover the rest
@@ -45,10 +47,35 @@ MIN_BLOCKS = 4
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 # NumPy's scalar semantics, then its complex values (complex_ops.cuh uses numpy_ops.cuh's bit casts)
+# The type of indices, sizes, strides and offsets in every kernel: 64-bit, or 32-bit in the narrow variant,
+# which launches use when every size and offset of theirs is at most NARROW_LIMIT (64-bit multiplies and
+# divisions take several instructions each; a softmax row element costs 59 instead of 41)
+WIDE_INDEX = "typedef long long ix;  // indices, sizes, strides"
+NARROW_INDEX = "typedef int ix;  // indices, sizes, strides"
+NARROW_LIMIT = 1 << 30  # below 2**31 with room for a grid-stride loop's last step
 PRELUDE = ""
 for _name in ("numpy_ops.cuh", "complex_ops.cuh"):
     with open(os.path.join(_HERE, _name)) as _f:
         PRELUDE += _f.read() + "\n"
+PRELUDE += WIDE_INDEX + "\n"
+
+
+def narrow(source: str) -> str:
+    """The 32-bit variant of a generated source (the same kernels, `ix` an int)."""
+    return source.replace(WIDE_INDEX, NARROW_INDEX, 1)
+
+
+def _fits_narrow(arrays, sizes) -> bool:
+    """Whether the region's elements and every array's offsets stay within NARROW_LIMIT."""
+    if int(np.prod(sizes, dtype=np.int64)) > NARROW_LIMIT:
+        return False
+    for a in arrays:
+        if a.size == 0:
+            continue
+        extent = sum((n - 1) * abs(st) for n, st in zip(a.shape, _elements(a)))
+        if extent > NARROW_LIMIT or a.size > NARROW_LIMIT:
+            return False
+    return True
 
 
 class Outputs:
@@ -73,7 +100,7 @@ class Outputs:
         params = []
         for k, v in enumerate(self.region.graph.outputs):
             params.append(f"{storage_type(v.aval.dtype)}* __restrict__ o{k}")
-            params += [f"i64 o{k}_s{j}" for j in range(len(self.axes[k]))]
+            params += [f"ix o{k}_s{j}" for j in range(len(self.axes[k]))]
         return params
 
     def emit_store(self, code: CodeBlock, k: int, env: dict) -> None:
@@ -137,7 +164,13 @@ class KernelSource:
                 own = _elements(outputs[k])
                 strides.append([np.int64(own[i]) for i in dims])
             sizes = self._region_shape(inputs)
-            pack = (strides, *self._configured(sizes))
+            size_args, configs, scratch = self._configured(sizes)
+            fits = _fits_narrow((*inputs, *outputs), sizes)
+            narrowed = (
+                [[np.int32(v) for v in s] for s in strides],
+                [np.int32(v) for v in size_args],
+            )
+            pack = (strides, size_args, configs, scratch, fits, narrowed)
             if len(self._packs) > 64:
                 self._packs.clear()
             self._packs[key] = pack
@@ -169,9 +202,13 @@ class KernelSource:
             self._configs[sizes] = config
         return config
 
-    def launches(self, inputs, outputs, scratch=()) -> list:
-        """The launches computing `outputs` from `inputs` (see the module docstring)."""
-        strides, size_args, configs, _ = self._pack(inputs, outputs)
+    def launches(self, inputs, outputs, scratch=(), narrow=None) -> list:
+        """The launches computing `outputs` from `inputs` (see the module docstring): of the 32-bit
+        variant where the sizes allow it, unless narrow=False."""
+        strides, size_args, configs, _, fits, narrowed = self._pack(inputs, outputs)
+        use = fits if narrow is None else fits and narrow
+        if use:
+            strides, size_args = narrowed
         if self._complex128 is None:  # the dtypes are the region's: found once
             arrays = (*inputs, *outputs)
             self._complex128 = [k for k, a in enumerate(arrays) if a.dtype == np.complex128]
@@ -190,7 +227,7 @@ class KernelSource:
                 continue
             grid, block, extra, *shared = config  # shared: bytes of dynamic shared memory
             args = (*site_args, *out_args, *size_args, *[scratch[j] for j in extra])
-            result.append(Launch(kernel, grid, block, shared[0] if shared else 0, args))
+            result.append(Launch(kernel, grid, block, shared[0] if shared else 0, args, use))
         return result
 
 
@@ -209,23 +246,23 @@ def named(text: str, kind: str, placeholders=("KERNEL",)) -> tuple:
 
 def _elementwise(region: Region) -> KernelSource:
     outputs = Outputs(region)
-    sizes = [f"i64 n{d}" for d in range(region.rank)]
-    params = region.site_params() + outputs.params() + sizes + ["i64 total"]
+    sizes = [f"ix n{d}" for d in range(region.rank)]
+    params = region.site_params() + outputs.params() + sizes + ["ix total"]
     code = CodeBlock()
     code.line(f'extern "C" __global__ void __launch_bounds__({BLOCK}, {MIN_BLOCKS}) __KERNEL__(')
     code.line("    " + ", ".join(params) + ") {")
     code.depth += 1
-    code.line("const i64 step = (i64)gridDim.x * blockDim.x;")
+    code.line("const ix step = (ix)gridDim.x * blockDim.x;")
     with code.block(
-        "for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += step) {"
+        "for (ix i = (ix)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += step) {"
     ):
-        code.line("i64 rest = i;")
+        code.line("ix rest = i;")
         for d in reversed(range(region.rank)):
             if d:
-                code.line(f"const i64 i{d} = rest % n{d};")
+                code.line(f"const ix i{d} = rest % n{d};")
                 code.line(f"rest /= n{d};")
             else:
-                code.line("const i64 i0 = rest;")
+                code.line("const ix i0 = rest;")
         env = {}
         targets = list(region.graph.outputs)
         for k in region.sites_used(targets, env):

@@ -69,19 +69,19 @@ class _Operand:
 
     def params(self) -> list[str]:
         params = [f"const {storage_type(self.in_dtype)}* __restrict__ p0"]
-        params += [f"i64 p0_s{j}" for j in range(len(self.sites[0].axes))]
+        params += [f"ix p0_s{j}" for j in range(len(self.sites[0].axes))]
         params.append(f"{storage_type(self.out_dtype)}* __restrict__ o0")
-        params += [f"i64 o0_s{j}" for j in range(len(self.out_axes))]
-        params += [f"i64 n{d}" for d in self.kept]
-        return params + ["i64 outer_total", "i64 inner_total", "i64 parts"]
+        params += [f"ix o0_s{j}" for j in range(len(self.out_axes))]
+        params += [f"ix n{d}" for d in self.kept]
+        return params + ["ix outer_total", "ix inner_total", "ix parts"]
 
     def bases(self, code: CodeBlock, index: str) -> None:
         """in_base and out_base of the outer point `index`."""
         decompose(code, index, self.kept)
         in_terms = [f"i{d} * p0_s{self.sites[0].axes.index(d)}" for d in self.kept]
         out_terms = [f"i{d} * o0_s{self.out_axes.index(d)}" for d in self.kept]
-        code.line(f"const i64 in_base = {' + '.join(in_terms) or '0'};")
-        code.line(f"const i64 out_base = {' + '.join(out_terms) or '0'};")
+        code.line(f"const ix in_base = {' + '.join(in_terms) or '0'};")
+        code.line(f"const ix out_base = {' + '.join(out_terms) or '0'};")
 
     def read(self, position: str) -> str:
         return load(self.in_dtype, f"p0[in_base + ({position}) * p0_s{self.axis_stride}]")
@@ -125,7 +125,7 @@ def lower_arg_reduction(eqn) -> KernelSource:
     def scan(start, step):
         code.line(f"{value} v = ({value})0;")
         code.line("i64 i = -1;")
-        with code.block(f"for (i64 j = {start}; j < inner_total; j += {step}) {{"):
+        with code.block(f"for (ix j = {start}; j < inner_total; j += {step}) {{"):
             code.line(f"const {value} w = ({value}){operand.read('j')};")
             code.line(f"if (np_arg_better<{best}>(w, j, v, i)) {{ v = w; i = j; }}")
         code.line("}")
@@ -135,8 +135,8 @@ def lower_arg_reduction(eqn) -> KernelSource:
         _kernel(code, "PARTIAL", operand.params(), partials)
         for text in shared:
             code.line(text)
-        code.line("const i64 in_base = 0;")
-        scan("(i64)blockIdx.x * blockDim.x + threadIdx.x", "(i64)gridDim.x * blockDim.x")
+        code.line("const ix in_base = 0;")
+        scan("(ix)blockIdx.x * blockDim.x + threadIdx.x", "(ix)gridDim.x * blockDim.x")
         code.line(f"np_block_arg<{best}>(v, i, shv, shi);")
         code.line("if (threadIdx.x == 0) { part_v[blockIdx.x] = v; part_i[blockIdx.x] = i; }")
         _end(code)
@@ -146,7 +146,7 @@ def lower_arg_reduction(eqn) -> KernelSource:
             code.line(text)
         code.line(f"{value} v = ({value})0;")
         code.line("i64 i = -1;")
-        with code.block("for (i64 j = threadIdx.x; j < parts; j += blockDim.x) {"):
+        with code.block("for (ix j = threadIdx.x; j < parts; j += blockDim.x) {"):
             code.line(
                 f"if (np_arg_better<{best}>(part_v[j], part_i[j], v, i)) "
                 "{ v = part_v[j]; i = part_i[j]; }"
@@ -162,9 +162,9 @@ def lower_arg_reduction(eqn) -> KernelSource:
         if rows:
             for text in shared:
                 code.line(text)
-        o_start = "blockIdx.x" if rows else "(i64)blockIdx.x * blockDim.x + threadIdx.x"
-        o_step = "gridDim.x" if rows else "(i64)gridDim.x * blockDim.x"
-        with code.block(f"for (i64 o = {o_start}; o < outer_total; o += {o_step}) {{"):
+        o_start = "blockIdx.x" if rows else "(ix)blockIdx.x * blockDim.x + threadIdx.x"
+        o_step = "gridDim.x" if rows else "(ix)gridDim.x * blockDim.x"
+        with code.block(f"for (ix o = {o_start}; o < outer_total; o += {o_step}) {{"):
             operand.bases(code, "o")
             if rows:
                 scan("threadIdx.x", "blockDim.x")
@@ -225,13 +225,13 @@ def lower_scan(eqn) -> KernelSource:
 
     if form == "columns":
         _kernel(code, "SCAN", operand.params(), [f"{acc}* __restrict__ totals"])
-        start = "(i64)blockIdx.x * blockDim.x + threadIdx.x"
+        start = "(ix)blockIdx.x * blockDim.x + threadIdx.x"
         with code.block(
-            f"for (i64 o = {start}; o < outer_total; o += (i64)gridDim.x * blockDim.x) {{"
+            f"for (ix o = {start}; o < outer_total; o += (ix)gridDim.x * blockDim.x) {{"
         ):
             operand.bases(code, "o")
             code.line(f"{acc} run = __OP__::identity();")
-            with code.block("for (i64 j = 0; j < inner_total; ++j) {"):
+            with code.block("for (ix j = 0; j < inner_total; ++j) {"):
                 code.line(f"run = __OP__::combine(run, {element('j')});")
                 if operand.out_dtype == np.float16:
                     code.line("run = np_round_half(run);")
@@ -273,9 +273,9 @@ def _tiles(code: CodeBlock, operand: _Operand, acc: str, element, write) -> None
     for name in ("TOTALS", "SCAN"):
         _kernel(code, name, params, [f"{acc}* __restrict__ totals"])
         code.line(f"__shared__ {acc} sh[33];")
-        with code.block("for (i64 b = blockIdx.x; b < outer_total * parts; b += gridDim.x) {"):
+        with code.block("for (ix b = blockIdx.x; b < outer_total * parts; b += gridDim.x) {"):
             code.line(
-                f"const i64 o = b / parts, first = b % parts * {TILE} + (i64)threadIdx.x * {ITEMS};"
+                f"const ix o = b / parts, first = b % parts * {TILE} + (ix)threadIdx.x * {ITEMS};"
             )
             operand.bases(code, "o")
             code.line(f"{acc} run = __OP__::identity(), total;")
@@ -283,7 +283,7 @@ def _tiles(code: CodeBlock, operand: _Operand, acc: str, element, write) -> None
                 code.line(f"{acc} v[{ITEMS}];")
             code.line("#pragma unroll")
             with code.block(f"for (int k = 0; k < {ITEMS}; ++k) {{"):
-                code.line("const i64 j = first + k;")
+                code.line("const ix j = first + k;")
                 code.line(f"if (j < inner_total) run = __OP__::combine(run, {element('j')});")
                 if name == "SCAN":
                     code.line("v[k] = run;")
@@ -296,7 +296,7 @@ def _tiles(code: CodeBlock, operand: _Operand, acc: str, element, write) -> None
                 code.line("const __OP__::T before = __OP__::combine(offset, prefix);")
                 code.line("#pragma unroll")
                 with code.block(f"for (int k = 0; k < {ITEMS}; ++k) {{"):
-                    code.line("const i64 j = first + k;")
+                    code.line("const ix j = first + k;")
                     with code.block("if (j < inner_total) {"):
                         code.line(f"const {acc} out = __OP__::combine(before, v[k]);")
                         write("j", "out")
@@ -312,11 +312,11 @@ def _offsets(code: CodeBlock, params, acc: str) -> None:
     """Each row's tile totals replaced by their exclusive scan, a chunk of BLOCK * ITEMS at a time."""
     _kernel(code, "OFFSETS", params, [f"{acc}* __restrict__ totals"])
     code.line(f"__shared__ {acc} sh[33];")
-    with code.block("for (i64 o = blockIdx.x; o < outer_total; o += gridDim.x) {"):
+    with code.block("for (ix o = blockIdx.x; o < outer_total; o += gridDim.x) {"):
         code.line(f"{acc}* row = totals + o * parts;")
         code.line(f"{acc} carry = __OP__::identity();")
-        with code.block(f"for (i64 c = 0; c < parts; c += (i64)blockDim.x * {ITEMS}) {{"):
-            code.line(f"const i64 first = c + (i64)threadIdx.x * {ITEMS};")
+        with code.block(f"for (ix c = 0; c < parts; c += (ix)blockDim.x * {ITEMS}) {{"):
+            code.line(f"const ix first = c + (ix)threadIdx.x * {ITEMS};")
             code.line(f"{acc} run = __OP__::identity(), total, v[{ITEMS}];")
             code.line("#pragma unroll")
             with code.block(f"for (int k = 0; k < {ITEMS}; ++k) {{"):

@@ -180,13 +180,13 @@ class _Writer:
 
         def element(j):  # one element, in a scope of its own
             with code.block("{"):
-                code.line(f"const i64 j = {j};")
+                code.line(f"const ix j = {j};")
                 decompose(code, "j", region.axes)
                 body(dict(env))
             code.line("}")
 
         trip = f"jb += {unroll} * ({step})"
-        with code.block(f"{{ i64 jb = {start};"):
+        with code.block(f"{{ ix jb = {start};"):
             if unroll > 1:  # whole trips, then the rest one by one
                 with code.block(f"for (; jb + {unroll - 1} * ({step}) < inner_total; {trip}) {{"):
                     for u in range(unroll):
@@ -309,11 +309,11 @@ class _Writer:
 
     def header(self, name, extra=()) -> None:
         region, code = self.region, self.code
-        sizes = [f"i64 n{d}" for d in range(region.rank)]
+        sizes = [f"ix n{d}" for d in range(region.rank)]
         params = region.site_params() + self.outputs.params() + sizes
-        params += ["i64 outer_total", "i64 inner_total", "i64 parts", *extra]
+        params += ["ix outer_total", "ix inner_total", "ix parts", *extra]
         if self.cache:
-            params.append("i64 cache_rows")
+            params.append("ix cache_rows")
         bound = f"__launch_bounds__({BLOCK}, {MIN_BLOCKS}) "
         code.line(f'extern "C" __global__ void {bound}__{name}__(')
         code.line("    " + ", ".join(params) + ") {")
@@ -342,10 +342,10 @@ class _Writer:
         code, region = self.code, self.region
         self.header(name)
         if self.form == "rows":
-            loop = "for (i64 o = blockIdx.x; o < outer_total; o += gridDim.x) {"
+            loop = "for (ix o = blockIdx.x; o < outer_total; o += gridDim.x) {"
             start, step, guard, full_guard = "threadIdx.x", "blockDim.x", "threadIdx.x == 0", None
         else:  # a column per threadIdx.x, its elements split over threadIdx.y (see _column_combine)
-            loop = "for (i64 ob = (i64)blockIdx.x * blockDim.x; ob < outer_total; ob += (i64)gridDim.x * blockDim.x) {"
+            loop = "for (ix ob = (ix)blockIdx.x * blockDim.x; ob < outer_total; ob += (ix)gridDim.x * blockDim.x) {"
             start, step, guard, full_guard = (
                 "threadIdx.y",
                 "blockDim.y",
@@ -356,7 +356,7 @@ class _Writer:
             if self.form != "rows":  # every thread runs the block's trips (barriers); the idle ones
                 # compute the last column again and store nothing
                 code.line("const bool live = ob + threadIdx.x < outer_total;")
-                code.line("const i64 o = live ? ob + threadIdx.x : outer_total - 1;")
+                code.line("const ix o = live ? ob + threadIdx.x : outer_total - 1;")
             decompose(code, "o", region.kept)
             self.load_outer()
             env = {}
@@ -377,8 +377,8 @@ class _Writer:
         self.stage_pass(
             1,
             env,
-            "(i64)blockIdx.x * blockDim.x + threadIdx.x",
-            "(i64)gridDim.x * blockDim.x",
+            "(ix)blockIdx.x * blockDim.x + threadIdx.x",
+            "(ix)gridDim.x * blockDim.x",
             True,
         )
         with code.block("if (threadIdx.x == 0) {"):
@@ -395,7 +395,7 @@ class _Writer:
         env = {}
         for r in self.reductions:
             code.line(f"{r.acc} {r.name} = {r.identity()};")
-        with code.block("for (i64 j = threadIdx.x; j < parts; j += blockDim.x) {"):
+        with code.block("for (ix j = threadIdx.x; j < parts; j += blockDim.x) {"):
             for r in self.reductions:
                 code.line(f"{r.name} = {r.combine(r.name, f'part_{r.name}[j]')};")
         code.line("}")

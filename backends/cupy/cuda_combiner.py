@@ -96,11 +96,11 @@ def decompose(code: CodeBlock, index: str, axes) -> None:
     """i<d> for each axis of `axes` (the last fastest) from the flat `index`."""
     if not axes:
         return
-    code.line(f"i64 rest_{index} = {index};")
+    code.line(f"ix rest_{index} = {index};")
     for pos in reversed(range(len(axes))):
         d = axes[pos]
         if pos:
-            code.line(f"const i64 i{d} = rest_{index} % n{d};")
+            code.line(f"const ix i{d} = rest_{index} % n{d};")
             code.line(f"rest_{index} /= n{d};")
         else:
-            code.line(f"const i64 i{d} = rest_{index};")
+            code.line(f"const ix i{d} = rest_{index};")

@@ -178,7 +178,7 @@ class Region:
         params = []
         for k, site in enumerate(self.sites):
             params.append(f"const {storage_type(self.dtype(k))}* __restrict__ p{k}")
-            params += [f"i64 p{k}_s{j}" for j in range(len(site.axes))]
+            params += [f"ix p{k}_s{j}" for j in range(len(site.axes))]
         return params
 
     def offset(self, prefix, axes) -> str:

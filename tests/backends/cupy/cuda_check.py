@@ -40,11 +40,14 @@ def combined(sources) -> str:
 
 
 def compile_for_gpus(source, kernels) -> None:
-    """Every kernel compiles with NVRTC for sm_80 and sm_90 without local-memory spills."""
+    """Every kernel compiles with NVRTC for sm_80 and sm_90 without local-memory spills, in both index
+    widths (the source and its narrow variant)."""
     if not nvrtc.available() or source in _checked:
         return
-    for arch in ARCHS:
-        result = kernel_cache.compile_cached(source, kernels, arch=arch)
+    for arch, text in [
+        (a, t) for a in ARCHS for t in dict.fromkeys((source, cuda_codegen.narrow(source)))
+    ]:
+        result = kernel_cache.compile_cached(text, kernels, arch=arch)
         missing = set(kernels) - set(result.resources)
         assert not missing, (
             f"{arch}: ptxas reported no resources for {sorted(missing)} (NVRTC {nvrtc.version()} "
@@ -64,15 +67,21 @@ def _mapped(name: str) -> list:
         return []
 
 
-def run_kernels(ks, eqn, inputs, source=None):
+def run_kernels(ks, eqn, inputs, source=None, narrow=None):
     """The region's outputs computed by its kernels on the CPU harness (from `source`, a combined
-    translation unit holding them, if given)."""
+    translation unit holding them, if given); narrow=False: the 64-bit variant where the 32-bit one
+    would run."""
     outputs = [np.empty(v.aval.shape, v.aval.dtype) for v in eqn.outputs]
     scratch = [np.empty(shape, dtype) for shape, dtype in ks.scratch(inputs)]
-    for launch in ks.launches(inputs, outputs, scratch):
-        kernel = cpu_harness.load(source or ks.source, launch.kernel)
+    for launch in ks.launches(inputs, outputs, scratch, narrow=narrow):
+        kernel = load(source or ks.source, launch)
         kernel(launch.grid, launch.block, launch.args, launch.shared_mem)
     return outputs
+
+
+def load(source, launch):
+    """The CPU harness's kernel of `launch`, from `source` or its narrow variant as the launch asks."""
+    return cpu_harness.load(cuda_codegen.narrow(source) if launch.narrow else source, launch.kernel)
 
 
 def reference(eqn, inputs):

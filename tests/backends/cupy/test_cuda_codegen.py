@@ -178,8 +178,9 @@ def test_math_functions_within_the_documented_bounds(dtype):
 
 
 def test_index_arithmetic_is_64_bit_past_2_to_the_31_elements():
-    """The kernels of a region over more than 2**31 elements: every size and index is i64 and the launch
-    covers all of them through the grid-stride loop (checked on the launch plan, without allocating)."""
+    """The kernels of a region over more than 2**31 elements: every size and index is `ix`, 64-bit in the
+    source (the narrow variant is not launched), and the launch covers all of them through the
+    grid-stride loop (checked on the launch plan, without allocating)."""
 
     class Huge:
         def __init__(self, shape, dtype):
@@ -194,9 +195,13 @@ def test_index_arithmetic_is_64_bit_past_2_to_the_31_elements():
     ks = cuda_codegen.lower_region(eqn)
     body = ks.source[ks.source.index('extern "C"') :]
     assert "int " not in body.replace("unsigned int", "")  # no 32-bit index anywhere
-    assert "i64 total" in body and "i64 n0" in body and "for (i64 i = " in body
+    assert "ix total" in body and "ix n0" in body and "for (ix i = " in body
+    assert cuda_codegen.WIDE_INDEX in ks.source and "typedef long long ix;" in ks.source
+    (small_launch,) = ks.launches([small, small], [np.empty_like(small)])
+    assert small_launch.narrow and small_launch.args[-1].dtype == np.int32
     shape = (3, 2**30 + 1)  # 3 * (2**30 + 1) > 2**31 elements
     (launch,) = ks.launches([Huge(shape, "float32")] * 2, [Huge(shape, "float32")])
+    assert not launch.narrow
     total = launch.args[-1]
     assert total.dtype == np.int64 and int(total) == 3 * (2**30 + 1)
     assert launch.grid[0] * launch.block[0] < total  # the grid-stride loop covers the rest
@@ -210,3 +215,44 @@ def test_regions_not_lowered_say_why():
     (eqn,) = fusion_eqns(lambda a, b: (a**b) + 1, np.ones(3, np.int32), np.ones(3, np.int32))
     assert cuda_codegen.lower_region(eqn) is None
     assert "integer power" in cuda_codegen.why_not(eqn)
+
+
+def test_the_32_bit_variant_gives_the_bits_of_the_64_bit_kernels():
+    """Each kernel kind, broadcast, strided (negative strides included) and reduced along each form, run
+    through its narrow variant (what launches of these sizes use) and its 64-bit source: same bits."""
+    from arraystack.ir.passes.fusion_policy import GENERIC
+    from arraystack.ir.passes.pipeline import run_pipeline
+
+    from tests.backends.cupy.cuda_check import compile_for_gpus, run_kernels
+
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((37, 300)).astype(np.float32)
+    w = rng.standard_normal(300).astype(np.float32)
+    k = rng.integers(-9, 9, (37, 300)).astype(np.int64)
+    cases = [
+        (lambda a, b: ast.tanh(a[::-2, ::3] * b[::3]) + 1.0, x, w),
+        (lambda a, b: ast.exp(a - ast.max(a, axis=-1, keepdims=True)) * b, x, w),
+        (lambda a, b: ast.sum(a * b, axis=0), x, w),
+        (lambda a, b: ast.sum(a * a) + ast.sum(b), x, w),
+        (lambda a, b: ast.argmax(a, axis=0) + ast.argmin(a[:, ::-1], axis=1).sum(), x, w),
+        (lambda a, b: ast.cumsum(a, axis=1) * 2, k, w),
+        (lambda a, b: ast.cumsum(a.reshape(-1)), k, w),
+    ]
+    kinds = set()
+    for fn, *args in cases:
+        graph = run_pipeline(ast.jit(fn).lower(*args).traced, fusion=GENERIC)
+        for eqn in graph.eqns:  # fusion regions, and argmax/argmin/cumsum equations of their own
+            ks = cuda_codegen.lower_region(eqn)
+            if ks is None:
+                continue
+            kinds.add(ks.kind)
+            compile_for_gpus(ks.source, ks.kernels)
+            feed = [rng.standard_normal(v.aval.shape).astype(v.aval.dtype) for v in eqn.inputs]
+            outs = [np.empty(v.aval.shape, v.aval.dtype) for v in eqn.outputs]
+            scratch = [np.empty(shape, dtype) for shape, dtype in ks.scratch(feed)]
+            assert all(launch.narrow for launch in ks.launches(feed, outs, scratch))
+            narrow = run_kernels(ks, eqn, feed)
+            wide = run_kernels(ks, eqn, feed, narrow=False)
+            for a, b in zip(narrow, wide):
+                assert a.tobytes() == b.tobytes(), ks.kind
+    assert kinds >= {"elementwise", "rows", "columns", "whole"}, kinds

@@ -14,6 +14,7 @@ from tests.backends.cupy.cuda_check import (
     combined,
     compile_for_gpus,
     fusion_eqns,
+    load,
     needs_nvrtc,
     reference,
     run_kernels,
@@ -181,7 +182,6 @@ def test_few_long_columns_are_split_over_a_block_and_stay_within_numpys_bounds()
 def test_a_small_whole_reduction_is_one_launch_with_the_bits_of_two():
     """Up to ONE_BLOCK elements the partial kernel's one block writes the outputs; the final kernel,
     run after it on its partial result, writes the same bits."""
-    from arraystack.backends.cupy import cpu_harness
     from arraystack.backends.cupy.cuda_codegen_reduce import BLOCK, ONE_BLOCK
 
     rng = np.random.default_rng(6)
@@ -206,10 +206,10 @@ def test_a_small_whole_reduction_is_one_launch_with_the_bits_of_two():
         outs = [np.empty(v.aval.shape, v.aval.dtype) for v in eqn.outputs]
         (launch,) = ks.launches([a], outs, scratch)
         assert launch.grid == (1,) and launch.kernel == ks.kernels[0]
-        cpu_harness.load(source, launch.kernel)(launch.grid, launch.block, launch.args, 0)
+        load(source, launch)(launch.grid, launch.block, launch.args, 0)
         again = [np.empty_like(o) for o in outs]
         (twin,) = ks.launches([a], again, scratch)
-        cpu_harness.load(source, ks.kernels[1])((1,), (BLOCK,), twin.args, 0)
+        load(source, twin._replace(kernel=ks.kernels[1]))((1,), (BLOCK,), twin.args, 0)
         for o, g, w in zip(outs, again, reference(eqn, [a])):
             assert o.tobytes() == g.tobytes()
             np.testing.assert_allclose(o, w, rtol=2e-3 if o.dtype == np.float16 else 1e-5)
