@@ -1,6 +1,7 @@
 """Where a cached jitted call on a CUDA device spends its host time: per-call microseconds of arraystack.jit
-and of cupy for x*2+1 on (8,) float32 and for the digits MLP step (gpu_workloads.py), each followed by
-the functions that take the most of it under cProfile. Run on a machine with a GPU (or with --dry-run on
+(step by step, and replaying CUDA graphs) and of cupy for x*2+1 on (8,) float32 and for the digits MLP
+step (gpu_workloads.py), each arraystack case followed by the functions that take the most of it under
+cProfile. Run on a machine with a GPU (or with --dry-run on
 the stand-in for cupy, where the figures mean nothing):
 
     python benchmarks/gpu_dispatch.py [--calls 2000] [--top 25] [--dry-run]
@@ -76,10 +77,13 @@ def main(argv=None) -> int:
         system.run()
         if system.warm is not None:
             system.warm()
+    g = ast.jit(lambda x: x * 2 + 1)  # the same function replayed as a CUDA graph (graphs.py)
     cases = [
         ("arraystack.jit x*2+1", lambda: f(x)),
+        ("arraystack.jit + graphs x*2+1", _graphs(lambda: g(x))),
         ("cupy x*2+1", lambda: c * 2 + 1),
         ("arraystack.jit MLP step", step["arraystack.jit"].run),
+        ("arraystack.jit + graphs MLP step", step["arraystack.jit + graphs"].run),
         ("cupy MLP step", step["cupy"].run),
     ]
     calls = 50 if args.dry_run else args.calls
@@ -87,11 +91,27 @@ def main(argv=None) -> int:
         for _ in range(20):
             run()
         print(f"{name}: {per_call(run, calls, synchronize):.1f} us per call")
-    for name, run in cases[::2]:
+    for name, run in [c for c in cases if not c[0].startswith("cupy")]:
         print(f"\n== {name} under cProfile ({calls} calls)")
         print(profile(run, calls, args.top))
         synchronize()
     return 0
+
+
+def _graphs(run):
+    """run() with the cupy backend replaying CUDA graphs (arraystack.config.cuda_graphs) for its call."""
+    from arraystack.backends import registry
+
+    backend = registry.get("cupy")
+
+    def graphed():
+        backend.cuda_graphs = True
+        try:
+            return run()
+        finally:
+            backend.cuda_graphs = False
+
+    return graphed
 
 
 if __name__ == "__main__":
