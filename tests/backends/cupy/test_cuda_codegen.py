@@ -189,6 +189,7 @@ def test_index_arithmetic_is_64_bit_past_2_to_the_31_elements():
                 int(np.prod(shape[k + 1 :], dtype=np.int64)) * self.dtype.itemsize
                 for k in range(len(shape))
             )
+            self.size = int(np.prod(shape, dtype=np.int64))
 
     small = np.ones((4, 3), np.float32)
     eqn = fusion_eqns(lambda a, b: a * 2.0 + b, small, small)[0]
@@ -206,6 +207,14 @@ def test_index_arithmetic_is_64_bit_past_2_to_the_31_elements():
     assert total.dtype == np.int64 and int(total) == 3 * (2**30 + 1)
     assert launch.grid[0] * launch.block[0] < total  # the grid-stride loop covers the rest
     assert int(launch.args[1]) == 2**30 + 1 and launch.args[1].dtype == np.int64  # the row stride
+    # the narrow variant up to 2**30 elements and offsets, the 64-bit source past them
+    for shape, narrow in (((2**15, 2**15), True), ((2**15, 2**15 + 1), False)):
+        (launch,) = ks.launches([Huge(shape, "float32")] * 2, [Huge(shape, "float32")])
+        assert launch.narrow is narrow
+    far = Huge((2, 3), "float32")
+    far.strides = (4 * (2**30 + 1), 4)  # six elements, the second row past 2**30
+    (launch,) = ks.launches([far, Huge((2, 3), "float32")], [Huge((2, 3), "float32")])
+    assert not launch.narrow
 
 
 def test_regions_not_lowered_say_why():
