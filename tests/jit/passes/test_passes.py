@@ -60,7 +60,13 @@ def test_scalar_constants_fold_through_the_reference_rules():
     f64 = np.dtype(np.float64)
     b = GraphBuilder()
     x = Var(ShapedArray((3,), f64))
-    (c,) = b.emit(p.mul_p, [Literal(np.float64(2.0), ShapedArray((), f64)), Literal(np.float64(3.0), ShapedArray((), f64))])
+    (c,) = b.emit(
+        p.mul_p,
+        [
+            Literal(np.float64(2.0), ShapedArray((), f64)),
+            Literal(np.float64(3.0), ShapedArray((), f64)),
+        ],
+    )
     (d,) = b.emit(p.exp_p, [c])
     (e,) = b.emit(s.broadcast_in_dim_p, [d], {"shape": (3,), "broadcast_dimensions": ()})
     (y,) = b.emit(p.add_p, [x, e])
@@ -71,6 +77,37 @@ def test_scalar_constants_fold_through_the_reference_rules():
     literal = out.eqns[0].inputs[0]
     assert isinstance(literal, Literal) and literal.value == np.exp(6.0)
     same_results(g, out, np.arange(3.0))
+
+
+def test_splats_fold_into_scalars_and_no_region_computes_a_constant():
+    """A scalar broadcast to a shape (the gradient of a mean makes one), times -1, broadcast again and
+    multiplied into an array: the arithmetic on the splat folds to a scalar, the array reads it as a
+    Literal, and no fusion region is left computing a constant array."""
+    from arraystack.ir import primitives as p
+    from arraystack.ir import structural as s
+    from arraystack.ir.avals import ShapedArray
+    from arraystack.ir.ir import GraphBuilder, Literal, Var
+
+    f32 = np.dtype(np.float32)
+    b = GraphBuilder()
+    x = Var(ShapedArray((3, 4), f32))
+    third = Literal(np.float32(1 / 3), ShapedArray((), f32))
+    (d,) = b.emit(s.broadcast_in_dim_p, [third], {"shape": (3,), "broadcast_dimensions": ()})
+    (e,) = b.emit(p.mul_p, [d, Literal(np.float32(-1.0), ShapedArray((), f32))])
+    (f,) = b.emit(s.broadcast_in_dim_p, [e], {"shape": (3, 4), "broadcast_dimensions": (0,)})
+    (y,) = b.emit(p.mul_p, [x, f])
+    (z,) = b.emit(p.add_p, [e, d])  # splats only: a splat of the folded sum, an output
+    g = b.build([x], [y, z])
+    out = eliminate_dead_code(fold_constants(g))
+    typecheck(out)
+    assert names(out) == ["mul", "broadcast_in_dim"]
+    (scalar,) = [a for a in out.eqns[0].inputs if isinstance(a, Literal)]
+    assert scalar.value == np.float32(1 / 3) * np.float32(-1.0)
+    assert out.eqns[1].inputs[0].value == np.float32(0.0)
+    same_results(g, out, np.arange(12.0, dtype=np.float32).reshape(3, 4))
+    # fused: the multiply reading the scalar, and the output z made by a broadcast alone
+    inner = [names(e.params["graph"]) for e in run_pipeline(g).eqns if e.prim is fusion_p]
+    assert sorted(inner) == [["broadcast_in_dim"], ["mul"]]
 
 
 def test_chain_fuses_into_one_region():
