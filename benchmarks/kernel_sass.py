@@ -80,11 +80,13 @@ def workloads():
 
     import arraystack as ast
 
-    x = np.zeros((16384, 4096), np.float32)
+    x = np.zeros((16384, 4096), np.float32)  # never touched: the sizes pick the index width
+    flat = np.zeros(10**8, np.float32)
     return [
-        ("softmax (16384, 4096) float32", lambda a: gpu_workloads.softmax(ast, a), x),
-        ("layernorm (16384, 4096) float32", lambda a: gpu_workloads.layernorm(ast, a), x),
-        ("sum of squares 1e8 float32", lambda a: gpu_workloads.sum_of_squares(ast, a), x.ravel()),
+        ("fused chain 1e8 float32", lambda a, b, c: gpu_workloads.chain(ast, a, b, c), [flat] * 3),
+        ("softmax (16384, 4096) float32", lambda a: gpu_workloads.softmax(ast, a), [x]),
+        ("layernorm (16384, 4096) float32", lambda a: gpu_workloads.layernorm(ast, a), [x]),
+        ("sum of squares 1e8 float32", lambda a: gpu_workloads.sum_of_squares(ast, a), [flat]),
     ]
 
 
@@ -101,13 +103,14 @@ def main(argv=None) -> None:
     import arraystack as ast
 
     print(f"NVRTC {'.'.join(map(str, nvrtc.version()))}, {args.arch}")
-    for name, fn, x in workloads():
-        graph = run_pipeline(ast.jit(fn).lower(x).traced)
+    for name, fn, arrays in workloads():
+        graph = run_pipeline(ast.jit(fn).lower(*arrays).traced)
         for eqn in (e for e in graph.eqns if e.prim is fusion_p):
             ks = cuda_codegen.lower_region(eqn)
             outs = [np.empty(v.aval.shape, v.aval.dtype) for v in eqn.outputs]  # never touched
-            scratch = [np.empty(shape, dtype) for shape, dtype in ks.scratch([x])]
-            narrow = ks.launches([x], outs, scratch)[0].narrow  # the variant these sizes run
+            inputs = [arrays[graph.inputs.index(v)] for v in eqn.inputs]
+            scratch = [np.empty(shape, dtype) for shape, dtype in ks.scratch(inputs)]
+            narrow = ks.launches(inputs, outs, scratch)[0].narrow  # the variant these sizes run
             source = cuda_codegen.narrow(ks.source) if narrow else ks.source
             result = nvrtc.compile(source, [], arch=args.arch)
             text = sass(result.cubin)
