@@ -232,7 +232,7 @@ def test_the_32_bit_variant_gives_the_bits_of_the_64_bit_kernels():
     from arraystack.ir.passes.fusion_policy import GENERIC
     from arraystack.ir.passes.pipeline import run_pipeline
 
-    from tests.backends.cupy.cuda_check import compile_for_gpus, run_kernels
+    from tests.backends.cupy.cuda_check import combined, compile_for_gpus, run_kernels
 
     rng = np.random.default_rng(8)
     x = rng.standard_normal((37, 300)).astype(np.float32)
@@ -247,21 +247,19 @@ def test_the_32_bit_variant_gives_the_bits_of_the_64_bit_kernels():
         (lambda a, b: ast.cumsum(a, axis=1) * 2, k, w),
         (lambda a, b: ast.cumsum(a.reshape(-1)), k, w),
     ]
-    kinds = set()
+    lowered = []  # (eqn, kernels): fusion regions, and argmax/argmin/cumsum equations of their own
     for fn, *args in cases:
         graph = run_pipeline(ast.jit(fn).lower(*args).traced, fusion=GENERIC)
-        for eqn in graph.eqns:  # fusion regions, and argmax/argmin/cumsum equations of their own
-            ks = cuda_codegen.lower_region(eqn)
-            if ks is None:
-                continue
-            kinds.add(ks.kind)
-            compile_for_gpus(ks.source, ks.kernels)
-            feed = [rng.standard_normal(v.aval.shape).astype(v.aval.dtype) for v in eqn.inputs]
-            outs = [np.empty(v.aval.shape, v.aval.dtype) for v in eqn.outputs]
-            scratch = [np.empty(shape, dtype) for shape, dtype in ks.scratch(feed)]
-            assert all(launch.narrow for launch in ks.launches(feed, outs, scratch))
-            narrow = run_kernels(ks, eqn, feed)
-            wide = run_kernels(ks, eqn, feed, narrow=False)
-            for a, b in zip(narrow, wide):
-                assert a.tobytes() == b.tobytes(), ks.kind
-    assert kinds >= {"elementwise", "rows", "columns", "whole"}, kinds
+        lowered += [(e, ks) for e in graph.eqns if (ks := cuda_codegen.lower_region(e)) is not None]
+    assert {ks.kind for _, ks in lowered} >= {"elementwise", "rows", "columns", "whole"}
+    source = combined([ks for _, ks in lowered])  # one translation unit per width
+    compile_for_gpus(source, [name for _, ks in lowered for name in ks.kernels])
+    for eqn, ks in lowered:
+        feed = [rng.standard_normal(v.aval.shape).astype(v.aval.dtype) for v in eqn.inputs]
+        outs = [np.empty(v.aval.shape, v.aval.dtype) for v in eqn.outputs]
+        scratch = [np.empty(shape, dtype) for shape, dtype in ks.scratch(feed)]
+        assert all(launch.narrow for launch in ks.launches(feed, outs, scratch))
+        narrow = run_kernels(ks, eqn, feed, source)
+        wide = run_kernels(ks, eqn, feed, source, narrow=False)
+        for a, b in zip(narrow, wide):
+            assert a.tobytes() == b.tobytes(), ks.kind

@@ -177,24 +177,25 @@ def _program(recipe):
 
 def test_random_row_programs_give_the_bits_of_the_uncached_kernel_and_numpys_values():
     rng = np.random.default_rng(7)
+    work = []
     for seed in range(12):
         dtype = (np.float32, np.float64)[seed % 2]
         x = rng.standard_normal((3, 257 + seed)).astype(dtype)
         w = rng.uniform(0.5, 1.5, x.shape[1]).astype(dtype)
-        fn = _program(_recipe(seed))
-        eqns = fusion_eqns(fn, x, w)
-        rows = [e for e in eqns if cuda_codegen.lower_region(e).kind == "rows"]
+        rows = [
+            (seed, e, cuda_codegen.lower_region(e))
+            for e in fusion_eqns(_program(_recipe(seed)), x, w)
+        ]
+        rows = [(seed, e, ks) for seed, e, ks in rows if ks.kind == "rows"]
         assert rows, seed
-        for eqn in rows:
-            ks = cuda_codegen.lower_region(eqn)
-            compile_for_gpus(ks.source, ks.kernels)
-            feed = [rng.standard_normal(v.aval.shape).astype(v.aval.dtype) for v in eqn.inputs]
-            got = run_kernels(ks, eqn, feed)
-            again = (
-                _rerun_without_the_cache(ks, eqn, feed, ks.source)
-                if "if (cache_rows) {" in ks.source
-                else got
-            )
-            for g, u, want in zip(got, again, reference(eqn, feed)):
-                assert g.tobytes() == u.tobytes(), seed
-                np.testing.assert_allclose(g, want, rtol=1e-4, atol=1e-5, err_msg=f"seed {seed}")
+        work += rows
+    source = combined([ks for _, _, ks in work])  # one translation unit for all programs
+    compile_for_gpus(source, [name for _, _, ks in work for name in ks.kernels])
+    for seed, eqn, ks in work:
+        feed = [rng.standard_normal(v.aval.shape).astype(v.aval.dtype) for v in eqn.inputs]
+        got = run_kernels(ks, eqn, feed, source)
+        cached = "if (cache_rows) {" in ks.source
+        again = _rerun_without_the_cache(ks, eqn, feed, source) if cached else got
+        for g, u, want in zip(got, again, reference(eqn, feed)):
+            assert g.tobytes() == u.tobytes(), seed
+            np.testing.assert_allclose(g, want, rtol=1e-4, atol=1e-5, err_msg=f"seed {seed}")
