@@ -77,10 +77,8 @@ def main(argv=None) -> int:
         system.run()
         if system.warm is not None:
             system.warm()
-    g = ast.jit(lambda x: x * 2 + 1)  # the same function replayed as a CUDA graph (graphs.py)
-    cases = [
+    cases = [  # x*2+1 is one kernel, which CUDA graphs leave as it is
         ("arraystack.jit x*2+1", lambda: f(x)),
-        ("arraystack.jit + graphs x*2+1", _graphs(lambda: g(x))),
         ("cupy x*2+1", lambda: c * 2 + 1),
         ("arraystack.jit MLP step", step["arraystack.jit"].run),
         ("arraystack.jit + graphs MLP step", step["arraystack.jit + graphs"].run),
@@ -96,22 +94,6 @@ def main(argv=None) -> int:
         print(profile(run, calls, args.top))
         synchronize()
     return 0
-
-
-def _graphs(run):
-    """run() with the cupy backend replaying CUDA graphs (arraystack.config.cuda_graphs) for its call."""
-    from arraystack.backends import registry
-
-    backend = registry.get("cupy")
-
-    def graphed():
-        backend.cuda_graphs = True
-        try:
-            return run()
-        finally:
-            backend.cuda_graphs = False
-
-    return graphed
 
 
 if __name__ == "__main__":

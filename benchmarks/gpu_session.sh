@@ -28,5 +28,5 @@ PY="${PYTHON:-python3}"
   echo "# bench_gpu.py exit status $?"
   # where a cached call's host time goes (per call and under cProfile): $OUT/gpu_dispatch.log
   timeout 60 "$PY" benchmarks/gpu_dispatch.py --calls 2000 > "$OUT/gpu_dispatch.log" 2>&1
-  echo "# gpu_dispatch.py exit status $?; $(head -6 "$OUT/gpu_dispatch.log" | tr '\n' ';')"
+  echo "# gpu_dispatch.py exit status $?; $(head -5 "$OUT/gpu_dispatch.log" | tr '\n' ';')"
 } 2>&1 | tee "$OUT/bench_gpu.log"

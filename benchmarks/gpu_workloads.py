@@ -276,7 +276,7 @@ def squares(peers, n: int) -> Workload:
 def cached_dispatch(peers) -> Workload:
     host = np.arange(8, dtype=np.float32)
     w = Workload("d", "cached dispatch of x*2+1, (8,) float32", 0)
-    w.systems = peers.systems(dispatch, [host], graphs=True)
+    w.systems = peers.systems(dispatch, [host])
     w.reference = dispatch(np, host)
     return w
 
