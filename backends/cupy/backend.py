@@ -255,6 +255,13 @@ def _interpret(graph, steps, xp, how=None):
         for k, eqn in enumerate(graph.eqns)
     ]
 
+    def refused(e, device, k, in_use):
+        """The OutOfMemory of step k, whose allocation the device's allocator refused (error e)."""
+        eqn = graph.eqns[k]
+        what, source, requested = f"`{eqn.prim.name}`", eqn.source, output_bytes[k]
+        args = (device, k, eqn.prim.name, what, source, requested, in_use, None, "allocator")
+        return out_of_memory(*args)
+
     def lean(buffers, device=None):
         """Without a memory limit or the profiler: no accounting until a step runs out of memory."""
         device = device or f"cuda:{xp.cuda.runtime.getDevice()}"
@@ -265,11 +272,7 @@ def _interpret(graph, steps, xp, how=None):
                 outs = step(*ins)
             except oom as e:
                 live = {id(o): o for o in map(buffer_owner, env.values())}.values()
-                in_use = sum(getattr(o, "nbytes", 0) for o in live)
-                what, source, requested = f"`{eqn.prim.name}`", eqn.source, output_bytes[k]
-                raise out_of_memory(
-                    device, k, eqn.prim.name, what, source, requested, in_use, None, "allocator"
-                ) from e
+                raise refused(e, device, k, sum(getattr(o, "nbytes", 0) for o in live)) from e
             for v, value in zip(eqn.outputs, outs):
                 env[v] = value
             for x in drops[k]:
@@ -300,25 +303,12 @@ def _interpret(graph, steps, xp, how=None):
                             outs = step(*ins)
                         timed.append((k, clock))
                 except oom as e:
-                    what = f"`{eqn.prim.name}`"
-                    in_use = ledger.in_use()
-                    raise out_of_memory(
-                        device,
-                        k,
-                        eqn.prim.name,
-                        what,
-                        eqn.source,
-                        requested,
-                        in_use,
-                        None,
-                        "allocator",
-                    ) from e
+                    raise refused(e, device, k, ledger.in_use()) from e
                 for v, value in zip(eqn.outputs, outs):
                     env[v] = value
                     ledger.hold(value)
-                for x in set(eqn.inputs):
-                    if not isinstance(x, Literal) and last.get(x) == k:
-                        ledger.release(env.pop(x))
+                for x in drops[k]:
+                    ledger.release(env.pop(x))
             if timed:
                 _record_steps(graph, how, timed, device)
             return [x.value if isinstance(x, Literal) else env[x] for x in graph.outputs]
