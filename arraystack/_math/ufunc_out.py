@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from arraystack._transforms.aliasing import rebind
 from arraystack._core.array import ndarray, raw, wrap
 from arraystack._core.operands import broadcast_raw, convert_raw, shape_of
-from arraystack.ir.core import Tracer, bind
+from arraystack._transforms.aliasing import rebind
+from arraystack.ir.core import Tracer, bind, device_namespaces
 from arraystack.ir.primitives import select_p
 
 _ndarray_np = np.ndarray
@@ -164,9 +164,26 @@ def assign(target: ndarray, value, casting="same_kind", mask=None, name="ufunc")
         else:
             np.copyto(current, value, casting="unsafe", where=mask)
         return target
+    xp = device_namespaces.get(type(current))
+    if xp is not None and type(value) is not Tracer and type(mask) is not Tracer:
+        _write_device(xp, current, value, mask)  # a device buffer (cupy): written, as NumPy's
+        return target
     shape = tuple(target.shape)
     value = broadcast_raw(convert_raw(value, target.dtype), shape)
     if mask is not None:
         value = bind(select_p, broadcast_raw(mask, shape), value, current)
     rebind(target, value, f"{name}(..., out=...)")
     return target
+
+
+def _write_device(xp, current, value, mask):
+    """Write `value` into the device buffer `current` (where `mask`), so that its views and the array it
+    views see the write. A value sharing its memory is copied first: a device's copy kernel, unlike
+    NumPy, does not order overlapping reads and writes."""
+    with current.device:  # the buffer's device is current while writing it
+        if type(value) is type(current) and xp.may_share_memory(current, value):
+            value = value.copy()
+        if mask is None:
+            current[...] = value  # an unsafe cast, after the check in `assign`
+        else:
+            xp.copyto(current, value, casting="unsafe", where=mask)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from arraystack._core.array import ndarray
-from arraystack.ir.core import TracerError, user_line
+from arraystack.ir.core import TracerError, device_namespaces, user_line
 
 
 def written_arguments(leaves, wrapped, tracers) -> list[int]:
@@ -41,21 +41,36 @@ def _buffer(leaf):
     return leaf._value if isinstance(leaf, ndarray) else leaf
 
 
+def _namespace(buffer):
+    """The array module of a buffer that can be written back: NumPy, or a device's (cupy); else None."""
+    if isinstance(buffer, np.ndarray):
+        return np
+    return device_namespaces.get(type(buffer))
+
+
+def _may_share(xp, a, b) -> bool:
+    if xp is np:
+        return np.may_share_memory(a, b)
+    with a.device:
+        return a.device == b.device and xp.may_share_memory(a, b)
+
+
 def check_writable(written, leaves) -> None:
     """Raise before the call where writing the arguments back would not be what NumPy does."""
     arrays = [(k, _buffer(leaf)) for k, leaf in enumerate(leaves)]
-    arrays = [(k, b) for k, b in arrays if isinstance(b, np.ndarray)]
+    arrays = [(k, b) for k, b in arrays if _namespace(b) is not None]
     for k in written:
         target = _buffer(leaves[k])
-        if not isinstance(target, np.ndarray):
+        xp = _namespace(target)
+        if xp is None:
             raise TypeError(
                 f"jitted argument #{k} is written by the function, but its {type(target).__name__} "
                 "buffer cannot be written back"
             )
-        if not target.flags.writeable:
+        if xp is np and not target.flags.writeable:  # device arrays (cupy's) are always writable
             raise ValueError("assignment destination is read-only")
         for j, other in arrays:
-            if j != k and np.may_share_memory(target, other):
+            if j != k and type(other) is type(target) and _may_share(xp, target, other):
                 raise ValueError(
                     f"jitted arguments #{k} and #{j} share memory, and the function writes #{k}: "
                     "traced, they are separate values, so the write would not be seen through #"
@@ -68,5 +83,11 @@ def write_back(written, leaves, outs):
     return the function's own outputs."""
     n = len(outs) - len(written)
     for k, value in zip(written, outs[n:]):
-        np.copyto(_buffer(leaves[k]), value, casting="equiv")
+        target = _buffer(leaves[k])
+        xp = _namespace(target)
+        if xp is np:
+            np.copyto(target, value, casting="equiv")
+            continue
+        with target.device:  # a device buffer: written on its device
+            xp.copyto(target, value, casting="equiv")
     return outs[:n]

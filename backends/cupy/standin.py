@@ -188,7 +188,8 @@ def asarray(a, dtype=None, order=None, *, blocking=False):
     if hasattr(a, "__cuda_array_interface__"):
         out = arrays.from_cuda_array_interface(a)
         return out if dtype is None or np.dtype(dtype) == out.dtype else out.astype(dtype)
-    return arrays.from_host(np.asarray(a, dtype=dtype, order=order), copy=False)
+    # a copy, as cupy's: device memory is never the caller's host buffer
+    return arrays.from_host(np.asarray(a, dtype=dtype, order=order))
 
 
 def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, blocking=False):
@@ -247,8 +248,19 @@ def _erf(x):
     return arrays._result(out, ())
 
 
+def _formatting(host):
+    """cupy's array_repr/array_str/array2string: NumPy's of a host copy, from any current device."""
+
+    def function(a, *args, **kwargs):
+        return host(a.get() if isinstance(a, ndarray) else a, *args, **kwargs)
+
+    function.__name__ = host.__name__
+    return function
+
+
 _OWN = (
     ("ndarray", ndarray),
+    *((f.__name__, _formatting(f)) for f in (np.array_repr, np.array_str, np.array2string)),
     ("ufunc", ufunc),
     ("asarray", asarray),
     ("array", array),

@@ -426,11 +426,15 @@ def _call(function, args, kwargs=None, allow_host=False, owner=None):
     if owner is not None:
         _unwrap(owner)  # on the current device
     out = kwargs.get("out")
-    value = function(*_unwrap(args, allow_host), **_unwrap(kwargs, allow_host))
+    with np.errstate(
+        all="ignore"
+    ):  # cupy computes on the device: NumPy's error state never applies
+        value = function(*_unwrap(args, allow_host), **_unwrap(kwargs, allow_host))
     result = out if isinstance(out, ndarray) else _result(value, inputs)
 
     def again():
-        _write(result, function(*_unwrap(args, allow_host), **_unwrap(kwargs, allow_host)))
+        with np.errstate(all="ignore"):
+            _write(result, function(*_unwrap(args, allow_host), **_unwrap(kwargs, allow_host)))
 
     cuda.record(again)
     return result

@@ -10,9 +10,10 @@ import time
 
 import arraystack
 from tests.fuzz import known
-from tests.fuzz.budget import VARIANTS_PER_STRUCTURE
+from tests.fuzz.budget import VARIANTS_PER_STRUCTURE, tiers
 from tests.fuzz.campaign import Tally, run_structure
 from tests.fuzz.derivatives import derivative_reproducer, run_derivatives
+from tests.fuzz.tiers import TIERS
 
 
 def signature(failures) -> str:
@@ -32,7 +33,7 @@ def main(argv) -> int:
     seed = first
     while tally.programs < count:
         try:
-            findings = run_structure(seed, VARIANTS_PER_STRUCTURE, tally)
+            findings = run_structure(seed, VARIANTS_PER_STRUCTURE, tally, tiers())
         except Exception as e:  # noqa: BLE001  (a generator bug: report it, go on)
             findings = []
             groups.setdefault(f"generator: {type(e).__name__}: {e}", []).append(f"seed {seed}")
@@ -45,7 +46,9 @@ def main(argv) -> int:
                 f"... {tally.programs} programs, {len(groups)} unclassified groups, seed {seed}",
                 flush=True,
             )
-    start, derivative_count, derivative_failures = time.perf_counter(), max(count // 4, 1), 0
+    # differentiable programs run on the CPU tiers: not when the run names its tiers
+    derivative_count = max(count // 4, 1) if tiers() == TIERS else 0
+    start, derivative_failures = time.perf_counter(), 0
     for seed in range(first, first + derivative_count):
         program, arguments, problems = run_derivatives(seed, compiled=seed % 4 == 0)
         if not problems:

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 import numpy
 
-JIT_TIERS = ("reference", "compiled", "tier0")
+JIT_TIERS = ("reference", "compiled", "tier0", "cuda jit")
+EAGER_TIERS = ("eager", "cuda eager")
 DERIVATIVE_CHECKS = ("grad", "grad under jit", "vmap", "jvp/vjp")
 
 
@@ -132,7 +133,7 @@ KNOWN = [
         "an operation on 0-d arrays gives NumPy a scalar, arraystack a 0-d array; "
         "`s += 1` rebinds NumPy's scalar (to the promoted dtype, leaving other names of it alone) "
         "and writes into arraystack's array (keeping its dtype, or raising UFuncTypeError)",
-        ("eager", *JIT_TIERS, *DERIVATIVE_CHECKS),
+        (*EAGER_TIERS, *JIT_TIERS, *DERIVATIVE_CHECKS),
         "",
         _numpy_scalars_written,
     ),
@@ -140,7 +141,7 @@ KNOWN = [
         "NumPy's bool scalar ** int is int64",
         "NumPy's numpy.bool_ ** 2 is int64 (its scalar power), a 0-d bool array's "
         "int8; an operation on 0-d arrays gives NumPy a scalar and arraystack a 0-d array",
-        ("eager", *JIT_TIERS),
+        (*EAGER_TIERS, *JIT_TIERS),
         r"dtype int8, NumPy int64",
         _bool_scalar_power,
     ),

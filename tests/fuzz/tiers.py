@@ -21,6 +21,9 @@ import arraystack
 from tests.fuzz.comparison import builtin_types, compare, same_error
 
 TIERS = ("eager", "reference", "compiled", "tier0")
+# the program on arrays of a CUDA device (the stand-in for cupy where there is no GPU): eager operations
+# (the primitives' rules with xp=cupy) and jit (the cupy backend's generated kernels)
+CUDA_TIERS = ("cuda eager", "cuda jit")
 MAX_RESULT_SIZE = 2_000_000  # larger results (an unlucky variant) are not compared
 COMPILE_TIMEOUT = 300  # seconds a tier-0 call waits for its background compile
 
@@ -112,6 +115,8 @@ def _compiling(jitted) -> bool:
 
 def run(tier, f, fresh_arguments, errstate=None) -> Outcome:
     """One tier's Outcome; fresh_arguments() returns new NumPy arrays (new memory, same layout)."""
+    if tier in CUDA_TIERS:
+        return _run_on_cuda(tier, f, fresh_arguments, errstate)
     given = fresh_arguments()
     # eager arraystack arrays share the NumPy arrays' memory: writes into them show in `given`
     args = [arraystack.asarray(a) for a in given] if tier == "eager" else given
@@ -121,6 +126,50 @@ def run(tier, f, fresh_arguments, errstate=None) -> Outcome:
         except Exception as e:  # noqa: BLE001  (compared with what NumPy raises)
             return Outcome(error=e)
     return Outcome(values=values, arguments=[numpy.array(a) for a in given])
+
+
+@contextlib.contextmanager
+def _cuda_device():
+    """A CUDA device for the cuda tiers: the GPU where cupy has one, else the stand-in for cupy,
+    installed for the call."""
+    from arraystack.backends.cupy import arrays, standin
+
+    if arrays.cupy_module() is not None:
+        yield
+        return
+    standin.install(devices=1)
+    try:
+        yield
+    finally:
+        standin.uninstall()
+
+
+def _to_host(value):
+    if isinstance(value, arraystack.ndarray):
+        return numpy.array(value.to_device("cpu"))
+    return numpy.array(value)
+
+
+def _run_on_cuda(tier, f, fresh_arguments, errstate) -> Outcome:
+    """The program on copies of the arguments on cuda:0; outputs and arguments read back after.
+    An output that is not on the device (a silent trip through the host) is an error of its own."""
+    given = fresh_arguments()
+    with _cuda_device(), _quiet(errstate):
+        try:
+            args = [
+                arraystack.asarray(a, device="cuda") if isinstance(a, numpy.ndarray) else a
+                for a in given
+            ]
+            out = f(*args) if tier == "cuda eager" else arraystack.jit(f, tiered=False)(*args)
+            outs = list(out) if isinstance(out, (tuple, list)) else [out]
+            for k, o in enumerate(outs):
+                if isinstance(o, arraystack.ndarray) and o.device.kind != "cuda":
+                    raise AssertionError(f"output {k} is on {o.device}, not on the CUDA device")
+            values = [_to_host(o) for o in outs]
+            arguments = [_to_host(a) for a in args]
+        except Exception as e:  # noqa: BLE001  (compared with what NumPy raises)
+            return Outcome(error=e)
+    return Outcome(values=values, arguments=arguments)
 
 
 def check(
@@ -134,8 +183,15 @@ def check(
     expected = run("numpy", f_numpy, fresh_arguments, errstate)
     if expected.values is not None and any(v.size > MAX_RESULT_SIZE for v in expected.values):
         return expected, []
-    failures, outcomes = [], {}
+    failures, outcomes, on_device = [], {}, None
     for tier in tiers:
+        if tier in CUDA_TIERS:
+            on_device = on_device or _device_expectation(
+                f_numpy, fresh_arguments, errstate, expected
+            )
+            outcomes[tier] = run(tier, f_arraystack, fresh_arguments)
+            failures += _differences(tier, on_device, outcomes[tier], tolerances)
+            continue
         outcomes[tier] = run(tier, f_arraystack, fresh_arguments, errstate)
         failures += _differences(tier, expected, outcomes[tier], tolerances)
     compiled, tier0 = outcomes.get("compiled"), outcomes.get("tier0")
@@ -146,6 +202,22 @@ def check(
                 message = f"output {k}: {problem.replace('NumPy', 'the compiled tier')}"
                 failures.append(Failure("tier0 vs compiled", message))
     return expected, failures
+
+
+def _device_expectation(f_numpy, fresh_arguments, errstate, expected) -> Outcome:
+    """NumPy's outcome as a CUDA device can give it: its arrays are never read-only (a read-only
+    argument arrives as a writable copy) and it raises no floating-point errors (as cupy, jax and
+    torch), so NumPy runs on writable copies with its errors ignored; `expected` where that is the
+    same run."""
+    given = fresh_arguments()
+    read_only = [isinstance(a, numpy.ndarray) and not a.flags.writeable for a in given]
+    if errstate is None and not any(read_only):
+        return expected
+
+    def writable():
+        return [numpy.array(a) if r else a for a, r in zip(fresh_arguments(), read_only)]
+
+    return run("numpy", f_numpy, writable)
 
 
 def _differences(tier, expected, got, tolerances) -> list:

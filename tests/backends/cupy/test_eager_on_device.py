@@ -115,9 +115,30 @@ def _iadd(m, a):
     return x
 
 
+def _view_sees_write(m, a):
+    """A view made before its base is written in place, then written in place from the base (they
+    overlap in reverse): NumPy's buffers, seen through both."""
+    x = a(A).copy()
+    v = m.flip(x)
+    x *= 3.0
+    v -= x
+    return m.stack([x, v])
+
+
+def _write_through_view(m, a):
+    x = a(A).copy()
+    v = x.reshape(5, 6)
+    v *= v
+    m.add(x[::-1], 1.0, out=x[:, ::-1])
+    m.negative(x[1], out=x.T[:, 2])
+    return x
+
+
 CASES.update(
     {
         "setitem": _setitem,
+        "view sees a write": _view_sees_write,
+        "write through a view": _write_through_view,
         "setfancy": _setfancy,
         "iadd": _iadd,
         "quantile": lambda m, a: m.quantile(a(A), 0.3, axis=0),

@@ -43,6 +43,28 @@ def test_numpy_arguments_and_constants_are_copied_to_the_device(standin):
     numpy.testing.assert_array_equal(out.to_device("cpu"), 2.0 + weights)
 
 
+def test_arguments_a_jitted_function_writes_are_written_on_their_device(standin):
+    def f(x, y):
+        numpy_add = ast.add(x[::-1], y, out=x)  # overlapping, as NumPy orders it
+        y[1:] *= 2.0
+        return numpy_add.sum()
+
+    host_x, host_y = numpy.arange(6.0).reshape(2, 3), numpy.array([1.0, -2.0, 0.5])
+    x, y = ast.asarray(host_x, device="cuda:1"), ast.asarray(host_y, device="cuda:1")
+    view = x[0]
+    total = ast.jit(f)(x, y)
+    want_x, want_y = host_x.copy(), host_y.copy()
+    want_total = numpy.add(want_x[::-1], want_y, out=want_x).sum()
+    want_y[1:] *= 2.0
+    assert total.device == x.device == y.device == "cuda:1"
+    assert float(total.to_device("cpu")) == want_total
+    numpy.testing.assert_array_equal(x.to_device("cpu"), want_x)
+    numpy.testing.assert_array_equal(view.to_device("cpu"), want_x[0])  # the buffer was written
+    numpy.testing.assert_array_equal(y.to_device("cpu"), want_y)
+    with pytest.raises(ValueError, match="share memory"):
+        ast.jit(f)(x, x[0])
+
+
 def test_grad_of_a_jitted_function_on_cuda(standin):
     x = ast.asarray(numpy.array([0.5, -1.0, 2.0]), device="cuda")
     dx = ast.grad(lambda a: ast.jit(lambda b: (ast.sin(b) * b).sum())(a))(x)
