@@ -499,6 +499,21 @@ def constants_beside(like):
         _local.placing = saved
 
 
+def beside_arguments(*trees):
+    """constants_beside the first array of a device other than the CPU among the leaves of `trees` (a
+    transformation's arguments: grad, vjp, jvp, linearize and vmap run their rules eagerly, and the
+    constants those make, and the host NumPy constants of the function, meet the arguments on their
+    device, as they do under jit); a plain context without one."""
+    if device_namespaces:
+        from arraystack.ir import tree
+
+        for leaf in tree.flatten(list(trees))[0]:
+            value = getattr(leaf, "_value", leaf)
+            if type(value) in device_namespaces:
+                return constants_beside(value)
+    return contextlib.nullcontext()
+
+
 def _composition_constant(x):
     """A host NumPy operand met inside constants_beside (or create_on): moved to that device."""
     target = getattr(_local, "placing", None)

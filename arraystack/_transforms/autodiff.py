@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from arraystack._core.array import ndarray, raw, wrap_array as wrap
+from arraystack._core.array import ndarray, raw
+from arraystack._core.array import wrap_array as wrap
+from arraystack._core.devices import beside_arguments
 from arraystack.ir import tree
 from arraystack.ir.ad import forward, ops, reverse
 from arraystack.ir.ad.partial import linearize_flat
@@ -47,7 +49,9 @@ def _argnums_tuple(argnums, nargs):
     nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
     for n in nums:
         if not -nargs <= n < nargs:
-            raise ValueError(f"argnums {argnums} out of range for a function called with {nargs} positional arguments")
+            raise ValueError(
+                f"argnums {argnums} out of range for a function called with {nargs} positional arguments"
+            )
     return tuple(n % nargs for n in nums)
 
 
@@ -55,7 +59,9 @@ def _check_inexact(leaves, what, allow_int=False, holomorphic=False):
     for v in leaves:
         dt = ops.dtype(v)
         if holomorphic and dt.kind != "c":
-            raise TypeError(f"{what} with holomorphic=True requires complex-valued inputs, got {dt.name}")
+            raise TypeError(
+                f"{what} with holomorphic=True requires complex-valued inputs, got {dt.name}"
+            )
         if kind_of(dt) not in "fc" and not allow_int:
             raise TypeError(
                 f"{what} requires real- or complex-valued inputs (a floating or complex dtype), got {dt.name}"
@@ -120,20 +126,31 @@ def vjp(fun: Callable[..., PyTree], *primals: PyTree, has_aux: bool = False) -> 
     out_info = {}
 
     run = _runner(flat_fun, has_aux, out_info)
-    outs, backward = reverse.vjp(run, raws)
+    with beside_arguments(primals):
+        outs, backward = reverse.vjp(run, raws)
     outs, aux = _take_aux(outs, out_info)
     out_tree = out_info["tree"]
 
     def vjp_fn(cotangents):
+        with beside_arguments(primals):
+            return _pull(cotangents)
+
+    def _pull(cotangents):
         ct_leaves = _flatten_like(out_tree, cotangents, "cotangent")
         ct_raws = []
         for c, o in zip(ct_leaves, outs):
             c = _as_raw(c, "cotangents")
             if ops.shape(c) != ops.shape(o):
-                raise ValueError(f"cotangent of shape {ops.shape(c)} for an output of shape {ops.shape(o)}")
+                raise ValueError(
+                    f"cotangent of shape {ops.shape(c)} for an output of shape {ops.shape(o)}"
+                )
             ct_raws.append(ops.convert(c, ops.dtype(o)))
         grads = backward(ct_raws + [None] * len(aux))
-        return tuple(_wrap_tree(treedef, [g if g is not None else ops.zeros_like(r) for g, r in zip(grads, raws)]))
+        return tuple(
+            _wrap_tree(
+                treedef, [g if g is not None else ops.zeros_like(r) for g, r in zip(grads, raws)]
+            )
+        )
 
     result = (_wrap_tree(out_tree, outs), vjp_fn)
     return result + (_aux_tree(aux, out_info),) if has_aux else result
@@ -141,7 +158,9 @@ def vjp(fun: Callable[..., PyTree], *primals: PyTree, has_aux: bool = False) -> 
 
 def _split_aux(out):
     if not (isinstance(out, (tuple, list)) and len(out) == 2):
-        raise TypeError("a function differentiated with has_aux=True must return a pair (output, aux)")
+        raise TypeError(
+            "a function differentiated with has_aux=True must return a pair (output, aux)"
+        )
     return out[0], out[1]
 
 
@@ -170,7 +189,9 @@ def _take_aux(values, out_info):
 
 
 def _aux_tree(aux, out_info):
-    return tree.unflatten(out_info["aux_tree"], [wrap(a) if hasattr(a, "shape") else a for a in aux])
+    return tree.unflatten(
+        out_info["aux_tree"], [wrap(a) if hasattr(a, "shape") else a for a in aux]
+    )
 
 
 def _flatten_like(treedef, value, what):
@@ -231,6 +252,10 @@ def value_and_grad(
 
     @functools.wraps(fun)
     def value_and_grad_fun(*args, **kwargs):
+        with beside_arguments(args, kwargs):
+            return _value_and_grad(*args, **kwargs)
+
+    def _value_and_grad(*args, **kwargs):
         nums = _argnums_tuple(argnums, len(args))
         raws, treedef, flat_fun = _differentiable_call(fun, args, kwargs, nums)
         _check_inexact(raws, "grad", allow_int, holomorphic)
@@ -260,7 +285,9 @@ def value_and_grad(
         grads = backward([ops.ones_like(value)] + [None] * len(aux))  # on the output's device
         grads = [g if g is not None else ops.zeros_like(r) for g, r in zip(grads, raws)]
         for i, (g, r) in enumerate(zip(grads, raws)):
-            if kind_of(ops.dtype(r)) not in "fc":  # allow_int: no derivative with respect to integers
+            if (
+                kind_of(ops.dtype(r)) not in "fc"
+            ):  # allow_int: no derivative with respect to integers
                 grads[i] = ops.zeros_like(r)
         g_tree = tree.unflatten(treedef, [wrap(g) for g in grads])
         g_out = g_tree[0] if isinstance(argnums, int) else tuple(g_tree)
@@ -365,18 +392,23 @@ def jvp(
     (array(0.), array(2.))
     """
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
-        raise TypeError("jvp expects primals and tangents as tuples (one entry per positional argument)")
+        raise TypeError(
+            "jvp expects primals and tangents as tuples (one entry per positional argument)"
+        )
     if len(primals) != len(tangents):
         raise TypeError(
             f"jvp got {len(primals)} primals but {len(tangents)} tangents (at {user_line()}). "
             "Pass one tangent per primal: jvp(f, (x, y), (tx, ty)), each tangent with its primal's shape."
         )
-    raws, treedef, flat_fun = _differentiable_call(fun, tuple(primals), {}, tuple(range(len(primals))))
+    raws, treedef, flat_fun = _differentiable_call(
+        fun, tuple(primals), {}, tuple(range(len(primals)))
+    )
     t_raws = _tangent_leaves(treedef, tangents, raws)
     out_info = {}
-    outs, touts = forward.jvp(_runner(flat_fun, has_aux, out_info), raws, t_raws)
-    outs, aux = _take_aux(outs, out_info)
-    touts = [t if t is not None else ops.zeros_like(o) for t, o in zip(touts, outs)]
+    with beside_arguments(primals):
+        outs, touts = forward.jvp(_runner(flat_fun, has_aux, out_info), raws, t_raws)
+        outs, aux = _take_aux(outs, out_info)
+        touts = [t if t is not None else ops.zeros_like(o) for t, o in zip(touts, outs)]
     out_tree = out_info["tree"]
     result = (_wrap_tree(out_tree, outs), _wrap_tree(out_tree, touts))
     return result + (_aux_tree(aux, out_info),) if has_aux else result
@@ -401,7 +433,9 @@ def _tangent_leaves(treedef, tangents, raws):
             out.append(None)
             continue
         if ops.dtype(t) != ops.dtype(r):
-            raise TypeError(f"tangent dtype {ops.dtype(t).name} does not match the primal dtype {ops.dtype(r).name}")
+            raise TypeError(
+                f"tangent dtype {ops.dtype(t).name} does not match the primal dtype {ops.dtype(r).name}"
+            )
         out.append(t)
     return out
 
@@ -441,13 +475,15 @@ def linearize(fun: Callable[..., PyTree], *primals: PyTree) -> tuple[PyTree, Cal
         leaves, out_info["tree"] = tree.flatten(flat_fun(*tracers))
         return [_leaf_out(x) for x in leaves]
 
-    outs, linear = linearize_flat(run, raws)
+    with beside_arguments(primals):
+        outs, linear = linearize_flat(run, raws)
     out_tree = out_info["tree"]
 
     def f_jvp(*tangents):
         t_raws = _tangent_leaves(treedef, tangents, raws)
-        t_raws = [ops.zeros_like(r) if t is None else t for t, r in zip(t_raws, raws)]
-        return _wrap_tree(out_tree, linear(t_raws))
+        with beside_arguments(primals):
+            t_raws = [ops.zeros_like(r) if t is None else t for t, r in zip(t_raws, raws)]
+            return _wrap_tree(out_tree, linear(t_raws))
 
     return _wrap_tree(out_tree, outs), f_jvp
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from arraystack._core.array import ndarray, raw
 from arraystack._core.array import wrap_array as wrap
+from arraystack._core.devices import beside_arguments
 from arraystack._creation.basic import asarray
 from arraystack.ir import tree
 from arraystack.ir.ad import batching, ops
@@ -30,7 +31,11 @@ def _axis_leaves(spec, value, what):
     matching `value`'s (tuple/list/dict) down to int/None entries, as JAX's in_axes/out_axes prefixes."""
     if spec is None or isinstance(spec, int):
         return [spec] * len(tree.leaves(value))
-    if isinstance(spec, (tuple, list)) and isinstance(value, (tuple, list)) and len(spec) == len(value):
+    if (
+        isinstance(spec, (tuple, list))
+        and isinstance(value, (tuple, list))
+        and len(spec) == len(value)
+    ):
         return [a for sp, v in zip(spec, value) for a in _axis_leaves(sp, v, what)]
     if isinstance(spec, dict) and isinstance(value, dict) and set(spec) == set(value):
         return [a for k in sorted(value) for a in _axis_leaves(spec[k], value[k], what)]
@@ -109,13 +114,23 @@ def vmap(
 
     @functools.wraps(fun)
     def batched_fun(*args):
+        with beside_arguments(args):  # the rules' constants on the arguments' device
+            return _batched(*args)
+
+    def _batched(*args):
         if isinstance(in_axes, tuple) and len(in_axes) != len(args):
-            raise ValueError(f"vmap in_axes has {len(in_axes)} entries but the function got {len(args)} arguments")
+            raise ValueError(
+                f"vmap in_axes has {len(in_axes)} entries but the function got {len(args)} arguments"
+            )
         leaves, treedef = tree.flatten(list(args))
-        axes = _axis_leaves(list(in_axes) if isinstance(in_axes, tuple) else in_axes, list(args), "in_axes")
+        axes = _axis_leaves(
+            list(in_axes) if isinstance(in_axes, tuple) else in_axes, list(args), "in_axes"
+        )
         leaves = [x if ax is not None else _unmapped(x) for x, ax in zip(leaves, axes)]
-        raws = [raw(x) if isinstance(x, ndarray) else (np.asarray(x) if ax is not None else x)
-                for x, ax in zip(leaves, axes)]
+        raws = [
+            raw(x) if isinstance(x, ndarray) else (np.asarray(x) if ax is not None else x)
+            for x, ax in zip(leaves, axes)
+        ]
         size = _batch_size(raws, axes, axis_size)
         moved = []
         for v, ax in zip(raws, axes):
@@ -148,7 +163,9 @@ def vmap(
         results = []
         for v, ax in zip(outs, o_axes):
             if ax is None:
-                raise ValueError("vmap out_axes=None needs an output that does not depend on the mapped axis")
+                raise ValueError(
+                    "vmap out_axes=None needs an output that does not depend on the mapped axis"
+                )
             results.append(wrap(_move_axis_raw(v, 0, ax) if ax != 0 else v))
         return tree.unflatten(out_tree, results)
 
@@ -156,10 +173,14 @@ def vmap(
 
 
 def _batch_size(raws, axes, axis_size):
-    sizes = {ops.aval(v).shape[ax] for v, ax in zip(raws, axes) if ax is not None and ops.aval(v).ndim}
+    sizes = {
+        ops.aval(v).shape[ax] for v, ax in zip(raws, axes) if ax is not None and ops.aval(v).ndim
+    }
     for v, ax in zip(raws, axes):
         if ax is not None and ops.aval(v).ndim == 0:
-            raise ValueError("vmap was asked to map over an axis of a 0-d argument; use in_axes=None for it")
+            raise ValueError(
+                "vmap was asked to map over an axis of a 0-d argument; use in_axes=None for it"
+            )
     if axis_size is not None:
         sizes.add(axis_size)
     if not sizes:

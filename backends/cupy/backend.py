@@ -103,7 +103,9 @@ class CupyBackend(Backend):
                     outs = replays(buffers)
                     if outs is not None:
                         return outs
-                return runner(buffers)
+                outs = runner(buffers)
+                # a constant output (a literal of the graph) is made on the device too
+                return [o if isinstance(o, xp.ndarray) else xp.asarray(o) for o in outs]
 
         return Executable(graph, [(e.prim.name, h) for e, h in zip(graph.eqns, how)], run)
 

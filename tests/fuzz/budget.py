@@ -13,6 +13,7 @@ FAST_DERIVATIVE_PROGRAMS = 80
 # on a CUDA device (the stand-in for cupy without a GPU: each new kernel is a C++ build)
 FAST_CUDA_STRUCTURES = 16
 CUDA_VARIANTS_PER_STRUCTURE = 4
+FAST_CUDA_DERIVATIVE_PROGRAMS = 40
 
 
 def _requested() -> int | None:

@@ -13,7 +13,7 @@ import arraystack
 from tests.fuzz.comparison import compare
 from tests.fuzz.generator import VARIANTS, Grammar, generate
 from tests.fuzz.inputs import InputSpec, layouts_for
-from tests.fuzz.tiers import Failure, _quiet, _values, with_module
+from tests.fuzz.tiers import Failure, _cuda_device, _quiet, _values, with_module
 
 OPS = frozenset(
     {
@@ -106,9 +106,10 @@ def _scale(*values) -> float:
     return max([1.0] + [abs(float(v)) for v in values])
 
 
-def check_derivatives(f, args, seed=0, compiled=False) -> list:
+def check_derivatives(f, args, seed=0, compiled=False, on_cuda=False) -> list:
     """Failures of the derivative checks on f (f's global `np` names the array module; args: float64
-    NumPy arrays), each with the check as its tier: "grad", "grad under jit", "vmap", "jvp/vjp".
+    NumPy arrays), each with the check as its tier: "grad", "grad under jit", "vmap", "jvp/vjp";
+    with `on_cuda` only "grad on cuda" (grad of cuda arrays, eager and jitted, against the CPU's).
     Empty when NumPy raises on args or f has no float output."""
     f_numpy, f_arraystack = with_module(f, numpy), with_module(f, arraystack)
     rng = numpy.random.default_rng(seed)
@@ -122,7 +123,8 @@ def check_derivatives(f, args, seed=0, compiled=False) -> list:
         return []
     problems = []
     with _quiet(None):
-        for tier, check in CHECKS.items():
+        checks = {"grad on cuda": _grad_on_cuda} if on_cuda else CHECKS
+        for tier, check in checks.items():
             try:
                 problems += check(f_numpy, f_arraystack, args, weights, rng, compiled)
             except Exception as e:  # noqa: BLE001
@@ -178,6 +180,33 @@ def _grad_against_differences(f_numpy, f_arraystack, args, weights, rng, compile
                 problems.append(
                     Failure("grad under jit", f"{tier}, argument {k}: {g!r}, eager {e!r}")
                 )
+    return problems
+
+
+def _grad_on_cuda(f_numpy, f_arraystack, args, weights, rng, compiled):
+    """grad of the loss of arguments on cuda:0 (the stand-in for cupy without a GPU), eager and under
+    jit: on that device, and equal to the CPU's eager grad within RTOL (kernels sum in other orders)."""
+    argnums = tuple(range(len(args)))
+    loss = _loss(f_arraystack, arraystack, weights)
+    grads = [numpy.asarray(g) for g in arraystack.grad(loss, argnums=argnums)(*args)]
+    problems = []
+    with _cuda_device():
+        on = [arraystack.asarray(a, device="cuda") for a in args]
+        weights = [None if w is None else arraystack.asarray(w, device="cuda") for w in weights]
+        loss = _loss(f_arraystack, arraystack, weights)
+        for tier, function in (
+            ("eager", arraystack.grad(loss, argnums=argnums)),
+            ("jit", arraystack.jit(arraystack.grad(loss, argnums=argnums))),
+        ):
+            for k, (g, e) in enumerate(zip(function(*on), grads)):
+                if g.device.kind != "cuda":
+                    problems.append(Failure("grad on cuda", f"{tier}, argument {k} on {g.device}"))
+                    continue
+                g = numpy.asarray(g.to_device("cpu"))
+                scale = _scale(numpy.max(numpy.abs(e), initial=0.0))
+                if g.shape != e.shape or not numpy.all(numpy.abs(g - e) <= RTOL * scale):
+                    message = f"{tier}, argument {k}: {g!r}, on the CPU {e!r}"
+                    problems.append(Failure("grad on cuda", message))
     return problems
 
 
@@ -255,13 +284,13 @@ CHECKS = {
 }
 
 
-def run_derivatives(seed, compiled=False):
+def run_derivatives(seed, compiled=False, on_cuda=False):
     """(program, arguments, problems) of the differentiable program of `seed`, on one size."""
     program = generate_differentiable(seed)
     sizes = SIZES[seed % len(SIZES)]
     arguments = program.arguments(sizes, seed)
     f = program.function(arraystack)
-    problems = check_derivatives(f, [a.fresh() for a in arguments], seed, compiled)
+    problems = check_derivatives(f, [a.fresh() for a in arguments], seed, compiled, on_cuda)
     return program, arguments, problems
 
 
