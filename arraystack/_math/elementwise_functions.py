@@ -222,7 +222,8 @@ def clip(
         if type(value) is np.ndarray and not device_namespaces:
             # NumPy's clip ufunc: max then min (the composition below) in one pass
             return wrap(np.clip(value, raw(a_min), raw(a_max)))
-        return wrap(bind(p.min_p, bind(p.max_p, raw(a_min), a._value), raw(a_max)))
+        # the bounds first: a tie keeps the value (_clip_impl)
+        return wrap(bind(p.min_p, raw(a_max), bind(p.max_p, raw(a_min), a._value)))
     if a_min is None and a_max is None:
         return positive(a, out=out, **kwargs)
     if a_min is None:

@@ -157,7 +157,9 @@ def _run_on_cuda(tier, f, fresh_arguments, errstate) -> Outcome:
     with _cuda_device(), _quiet(errstate):
         try:
             args = [
-                arraystack.asarray(a, device="cuda") if isinstance(a, numpy.ndarray) else a
+                arraystack.asarray(numpy.array(a, order="C"), device="cuda")
+                if isinstance(a, numpy.ndarray)
+                else a
                 for a in given
             ]
             out = f(*args) if tier == "cuda eager" else arraystack.jit(f, tiered=False)(*args)
@@ -205,19 +207,24 @@ def check(
 
 
 def _device_expectation(f_numpy, fresh_arguments, errstate, expected) -> Outcome:
-    """NumPy's outcome as a CUDA device can give it: its arrays are never read-only (a read-only
-    argument arrives as a writable copy) and it raises no floating-point errors (as cupy, jax and
-    torch), so NumPy runs on writable copies with its errors ignored; `expected` where that is the
-    same run."""
+    """NumPy's outcome as a CUDA device can give it: the arguments arrive as C-ordered copies, which
+    are never read-only, and the device raises no floating-point errors (as cupy, jax and torch), so
+    NumPy runs on such copies with its errors ignored; `expected` where that is the same run."""
     given = fresh_arguments()
-    read_only = [isinstance(a, numpy.ndarray) and not a.flags.writeable for a in given]
-    if errstate is None and not any(read_only):
+    copied = [_copied_to_device(a) for a in given]
+    if errstate is None and not any(copied):
         return expected
 
-    def writable():
-        return [numpy.array(a) if r else a for a, r in zip(fresh_arguments(), read_only)]
+    def as_on_device():
+        return [numpy.array(a, order="C") if c else a for a, c in zip(fresh_arguments(), copied)]
 
-    return run("numpy", f_numpy, writable)
+    return run("numpy", f_numpy, as_on_device)
+
+
+def _copied_to_device(a) -> bool:
+    """Whether the device's copy of argument `a` differs from it in more than its memory: another
+    layout (the copy is C-ordered, so a reshape of it is a view where NumPy's copies) or writable."""
+    return isinstance(a, numpy.ndarray) and not (a.flags.c_contiguous and a.flags.writeable)
 
 
 def _differences(tier, expected, got, tolerances) -> list:

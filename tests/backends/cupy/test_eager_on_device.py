@@ -246,3 +246,17 @@ def test_arrays_on_two_devices_are_refused_by_a_composition(standin):
         ast.convolve(ast.asarray(B, device="cuda:0"), ast.asarray(B))
     with pytest.raises(ValueError, match="two devices, cuda:1 and cuda:0"):
         ast.convolve(ast.asarray(B, device="cuda:1"), ast.asarray(B, device="cuda:0"))
+
+
+@pytest.mark.parametrize("bounds", [(-1, 0), (0.0, 1), (-0.0, 0.0)])
+def test_clip_keeps_the_value_on_a_tie_with_a_bound(standin, bounds):
+    """clip(-0.0, -1, 0) is -0.0, as NumPy's: the bound goes first into max and min, which give their
+    second operand of two equal ones."""
+    host = np.array([-0.0, 0.0, 5.0, -3.0])
+    want = np.clip(host, *bounds)
+    eager = ast.clip(ast.asarray(host, device="cuda"), *bounds)
+    jitted = ast.jit(lambda x: ast.clip(x, *bounds))(ast.asarray(host, device="cuda"))
+    for got in (eager, jitted):
+        got = np.asarray(got.to_device("cpu"))
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
