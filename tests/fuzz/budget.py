@@ -24,15 +24,16 @@ def _requested() -> int | None:
 def tiers() -> tuple:
     """The tiers a run compares with NumPy: ARRAYSTACK_FUZZ_TIERS (comma-separated names of
     tiers.TIERS and tiers.CUDA_TIERS), by default tiers.TIERS."""
-    from tests.fuzz.tiers import CUDA_TIERS, TIERS
+    from tests.fuzz.tiers import CUDA_GRAPHS, CUDA_TIERS, TIERS
 
     value = os.environ.get("ARRAYSTACK_FUZZ_TIERS", "").strip()
     if not value:
         return TIERS
     names = tuple(name.strip() for name in value.split(","))
-    unknown = [n for n in names if n not in TIERS + CUDA_TIERS]
+    known = (*TIERS, *CUDA_TIERS, CUDA_GRAPHS)
+    unknown = [n for n in names if n not in known]
     if unknown:
-        raise ValueError(f"ARRAYSTACK_FUZZ_TIERS names no tier {unknown}: {TIERS + CUDA_TIERS}")
+        raise ValueError(f"ARRAYSTACK_FUZZ_TIERS names no tier {unknown}: {known}")
     return names
 
 

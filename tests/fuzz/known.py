@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy
 
-JIT_TIERS = ("reference", "compiled", "tier0", "cuda jit")
+JIT_TIERS = ("reference", "compiled", "tier0", "cuda jit", "cuda graphs")
 EAGER_TIERS = ("eager", "cuda eager")
 DERIVATIVE_CHECKS = ("grad", "grad under jit", "vmap", "jvp/vjp")
 
@@ -111,7 +111,7 @@ SHARP_EDGES = [
         "documented (docs/guide/sharp-edges.md): NumPy's max/min keep the last of equal values in "
         "index order, so the sign of a zero result follows the last zero; a CUDA kernel's threads "
         "combine strided partial results, and may keep another zero (the same one on every run)",
-        ("cuda jit",),
+        ("cuda jit", "cuda graphs"),
         r"bits differ .*: -?0\.0 \(-?0x0\.0p\+0\), NumPy -?0\.0 \(-?0x0\.0p\+0\)$",
         lambda program, arguments: bool({"max", "min"} & program.ops()),
     ),

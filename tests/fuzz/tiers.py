@@ -24,6 +24,8 @@ TIERS = ("eager", "reference", "compiled", "tier0")
 # the program on arrays of a CUDA device (the stand-in for cupy where there is no GPU): eager operations
 # (the primitives' rules with xp=cupy) and jit (the cupy backend's generated kernels)
 CUDA_TIERS = ("cuda eager", "cuda jit")
+# jit on the device with its plans replayed as CUDA graphs (config.cuda_graphs): asked for by name
+CUDA_GRAPHS = "cuda graphs"
 MAX_RESULT_SIZE = 2_000_000  # larger results (an unlucky variant) are not compared
 COMPILE_TIMEOUT = 300  # seconds a tier-0 call waits for its background compile
 
@@ -115,7 +117,7 @@ def _compiling(jitted) -> bool:
 
 def run(tier, f, fresh_arguments, errstate=None) -> Outcome:
     """One tier's Outcome; fresh_arguments() returns new NumPy arrays (new memory, same layout)."""
-    if tier in CUDA_TIERS:
+    if tier in (*CUDA_TIERS, CUDA_GRAPHS):
         return _run_on_cuda(tier, f, fresh_arguments, errstate)
     given = fresh_arguments()
     # eager arraystack arrays share the NumPy arrays' memory: writes into them show in `given`
@@ -144,6 +146,30 @@ def _cuda_device():
         standin.uninstall()
 
 
+def _on_device(given) -> list:
+    """The arguments' C-ordered copies on cuda:0."""
+    return [
+        arraystack.asarray(numpy.array(a, order="C"), device="cuda")
+        if isinstance(a, numpy.ndarray)
+        else a
+        for a in given
+    ]
+
+
+def _replayed(f, fresh_arguments) -> tuple:
+    """(arguments, outputs) of the third call of jit(f) with CUDA graphs on: the first call runs step
+    by step, the second captures and replays, the third replays (each with new arguments)."""
+    jitted, previous = arraystack.jit(f, tiered=False), arraystack.config.cuda_graphs
+    arraystack.config.cuda_graphs = True
+    try:
+        for _ in range(2):
+            jitted(*_on_device(fresh_arguments()))
+        args = _on_device(fresh_arguments())
+        return args, jitted(*args)
+    finally:
+        arraystack.config.cuda_graphs = previous
+
+
 def _to_host(value):
     if isinstance(value, arraystack.ndarray):
         return numpy.array(value.to_device("cpu"))
@@ -153,16 +179,16 @@ def _to_host(value):
 def _run_on_cuda(tier, f, fresh_arguments, errstate) -> Outcome:
     """The program on copies of the arguments on cuda:0; outputs and arguments read back after.
     An output that is not on the device (a silent trip through the host) is an error of its own."""
-    given = fresh_arguments()
     with _cuda_device(), _quiet(errstate):
         try:
-            args = [
-                arraystack.asarray(numpy.array(a, order="C"), device="cuda")
-                if isinstance(a, numpy.ndarray)
-                else a
-                for a in given
-            ]
-            out = f(*args) if tier == "cuda eager" else arraystack.jit(f, tiered=False)(*args)
+            if tier == "cuda eager":
+                args = _on_device(fresh_arguments())
+                out = f(*args)
+            elif tier == "cuda jit":
+                args = _on_device(fresh_arguments())
+                out = arraystack.jit(f, tiered=False)(*args)
+            else:
+                args, out = _replayed(f, fresh_arguments)
             outs = list(out) if isinstance(out, (tuple, list)) else [out]
             for k, o in enumerate(outs):
                 if isinstance(o, arraystack.ndarray) and o.device.kind != "cuda":
@@ -187,7 +213,7 @@ def check(
         return expected, []
     failures, outcomes, on_device = [], {}, None
     for tier in tiers:
-        if tier in CUDA_TIERS:
+        if tier in (*CUDA_TIERS, CUDA_GRAPHS):
             on_device = on_device or _device_expectation(
                 f_numpy, fresh_arguments, errstate, expected
             )
