@@ -109,7 +109,8 @@ def _scale(*values) -> float:
 def check_derivatives(f, args, seed=0, compiled=False, on_cuda=False) -> list:
     """Failures of the derivative checks on f (f's global `np` names the array module; args: float64
     NumPy arrays), each with the check as its tier: "grad", "grad under jit", "vmap", "jvp/vjp";
-    with `on_cuda` only "grad on cuda" (grad of cuda arrays, eager and jitted, against the CPU's).
+    with `on_cuda` "grad on cuda" and "vmap on cuda" (of cuda arrays, eager and jitted, against the
+    CPU's).
     Empty when NumPy raises on args or f has no float output."""
     f_numpy, f_arraystack = with_module(f, numpy), with_module(f, arraystack)
     rng = numpy.random.default_rng(seed)
@@ -123,7 +124,7 @@ def check_derivatives(f, args, seed=0, compiled=False, on_cuda=False) -> list:
         return []
     problems = []
     with _quiet(None):
-        checks = {"grad on cuda": _grad_on_cuda} if on_cuda else CHECKS
+        checks = ON_CUDA if on_cuda else CHECKS
         for tier, check in checks.items():
             try:
                 problems += check(f_numpy, f_arraystack, args, weights, rng, compiled)
@@ -210,6 +211,34 @@ def _grad_on_cuda(f_numpy, f_arraystack, args, weights, rng, compiled):
     return problems
 
 
+def _vmap_on_cuda(f_numpy, f_arraystack, args, weights, rng, compiled):
+    """vmap of f over arguments on cuda:0, eager and under jit: on that device, and equal to vmap on
+    the CPU within RTOL."""
+    in_axes = tuple(0 if k == 0 or rng.random() < 0.6 else None for k in range(len(args)))
+    stacked = [
+        numpy.stack([a * (1 + 0.25 * b) for b in range(3)]) if axis == 0 else numpy.array(a)
+        for a, axis in zip(args, in_axes)
+    ]
+    batched = arraystack.vmap(f_arraystack, in_axes=in_axes)
+    expected = _values(batched(*[arraystack.array(s) for s in stacked]))
+    problems = []
+    with _cuda_device():
+        on = [arraystack.asarray(s, device="cuda") for s in stacked]
+        for tier, function in (("eager", batched), ("jit", arraystack.jit(batched))):
+            outs = function(*on)
+            outs = list(outs) if isinstance(outs, (tuple, list)) else [outs]
+            for k, (o, e) in enumerate(zip(outs, expected)):
+                if o.device.kind != "cuda":
+                    problems.append(Failure("vmap on cuda", f"{tier}, output {k} on {o.device}"))
+                    continue
+                o = numpy.array(o.to_device("cpu"))
+                problem = compare(e, o) if e.dtype.kind != "f" else _close(e, o)
+                if problem:
+                    message = f"{tier}, in_axes={in_axes}, output {k}: {problem}"
+                    problems.append(Failure("vmap on cuda", message))
+    return problems
+
+
 def _vmap_against_loop(f_numpy, f_arraystack, args, weights, rng, compiled):
     batch = 3
     in_axes = tuple(0 if k == 0 or rng.random() < 0.6 else None for k in range(len(args)))
@@ -277,6 +306,7 @@ def _jvp_against_vjp(f_numpy, f_arraystack, args, weights, rng, compiled):
     return []
 
 
+ON_CUDA = {"grad on cuda": _grad_on_cuda, "vmap on cuda": _vmap_on_cuda}
 CHECKS = {
     "grad": _grad_against_differences,
     "vmap": _vmap_against_loop,

@@ -16,7 +16,7 @@ import numpy
 
 JIT_TIERS = ("reference", "compiled", "tier0", "cuda jit", "cuda graphs")
 EAGER_TIERS = ("eager", "cuda eager")
-DERIVATIVE_CHECKS = ("grad", "grad under jit", "vmap", "jvp/vjp")
+DERIVATIVE_CHECKS = ("grad", "grad under jit", "vmap", "jvp/vjp", "grad on cuda", "vmap on cuda")
 
 
 @dataclass(frozen=True)

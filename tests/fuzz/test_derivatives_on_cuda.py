@@ -1,5 +1,5 @@
 """The differentiable fuzzed programs of test_derivatives.py on arrays of a CUDA device (the stand-in for
-cupy without a GPU): grad, eager and under jit, stays on the device and equals the CPU's eager grad (the
+cupy without a GPU): grad and vmap, eager and under jit, stay on the device and equal the CPU's (the
 rules' constants, zeros of unused arguments and constant outputs are made on the device)."""
 
 from __future__ import annotations
