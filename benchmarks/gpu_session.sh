@@ -8,8 +8,9 @@
 # editable install without build isolation or dependencies: nothing is downloaded), then runs
 # benchmarks/bench_gpu.py, which runs the gpu-marked tests first and then the timings. What to copy back:
 # $OUT/bench_gpu.json (every row, target, the device's figures, the test summary) and $OUT/bench_gpu.log
-# (the printed table), $OUT/gpu_tests.log (the tests' whole output) and $OUT/gpu_dispatch.log (host time
-# per cached call); without $OUT they go to ./gpu-results/.
+# (the printed table), $OUT/gpu_tests.log (the tests' whole output), $OUT/gpu_dispatch.log (host time
+# per cached call) and $OUT/gpu_fuzz.log (the fuzzed programs on the GPU against NumPy, at most 150 s);
+# without $OUT they go to ./gpu-results/.
 set -u
 OUT="${OUT:-$PWD/gpu-results}"
 mkdir -p "$OUT"
@@ -29,4 +30,9 @@ PY="${PYTHON:-python3}"
   # where a cached call's host time goes (per call and under cProfile): $OUT/gpu_dispatch.log
   timeout 60 "$PY" benchmarks/gpu_dispatch.py --calls 2000 > "$OUT/gpu_dispatch.log" 2>&1
   echo "# gpu_dispatch.py exit status $?; $(head -5 "$OUT/gpu_dispatch.log" | tr '\n' ';')"
+  # the fuzzed programs on the GPU (eager with cupy, jit, CUDA graphs; grad and vmap) against NumPy:
+  # $OUT/gpu_fuzz.log
+  timeout 150 "$PY" -m pytest -q -p no:cacheprovider -rf -o "addopts=--import-mode=importlib" -n 4 \
+    tests/fuzz/test_programs_on_cuda.py tests/fuzz/test_derivatives_on_cuda.py > "$OUT/gpu_fuzz.log" 2>&1
+  echo "# fuzz on the GPU exit status $?; $(tail -1 "$OUT/gpu_fuzz.log")"
 } 2>&1 | tee "$OUT/bench_gpu.log"
