@@ -513,6 +513,8 @@ class ndarray(_ArrayBase, ArrayMethods):
             return f"ndarray(traced {value.aval.str_short()})"
         if isinstance(value, np.generic):
             return repr(value)
+        if type(value) in device_namespaces:  # on a device: said, as PyTorch's tensors say it
+            return f"{np.array_repr(value)[:-1]}, device='{_devices.device_of_buffer(value)}')"
         return np.array_repr(value)
 
     def __str__(self):
