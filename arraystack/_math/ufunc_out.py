@@ -156,6 +156,10 @@ def assign(target: ndarray, value, casting="same_kind", mask=None, name="ufunc")
         dtype = value.dtype if hasattr(value, "dtype") else np.asarray(value).dtype
         check_cast(dtype, target.dtype, casting, name)
     current = target._value
+    if device_namespaces and (type(value) in device_namespaces) != (
+        type(current) in device_namespaces
+    ):
+        _check_same_device(value, current, name)
     if type(current) is _ndarray_np and type(value) is not Tracer and type(mask) is not Tracer:
         if not current.flags.writeable:
             raise ValueError("output array is read-only")
@@ -174,6 +178,22 @@ def assign(target: ndarray, value, casting="same_kind", mask=None, name="ufunc")
         value = bind(select_p, broadcast_raw(mask, shape), value, current)
     rebind(target, value, f"{name}(..., out=...)")
     return target
+
+
+def _check_same_device(value, current, name):
+    """A result on one device written into an array on another (a host result into a device array, a
+    device result into a host array) raises, as an operation of arrays on two devices does; a scalar,
+    or a 0-d NumPy value, is written anywhere."""
+    if type(current) is Tracer or type(value) is Tracer:
+        return
+    if isinstance(value, np.generic) or not getattr(value, "ndim", 0):
+        return
+    from arraystack._core.devices import device_of_buffer, two_devices
+
+    first, second = device_of_buffer(value), device_of_buffer(current)
+    if first != second:
+        what = "" if name == "ufunc" else f"`{name}`: "
+        raise two_devices(f"{what}the result and its out= array are", first, second)
 
 
 def _write_device(xp, current, value, mask):

@@ -260,3 +260,15 @@ def test_clip_keeps_the_value_on_a_tie_with_a_bound(standin, bounds):
         got = np.asarray(got.to_device("cpu"))
         np.testing.assert_array_equal(got, want)
         np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
+def test_a_result_written_into_an_out_array_of_another_device_raises_and_writes_nothing(standin):
+    on_device = ast.asarray(np.zeros(3), device="cuda")
+    on_host = ast.zeros(3)
+    with pytest.raises(ValueError, match="out= array are on two devices, cpu and cuda:0"):
+        ast.add(ast.ones(3), ast.ones(3), out=on_device)
+    with pytest.raises(ValueError, match="out= array are on two devices, cuda:0 and cpu"):
+        ast.multiply(on_device + 1, 2.0, out=on_host)
+    assert not np.asarray(on_device.to_device("cpu")).any() and not np.asarray(on_host).any()
+    ast.negative(np.float64(2.0), out=on_device)  # a scalar's result is written anywhere
+    np.testing.assert_array_equal(on_device.to_device("cpu"), [-2.0, -2.0, -2.0])
