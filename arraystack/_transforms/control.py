@@ -19,7 +19,7 @@ from arraystack._core.operands import broadcast_raw, convert_raw
 from arraystack.ir import tree
 from arraystack.ir.avals import ShapedArray, aval_of_concrete
 from arraystack.ir.control import scan_p, switch_p, while_p
-from arraystack.ir.core import Tracer, bind
+from arraystack.ir.core import Tracer, bind, device_namespaces
 from arraystack.ir.ir import Graph, Var
 from arraystack.ir.trace import make_graph
 
@@ -32,6 +32,8 @@ def _aval(leaf, what):
     if type(value) is Tracer:
         return value.aval
     if isinstance(value, (bool, int, float, complex, np.generic, np.ndarray)):
+        return aval_of_concrete(value)
+    if type(value) in device_namespaces:  # an array on a device (cupy's): its shape and dtype
         return aval_of_concrete(value)
     raise TypeError(f"{what} leaves must be arrays or scalars, got {type(leaf).__name__}")
 

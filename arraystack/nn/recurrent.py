@@ -6,7 +6,7 @@ sliced apart."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import arraystack as ast
 from arraystack.nn.activations import sigmoid
@@ -182,7 +182,7 @@ def init_gru(
 
 
 def lstm_carry(
-    batch_shape: ShapeLike, hidden: int, dtype: DTypeLike | None = None
+    batch_shape: ShapeLike, hidden: int, dtype: DTypeLike | None = None, *, device: Any = None
 ) -> tuple[NDArray, NDArray]:
     """Create the zero initial carry of `lstm_cell`.
 
@@ -194,6 +194,8 @@ def lstm_carry(
         Hidden size H.
     dtype : dtype, optional
         Default float32.
+    device : Device or str, optional
+        Where the zeros are made (the default device when None), as for `arraystack.zeros`.
 
     Returns
     -------
@@ -207,10 +209,14 @@ def lstm_carry(
     """
     shape = (*tuple(batch_shape), hidden)
     dtype = ast.float32 if dtype is None else dtype
-    return ast.zeros(shape, dtype=dtype), ast.zeros(shape, dtype=dtype)
+    return ast.zeros(shape, dtype=dtype, device=device), ast.zeros(
+        shape, dtype=dtype, device=device
+    )
 
 
-def gru_carry(batch_shape: ShapeLike, hidden: int, dtype: DTypeLike | None = None) -> NDArray:
+def gru_carry(
+    batch_shape: ShapeLike, hidden: int, dtype: DTypeLike | None = None, *, device: Any = None
+) -> NDArray:
     """Create the zero initial carry of `gru_cell`.
 
     Parameters
@@ -221,6 +227,8 @@ def gru_carry(batch_shape: ShapeLike, hidden: int, dtype: DTypeLike | None = Non
         Hidden size H.
     dtype : dtype, optional
         Default float32.
+    device : Device or str, optional
+        Where the zeros are made (the default device when None), as for `arraystack.zeros`.
 
     Returns
     -------
@@ -232,7 +240,8 @@ def gru_carry(batch_shape: ShapeLike, hidden: int, dtype: DTypeLike | None = Non
     flax.linen.GRUCell.initialize_carry : the flax relative.
     arraystack.nn.gru_cell
     """
-    return ast.zeros((*tuple(batch_shape), hidden), dtype=ast.float32 if dtype is None else dtype)
+    dtype = ast.float32 if dtype is None else dtype
+    return ast.zeros((*tuple(batch_shape), hidden), dtype=dtype, device=device)
 
 
 __all__ = ["gru_carry", "gru_cell", "init_gru", "init_lstm", "lstm_carry", "lstm_cell"]

@@ -102,7 +102,8 @@ class GRU(Module):
         }
         dtype = ast.result_type(xs.dtype, self.weight_ih.dtype)
         if h0 is None:
-            h0 = ast.zeros((*_batch_shape(xs, self.batch_first), self.hidden_size), dtype)
+            shape = (*_batch_shape(xs, self.batch_first), self.hidden_size)
+            h0 = ast.zeros(shape, dtype, device=xs.device)  # beside the inputs, as PyTorch's
         h0 = ast.asarray(h0).astype(dtype)
         return _scan(lambda h, x: gru_cell(params, h, x), h0, xs, self.batch_first)
 
@@ -172,7 +173,8 @@ class LSTM(Module):
         params = {"wi": self.weight_ih, "wh": self.weight_hh, "b": self.bias}
         dtype = ast.result_type(xs.dtype, self.weight_ih.dtype)
         if carry is None:
-            zeros = ast.zeros((*_batch_shape(xs, self.batch_first), self.hidden_size), dtype)
+            shape = (*_batch_shape(xs, self.batch_first), self.hidden_size)
+            zeros = ast.zeros(shape, dtype, device=xs.device)
             carry = (zeros, zeros)
         carry = (ast.asarray(carry[0]).astype(dtype), ast.asarray(carry[1]).astype(dtype))
         return _scan(lambda c, x: lstm_cell(params, c, x), carry, xs, self.batch_first)
