@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import arraystack as ast
 from arraystack import prng
+from arraystack._core.array import is_tracing
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, NDArray
@@ -39,7 +40,9 @@ def dropout(key: ArrayLike, x: ArrayLike, rate: float, deterministic: bool = Fal
     Notes
     -----
     The mask comes from ``prng.bernoulli(key, 1 - rate, x.shape)``: a pure function of `key`,
-    traceable and batchable.
+    traceable and batchable. It is drawn on x's device: an eager key of another device (a key made on
+    the CPU for activations on a GPU) is copied there first (two 32-bit words); under `jit` the key is
+    an argument like any other, so pass it on x's device (``device_put(key, "cuda")``).
     """
     x = ast.asarray(x)
     rate = float(rate)
@@ -49,6 +52,9 @@ def dropout(key: ArrayLike, x: ArrayLike, rate: float, deterministic: bool = Fal
         return x
     if rate == 1.0:
         return ast.zeros_like(x)
+    key = ast.asarray(key)
+    if not is_tracing() and key.device != x.device:
+        key = ast.asarray(key, device=x.device)  # the stream for x, where x is
     keep = prng.bernoulli(key, 1.0 - rate, x.shape)
     kept = x * (1.0 / (1.0 - rate))  # a weak Python float: x's floating dtype is kept
     return ast.where(keep, kept, ast.zeros_like(kept))

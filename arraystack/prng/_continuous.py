@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy
 
 import arraystack as xp
+from arraystack._core.devices import constants_on_operand_device
 from arraystack.prng._keys import _blocks, _shape_tuple, _u32, split
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ def _unit_uniform(key, shape, dtype):
     return high + (y1 >> _u32(12)).astype(xp.float64) * 2.0**-52
 
 
+@constants_on_operand_device
 def uniform(
     key: ArrayLike,
     shape: ShapeLike = (),
@@ -92,6 +94,7 @@ def uniform(
     return xp.broadcast_to(xp.minimum(values, xp.nextafter(hi, lo)), shape)
 
 
+@constants_on_operand_device
 def normal(key: ArrayLike, shape: ShapeLike = (), dtype: DTypeLike = numpy.float32) -> NDArray:
     """Draw standard normal floats (Box-Muller transform).
 
@@ -156,6 +159,7 @@ def _erfinv(y):
     return xp.where(w < 5.0, central, tail) * y
 
 
+@constants_on_operand_device
 def truncated_normal(
     key: ArrayLike,
     lower: float,
@@ -204,6 +208,7 @@ def truncated_normal(
     return xp.clip(z, inside_low, inside_high)
 
 
+@constants_on_operand_device
 def gumbel(key: ArrayLike, shape: ShapeLike = (), dtype: DTypeLike = numpy.float32) -> NDArray:
     """Draw standard Gumbel samples ``-log(-log(u))`` with u uniform in (0, 1).
 

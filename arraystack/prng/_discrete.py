@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import numpy
 
 import arraystack as xp
+from arraystack._core.devices import constants_on_operand_device
 from arraystack.prng._continuous import gumbel, uniform
 from arraystack.prng._keys import _shape_tuple, bits, split
 
@@ -14,6 +15,7 @@ if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, DTypeLike, NDArray, ShapeLike
 
 
+@constants_on_operand_device
 def bernoulli(key: ArrayLike, p: ArrayLike = 0.5, shape: ShapeLike | None = None) -> NDArray:
     """Draw booleans, True with probability `p`.
 
@@ -70,6 +72,7 @@ def _rem(a, span):
     return xp.where(zero, a, a % xp.where(zero, xp.asarray(1, dtype=span.dtype), span))
 
 
+@constants_on_operand_device
 def randint(
     key: ArrayLike,
     shape: ShapeLike,
@@ -163,6 +166,7 @@ def _bitonic_sort_by_key(keys, payload):
     return keys, payload
 
 
+@constants_on_operand_device
 def permutation(key: ArrayLike, x: int | ArrayLike) -> NDArray:
     """Return a random permutation of ``range(x)`` or of the rows of `x`.
 
@@ -207,6 +211,7 @@ def permutation(key: ArrayLike, x: int | ArrayLike) -> NDArray:
     return order if rows is None else rows[order]
 
 
+@constants_on_operand_device
 def categorical(key: ArrayLike, logits: ArrayLike, axis: int = -1) -> NDArray:
     """Draw indices with probabilities ``softmax(logits)`` along `axis` (the Gumbel-max trick).
 

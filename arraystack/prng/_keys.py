@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy
 
 import arraystack as xp
+from arraystack._core.devices import constants_on_operand_device
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, DTypeLike, NDArray, ShapeLike
@@ -54,14 +55,16 @@ def threefry2x32(key: ArrayLike, count0: ArrayLike, count1: ArrayLike) -> tuple[
     key = xp.asarray(key)
     k0, k1 = key[0], key[1]
     schedule = (k0, k1, k0 ^ k1 ^ _u32(_PARITY))
-    x0 = xp.asarray(count0, dtype=xp.uint32) + k0
-    x1 = xp.asarray(count1, dtype=xp.uint32) + k1
-    for i in range(5):  # five groups of four rounds, a key injection after each group
-        for r in _ROTATIONS[i % 2]:
-            x0 = x0 + x1
-            x1 = _rotate_left(x1, r) ^ x0
-        x0 = x0 + schedule[(i + 1) % 3]
-        x1 = x1 + schedule[(i + 2) % 3] + _u32(i + 1)
+    # uint32 arithmetic wraps by design: NumPy's scalars (0-d counts) would warn of each overflow
+    with numpy.errstate(over="ignore"):
+        x0 = xp.asarray(count0, dtype=xp.uint32) + k0
+        x1 = xp.asarray(count1, dtype=xp.uint32) + k1
+        for i in range(5):  # five groups of four rounds, a key injection after each group
+            for r in _ROTATIONS[i % 2]:
+                x0 = x0 + x1
+                x1 = _rotate_left(x1, r) ^ x0
+            x0 = x0 + schedule[(i + 1) % 3]
+            x1 = x1 + schedule[(i + 2) % 3] + _u32(i + 1)
     return x0, x1
 
 
@@ -135,9 +138,12 @@ def key(seed: ArrayLike) -> NDArray:
         )
     high = (seed >> 32) if seed.dtype.itemsize == 8 else xp.zeros((), dtype=seed.dtype)
     return xp.stack([high.astype(xp.uint32), seed.astype(xp.uint32)])
+
+
 PRNGKey = key  # the JAX name
 
 
+@constants_on_operand_device
 def split(key: ArrayLike, num: int | tuple[int, ...] = 2) -> NDArray:
     """Split a key into `num` new, independent keys.
 
@@ -175,6 +181,7 @@ def split(key: ArrayLike, num: int | tuple[int, ...] = 2) -> NDArray:
     return xp.stack([y0, y1], axis=-1)
 
 
+@constants_on_operand_device
 def fold_in(key: ArrayLike, data: ArrayLike) -> NDArray:
     """Derive a new key from `key` and a 32-bit integer (a step count, a layer index).
 
@@ -209,6 +216,7 @@ def fold_in(key: ArrayLike, data: ArrayLike) -> NDArray:
     return xp.stack([y0, y1])
 
 
+@constants_on_operand_device
 def bits(key: ArrayLike, shape: ShapeLike = (), dtype: DTypeLike = numpy.uint32) -> NDArray:
     """Draw uniformly random unsigned integers.
 

@@ -1,7 +1,8 @@
-"""Models moved to a CUDA device (the stand-in for cupy without a GPU) with `device_put`, as a PyTorch
-user moves a model with `.to("cuda")`: eager calls stay on the device, and jitted training steps
-(value_and_grad, SGD with momentum) give the CPU's losses and parameters. The layers make their own constants (an
-RNN's zero carry) beside their inputs."""
+"""Models, their layers and their random draws on a CUDA device (the stand-in for cupy without a GPU).
+A model moved with `device_put`, as a PyTorch user moves one with `.to("cuda")`: eager calls stay on the
+device, and jitted training steps (value_and_grad, SGD with momentum) give the CPU's losses and
+parameters; layers make their own constants (an RNN's zero carry) beside their inputs. A key's draws
+are made on its device, and dropout draws its mask where the activations are."""
 
 from __future__ import annotations
 
@@ -94,3 +95,41 @@ def test_recurrent_carries_are_made_where_asked(standin):
     assert nn.gru_carry((2,), 3, device="cuda").device == "cuda:0"
     assert all(c.device == "cuda:0" for c in nn.lstm_carry((2,), 3, device="cuda"))
     assert nn.gru_carry((2,), 3).device == "cpu"
+
+
+PRNG = {
+    "split": lambda k, m: prng.split(k, 3),
+    "fold_in": lambda k, m: prng.fold_in(k, 7),
+    "bits": lambda k, m: prng.bits(k, (4,)),
+    "uniform": lambda k, m: prng.uniform(k, (3,)),
+    "normal": lambda k, m: prng.normal(k, (3,)),
+    "truncated_normal": lambda k, m: prng.truncated_normal(k, -1.0, 1.0, (3,)),
+    "bernoulli": lambda k, m: prng.bernoulli(k, 0.3, (5,)),
+    "randint": lambda k, m: prng.randint(k, (3,), 0, 10),
+    "permutation": lambda k, m: prng.permutation(k, 5),
+    "categorical": lambda k, m: prng.categorical(k, m(np.arange(8.0).reshape(2, 4))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PRNG))
+def test_draws_with_a_key_on_cuda_are_made_there_and_equal_the_cpus(standin, name):
+    """A key's draws are made on its device (their constants follow it), with the CPU's bits."""
+    on_cuda = PRNG[name](
+        ast.device_put(prng.key(1), "cuda"), lambda a: ast.asarray(a, device="cuda")
+    )
+    on_cpu = PRNG[name](prng.key(1), ast.asarray)
+    assert on_cuda.device == "cuda:0"
+    np.testing.assert_array_equal(on_cuda.to_device("cpu"), on_cpu)
+
+
+def test_dropout_draws_its_mask_where_the_activations_are(standin):
+    x = np.ones((4, 5), np.float32)
+    layer = nn.Dropout(0.5)
+    want = np.asarray(layer(ast.asarray(x), key=prng.key(0)))
+    eager = layer(ast.asarray(x, device="cuda"), key=prng.key(0))  # a CPU key follows x
+    jitted = ast.jit(lambda a, k: layer(a, key=k))(
+        ast.asarray(x, device="cuda"), ast.device_put(prng.key(0), "cuda")
+    )
+    for got in (eager, jitted):
+        assert got.device == "cuda:0"
+        np.testing.assert_array_equal(got.to_device("cpu"), want)
