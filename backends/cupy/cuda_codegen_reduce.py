@@ -36,7 +36,7 @@ from arraystack.backends.cupy.cuda_codegen import (
 )
 from arraystack.backends.cupy.cuda_combiner import ACCUMULATOR_DTYPES, Combiner, decompose
 from arraystack.backends.cupy.cuda_region import REDUCE_OPS, Region
-from arraystack.backends.cupy.lowering import register_type
+from arraystack.backends.cupy.lowering import literal, register_type
 from arraystack.ir.ir import Literal
 
 # Shared memory a block may use without opting in (cudaFuncAttributeMaxDynamicSharedMemorySize), on
@@ -68,7 +68,14 @@ class _Reduction(Combiner):
         self.stage = region.stage[eqn]
 
     def result(self) -> str:
-        return self.result_of(self.name)
+        value = self.result_of(self.name)
+        if self.op == "sum" and self.dtype.kind in "fc":
+            # NumPy's float sums start from +0.0, so a sum of zeros that are all -0.0 is +0.0; the
+            # kernels start from -0.0 (an identity of every value, as scans need), and adding +0.0
+            # maps -0.0 to +0.0 alone
+            zero = complex(0.0, 0.0) if self.dtype.kind == "c" else 0.0
+            return f"({value} + {literal(zero, self.dtype)})"
+        return value
 
 
 def reduction_reason(region: Region) -> str | None:

@@ -102,3 +102,29 @@ def test_cached_calls_of_device_arrays_take_the_fast_path_per_device(standin):
         part for key in f._fast for part in key if isinstance(part, type(on["cuda:0"].device))
     }
     assert {str(d) for d in devices} == {"cuda:0", "cuda:1"}  # each device keys its own entry
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "complex64"])
+@pytest.mark.parametrize(
+    ("shape", "axis"),
+    [((5,), None), ((3, 4), 1), ((3, 4), 0), ((1, 3), 0), ((2000, 3), 0), ((3, 2000), 1),
+     ((20000,), None)],
+)  # fmt: skip
+def test_sums_of_negative_zeros_are_positive_zero_and_their_running_sums_keep_the_sign(
+    standin, dtype, shape, axis
+):
+    """NumPy's sums start from +0.0 (np.sum([-0.0]) is 0.0), its cumulative sums from the first
+    value (np.cumsum([-0.0]) is [-0.0]): rows, columns (split or not) and whole-array kernels."""
+    zero = complex(-0.0, -0.0) if dtype.startswith("complex") else -0.0
+    host = numpy.full(shape, zero, dtype=dtype)
+    x = ast.asarray(host, device="cuda")
+    for f, g in [
+        (lambda a: ast.sum(a, axis=axis), lambda a: numpy.sum(a, axis=axis)),
+        (lambda a: ast.mean(a, axis=axis), lambda a: numpy.mean(a, axis=axis)),
+        (lambda a: ast.cumsum(a, axis=axis), lambda a: numpy.cumsum(a, axis=axis)),
+    ]:
+        got = numpy.asarray(ast.jit(f)(x).to_device("cpu"))
+        want = g(host)
+        assert got.dtype == want.dtype
+        for part in (numpy.real, numpy.imag):
+            numpy.testing.assert_array_equal(numpy.signbit(part(got)), numpy.signbit(part(want)))
