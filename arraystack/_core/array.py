@@ -529,6 +529,8 @@ class ndarray(_ArrayBase, ArrayMethods):
         value = self._value
         if type(value) is Tracer:
             return format(str(self), spec)
+        if type(value) in device_namespaces:  # formatted from a host copy, as float(x) reads one
+            value = _devices.host_values(value)
         return format(value, spec)
 
     def __copy__(self):

@@ -272,3 +272,16 @@ def test_a_result_written_into_an_out_array_of_another_device_raises_and_writes_
     assert not np.asarray(on_device.to_device("cpu")).any() and not np.asarray(on_host).any()
     ast.negative(np.float64(2.0), out=on_device)  # a scalar's result is written anywhere
     np.testing.assert_array_equal(on_device.to_device("cpu"), [-2.0, -2.0, -2.0])
+
+
+def test_python_conversions_of_device_arrays_read_a_host_copy(standin):
+    x = ast.asarray(np.array([1.23456, -2.0]), device="cuda")
+    assert f"{x[0]:.3f}" == "1.235" and format(x[1], ">6.1f") == "  -2.0"
+    assert (
+        float(x[0]) == 1.23456
+        and int(x[1]) == -2
+        and bool(x[1] < 0)
+        and x.tolist() == [1.23456, -2.0]
+    )
+    with pytest.raises(TypeError, match="unsupported format string"):  # as NumPy's arrays
+        format(x, ".2f")
