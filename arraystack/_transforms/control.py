@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from arraystack._core.array import is_tracing, ndarray, raw, wrap_array as wrap
+from arraystack._core.devices import host_values
 from arraystack._core.dtypes import result_type
 from arraystack._core.operands import broadcast_raw, convert_raw
 from arraystack.ir import tree
@@ -154,7 +155,7 @@ def switch(
         raise ValueError("switch needs at least one branch")
     index_raw = raw(index) if isinstance(index, ndarray) else index
     if type(index_raw) is not Tracer:
-        k = min(max(int(np.asarray(index_raw)), 0), len(branches) - 1)
+        k = min(max(int(host_values(index_raw)), 0), len(branches) - 1)
         return branches[k](*operands)
     leaves, in_tree = tree.flatten(operands)
     avals = [_aval(leaf, "operand") for leaf in leaves]
@@ -233,7 +234,8 @@ def cond(
     """
     pred_raw = raw(pred) if isinstance(pred, ndarray) else pred
     if type(pred_raw) is not Tracer:
-        return true_fun(*operands) if bool(np.asarray(pred_raw)) else false_fun(*operands)
+        # a device's predicate is read back, as bool(x) reads it
+        return true_fun(*operands) if bool(host_values(pred_raw)) else false_fun(*operands)
     if pred_raw.aval.shape != ():
         raise TypeError(f"cond predicate must be a scalar, got {pred_raw.aval.str_short()}")
     return switch(wrap(convert_raw(pred_raw, np.bool_)), [false_fun, true_fun], *operands)
@@ -285,7 +287,7 @@ def while_loop(
     leaves, in_tree = tree.flatten(init_val)
     if not is_tracing():
         val = init_val
-        while bool(np.asarray(raw(cond_fun(val)))):
+        while bool(host_values(raw(cond_fun(val)))):
             val = body_fun(val)
         return val
     avals = [_aval(leaf, "carry") for leaf in leaves]
@@ -372,11 +374,9 @@ def fori_loop(
     lo, hi = (raw(b) if isinstance(b, ndarray) else b for b in (lower, upper))
     if not is_tracing():
         val = init_val
-        for i in range(int(np.asarray(lo)), int(np.asarray(hi))):
+        for i in range(int(host_values(lo)), int(host_values(hi))):
             val = body_fun(wrap(np.asarray(i)), val)
         return val
-    from arraystack._core.dtypes import result_type
-
     dtype = result_type(lo, hi)
     if dtype.kind not in "iu":
         raise TypeError(f"fori_loop bounds must be integers, got {dtype}")
@@ -388,7 +388,7 @@ def fori_loop(
             i, val = state
             return (i + 1, body_fun(i, val)), None
 
-        trips = max(int(np.asarray(hi)) - int(np.asarray(lo)), 0)
+        trips = max(int(host_values(hi)) - int(host_values(lo)), 0)
         return scan(step, (start, init_val), length=trips)[0][1]
 
     def loop_cond(state):

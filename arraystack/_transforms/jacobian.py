@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from arraystack._core.array import ndarray, raw, wrap_array as wrap
+from arraystack._core.array import ndarray, raw
+from arraystack._core.array import wrap_array as wrap
+from arraystack._core.devices import beside_arguments
 from arraystack._transforms.autodiff import _argnums_tuple, _check_inexact, _differentiable_call
 from arraystack.ir import tree
 from arraystack.ir.ad import batching, forward, ops, reverse
@@ -113,6 +115,10 @@ def jacfwd(
 
     @functools.wraps(fun)
     def jac_fun(*args, **kwargs):
+        with beside_arguments(args, kwargs):  # the basis and the rules' constants on their device
+            return _jacobian(*args, **kwargs)
+
+    def _jacobian(*args, **kwargs):
         nums = _argnums_tuple(argnums, len(args))
         raws, treedef, flat_fun = _differentiable_call(fun, args, kwargs, nums)
         _check_inexact(raws, "jacfwd", holomorphic=holomorphic)
@@ -176,6 +182,10 @@ def jacrev(
 
     @functools.wraps(fun)
     def jac_fun(*args, **kwargs):
+        with beside_arguments(args, kwargs):  # the basis and the rules' constants on their device
+            return _jacobian(*args, **kwargs)
+
+    def _jacobian(*args, **kwargs):
         nums = _argnums_tuple(argnums, len(args))
         raws, treedef, flat_fun = _differentiable_call(fun, args, kwargs, nums)
         _check_inexact(raws, "jacrev", holomorphic=holomorphic)
@@ -234,4 +244,4 @@ def hessian(
     return jacfwd(jacrev(fun, argnums, holomorphic), argnums, holomorphic)
 
 
-__all__ = ["jacfwd", "jacrev", "hessian"]
+__all__ = ["hessian", "jacfwd", "jacrev"]
