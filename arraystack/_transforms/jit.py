@@ -28,6 +28,7 @@ from arraystack._transforms.jit_arguments import (
     _describe_change,
     _leaf_aval,
     _leaf_buffer,
+    adopt,
     donated_leaves,
     is_static_position,
     split_arguments,
@@ -151,6 +152,7 @@ class JitFunction(_JitBase):
     def _key(self, args, kwargs):
         static, dyn_args, dyn_kwargs = split_arguments(self, args, kwargs)
         leaves, treedef = tree.flatten((dyn_args, dyn_kwargs))
+        leaves = [adopt(leaf) for leaf in leaves]  # cupy's arrays as arraystack's, sharing memory
         avals = tuple(_leaf_aval(leaf, f"#{k}") for k, leaf in enumerate(leaves))
         # without a backend named, arrays on a device (cuda) compile with that device's backend
         backend = self.backend or backend_of_arguments(leaves) or config.default_backend
@@ -241,6 +243,7 @@ class JitFunction(_JitBase):
         among the leaves are appended to `written`."""
         _static, dyn_args, dyn_kwargs = split_arguments(self, args, kwargs)
         leaves, treedef = tree.flatten((dyn_args, dyn_kwargs))
+        leaves = [adopt(leaf) for leaf in leaves]
         avals = [_leaf_aval(leaf, f"#{k}") for k, leaf in enumerate(leaves)]
         out_tree = []
 

@@ -58,6 +58,19 @@ def _leaf_aval(leaf, path):
     )
 
 
+def adopt(leaf):
+    """A leaf as jit takes it: an array of another library on a device (cupy's, or anything with
+    `__cuda_array_interface__`) becomes an arraystack array sharing its memory, so it is placed, keyed
+    and written back as one; any other leaf is itself."""
+    if isinstance(leaf, (ndarray, np.ndarray, np.generic, *_PY_SCALARS)) or leaf is None:
+        return leaf
+    if hasattr(type(leaf), "__cuda_array_interface__"):
+        from arraystack._creation.basic import asarray
+
+        return asarray(leaf)
+    return leaf
+
+
 def _refuse_host(dtype, path):
     raise HostDtypeError(
         f"jit argument {path} is {host_array_phrase(dtype)} (at {user_line()}), which has no traced "

@@ -128,3 +128,23 @@ def test_sums_of_negative_zeros_are_positive_zero_and_their_running_sums_keep_th
         assert got.dtype == want.dtype
         for part in (numpy.real, numpy.imag):
             numpy.testing.assert_array_equal(numpy.signbit(part(got)), numpy.signbit(part(want)))
+
+
+def test_cupy_arrays_are_taken_by_jit_where_they_live(standin):
+    """A cupy array argument (or one in a pytree) is an arraystack array sharing its memory: the call
+    runs on its device, and an argument the function writes is written in the caller's cupy array."""
+    c = standin.asarray(numpy.arange(3.0))
+    out = ast.jit(lambda t: t["a"] * t["b"][0] + 1)({"a": c, "b": [c]})
+    assert out.device == "cuda:0"
+    numpy.testing.assert_array_equal(out.to_device("cpu"), [1.0, 2.0, 5.0])
+
+    def bump(v):
+        v += 1.0
+        return v.sum()
+
+    assert float(ast.jit(bump)(c)) == 6.0
+    numpy.testing.assert_array_equal(c.get(), [1.0, 2.0, 3.0])
+    with standin.cuda.Device(1):
+        elsewhere = standin.asarray(numpy.ones(3))
+    with pytest.raises(ValueError, match="two devices, cuda:0 and cuda:1"):
+        ast.jit(lambda a, b: a * b)(c, elsewhere)
