@@ -10,7 +10,8 @@ The ufuncs and operators ask `kind`/`overriding` of their operands. Every functi
 through `__array_function__` is wrapped by `defers_to_numpy` (or `defers_to`) where it is defined: a
 call is handed to NumPy's function when an argument that NumPy's dispatcher deems relevant overrides
 NumPy. Arraystack arrays, NumPy arrays and Python numbers cost one type test each; the answer for other
-types is cached per type.
+types is cached per type. The arrays of a device library arraystack runs on (cupy's) are not deferred:
+arraystack computes with them where they live, as with its own arrays on that device.
 """
 
 from __future__ import annotations
@@ -38,13 +39,24 @@ def kind(x):
 def _classify(t):
     from arraystack._core.array import ndarray
 
-    if t.__module__.startswith("dask."):  # dask defers to chunk types it does not know: teach it ours
+    if t.__module__.startswith(
+        "dask."
+    ):  # dask defers to chunk types it does not know: teach it ours
         from arraystack.distributed.dask_chunks import register_chunk_type
 
         register_chunk_type()
 
     if issubclass(t, (ndarray, np.generic)):
         return None
+    if hasattr(t, "__cuda_array_interface__"):
+        from arraystack._core.devices import kinds
+        from arraystack.ir.core import device_namespaces
+
+        kinds()  # registers the array types of the device libraries arraystack runs on
+        if t in device_namespaces:
+            return (
+                None  # a device array arraystack computes with (cupy's), as its own arrays' buffers
+            )
     if issubclass(t, np.ndarray) and not issubclass(t, np.memmap):
         # a NumPy subclass (numpy.ma's masked arrays, matrix, ...): NumPy's functions keep it (subok)
         wraps = ("__array_wrap__", "__array_ufunc__", "__array_function__", "__array_finalize__")
@@ -206,7 +218,9 @@ def deferring(fn, numpy_fn):
 
     functools.update_wrapper(out, fn)
     if numpy_fn.__module__ == "numpy":
-        out.__module__ = "arraystack"  # public there: pickled by reference, as NumPy's functions are
+        out.__module__ = (
+            "arraystack"  # public there: pickled by reference, as NumPy's functions are
+        )
     out.undeferred = fn
     return out
 

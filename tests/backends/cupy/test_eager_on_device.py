@@ -285,3 +285,21 @@ def test_python_conversions_of_device_arrays_read_a_host_copy(standin):
     )
     with pytest.raises(TypeError, match="unsupported format string"):  # as NumPy's arrays
         format(x, ".2f")
+
+
+def test_cupy_arrays_are_operands_on_their_device(standin):
+    """arraystack computes with a cupy array where it lives (no deferral to cupy through NumPy's
+    protocols): results are arraystack arrays on that device; a NumPy array among them is refused."""
+    c = standin.asarray(B)
+    x = ast.asarray(B, device="cuda")
+    for got, want in [
+        (x + c, B + B),
+        (c * x, B * B),
+        (ast.sin(c), np.sin(B)),
+        (ast.sum(c), np.sum(B)),
+        (ast.concatenate([x, c]), np.concatenate([B, B])),
+    ]:
+        assert isinstance(got, ast.ndarray) and got.device == "cuda:0"
+        np.testing.assert_allclose(got.to_device("cpu"), want, rtol=1e-15)
+    with pytest.raises(ValueError, match="two devices, cuda:0 and cpu"):
+        ast.add(c, B)
