@@ -25,7 +25,9 @@ arraystack.config.tiered = False
 # draws fresh ones (run it now and then, and keep what it finds as explicit cases).
 settings.register_profile("reproducible", derandomize=True)
 settings.register_profile("explore", derandomize=False)
-settings.load_profile("explore" if os.environ.get("ARRAYSTACK_HYPOTHESIS") == "explore" else "reproducible")
+settings.load_profile(
+    "explore" if os.environ.get("ARRAYSTACK_HYPOTHESIS") == "explore" else "reproducible"
+)
 # the optimizer's verifier (typecheck) runs after every pass in tests (jit/passes/pipeline.py)
 os.environ.setdefault("ARRAYSTACK_VERIFY_PASSES", "1")
 
@@ -80,7 +82,9 @@ def assert_same(expected, actual, rtol=None, atol=0.0, check_dtype=True):
     equal to NaNs, and signed zeros are not distinguished unless rtol == 0.
     """
     if isinstance(expected, (tuple, list)):
-        assert isinstance(actual, (tuple, list)), f"expected a sequence, got {type(actual).__name__}"
+        assert isinstance(actual, (tuple, list)), (
+            f"expected a sequence, got {type(actual).__name__}"
+        )
         assert len(expected) == len(actual), f"length {len(actual)} != {len(expected)}"
         for e, a in zip(expected, actual):
             assert_same(e, a, rtol, atol, check_dtype)
@@ -104,7 +108,9 @@ def assert_same(expected, actual, rtol=None, atol=0.0, check_dtype=True):
             numpy.testing.assert_array_equal(a, e)
         return
     assert type(actual) is type(expected) or actual == expected, f"{actual!r} != {expected!r}"
-    assert actual == expected or (actual != actual and expected != expected), f"{actual!r} != {expected!r}"
+    assert actual == expected or (actual != actual and expected != expected), (
+        f"{actual!r} != {expected!r}"
+    )
 
 
 def _convert_args(xp, args):
@@ -195,7 +201,9 @@ def check_parity(fn, *args, rtol=None, atol=0.0, check_dtype=True, traced=True):
         assert_same(expected, run_traced(fn, *args), rtol=rtol, atol=atol, check_dtype=check_dtype)
         if JIT_PARITY:
             jit_rtol = rtol if rtol is not None else _jit_rtol(expected)
-            assert_same(expected, run_jitted(fn, *args), rtol=jit_rtol, atol=atol, check_dtype=check_dtype)
+            assert_same(
+                expected, run_jitted(fn, *args), rtol=jit_rtol, atol=atol, check_dtype=check_dtype
+            )
     return actual
 
 
@@ -206,7 +214,9 @@ JIT_PARITY = os.environ.get("ARRAYSTACK_TEST_JIT", "") not in ("", "0")
 
 def _jit_rtol(expected):
     leaves = _flatten(expected)
-    kinds = {numpy.asarray(x).dtype for x in leaves if isinstance(x, (numpy.ndarray, numpy.generic))}
+    kinds = {
+        numpy.asarray(x).dtype for x in leaves if isinstance(x, (numpy.ndarray, numpy.generic))
+    }
     # kernels use their own vectorized math (<= 4 ulp) and wider accumulators
     return 1e-5 if any(k in (numpy.float32, numpy.complex64) for k in kinds) else 1e-12
 
@@ -227,6 +237,19 @@ def run_jitted(fn, *args):
 @pytest.fixture
 def parity():
     return check_parity
+
+
+@pytest.fixture
+def standin():
+    """The stand-in for cupy (backends/cupy/standin.py) with two CUDA devices in host memory, installed
+    for one test; the machine as it was afterwards."""
+    from arraystack.backends.cupy import standin as module
+
+    installed = module.install(devices=2)
+    try:
+        yield installed
+    finally:
+        module.uninstall()
 
 
 @pytest.fixture

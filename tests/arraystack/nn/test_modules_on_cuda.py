@@ -8,22 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from arraystack.backends.cupy import standin as _standin
 
 import arraystack as ast
 from arraystack import nn, optim, prng
 
 KEYS = prng.split(prng.key(0), 4)
-
-
-@pytest.fixture
-def standin():
-    """The stand-in for cupy, installed for one test."""
-    module = _standin.install(devices=1)
-    try:
-        yield module
-    finally:
-        _standin.uninstall()
 
 
 def _first(h):
