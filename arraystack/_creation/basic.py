@@ -44,13 +44,33 @@ _ORDERS = ("C", "F", "A", "K")
 
 # dtype arguments seen often, mapped to their supported NumPy dtype (None means float64, as NumPy's default)
 _SUPPORTED_DTYPES: dict = {None: np.dtype(np.float64)}
-for _t in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
-           "float32", "float64", "complex64", "complex128"):
+for _t in (
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+):
     _SUPPORTED_DTYPES[np.dtype(_t)] = np.dtype(_t)
     _SUPPORTED_DTYPES[np.dtype(_t).type] = np.dtype(_t)
     _SUPPORTED_DTYPES[_t] = np.dtype(_t)
-_SUPPORTED_DTYPES.update({float: np.dtype(np.float64), int: np.dtype(np.int64), bool: np.dtype(np.bool_),
-                          complex: np.dtype(np.complex128)})
+_SUPPORTED_DTYPES.update(
+    {
+        float: np.dtype(np.float64),
+        int: np.dtype(np.int64),
+        bool: np.dtype(np.bool_),
+        complex: np.dtype(np.complex128),
+    }
+)
 
 
 def _supported_fast(dtype):
@@ -293,14 +313,19 @@ def array(
     Traced values have no memory layout: `order` is ignored for them.
     """
     _check_order(order)
-    if isinstance(object, ndarray) or (active.n and is_tracing() and _contains_traced(object)):
+    if (
+        isinstance(object, ndarray)
+        or hasattr(type(object), "__cuda_array_interface__")  # a device array (cupy's): stays there
+        or (active.n and is_tracing() and _contains_traced(object))
+    ):
         out = asarray(object, dtype, None if order in ("K", "A") else order, copy=copy)
     else:
         if dtype is not None:
             dtype = check_array_dtype(dtype, "array")
         value = native_order(np.array(object, dtype=dtype, copy=copy, order=order, ndmin=ndmin))
         check_array_dtype(value.dtype, "array")
-        return wrap(value)
+        target = _placed(None)  # host data goes to the default device, as asarray's does
+        return wrap(value) if target is None else _devices.create_on(target, wrap, value)
     if ndmin > out.ndim:
         shape = (1,) * (ndmin - out.ndim) + out.shape
         out = wrap(bind(reshape_p, out._value, new_sizes=shape))
@@ -508,7 +533,9 @@ def astype(
     if casting == "unsafe" and order == "K" and not active.n and type(value) is np.ndarray:
         if dtype == value.dtype and not copy:
             return x  # astype(same dtype, copy=False) is the array itself, as in NumPy
-        return wrap(value.astype(dtype, copy=copy))  # eager: convert_p's (or copy_p's) reference rule
+        return wrap(
+            value.astype(dtype, copy=copy)
+        )  # eager: convert_p's (or copy_p's) reference rule
     if casting != "unsafe" and not np.can_cast(x.dtype, dtype, casting):
         raise TypeError(
             f"Cannot cast array data from {x.dtype!r} to {dtype!r} according to the rule {casting!r}"

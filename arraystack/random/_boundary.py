@@ -9,10 +9,13 @@ from __future__ import annotations
 import numpy
 
 from arraystack._core.array import ndarray, wrap
+from arraystack._core.devices import CPU, creation_device, device_of_buffer, host_values, to_device
 from arraystack._core.dtypes import SUPPORTED
 from arraystack.ir.ad import BatchTrace
 from arraystack.ir.core import ConcretizationError, Tracer, active, trace_state, user_source
 from arraystack.ir.trace import GraphTrace
+
+_DEVICE = "device"  # the key of `found` naming the device of the first operand that lives on one
 
 
 class TracedRandomError(ConcretizationError):
@@ -101,7 +104,8 @@ def to_numpy(x, found: dict):
     if t is ndarray or isinstance(x, ndarray):
         value = x._value
         if not isinstance(value, numpy.ndarray):  # a device buffer: NumPy's streams run on the host
-            value = numpy.asarray(value)
+            found.setdefault(_DEVICE, device_of_buffer(value))  # where the results go
+            value = host_values(value)  # read back (an explicit copy)
         if value.ndim == 0:
             # Note: arraystack returns 0-d arrays where NumPy returns scalars (np.sum, x[i]), and NumPy
             # reads a few arguments differently for the two (permutation(n)), so 0-d operands go in as
@@ -137,18 +141,36 @@ def to_arraystack(result, found: dict):
 
 
 def call(name: str, method, args, kwargs):
-    """Draw eagerly: `method(*args, **kwargs)` on NumPy's object, with arraystack operands and results."""
+    """Draw eagerly: `method(*args, **kwargs)` on NumPy's object, with arraystack operands and results.
+    NumPy's streams run on the host: operands on a device are read back, and the results go to their
+    device, or to the default device (`arraystack.default_device`) when none is on one."""
     if active.n:
         check_eager(name, args, kwargs)
     found: dict = {}
     args = to_numpy(args, found)
     if kwargs:
         out = kwargs.get("out")
+        if isinstance(out, ndarray) and not isinstance(out._value, numpy.ndarray):
+            raise ValueError(
+                f"{name}: out= is an array on {out.device}; NumPy's random streams draw on the host, "
+                "so out= must be a CPU array (draw, then move the result with to_device)"
+            )
         kwargs = to_numpy(kwargs, found)
         if isinstance(out, ndarray) and out.ndim == 0:  # written into: its buffer, not a scalar
             kwargs["out"] = out._value
             found[id(out._value)] = out
-    return to_arraystack(method(*args, **kwargs), found)
+    result = to_arraystack(method(*args, **kwargs), found)
+    target = found.get(_DEVICE) or creation_device(None)
+    return result if target is None or target == CPU else _placed_on(result, target, found)
+
+
+def _placed_on(result, target, found):
+    """Results (an array or a tuple of them) on `target`; arguments returned as results stay as they are."""
+    if isinstance(result, tuple):
+        return tuple(_placed_on(r, target, found) for r in result)
+    if isinstance(result, ndarray) and not any(result is v for v in found.values()):
+        return wrap(to_device(result._value, target))
+    return result
 
 
 def numpy_doc(mirrored: str, numpy_function, stream: str) -> str:

@@ -232,3 +232,23 @@ def test_a_copy_between_cuda_devices_goes_device_to_device(standin, monkeypatch)
     monkeypatch.undo()
     for y, want in results:
         np.testing.assert_array_equal(np.asarray(y.to_device("cpu")), want, strict=True)
+
+
+def test_host_data_and_numpys_streams_go_to_the_default_device(standin):
+    """array() of host data and arraystack.random's draws land on the default device, as asarray's do;
+    a draw with an operand on a device lands there; out= on a device is refused (the streams are
+    NumPy's, on the host)."""
+    with ast.default_device("cuda:1"):
+        assert ast.array([1.0, 2.0]).device == "cuda:1"
+        assert ast.array(np.arange(3)).device == "cuda:1"
+        drawn = ast.random.default_rng(0).standard_normal(3)
+        assert drawn.device == "cuda:1"
+        np.testing.assert_array_equal(
+            drawn.to_device("cpu"), np.random.default_rng(0).standard_normal(3)
+        )
+        assert ast.random.normal(size=2).device == "cuda:1"
+    assert ast.array([1.0]).device == "cpu" and ast.random.default_rng(0).random(2).device == "cpu"
+    loc = ast.asarray(np.array([0.0, 10.0]), device="cuda:0")
+    assert ast.random.default_rng(0).normal(loc=loc).device == "cuda:0"
+    with pytest.raises(ValueError, match="out= must be a CPU array"):
+        ast.random.default_rng(0).standard_normal(2, out=ast.zeros(2, device="cuda:0"))
