@@ -29,6 +29,7 @@ from arraystack.ir.core import (
     TracerError,
     bind,
     concretization_message,
+    device_namespaces,
 )
 from arraystack.ir.primitives import complex_p, copy_p, imag_p, real_p, select_p
 from arraystack.ir.structural import (
@@ -62,8 +63,8 @@ def cast_value(value, dtype, as_array=False):
         probe = np.empty((), dtype)
         probe[()] = value
         return probe[()]
-    elif isinstance(value, np.ndarray):
-        v = value
+    elif isinstance(value, np.ndarray) or type(value) in device_namespaces:
+        v = value  # a NumPy array, or a device's (cupy's): cast below
     else:
         try:  # sequences convert straight to the target dtype, as in NumPy
             v = np.asarray(value, dtype=dtype)

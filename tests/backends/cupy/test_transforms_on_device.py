@@ -16,7 +16,15 @@ def _loss(v):
     return ast.sum(ast.sin(v) * v**2) + ast.max(v) * v[0]
 
 
+def _written_view(v):
+    w = ast.maximum(v, -v)
+    view = w[::2]
+    view[None] = 2.0  # a write into a view, traced by grad
+    return ast.sum(w * v)
+
+
 CASES = {
+    "grad through a write into a view": lambda a: ast.grad(_written_view)(a),
     "jacfwd": lambda a: ast.jacfwd(lambda v: ast.sin(v) * v[::-1])(a),
     "jacrev": lambda a: ast.jacrev(lambda v: ast.sin(v) * v[::-1])(a),
     "hessian": lambda a: ast.hessian(_loss)(a),
