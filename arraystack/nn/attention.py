@@ -30,8 +30,9 @@ if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, DTypeLike, NDArray
 
 
-def _causal(lq, lk):
-    return ast.arange(lq)[:, None] >= ast.arange(lk)[None, :]
+def _causal(lq, lk, device=None):
+    rows, columns = ast.arange(lq, device=device), ast.arange(lk, device=device)
+    return rows[:, None] >= columns[None, :]
 
 
 def dot_product_attention(
@@ -176,7 +177,7 @@ def _composite(query, key, value, mask, is_causal, scale, dropout_rate, dropout_
     scores = ast.matmul(query, ast.swapaxes(key, -1, -2)) * scale
     allowed = None
     if is_causal:
-        allowed = _causal(query.shape[-2], key.shape[-2])
+        allowed = _causal(query.shape[-2], key.shape[-2], query.device)  # beside the scores
     if mask is not None:
         if mask.dtype == ast.bool_:
             allowed = mask if allowed is None else allowed & mask

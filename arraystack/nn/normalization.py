@@ -156,7 +156,9 @@ def one_hot(labels: ArrayLike, num_classes: int, dtype: DTypeLike | None = None)
     """
     labels = ast.asarray(labels)
     classes = ast.arange(
-        int(num_classes), dtype=labels.dtype if labels.dtype.kind in "iu" else None
+        int(num_classes),
+        dtype=labels.dtype if labels.dtype.kind in "iu" else None,
+        device=labels.device,  # beside the labels
     )
     return (ast.expand_dims(labels, -1) == classes).astype(ast.float64 if dtype is None else dtype)
 

@@ -122,3 +122,21 @@ def test_dropout_draws_its_mask_where_the_activations_are(standin):
     for got in (eager, jitted):
         assert got.device == "cuda:0"
         np.testing.assert_array_equal(got.to_device("cpu"), want)
+
+
+def test_losses_and_causal_attention_make_their_constants_beside_their_inputs(standin):
+    """one_hot's classes (cross_entropy) and the causal mask of attention are made on the inputs'
+    device."""
+    rng = np.random.default_rng(0)
+    logits, labels = rng.standard_normal((6, 5)), np.array([0, 1, 2, 3, 4, 0])
+    q = rng.standard_normal((2, 4, 8))
+    for f, args in [
+        (ast.nn.cross_entropy, (logits, labels)),
+        (ast.nn.one_hot, (labels, 5)),
+        (lambda a: ast.nn.dot_product_attention(a, a, a, is_causal=True), (q,)),
+    ]:
+        on_cuda = [ast.asarray(a, device="cuda") if isinstance(a, np.ndarray) else a for a in args]
+        got = f(*on_cuda)
+        assert got.device == "cuda:0"
+        want = f(*[ast.asarray(a) if isinstance(a, np.ndarray) else a for a in args])
+        np.testing.assert_allclose(got.to_device("cpu"), want, rtol=1e-12)
