@@ -20,6 +20,7 @@ from arraystack.ir.core import (
     Tracer,
     active,
     concretization_message,
+    device_namespaces,
     host_dtype_message,
 )
 
@@ -49,7 +50,9 @@ def resolve(func):
     fn = getattr(target, getattr(func, "__name__", ""), None) if target is not None else None
     if fn is func or isinstance(fn, type) or not callable(fn):
         fn = None  # a NumPy function re-exported as is would dispatch back here forever
-    _resolved[func] = undeferred(fn)  # NumPy has dispatched: a deferring wrapper must not defer again
+    _resolved[func] = undeferred(
+        fn
+    )  # NumPy has dispatched: a deferring wrapper must not defer again
     return fn
 
 
@@ -96,6 +99,12 @@ def call_numpy(func, args, kwargs):
             value = obj._value
             if type(value) is Tracer:
                 raise _untraceable(func, value)
+            if (
+                type(value) in device_namespaces
+            ):  # NumPy runs on the host: a device's array read back
+                from arraystack._core.devices import host_values
+
+                return host_values(value)
             owners[id(value)] = obj
             return value
         if t is list or t is tuple:

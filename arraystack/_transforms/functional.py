@@ -16,8 +16,9 @@ from numpy.lib.array_utils import normalize_axis_index
 
 import arraystack as anp
 from arraystack._core.array import ndarray, wrap
+from arraystack._core.devices import host_values
 from arraystack._core.overrides import defers_to_numpy
-from arraystack.ir.core import Tracer
+from arraystack.ir.core import Tracer, device_namespaces
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -159,9 +160,14 @@ class vectorize:
         if any(_traced(v) for v in (*args, *kwargs.values())):
             return self._mapped(args, kwargs)
         out = self._numpy(*[_host(a) for a in args], **{k: _host(v) for k, v in kwargs.items()})
-        if isinstance(out, tuple):
-            return tuple(wrap(np.asarray(o)) for o in out)
-        return wrap(np.asarray(out))
+        # the Python function runs on host values: arrays of a device are read back, results go there
+        device = next((a.device for a in (*args, *kwargs.values()) if _on_device(a)), None)
+
+        def result(o):
+            o = wrap(np.asarray(o))
+            return o if device is None else o.to_device(device)
+
+        return tuple(result(o) for o in out) if isinstance(out, tuple) else result(out)
 
     def _mapped(self, args, kwargs):
         names = [i for i in range(len(args)) if i not in self.excluded]
@@ -260,14 +266,19 @@ class _PyFunc:
 
 
 def _host(value):
-    """An arraystack array as its NumPy buffer (tuples of them too); a traced one cannot be used."""
+    """An arraystack array as its NumPy buffer, a device's read back (tuples of them too); a traced one
+    cannot be used."""
     if isinstance(value, tuple):
         return tuple(_host(v) for v in value)
     if isinstance(value, ndarray):
         if isinstance(value._value, Tracer):
             return value._value.concrete("frompyfunc")
-        return value._value
+        return host_values(value._value)
     return value
+
+
+def _on_device(value) -> bool:
+    return isinstance(value, ndarray) and type(value._value) in device_namespaces
 
 
 def frompyfunc(func: Callable[..., Any], /, nin: int, nout: int, *, identity: Any = None) -> Any:

@@ -303,3 +303,14 @@ def test_cupy_arrays_are_operands_on_their_device(standin):
         np.testing.assert_allclose(got.to_device("cpu"), want, rtol=1e-15)
     with pytest.raises(ValueError, match="two devices, cuda:0 and cpu"):
         ast.add(c, B)
+
+
+def test_python_functions_over_device_arrays_read_them_back(standin):
+    """vectorize and frompyfunc call Python on host values: a device's array is read back, and
+    vectorize's results go to its device."""
+    x = ast.asarray(B, device="cuda")
+    doubled = ast.vectorize(lambda v: v * 2)(x)
+    assert doubled.device == "cuda:0"
+    np.testing.assert_array_equal(doubled.to_device("cpu"), B * 2)
+    objects = ast.frompyfunc(lambda v: v * 2, 1, 1)(x)  # NumPy's object array, on the host
+    np.testing.assert_array_equal(np.asarray(objects, dtype=float), B * 2)
