@@ -50,9 +50,8 @@ def resolve(func):
     fn = getattr(target, getattr(func, "__name__", ""), None) if target is not None else None
     if fn is func or isinstance(fn, type) or not callable(fn):
         fn = None  # a NumPy function re-exported as is would dispatch back here forever
-    _resolved[func] = undeferred(
-        fn
-    )  # NumPy has dispatched: a deferring wrapper must not defer again
+    # NumPy has dispatched: a deferring wrapper must not defer again
+    _resolved[func] = undeferred(fn)
     return fn
 
 

@@ -39,9 +39,8 @@ def kind(x):
 def _classify(t):
     from arraystack._core.array import ndarray
 
-    if t.__module__.startswith(
-        "dask."
-    ):  # dask defers to chunk types it does not know: teach it ours
+    if t.__module__.startswith("dask."):
+        # dask defers to chunk types it does not know: teach it ours
         from arraystack.distributed.dask_chunks import register_chunk_type
 
         register_chunk_type()
@@ -53,10 +52,8 @@ def _classify(t):
         from arraystack.ir.core import device_namespaces
 
         kinds()  # registers the array types of the device libraries arraystack runs on
-        if t in device_namespaces:
-            return (
-                None  # a device array arraystack computes with (cupy's), as its own arrays' buffers
-            )
+        if t in device_namespaces:  # a device array arraystack computes with (cupy's)
+            return None
     if issubclass(t, np.ndarray) and not issubclass(t, np.memmap):
         # a NumPy subclass (numpy.ma's masked arrays, matrix, ...): NumPy's functions keep it (subok)
         wraps = ("__array_wrap__", "__array_ufunc__", "__array_function__", "__array_finalize__")
@@ -218,9 +215,8 @@ def deferring(fn, numpy_fn):
 
     functools.update_wrapper(out, fn)
     if numpy_fn.__module__ == "numpy":
-        out.__module__ = (
-            "arraystack"  # public there: pickled by reference, as NumPy's functions are
-        )
+        # public there: pickled by reference, as NumPy's functions are
+        out.__module__ = "arraystack"
     out.undeferred = fn
     return out
 

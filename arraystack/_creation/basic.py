@@ -533,9 +533,8 @@ def astype(
     if casting == "unsafe" and order == "K" and not active.n and type(value) is np.ndarray:
         if dtype == value.dtype and not copy:
             return x  # astype(same dtype, copy=False) is the array itself, as in NumPy
-        return wrap(
-            value.astype(dtype, copy=copy)
-        )  # eager: convert_p's (or copy_p's) reference rule
+        # eager: convert_p's (or copy_p's) reference rule
+        return wrap(value.astype(dtype, copy=copy))
     if casting != "unsafe" and not np.can_cast(x.dtype, dtype, casting):
         raise TypeError(
             f"Cannot cast array data from {x.dtype!r} to {dtype!r} according to the rule {casting!r}"
