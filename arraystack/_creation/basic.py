@@ -44,33 +44,15 @@ _ORDERS = ("C", "F", "A", "K")
 
 # dtype arguments seen often, mapped to their supported NumPy dtype (None means float64, as NumPy's default)
 _SUPPORTED_DTYPES: dict = {None: np.dtype(np.float64)}
-for _t in (
-    "bool",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float16",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-):
+# fmt: off
+for _t in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
+           "float32", "float64", "complex64", "complex128"):
     _SUPPORTED_DTYPES[np.dtype(_t)] = np.dtype(_t)
     _SUPPORTED_DTYPES[np.dtype(_t).type] = np.dtype(_t)
     _SUPPORTED_DTYPES[_t] = np.dtype(_t)
-_SUPPORTED_DTYPES.update(
-    {
-        float: np.dtype(np.float64),
-        int: np.dtype(np.int64),
-        bool: np.dtype(np.bool_),
-        complex: np.dtype(np.complex128),
-    }
-)
+_SUPPORTED_DTYPES.update({float: np.dtype(np.float64), int: np.dtype(np.int64), bool: np.dtype(np.bool_),
+                          complex: np.dtype(np.complex128)})
+# fmt: on
 
 
 def _supported_fast(dtype):
