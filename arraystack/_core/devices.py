@@ -514,6 +514,18 @@ def beside_arguments(*trees):
     return contextlib.nullcontext()
 
 
+def runs_beside_arguments(fn):
+    """Decorator: `fn` (a transformed function: a gradient, a Jacobian, a batched function) runs inside
+    beside_arguments of its arguments."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with beside_arguments(args, kwargs):
+            return fn(*args, **kwargs)
+
+    return wrapper
+
+
 def _composition_constant(x):
     """A host NumPy operand met inside constants_beside (or create_on): moved to that device."""
     target = getattr(_local, "placing", None)

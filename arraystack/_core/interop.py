@@ -98,9 +98,7 @@ def call_numpy(func, args, kwargs):
             value = obj._value
             if type(value) is Tracer:
                 raise _untraceable(func, value)
-            if (
-                type(value) in device_namespaces
-            ):  # NumPy runs on the host: a device's array read back
+            if type(value) in device_namespaces:  # NumPy runs on the host: read a device's back
                 from arraystack._core.devices import host_values
 
                 return host_values(value)

@@ -15,7 +15,7 @@ import numpy as np
 
 from arraystack._core.array import ndarray, raw
 from arraystack._core.array import wrap_array as wrap
-from arraystack._core.devices import beside_arguments
+from arraystack._core.devices import beside_arguments, runs_beside_arguments
 from arraystack.ir import tree
 from arraystack.ir.ad import forward, ops, reverse
 from arraystack.ir.ad.partial import linearize_flat
@@ -251,11 +251,8 @@ def value_and_grad(
     """
 
     @functools.wraps(fun)
+    @runs_beside_arguments  # the rules' constants on the arguments' device
     def value_and_grad_fun(*args, **kwargs):
-        with beside_arguments(args, kwargs):
-            return _value_and_grad(*args, **kwargs)
-
-    def _value_and_grad(*args, **kwargs):
         nums = _argnums_tuple(argnums, len(args))
         raws, treedef, flat_fun = _differentiable_call(fun, args, kwargs, nums)
         _check_inexact(raws, "grad", allow_int, holomorphic)
@@ -285,9 +282,8 @@ def value_and_grad(
         grads = backward([ops.ones_like(value)] + [None] * len(aux))  # on the output's device
         grads = [g if g is not None else ops.zeros_like(r) for g, r in zip(grads, raws)]
         for i, (g, r) in enumerate(zip(grads, raws)):
-            if (
-                kind_of(ops.dtype(r)) not in "fc"
-            ):  # allow_int: no derivative with respect to integers
+            # allow_int: no derivative with respect to integers
+            if kind_of(ops.dtype(r)) not in "fc":
                 grads[i] = ops.zeros_like(r)
         g_tree = tree.unflatten(treedef, [wrap(g) for g in grads])
         g_out = g_tree[0] if isinstance(argnums, int) else tuple(g_tree)

@@ -11,7 +11,7 @@ import numpy as np
 
 from arraystack._core.array import ndarray, raw
 from arraystack._core.array import wrap_array as wrap
-from arraystack._core.devices import beside_arguments
+from arraystack._core.devices import runs_beside_arguments
 from arraystack._transforms.autodiff import _argnums_tuple, _check_inexact, _differentiable_call
 from arraystack.ir import tree
 from arraystack.ir.ad import batching, forward, ops, reverse
@@ -114,11 +114,8 @@ def jacfwd(
     """
 
     @functools.wraps(fun)
+    @runs_beside_arguments  # the basis and the rules' constants on the arguments' device
     def jac_fun(*args, **kwargs):
-        with beside_arguments(args, kwargs):  # the basis and the rules' constants on their device
-            return _jacobian(*args, **kwargs)
-
-    def _jacobian(*args, **kwargs):
         nums = _argnums_tuple(argnums, len(args))
         raws, treedef, flat_fun = _differentiable_call(fun, args, kwargs, nums)
         _check_inexact(raws, "jacfwd", holomorphic=holomorphic)
@@ -181,11 +178,8 @@ def jacrev(
     """
 
     @functools.wraps(fun)
+    @runs_beside_arguments  # the basis and the rules' constants on the arguments' device
     def jac_fun(*args, **kwargs):
-        with beside_arguments(args, kwargs):  # the basis and the rules' constants on their device
-            return _jacobian(*args, **kwargs)
-
-    def _jacobian(*args, **kwargs):
         nums = _argnums_tuple(argnums, len(args))
         raws, treedef, flat_fun = _differentiable_call(fun, args, kwargs, nums)
         _check_inexact(raws, "jacrev", holomorphic=holomorphic)

@@ -10,7 +10,7 @@ import numpy as np
 
 from arraystack._core.array import ndarray, raw
 from arraystack._core.array import wrap_array as wrap
-from arraystack._core.devices import beside_arguments
+from arraystack._core.devices import runs_beside_arguments
 from arraystack._creation.basic import asarray
 from arraystack.ir import tree
 from arraystack.ir.ad import batching, ops
@@ -113,11 +113,8 @@ def vmap(
         in_axes = tuple(in_axes)
 
     @functools.wraps(fun)
+    @runs_beside_arguments  # the rules' constants on the arguments' device
     def batched_fun(*args):
-        with beside_arguments(args):  # the rules' constants on the arguments' device
-            return _batched(*args)
-
-    def _batched(*args):
         if isinstance(in_axes, tuple) and len(in_axes) != len(args):
             raise ValueError(
                 f"vmap in_axes has {len(in_axes)} entries but the function got {len(args)} arguments"

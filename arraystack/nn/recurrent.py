@@ -209,9 +209,8 @@ def lstm_carry(
     """
     shape = (*tuple(batch_shape), hidden)
     dtype = ast.float32 if dtype is None else dtype
-    return ast.zeros(shape, dtype=dtype, device=device), ast.zeros(
-        shape, dtype=dtype, device=device
-    )
+    zeros = ast.zeros(shape, dtype=dtype, device=device)
+    return zeros, ast.zeros_like(zeros)
 
 
 def gru_carry(

@@ -426,9 +426,8 @@ def _call(function, args, kwargs=None, allow_host=False, owner=None):
     if owner is not None:
         _unwrap(owner)  # on the current device
     out = kwargs.get("out")
-    with np.errstate(
-        all="ignore"
-    ):  # cupy computes on the device: NumPy's error state never applies
+    # cupy computes on the device: NumPy's error state never applies
+    with np.errstate(all="ignore"):
         value = function(*_unwrap(args, allow_host), **_unwrap(kwargs, allow_host))
     result = out if isinstance(out, ndarray) else _result(value, inputs)
 
