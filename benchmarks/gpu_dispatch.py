@@ -5,6 +5,13 @@ cProfile. Run on a machine with a GPU (or with --dry-run on
 the stand-in for cupy, where the figures mean nothing):
 
     python benchmarks/gpu_dispatch.py [--calls 2000] [--top 25] [--dry-run]
+
+--host-only measures, on the stand-in, arraystack's own host time per cached call: the stand-in's kernel
+launches do nothing and its allocations hand out one array per shape, so what is left is the Python of
+the jitted call, the plan and the launches (plus the stand-in's few device queries), beside the same call
+on the CPU backend (numba), whose cached dispatch is the floor of a Python-level call:
+
+    python benchmarks/gpu_dispatch.py --host-only [--calls 20000]
 """
 
 from __future__ import annotations
@@ -47,7 +54,10 @@ def main(argv=None) -> int:
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--dry-run", action="store_true")
+    parser.add_argument("--host-only", action="store_true")
     args = parser.parse_args(argv)
+    if args.host_only:
+        return host_only(args.calls)
     if args.dry_run:
         os.environ["ARRAYSTACK_CUDA_STANDIN"] = "1"
     import gpu_workloads as gw
@@ -93,6 +103,35 @@ def main(argv=None) -> int:
         print(f"\n== {name} under cProfile ({calls} calls)")
         print(profile(run, calls, args.top))
         synchronize()
+    return 0
+
+
+def host_only(calls: int) -> int:
+    os.environ["ARRAYSTACK_CUDA_STANDIN"] = "1"
+    import numpy as np
+    from arraystack.backends.cupy import arrays, standin_cuda
+
+    import arraystack as ast
+
+    xp = arrays.cupy_module()
+    allocate, made = xp.empty, {}
+
+    def empty(shape, dtype=float, order="C"):  # one array per shape and dtype, made once
+        key = (tuple(shape) if isinstance(shape, (tuple, list)) else (shape,), np.dtype(dtype))
+        if key not in made:
+            made[key] = allocate(shape, dtype)
+        return made[key]
+
+    xp.empty = empty
+    standin_cuda.RawKernel.__call__ = lambda self, *a, **k: None
+    host = np.arange(8, dtype=np.float32)
+    cases = [("x*2+1 on cuda:0", ast.asarray(host, device="cuda")), ("x*2+1 on the CPU", host)]
+    for name, x in cases:
+        f = ast.jit(lambda x: x * 2 + 1)
+        f(x)
+        f.wait_compiled()
+        timings = [per_call(lambda: f(x), calls, lambda: None) for _ in range(5)]
+        print(f"{name}: {min(timings):.2f} us per call (best of 5 x {calls} calls)")
     return 0
 
 

@@ -41,7 +41,7 @@ class Device:
     keeps NumPy code such as `x.device == "cpu"` working.
     """
 
-    __slots__ = ("index", "kind")
+    __slots__ = ("_hash", "index", "kind")
 
     def __init__(self, kind: str, index: int = 0):
         if not isinstance(kind, str) or not kind:
@@ -51,6 +51,8 @@ class Device:
             raise ValueError(f"a device index must be non-negative, got {index}")
         self.kind = kind
         self.index = index
+        # the hash of its name: a Device equals its name (`device == "cuda:0"`), so hashes alike
+        self._hash = hash(self.name)
 
     @classmethod
     def parse(cls, spec) -> Device:
@@ -101,7 +103,7 @@ class Device:
         return NotImplemented
 
     def __hash__(self):
-        return hash(self.name)
+        return self._hash
 
     def __repr__(self):
         return f"Device({self.name!r})"
@@ -139,6 +141,19 @@ _missing: dict = {}  # kind -> why its backend cannot run here
 _registered: list = []  # (buffer type, transfer keys) added by _sync, removed by the next one
 
 
+def _device_of_kind(kind: str):
+    """index -> the Device (kind, index), one object per index (a cached jitted call keys on it)."""
+    made: dict = {}
+
+    def of(index):
+        device = made.get(index)
+        if device is None:
+            device = made[index] = Device(kind, index)
+        return device
+
+    return of
+
+
 def _sync() -> None:
     """Rebuild the device kinds from the registry when it changed: each backend's `arrays` (interface.py,
     DeviceArrays) gives its array types, registered for `x.device`, transfers and eager evaluation."""
@@ -173,7 +188,8 @@ def _sync() -> None:
         transfers[keys[1]] = lambda buffer, device, a=arrays: a.to_host(buffer)
         transfers[keys[2]] = lambda buffer, device, a=arrays: a.move(buffer, device.index)
         for buffer_type in arrays.types():
-            buffer_devices[buffer_type] = lambda b, a=arrays: Device(a.kind, a.device_of(b))
+            of_index = _device_of_kind(arrays.kind)
+            buffer_devices[buffer_type] = lambda b, a=arrays, of=of_index: of(a.device_of(b))
             register_array_namespace(buffer_type, arrays.namespace(), arrays.evaluate)
             _registered.append((buffer_type, keys))
     placement[0] = _placement if _kinds else None

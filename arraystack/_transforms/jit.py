@@ -201,8 +201,11 @@ class JitFunction(_JitBase):
                         self._stats.cache_hits += 1
                         self._specs.touch(entry)
                         outs = entry.run(values + consts if consts else values)
-                        if entry.single_output and type(outs[0]) is _host_array:
-                            return _make(outs[0])
+                        if entry.single_output:
+                            out = outs[0]
+                            t = type(out)
+                            if t is _host_array or t in _buffer_devices:  # a device array too
+                                return _make(out)
                         return _finish(entry, outs)
         if config.disable_jit or is_tracing():
             return self.fun(*args, **kwargs)

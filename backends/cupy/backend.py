@@ -17,19 +17,12 @@ from dataclasses import replace
 
 import numpy as np
 from arraystack.backends import profiler
-from arraystack.backends.cupy import arrays, graphs
+from arraystack.backends.cupy import arrays, graphs, interpreter
 from arraystack.backends.executable import Executable, alias_safe
 from arraystack.backends.hardware import Device, register_device_kind
 from arraystack.backends.interface import Backend, CompileOptions
-from arraystack.backends.memory import (
-    RunLedger,
-    active_ledger,
-    buffer_owner,
-    limits,
-    out_of_memory,
-)
+from arraystack.backends.memory import limits
 from arraystack.ir.core import device_namespaces, register_array_namespace
-from arraystack.ir.ir import Literal
 
 CODEGEN = "arraystack.backends.cupy.cuda_codegen"
 
@@ -82,7 +75,7 @@ class CupyBackend(Backend):
         start = profiler.clock()
         steps = [self.step(eqn, graph, options) for eqn in graph.eqns]
         how = [self.unsupported(e) or _described(_lowered(e, graph)) for e in graph.eqns]
-        interpreted = _interpret(graph, steps, xp, how)
+        interpreted = interpreter.interpret(graph, steps, xp, how)
         runner = alias_safe(graph, interpreted)
         # a plan of one step launches once either way: a graph would only add the copies in and out
         replays = graphs.Replays(xp, interpreted.lean) if len(graph.eqns) > 1 else None
@@ -90,22 +83,31 @@ class CupyBackend(Backend):
             args = {"backend": "cupy", "eqns": len(graph.eqns)}
             profiler.record("compile (cupy)", "compile", start, profiler.clock(), args)
 
+        device_array, get_device, asarray = xp.ndarray, xp.cuda.runtime.getDevice, xp.asarray
+
         def run(buffers):
-            index = next((b.device.id for b in buffers if isinstance(b, xp.ndarray)), 0)
-            with xp.cuda.Device(index):
-                buffers = [xp.asarray(b) if isinstance(b, np.ndarray) else b for b in buffers]
-                if (
-                    self.cuda_graphs
-                    and replays is not None
-                    and not profiler.recording
-                    and limits.of(f"cuda:{index}") is None
-                ):
-                    outs = replays(buffers)
-                    if outs is not None:
-                        return outs
-                outs = runner(buffers)
-                # a constant output (a literal of the graph) is made on the device too
-                return [o if isinstance(o, xp.ndarray) else xp.asarray(o) for o in outs]
+            index = 0
+            for b in buffers:
+                if isinstance(b, device_array):
+                    index = b.device.id
+                    break
+            if get_device() != index:  # the arguments' device current for the run
+                with xp.cuda.Device(index):
+                    return run(buffers)
+            for b in buffers:
+                if isinstance(b, np.ndarray):  # host arguments are copied to the device first
+                    buffers = [asarray(b) if isinstance(b, np.ndarray) else b for b in buffers]
+                    break
+            graphed = self.cuda_graphs and replays is not None and not profiler.recording
+            if graphed and limits.of(f"cuda:{index}") is None:
+                outs = replays(buffers)
+                if outs is not None:
+                    return outs
+            outs = runner(buffers)
+            for o in outs:
+                if not isinstance(o, device_array):  # a constant output (a literal of the graph)
+                    return [o if isinstance(o, device_array) else asarray(o) for o in outs]
+            return outs
 
         return Executable(graph, [(e.prim.name, h) for e, h in zip(graph.eqns, how)], run)
 
@@ -170,7 +172,7 @@ def _lowered(eqn, graph, xp=None, options=None):
     kernels = importlib.import_module(CODEGEN).lower_region(eqn, graph)
     if kernels is None or xp is None:
         return kernels
-    return _kernel_step(kernels, eqn, xp)
+    return interpreter.kernel_step(kernels, eqn, xp, CODEGEN, load_module)
 
 
 def load_module(xp, source: str, names, options=()) -> object:
@@ -199,138 +201,6 @@ def load_module(xp, source: str, names, options=()) -> object:
     module = xp.cuda.function.Module()
     module.load(bytes(result.cubin))
     return module
-
-
-def _kernel_step(kernels, eqn, xp):
-    """A step launching a KernelSource's kernels: its outputs and scratch buffers are new arrays of the
-    current device; the module is loaded on the first launch (load_module), and each kernel's function
-    is looked up once."""
-    outputs = [(tuple(v.aval.shape), v.aval.dtype) for v in eqn.outputs]
-    loaded: dict = {}  # (device id, narrow variant) -> {kernel name: function}
-    scratch_of: dict = {}  # the inputs' shapes -> the scratch buffers' (shape, dtype)
-    codegen = importlib.import_module(CODEGEN)
-
-    def functions_of(device, narrow):
-        source = codegen.narrow(kernels.source) if narrow else kernels.source
-        module = load_module(xp, source, kernels.kernels)
-        functions = {n: module.get_function(n) for n in kernels.kernels}
-        loaded[device, narrow] = functions
-        return functions
-
-    def step(*inputs):
-        device = xp.cuda.runtime.getDevice()
-        outs = [xp.empty(shape, dtype) for shape, dtype in outputs]
-        shapes = tuple(a.shape for a in inputs)
-        needed = scratch_of.get(shapes)
-        if needed is None:
-            if len(scratch_of) > 64:
-                scratch_of.clear()
-            needed = scratch_of[shapes] = kernels.scratch(inputs)
-        scratch = [xp.empty(shape, dtype) for shape, dtype in needed] if needed else []
-        for launch in kernels.launches(inputs, outs, scratch):
-            functions = loaded.get((device, launch.narrow)) or functions_of(device, launch.narrow)
-            functions[launch.kernel](
-                launch.grid, launch.block, launch.args, shared_mem=launch.shared_mem
-            )
-        return outs
-
-    return step
-
-
-def _interpret(graph, steps, xp, how=None):
-    """A runner of the steps in graph order, each value dropped after its last use, checking the memory
-    limit of the device (arraystack.config.memory_limit for "cuda:N") before each step; running out of
-    device memory inside a step is OutOfMemory naming the step. While profiling, each step is timed by
-    CUDA events around it (the stand-in's events read the host clock), read once the run synchronized."""
-    oom = xp.cuda.memory.OutOfMemoryError
-    last = {}
-    for k, eqn in enumerate(graph.eqns):
-        for x in eqn.inputs:
-            if not isinstance(x, Literal):
-                last[x] = k
-    for x in graph.outputs:
-        last[x] = len(graph.eqns)
-    output_bytes = [sum(_nbytes(v.aval) for v in eqn.outputs) for eqn in graph.eqns]
-    # the values each step uses for the last time (dropped after it)
-    drops = [
-        {x for x in eqn.inputs if not isinstance(x, Literal) and last.get(x) == k}
-        for k, eqn in enumerate(graph.eqns)
-    ]
-
-    def refused(e, device, k, in_use):
-        """The OutOfMemory of step k, whose allocation the device's allocator refused (error e)."""
-        eqn = graph.eqns[k]
-        what, source, requested = f"`{eqn.prim.name}`", eqn.source, output_bytes[k]
-        args = (device, k, eqn.prim.name, what, source, requested, in_use, None, "allocator")
-        return out_of_memory(*args)
-
-    def lean(buffers, device=None):
-        """Without a memory limit or the profiler: no accounting until a step runs out of memory."""
-        device = device or f"cuda:{xp.cuda.runtime.getDevice()}"
-        env = dict(zip(graph.inputs, buffers))
-        for k, (eqn, step) in enumerate(zip(graph.eqns, steps)):
-            ins = [x.value if isinstance(x, Literal) else env[x] for x in eqn.inputs]
-            try:
-                outs = step(*ins)
-            except oom as e:
-                live = {id(o): o for o in map(buffer_owner, env.values())}.values()
-                raise refused(e, device, k, sum(getattr(o, "nbytes", 0) for o in live)) from e
-            for v, value in zip(eqn.outputs, outs):
-                env[v] = value
-            for x in drops[k]:
-                del env[x]
-        return [x.value if isinstance(x, Literal) else env[x] for x in graph.outputs]
-
-    def run(buffers):
-        device = f"cuda:{xp.cuda.runtime.getDevice()}"
-        limit = limits.of(device)
-        timed = [] if profiler.recording else None
-        if limit is None and timed is None and active_ledger() is None:
-            return lean(buffers, device)
-        env = dict(zip(graph.inputs, buffers))
-        with RunLedger(limit if limit is not None else 1 << 62, device) as ledger:
-            for b in buffers:
-                ledger.hold(buffer_owner(b))
-            for k, (eqn, step) in enumerate(zip(graph.eqns, steps)):
-                requested = output_bytes[k]
-                ledger.reserve(requested, k, eqn.prim.name, eqn.source)
-                ins = [x.value if isinstance(x, Literal) else env[x] for x in eqn.inputs]
-                try:
-                    if timed is None:
-                        outs = step(*ins)
-                    else:
-                        from arraystack.backends.cupy.runtime import EventClock
-
-                        with EventClock(xp, xp.cuda.Device().id) as clock:
-                            outs = step(*ins)
-                        timed.append((k, clock))
-                except oom as e:
-                    raise refused(e, device, k, ledger.in_use()) from e
-                for v, value in zip(eqn.outputs, outs):
-                    env[v] = value
-                    ledger.hold(value)
-                for x in drops[k]:
-                    ledger.release(env.pop(x))
-            if timed:
-                _record_steps(graph, how, timed, device)
-            return [x.value if isinstance(x, Literal) else env[x] for x in graph.outputs]
-
-    run.lean = lean
-    return run
-
-
-def _record_steps(graph, how, timed, device):
-    """The profiler's events of one run's steps: each lasts what its CUDA events measured, placed at the
-    host time its launch began."""
-    for k, clock in timed:
-        seconds = clock.seconds()  # waits for the step's work
-        name, category, args = profiler.step_info(graph.eqns[k], how[k] if how else "cupy rule")
-        args = dict(args, device=device)
-        profiler.record(name, category, clock.host_start, clock.host_start + seconds, args)
-
-
-def _nbytes(aval) -> int:
-    return int(np.prod(aval.shape, dtype=np.int64)) * aval.dtype.itemsize
 
 
 # -- the hardware model's CUDA devices ------------------------------------------------------------------------

@@ -118,7 +118,7 @@ def _elements(array) -> tuple:
     return tuple(st // itemsize for st in strides)
 
 
-def _check_aligned(array) -> None:
+def check_aligned(array) -> None:
     """complex128 elements are loaded and stored as one 16-byte vector (complex_ops.cuh), which a GPU
     cannot do at an address of another alignment (NumPy asks only 8): raise before the launch would
     fault."""
@@ -205,29 +205,45 @@ class KernelSource:
     def launches(self, inputs, outputs, scratch=(), narrow=None) -> list:
         """The launches computing `outputs` from `inputs` (see the module docstring): of the 32-bit
         variant where the sizes allow it, unless narrow=False."""
+        pool = (*inputs, *outputs, *scratch)
+        for k in self.complex128(inputs, outputs):
+            check_aligned(pool[k])
+        result = []
+        for kernel, grid, block, shared, args, use in self.layout(inputs, outputs, narrow):
+            args = tuple(pool[a] if k is None else a for a, k in args)
+            result.append(Launch(kernel, grid, block, shared, args, use))
+        return result
+
+    def complex128(self, inputs, outputs) -> list:
+        """The positions among inputs and outputs of complex128 arrays, whose alignment a launch needs."""
+        if self._complex128 is None:  # the dtypes are the region's: found once
+            arrays = (*inputs, *outputs)
+            self._complex128 = [k for k, a in enumerate(arrays) if a.dtype == np.complex128]
+        return self._complex128
+
+    def layout(self, inputs, outputs, narrow=None) -> list:
+        """The launches for arrays of these shapes and strides, each (kernel, grid, block, shared memory
+        bytes, args, narrow): an argument is (k, None) for array k of the inputs, then the outputs, then
+        the scratch buffers, and (value, True) for a size or stride."""
         strides, size_args, configs, _, fits, narrowed = self._pack(inputs, outputs)
         use = fits if narrow is None else fits and narrow
         if use:
             strides, size_args = narrowed
-        if self._complex128 is None:  # the dtypes are the region's: found once
-            arrays = (*inputs, *outputs)
-            self._complex128 = [k for k, a in enumerate(arrays) if a.dtype == np.complex128]
-        for k in self._complex128:
-            _check_aligned((*inputs, *outputs)[k])
         sites = self._region.sites
-        site_args = []
+        array_args = []
         for k, site in enumerate(sites):
-            site_args += [inputs[site.input], *strides[k]]
-        out_args = []
-        for k, out in enumerate(outputs):
-            out_args += [out, *strides[len(sites) + k]]
+            array_args += [(site.input, None), *[(st, True) for st in strides[k]]]
+        for k in range(len(outputs)):
+            array_args += [(len(inputs) + k, None), *[(st, True) for st in strides[len(sites) + k]]]
+        size_args = [(n, True) for n in size_args]
+        first_scratch = len(inputs) + len(outputs)
         result = []
         for kernel, config in zip(self.kernels, configs):
             if config is None:  # a kernel these sizes do not need
                 continue
             grid, block, extra, *shared = config  # shared: bytes of dynamic shared memory
-            args = (*site_args, *out_args, *size_args, *[scratch[j] for j in extra])
-            result.append(Launch(kernel, grid, block, shared[0] if shared else 0, args, use))
+            args = (*array_args, *size_args, *[(first_scratch + j, None) for j in extra])
+            result.append((kernel, grid, block, shared[0] if shared else 0, args, use))
         return result
 
 
