@@ -148,3 +148,33 @@ def test_cupy_arrays_are_taken_by_jit_where_they_live(standin):
         elsewhere = standin.asarray(numpy.ones(3))
     with pytest.raises(ValueError, match="two devices, cuda:0 and cuda:1"):
         ast.jit(lambda a, b: a * b)(c, elsewhere)
+
+
+def test_cached_launches_follow_each_calls_strides_and_arguments(standin):
+    """A region's launches are bound once per argument layout (interpreter.py): calls of one trace with
+    views of other strides or offsets, and with the same array passed twice then two arrays, each get
+    NumPy's result (the bound arguments are never those of an earlier call)."""
+    f = ast.jit(lambda a, b: a * b + ast.max(a, axis=0) - ast.sum(b, axis=1, keepdims=True))
+    rng = numpy.random.default_rng(3)
+    big = rng.standard_normal((8, 12))
+    on = ast.asarray(big, device="cuda")
+    pairs = [
+        (big[:4, :6], big[4:, 6:]),  # offsets into one buffer
+        (big[:4, :6].copy(), big[:4, :6].copy()),  # C order
+        (big[:6, :4].T, big[::2, ::2]),  # a transpose, steps
+        (big[1:5, 2:8], big[1:5, 2:8]),  # one view passed twice
+    ]
+    views = [
+        (on[:4, :6], on[4:, 6:]),
+        (ast.asarray(pairs[1][0], device="cuda"), ast.asarray(pairs[1][1], device="cuda")),
+        (on[:6, :4].T, on[::2, ::2]),
+        (on[1:5, 2:8],) * 2,
+    ]
+    for _ in range(2):  # the second round is served by the bound launches
+        for (a, b), (x, y) in zip(pairs, views):
+            want = a * b + a.max(axis=0) - b.sum(axis=1, keepdims=True)
+            got = f(x, y)
+            assert got.device == "cuda:0"
+            numpy.testing.assert_allclose(numpy.asarray(got.to_device("cpu")), want, rtol=1e-12)
+    numpy.testing.assert_array_equal(numpy.asarray(on.to_device("cpu")), big)  # inputs untouched
+    assert f.stats()["traces"] == 1
