@@ -125,7 +125,11 @@ def host_only(calls: int) -> int:
     xp.empty = empty
     standin_cuda.RawKernel.__call__ = lambda self, *a, **k: None
     host = np.arange(8, dtype=np.float32)
-    cases = [("x*2+1 on cuda:0", ast.asarray(host, device="cuda")), ("x*2+1 on the CPU", host)]
+    cases = [
+        ("x*2+1 on cuda:0", ast.asarray(host, device="cuda")),
+        ("x*2+1 of a cupy array", xp.asarray(host)),
+        ("x*2+1 on the CPU", host),
+    ]
     for name, x in cases:
         f = ast.jit(lambda x: x * 2 + 1)
         f(x)

@@ -186,7 +186,11 @@ class JitFunction(_JitBase):
                 elif t is _host_array:  # a NumPy array argument, as NumPy code passes them
                     v = a
                 else:
-                    break
+                    device_of = _buffer_devices.get(t)
+                    if device_of is None:
+                        break
+                    v = a  # a device library's array (cupy's): its device is in the key
+                    key.append(device_of(v))
                 values.append(v)
                 key.append(t)
                 key.append(v.shape)
@@ -341,7 +345,8 @@ class JitFunction(_JitBase):
 
 def _fast_key(args):
     """The key `_call`'s fast path looks these positional arguments up by (the C fast path's, for NumPy
-    buffers: per argument its type, shape and dtype; an array on a device adds the device first), or None
+    buffers: per argument its type, shape and dtype; an array on a device, an arraystack array or the device
+    library's own (cupy's), adds the device first), or None
     when an argument is of a kind the fast path leaves to the full call."""
     key = [_pipeline_generation[0], config.default_backend]
     for a in args:
@@ -349,7 +354,7 @@ def _fast_key(args):
         if type(v) is np.ndarray:
             if not v.dtype.isnative:
                 return None
-        elif type(a) is ndarray and type(v) in _buffer_devices:
+        elif type(v) in _buffer_devices:  # on a device, as an arraystack array or the library's own
             key.append(_buffer_devices[type(v)](v))
         else:
             return None

@@ -150,6 +150,29 @@ def test_cupy_arrays_are_taken_by_jit_where_they_live(standin):
         ast.jit(lambda a, b: a * b)(c, elsewhere)
 
 
+def test_cached_calls_of_cupy_arrays_take_the_fast_path(standin):
+    """Calls with cupy's own arrays are served from the cache as arraystack arrays are: keyed by type,
+    shape, dtype and device, so an array of another device or dtype traces or compiles anew."""
+    f = ast.jit(lambda a, b: a * b + 1.0)
+    host = numpy.arange(4.0)
+    c, d = standin.asarray(host), standin.asarray(numpy.full(4, 2.0))
+    for _ in range(3):
+        out = f(c, d)
+        assert out.device == "cuda:0"
+        numpy.testing.assert_array_equal(out.to_device("cpu"), host * 2.0 + 1.0)
+    assert f.stats()["cache_hits"] == 2
+    assert any(standin.ndarray in key for key in f._fast)
+    with standin.cuda.Device(1):
+        c1, d1 = standin.asarray(host), standin.asarray(numpy.full(4, 3.0))
+    out = f(c1, d1)
+    assert out.device == "cuda:1"
+    numpy.testing.assert_array_equal(out.to_device("cpu"), host * 3.0 + 1.0)
+    out = f(standin.asarray(host.astype(numpy.float32)), d)
+    assert out.dtype == numpy.float64 and out.device == "cuda:0"
+    with pytest.raises(ValueError, match="two devices, cuda:0 and cuda:1"):
+        f(c, d1)
+
+
 def test_cached_launches_follow_each_calls_strides_and_arguments(standin):
     """A region's launches are bound once per argument layout (interpreter.py): calls of one trace with
     views of other strides or offsets, and with the same array passed twice then two arrays, each get
