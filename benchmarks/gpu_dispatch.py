@@ -134,7 +134,7 @@ def host_only(calls: int) -> int:
         f = ast.jit(lambda x: x * 2 + 1)
         f(x)
         f.wait_compiled()
-        timings = [per_call(lambda: f(x), calls, lambda: None) for _ in range(5)]
+        timings = [per_call(lambda f=f, x=x: f(x), calls, lambda: None) for _ in range(5)]
         print(f"{name}: {min(timings):.2f} us per call (best of 5 x {calls} calls)")
     return 0
 
