@@ -435,6 +435,26 @@ def create_on(target: Device, create, *args, **kwargs):
     return wrap(to_device(value, target))
 
 
+def read_on_default(out):
+    """An array a reader made on the host (load, loadtxt, fromfile, frombuffer, fromiter, ...) moved to
+    the default device when that is not the CPU, as the creation functions place theirs; arrays of host
+    dtypes (strings, dates, objects, records), which no other device holds, and anything that is not an
+    arraystack array stay as they are."""
+    if not elsewhere[0]:
+        return out
+    from arraystack._core.array import wrap
+    from arraystack._core.dtypes import is_host
+
+    value = getattr(out, "_value", None)
+    if type(value) is not np.ndarray or is_host(value.dtype):
+        return out
+    target = creation_device(None)
+    if target is None or target == CPU:
+        return out
+
+    return wrap(to_device(value, target))
+
+
 def host_values(buffer) -> np.ndarray:
     """A raw value's elements as a NumPy array, for a check of its values (indices in bounds) or a result
     whose shape depends on them: a device buffer is read back (an explicit copy), a host one is itself."""

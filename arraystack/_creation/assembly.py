@@ -15,6 +15,7 @@ import numpy as np
 from numpy._core.shape_base import _block_setup  # NumPy's nesting checks and their messages
 
 import arraystack as anp
+from arraystack._core.devices import read_on_default
 from arraystack._core.dtypes import check_supported
 from arraystack._core.host_calls import host_arguments, wrap_result
 from arraystack._core.overrides import defers_to_numpy
@@ -122,4 +123,4 @@ def fromiter(
         [np.asarray(v) if isinstance(v, anp.ndarray) else v for v in items], dtype, count
     )
     check_supported(out.dtype)
-    return wrap_result(out)
+    return read_on_default(wrap_result(out))

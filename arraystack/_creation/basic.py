@@ -408,7 +408,8 @@ def frombuffer(
     Returns
     -------
     out : ndarray
-        A view of the buffer (read-only for immutable buffers such as bytes).
+        A view of the buffer (read-only for immutable buffers such as bytes); under a default device
+        other than the CPU (`default_device`), a copy on that device.
 
     See Also
     --------
@@ -416,7 +417,8 @@ def frombuffer(
     fromstring, fromfile, asarray
     """
     dtype = check_supported(float if dtype is None else dtype)
-    return wrap(np.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
+    out = wrap(np.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
+    return _devices.read_on_default(out)
 
 
 def _is_weak_trace(value) -> bool:

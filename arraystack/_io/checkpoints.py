@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import ndarray
+from arraystack._core.devices import read_on_default
 from arraystack._io.checkpoint_tree import (
     check_like,
     decode,
@@ -207,8 +208,10 @@ def load_tree(path: str | os.PathLike, like: Any = None) -> Any:
     Returns
     -------
     pytree
-        The tree saved: arraystack arrays, NumPy arrays and NumPy scalars as they were saved (on
-        the host), Python values as themselves, the same node types.
+        The tree saved: arraystack arrays, NumPy arrays and NumPy scalars as they were saved,
+        Python values as themselves, the same node types. An arraystack array is placed on the
+        device of its leaf in `like` when that is an arraystack array, else on the default device
+        (`default_device`); NumPy arrays and scalars are on the host.
 
     Raises
     ------
@@ -256,7 +259,19 @@ def load_tree(path: str | os.PathLike, like: Any = None) -> Any:
         treedef, leaves = decode(root, like_types, path)
         names = set(archive.namelist())
         values = [_read_leaf(archive, names, d, leaf_path, path) for d, leaf_path in leaves]
+    like_leaves = tree_util.flatten(like)[0] if like is not None else [None] * len(values)
+    values = [_placed(v, w) for v, w in zip(values, like_leaves)]
     return tree_util.unflatten(treedef, values)
+
+
+def _placed(value, like):
+    """An arraystack array read from a checkpoint on the device of its `like=` leaf when that is an
+    arraystack array (the parameters being restored), else on the default device."""
+    if type(value) is not ndarray:
+        return value
+    if type(like) is ndarray:
+        return value if like.device == "cpu" else value.to_device(like.device)
+    return read_on_default(value)
 
 
 def _read_entry(archive, name: str, path: str) -> bytes:
@@ -331,7 +346,7 @@ def _read_leaf(archive, names, description, leaf_path, path):
             f"{dtype}{list(shape)}"
         )
     if kind == "arraystack":
-        return _to_arraystack(array)
+        return _to_arraystack(array, placed=False)  # load_tree places it
     return array[()] if kind == "numpy_scalar" else array
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import ndarray, wrap
+from arraystack._core.devices import read_on_default
 from arraystack._core.dtypes import is_host, is_supported
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._io import npy_format
@@ -31,12 +32,16 @@ def _host(x):
     return x
 
 
-def _to_arraystack(value):
+def _to_arraystack(value, placed: bool = True):
     """An array read by NumPy as an arraystack array (memory-mapped and plain arrays alike; strings,
-    objects and records are host dtypes, held as NumPy's buffer). Note: a dtype arraystack cannot hold
+    objects and records are host dtypes, held as NumPy's buffer), on the default device when that is not
+    the CPU (a memory-mapped array stays a view of its file; placed=False: on the host). Note: a dtype arraystack cannot hold
     (longdouble) stays a NumPy array, as in _interop."""
+    mapped = isinstance(value, np.memmap)
     value = np.asarray(value)
-    return wrap(value) if is_supported(value.dtype) or is_host(value.dtype) else value
+    if not (is_supported(value.dtype) or is_host(value.dtype)):
+        return value
+    return wrap(value) if mapped or not placed else read_on_default(wrap(value))
 
 
 # -- .npy / .npz -------------------------------------------------------------------------------------------------

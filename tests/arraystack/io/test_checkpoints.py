@@ -254,7 +254,7 @@ def test_the_examples_of_the_docstrings_run(tmp_path, monkeypatch):
     assert result.attempted > 0 and result.failed == 0
 
 
-def test_arrays_on_a_cuda_device_are_saved_from_it_and_load_on_the_host(tmp_path):
+def test_arrays_on_a_cuda_device_are_saved_from_it_and_load_where_like_has_them(tmp_path):
     from arraystack.backends.cupy import standin  # cupy's stand-in: CUDA devices in host memory
 
     standin.install(devices=2)
@@ -262,8 +262,12 @@ def test_arrays_on_a_cuda_device_are_saved_from_it_and_load_on_the_host(tmp_path
         x = numpy.arange(6.0).reshape(2, 3)
         tree = {"x": arraystack.asarray(x).to_device("cuda:1"), "n": 2}
         assert tree["x"].device != arraystack.asarray(x).device
-        out = round_trip(tmp_path, tree, like=tree)
+        restored = round_trip(tmp_path, tree, like=tree)
+        assert str(restored["x"].device) == "cuda:1"  # where the like= leaf is
+        restored = {"x": restored["x"].to_device("cpu"), "n": restored["n"]}
+        out = round_trip(tmp_path, tree)
     finally:
         standin.uninstall()
-    assert_same_tree(out, {"x": arraystack.asarray(x), "n": 2})
-    assert out["x"].device == arraystack.asarray(x).device
+    for found in (restored, out):
+        assert_same_tree(found, {"x": arraystack.asarray(x), "n": 2})
+    assert out["x"].device == arraystack.asarray(x).device  # without like=: the default device
