@@ -14,9 +14,13 @@ import weakref
 
 import numpy as np
 from arraystack.backends.cupy import standin_cuda as cuda
+from arraystack.backends.cupy.standin_dlpack import (
+    KDLCPU,
+    KDLCUDA,
+    HostCapsule,
+    set_capsule_device,
+)
 
-KDLCUDA = 2
-KDLCPU = 1
 IMPLICIT_CONVERSION = (
     "Implicit conversion to a NumPy array is not allowed. Please use `.get()` to construct a NumPy array "
     "explicitly."
@@ -289,10 +293,33 @@ class ndarray:
         return NotImplemented if function is None else function(*args, **kwargs)
 
 
+def _defers(x, y) -> bool:
+    """cupy's `_should_use_rop`: whether x's operator returns NotImplemented for y (NEP 13: y's
+    __array_ufunc__ is None; without one, a higher __array_priority__)."""
+    try:
+        y_ufunc = y.__array_ufunc__
+    except AttributeError:
+        return getattr(x, "__array_priority__", 0) < getattr(y, "__array_priority__", 0)
+    return y_ufunc is None
+
+
+def _operand(x):
+    """An operand of a stand-in operator as cupy's ufuncs take it: an object exporting
+    `__cuda_array_interface__` (an arraystack array on the device) as an array sharing its memory;
+    anything else that is not an array or a scalar raises TypeError, as cupy does."""
+    if _is_operand(x):
+        return x
+    if hasattr(x, "__cuda_array_interface__"):
+        return from_cuda_array_interface(x)
+    raise TypeError(f"Unsupported type {type(x)}")
+
+
 def _operator(name, reflected=False, inplace=False):
     def operator(self, *other):
         if other and not _is_operand(other[0]):
-            return NotImplemented
+            if _defers(self, other[0]):
+                return NotImplemented
+            other = (_operand(other[0]),)
         operands = (other[0], self) if reflected else (self, *other)
         if inplace:
             with cuda.Device(self._device):
@@ -459,49 +486,8 @@ def from_host(host, copy=True):
     return _new(host, _allocate(host.nbytes))
 
 
-# -- DLPack capsules: NumPy's, with the device field rewritten -------------------------------------------------
-_capsule_name = ctypes.pythonapi.PyCapsule_GetName
-_capsule_name.restype, _capsule_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
-_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-_capsule_pointer.restype = ctypes.c_void_p
-_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-# DLManagedTensorVersioned: {DLPackVersion (2 x uint32), manager_ctx, deleter, uint64 flags} before dl_tensor;
-# DLManagedTensor starts with dl_tensor. In DLTensor the device follows the data pointer.
-_TENSOR_OFFSET = {b"dltensor": 0, b"dltensor_versioned": 32}
-_DEVICE_OFFSET = 8
-
-
-def capsule_device(capsule) -> tuple[int, int]:
-    """(DLPack device type, device id) written in a DLPack capsule."""
-    name = _capsule_name(capsule)
-    device = _capsule_pointer(capsule, name) + _TENSOR_OFFSET[name] + _DEVICE_OFFSET
-    pair = (ctypes.c_int32 * 2).from_address(device)
-    return (pair[0], pair[1])
-
-
-def set_capsule_device(capsule, device_type: int, device_id: int) -> None:
-    """Rewrite the device of an unconsumed DLPack capsule (the stand-in's device memory is host memory)."""
-    name = _capsule_name(capsule)
-    device = _capsule_pointer(capsule, name) + _TENSOR_OFFSET[name] + _DEVICE_OFFSET
-    pair = (ctypes.c_int32 * 2).from_address(device)
-    pair[0], pair[1] = device_type, device_id
-
-
 # (consumer stream, producer's current stream) of each `__dlpack__` asked to synchronize, oldest first
 dlpack_syncs: list[tuple[int, int]] = []
-
-
-class _HostCapsule:
-    """A kDLCUDA capsule of the stand-in, rewritten to kDLCPU, for NumPy to import."""
-
-    def __init__(self, capsule):
-        self.capsule = capsule
-
-    def __dlpack__(self, **kwargs):
-        return self.capsule
-
-    def __dlpack_device__(self):
-        return (KDLCPU, 0)
 
 
 def from_dlpack(x, *, device=None, copy=None):
@@ -523,7 +509,7 @@ def from_dlpack(x, *, device=None, copy=None):
     except TypeError:
         capsule = x.__dlpack__(stream=stream)
     set_capsule_device(capsule, KDLCPU, 0)
-    host = np.from_dlpack(_HostCapsule(capsule))
+    host = np.from_dlpack(HostCapsule(capsule))
     with cuda.Device(int(index)):
         out = _new(host, None)
     return out.copy() if copy else out

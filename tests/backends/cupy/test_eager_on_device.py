@@ -289,12 +289,20 @@ def test_python_conversions_of_device_arrays_read_a_host_copy(standin):
 
 def test_cupy_arrays_are_operands_on_their_device(standin):
     """arraystack computes with a cupy array where it lives (no deferral to cupy through NumPy's
-    protocols): results are arraystack arrays on that device; a NumPy array among them is refused."""
+    protocols): results are arraystack arrays on that device; a NumPy array among them is refused.
+    cupy's own operators take an arraystack array on the device as any `__cuda_array_interface__`
+    operand (cupy defers only to operands whose __array_ufunc__ is None): `c * x` is cupy's array."""
     c = standin.asarray(B)
     x = ast.asarray(B, device="cuda")
+    product = c * x
+    assert isinstance(product, standin.ndarray)
+    np.testing.assert_allclose(product.get(), B * B, rtol=1e-15)
+    with pytest.raises(TypeError, match="Unsupported type"):
+        c * ast.asarray(B)  # an arraystack array on the host
     for got, want in [
         (x + c, B + B),
-        (c * x, B * B),
+        (x * c, B * B),
+        (ast.multiply(c, x), B * B),
         (ast.sin(c), np.sin(B)),
         (ast.sum(c), np.sum(B)),
         (ast.concatenate([x, c]), np.concatenate([B, B])),

@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 from arraystack.backends.cupy import standin as standin_module
-from arraystack.backends.cupy.standin_array import KDLCUDA, capsule_device
+from arraystack.backends.cupy.standin_dlpack import KDLCUDA, capsule_device
 
 
 def test_numpy_asarray_refuses_a_device_array_as_cupy_does(standin):
