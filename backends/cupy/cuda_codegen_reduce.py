@@ -7,9 +7,10 @@ result comes a stage later: softmax is a max, then a sum of exps, then a divisio
   every thread reads, and a last pass writes the full-size outputs;
 - columns (the last axis kept): a thread per outer point, looping over the reduced elements in order;
   neighbouring threads read neighbouring columns. A region of few long columns (SPLIT_MIN_ELEMENTS,
-  SPLIT_MAX_COLUMNS) gives each column BLOCK // 32 threads, each taking every (BLOCK // 32)-th element,
-  their partial results combined in order by the first (a bias gradient's (1797, 10) sum: 8 threads
-  of 225 elements per column instead of one of 1797, one load waited on after another);
+  SPLIT_MAX_COLUMNS) gives each column BLOCK // c threads (c columns per block, split_columns), each
+  taking every (BLOCK // c)-th element, their partial results combined in order by the first (a bias
+  gradient's (1797, 10) sum: 64 threads of 28 elements per column instead of one of 1797, one load
+  waited on after another);
 - whole (nothing kept, one stage, no full-size output): a partial kernel, a grid-stride loop and a block
   reduction per block, then a final kernel reducing the partials in order (up to ONE_BLOCK elements,
   one block whose result is the reduction's: it writes the outputs, and the final kernel is skipped).
@@ -50,6 +51,12 @@ PARTS = (
 # GPU idle and wait on one load after another)
 SPLIT_MIN_ELEMENTS = 1024
 SPLIT_MAX_COLUMNS = 16384
+# columns per block of a split region: from 32 (neighbouring threads read 128 contiguous bytes of a
+# float32 row) down to SPLIT_NARROWEST while the region has fewer than SPLIT_BLOCKS blocks: a bias
+# gradient's 128 columns are 32 blocks of 4 columns, 64 threads each, instead of 4 blocks of 32 columns
+# with 8 threads each, which leaves most of a GPU idle and each thread hundreds of loads to wait on
+SPLIT_BLOCKS = 128
+SPLIT_NARROWEST = 4
 # a whole-array reduction of at most ONE_BLOCK elements runs as one block of one kernel (32 elements per
 # thread): a second launch costs more than the block's loop
 ONE_BLOCK = 8192
@@ -113,6 +120,14 @@ def _block_reduce(code: CodeBlock, reductions) -> None:
     for r in reductions:
         code.line(f"{r.name} = sh_{r.name}[32];")
     code.line("__syncthreads();  // the shared slots are free for the next reduction")
+
+
+def split_columns(outer: int) -> int:
+    """The columns per block of a split columns region of `outer` columns (its blockDim.x)."""
+    columns = 32
+    while columns > SPLIT_NARROWEST and -(-outer // columns) < SPLIT_BLOCKS:
+        columns //= 2
+    return columns
 
 
 def _column_combine(code: CodeBlock, reductions) -> None:
@@ -478,10 +493,10 @@ def lower_reduction(region: Region) -> KernelSource:
             cached = 0 < shared <= SHARED_PER_BLOCK - static_shared
             config = (grid, (block,), (), shared if cached else 0)
             return [*args, np.int64(cached)], [config], []
-        # few long columns: 32 columns per block, each split over BLOCK // 32 threads (the order of
-        # its elements then depends on the split: within the summation bound, not NumPy's bits)
+        # few long columns: each split over the threads of a block's y axis (the order of its elements
+        # then depends on the split: within the summation bound, not NumPy's bits)
         split = inner >= SPLIT_MIN_ELEMENTS and outer <= SPLIT_MAX_COLUMNS
-        block = (32, BLOCK // 32) if split else (BLOCK, 1)
+        block = (split_columns(outer), BLOCK // split_columns(outer)) if split else (BLOCK, 1)
         grid = max(1, min(-(-outer // block[0]), MAX_GRID))
         return args, [((grid,), block, ())], []
 

@@ -147,17 +147,29 @@ def test_reductions_give_the_same_bits_on_every_run():
 
 
 def test_few_long_columns_are_split_over_a_block_and_stay_within_numpys_bounds():
-    from arraystack.backends.cupy.cuda_codegen_reduce import BLOCK, SPLIT_MIN_ELEMENTS
+    from arraystack.backends.cupy.cuda_codegen_reduce import (
+        SPLIT_BLOCKS,
+        SPLIT_MIN_ELEMENTS,
+        split_columns,
+    )
 
     rng = np.random.default_rng(5)
-    n = SPLIT_MIN_ELEMENTS + 773  # an odd number of elements per column, 7 and 40 columns
+    n = SPLIT_MIN_ELEMENTS + 773  # an odd number of elements per column, 7, 40 and 128 columns
     x = rng.standard_normal((n, 7)).astype(np.float32)
     x[100, 2], x[n - 1, 3] = np.nan, np.inf
     wide = rng.integers(-1000, 1000, (n, 40)).astype(np.int32)
     (eqn,) = fusion_eqns(lambda a: ast.sum(a, axis=0), x)
     ks = cuda_codegen.lower_region(eqn)
     (launch,) = ks.launches([x], [np.empty(7, np.float32)])
-    assert ks.kind == "columns" and launch.block == (32, BLOCK // 32) and launch.grid == (1,)
+    # 4 columns per block, 64 threads each: two blocks, the second's last column computed and not stored
+    assert ks.kind == "columns" and launch.block == (4, 64) and launch.grid == (2,)
+    assert [split_columns(c) for c in (7, 128, 4 * SPLIT_BLOCKS, 16 * SPLIT_BLOCKS, 10**5)] == [
+        4, 4, 4, 16, 32
+    ]  # fmt: skip
+    bias = rng.standard_normal((n, 128)).astype(np.float32)
+    (got,), (want,) = _run(lambda a: ast.sum(a, axis=0), bias, kind="columns")
+    _within_sum_bound(got, want, bias, 0)
+    _same(*_run(lambda a: ast.sum(a, axis=0), np.round(bias * 100).astype(np.int32), kind="columns"))
     # float sums and a full output beside them (x - mean): within the bound; NaN, inf where NumPy has
     # them; max and min of floats, integer sums and bool reductions: NumPy's bits
     (total,), (want_total,) = _run(lambda a: ast.sum(a, axis=0), x, kind="columns")
