@@ -89,6 +89,7 @@ def main(argv=None) -> int:
             system.warm()
     cases = [  # x*2+1 is one kernel, which CUDA graphs leave as it is
         ("arraystack.jit x*2+1", lambda: f(x)),
+        ("arraystack.jit x*2+1 of a cupy array", lambda: f(c)),
         ("cupy x*2+1", lambda: c * 2 + 1),
         ("arraystack.jit MLP step", step["arraystack.jit"].run),
         ("arraystack.jit + graphs MLP step", step["arraystack.jit + graphs"].run),
