@@ -330,14 +330,12 @@ def adopt(obj):
 
 
 # -- the default device ------------------------------------------------------------------------------------------
-_local = (
-    threading.local()
-)  # .stack: the default_device contexts of this thread; .placing: inside create_on
+# .stack: the default_device contexts of this thread; .placing: inside create_on
+_local = threading.local()
 _configured = [None]  # arraystack.config.default_device, a Device or None (the CPU)
-elsewhere = [
-    False
-]  # whether any default (config or a context) may be other than the CPU: creation checks
-_contexts = [0]
+# whether any default (config or a context) may be other than the CPU: creation checks
+elsewhere = [False]
+_contexts = [0]  # default_device contexts open in any thread
 
 
 def current_default() -> Device:

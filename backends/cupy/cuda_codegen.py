@@ -144,9 +144,8 @@ class KernelSource:
         self.kind = kind
         self._region = region
         self._outputs = outputs
-        self._configure = (
-            configure  # sizes, inputs -> (size args, [(grid, block)] per kernel, scratch)
-        )
+        # sizes, inputs -> (size args, [(grid, block)] per kernel, scratch)
+        self._configure = configure
         self._packs = {}
         self._configs = {}
         self._complex128 = None  # positions of complex128 arrays among inputs and outputs

@@ -43,9 +43,8 @@ from arraystack.ir.ir import Literal
 # Shared memory a block may use without opting in (cudaFuncAttributeMaxDynamicSharedMemorySize), on
 # every architecture since sm_20: a row kept in shared memory must fit beside the static slots
 SHARED_PER_BLOCK = 48 * 1024
-PARTS = (
-    1024  # most partial results of a whole-array reduction (one per block of the partial kernel)
-)
+# most partial results of a whole-array reduction (one per block of the partial kernel)
+PARTS = 1024
 # columns form: a column of at least SPLIT_MIN_ELEMENTS elements, in a region of at most
 # SPLIT_MAX_COLUMNS columns, is split over BLOCK // 32 threads (a thread per column would leave most of a
 # GPU idle and wait on one load after another)
@@ -163,9 +162,8 @@ class _Writer:
         self.outputs = Outputs(region)
         self.reductions = [_Reduction(region, e, k) for k, e in enumerate(region.reductions)]
         self.code = CodeBlock()
-        self.cache = (
-            None  # rows form: the values kept in shared memory between passes (cuda_row_cache)
-        )
+        # rows form: the values kept in shared memory between passes (cuda_row_cache)
+        self.cache = None
         self.pass_index = 0
         # loads in flight per thread, as registers allow: 8 of 4-byte values, 4 of 8-byte ones, and one
         # where complex128 accumulators or elements take the registers

@@ -501,9 +501,8 @@ def from_dlpack(x, *, device=None, copy=None):
             f"cupy.from_dlpack takes memory on a CUDA device (kDLCUDA), not DLPack device type {kind}; "
             "copy host memory with cupy.asarray"
         )
-    stream = (
-        cuda.get_current_stream().ptr or 1
-    )  # the consumer's stream; 1: the legacy default stream
+    # the consumer's stream; 1: the legacy default stream
+    stream = cuda.get_current_stream().ptr or 1
     try:
         capsule = x.__dlpack__(stream=stream, max_version=(1, 0))
     except TypeError:
