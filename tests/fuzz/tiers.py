@@ -147,13 +147,52 @@ def _cuda_device():
 
 
 def _on_device(given) -> list:
-    """The arguments' C-ordered copies on cuda:0."""
-    return [
-        arraystack.asarray(numpy.array(a, order="C"), device="cuda")
-        if isinstance(a, numpy.ndarray)
-        else a
-        for a in given
-    ]
+    """The arguments on cuda:0, each in its own layout where it is one the fuzzer makes (inputs.py),
+    else as a C-ordered copy."""
+    return [_device_twin(a) if isinstance(a, numpy.ndarray) else a for a in given]
+
+
+def _layout_of(a):
+    """How the device twin of NumPy array `a` is made: "C" (a C-ordered array), "T", "reversed",
+    "strided" or "broadcast" (the fuzzer's layouts, inputs.py, made on the device as views of a
+    device array), or None (another layout: the twin is a C-ordered copy)."""
+    c = a.flags.c_contiguous
+    if not a.flags.writeable:
+        first = a[:1] if a.ndim else a
+        broadcast = a.ndim == 0 or a.strides[0] == 0 or a.shape[0] <= 1
+        return "broadcast" if broadcast and first.flags.c_contiguous else None
+    if c:
+        return "C"
+    if a.T.flags.c_contiguous:
+        return "T"
+    if a[::-1].flags.c_contiguous:
+        return "reversed"
+    base = a.base
+    if (
+        isinstance(base, numpy.ndarray)
+        and base.flags.c_contiguous
+        and base.shape == a.shape[:-1] + (2 * a.shape[-1],)
+        and base.ctypes.data == a.ctypes.data
+        and a.strides[-1] == 2 * a.itemsize
+    ):
+        return "strided"
+    return None
+
+
+def _device_twin(a):
+    def on_device(h):
+        return arraystack.asarray(numpy.array(h, order="C"), device="cuda")
+
+    layout = _layout_of(a)
+    if layout == "T":
+        return on_device(a.T).T
+    if layout == "reversed":
+        return on_device(a[::-1])[::-1]
+    if layout == "strided":
+        return on_device(a.base)[..., ::2]
+    if layout == "broadcast":
+        return arraystack.broadcast_to(on_device(a[:1] if a.ndim else a), a.shape)
+    return on_device(a)
 
 
 def _replayed(f, fresh_arguments) -> tuple:
@@ -233,9 +272,10 @@ def check(
 
 
 def _device_expectation(f_numpy, fresh_arguments, errstate, expected) -> Outcome:
-    """NumPy's outcome as a CUDA device can give it: the arguments arrive as C-ordered copies, which
-    are never read-only, and the device raises no floating-point errors (as cupy, jax and torch), so
-    NumPy runs on such copies with its errors ignored; `expected` where that is the same run."""
+    """NumPy's outcome as a CUDA device can give it: the arguments arrive in their layouts, or as
+    C-ordered copies (_copied_to_device), and the device raises no floating-point errors (as cupy,
+    jax and torch), so NumPy runs on such copies with its errors ignored; `expected` where that is the
+    same run."""
     given = fresh_arguments()
     copied = [_copied_to_device(a) for a in given]
     if errstate is None and not any(copied):
@@ -248,9 +288,9 @@ def _device_expectation(f_numpy, fresh_arguments, errstate, expected) -> Outcome
 
 
 def _copied_to_device(a) -> bool:
-    """Whether the device's copy of argument `a` differs from it in more than its memory: another
-    layout (the copy is C-ordered, so a reshape of it is a view where NumPy's copies) or writable."""
-    return isinstance(a, numpy.ndarray) and not (a.flags.c_contiguous and a.flags.writeable)
+    """Whether the device's twin of argument `a` differs from it in more than its memory: a C-ordered
+    copy of a layout the twins do not make (a reshape of it is a view where NumPy's copies)."""
+    return isinstance(a, numpy.ndarray) and _layout_of(a) is None
 
 
 def _differences(tier, expected, got, tolerances) -> list:
