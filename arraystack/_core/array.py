@@ -10,6 +10,7 @@ docstring beside its code.
 
 from __future__ import annotations
 
+import math
 import operator
 from types import GenericAlias
 from typing import TYPE_CHECKING
@@ -40,6 +41,15 @@ if TYPE_CHECKING:
     from arraystack.typing import DTypeLike, ShapeLike
 
 _ndarray_np = np.ndarray
+
+
+def _number_protocol(dtype, name: str, refused: str) -> None:
+    """NumPy's TypeError for a scalar of `dtype` without the method `name` (for dtypes of kinds in
+    `refused`)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind in refused:
+        raise TypeError(f"type numpy.{dtype.type.__name__} doesn't define {name} method")
+
 
 if TYPE_CHECKING:  # static checkers see ndarray's operators declared (they are bound at import)
     from arraystack._core.array_operator_types import ArrayOperators as _ArrayBase
@@ -400,6 +410,32 @@ class ndarray(_ArrayBase, ArrayMethods):
 
     def __index__(self):
         return operator.index(self._scalar("__index__"))  # TypeError for non-integers, as NumPy
+
+    def __round__(self, ndigits=None):
+        # round() of a scalar result is its NumPy scalar's (`round(np.mean(a), 3)`); a NumPy array has no
+        # __round__, and neither has a host 0-d array here; a 0-d array on a device or under a trace is
+        # where NumPy would hold a scalar, so it rounds as that scalar would
+        value = self._value
+        if isinstance(value, np.generic):
+            return round(value) if ndigits is None else _make(round(value, ndigits))
+        if type(value) is _ndarray_np or value.ndim:
+            raise TypeError("type ndarray doesn't define __round__ method")
+        _number_protocol(value.dtype, "__round__", "bc")
+        if ndigits is None:
+            return round(self._scalar("round()").item())
+        return self.round(ndigits)
+
+    def __trunc__(self):
+        # math.trunc(): NumPy's float64 scalars have it (a Python float subclass), its other scalars and
+        # its arrays do not
+        value = self._value
+        if isinstance(value, np.generic):
+            return math.trunc(value)
+        if type(value) is _ndarray_np or value.ndim:
+            raise TypeError("type ndarray doesn't define __trunc__ method")
+        if value.dtype != np.float64:
+            _number_protocol(value.dtype, "__trunc__", np.dtype(value.dtype).kind)
+        return math.trunc(self._scalar("math.trunc()").item())
 
     def _scalar(self, what):
         value = self._value

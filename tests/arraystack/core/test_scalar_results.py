@@ -6,6 +6,7 @@ array). Explicit 0-d arrays stay arrays, and transformations (jit, grad, vmap) r
 from __future__ import annotations
 
 import collections
+import math
 import pickle
 
 import numpy
@@ -74,6 +75,30 @@ def test_explicit_zero_d_and_other_arrays_stay_arrays(k):
     assert repr(got) == repr(expected)
     with pytest.raises(TypeError, match="unhashable"):
         hash(got)
+
+
+def _python_rounding(value):
+    """round(), round(, 1), round(, -1) and math.trunc() of `value`: each result's repr, or the
+    exception's type and message."""
+    found = []
+    for f in (round, lambda v: round(v, 1), lambda v: round(v, -1), math.trunc):
+        try:
+            found.append(repr(f(value)))
+        except TypeError as e:
+            found.append(f"TypeError: {str(e).replace('numpy.ndarray', 'ndarray')}")
+    return found
+
+
+@pytest.mark.parametrize("k", range(len(EXPRESSIONS) + len(ARRAYS)))
+def test_round_and_trunc_are_numpys(k):
+    """round(np.mean(a), 3) rounds the scalar result as NumPy's scalar does (an int, or a scalar of
+    its dtype with ndigits; bools and complex values refuse); math.trunc is float64's alone; NumPy's
+    arrays, 0-d ones too, have neither."""
+    make = (EXPRESSIONS + ARRAYS)[k]
+    with numpy.errstate(all="ignore"):
+        expected = make(numpy, A.copy(), F.copy())
+        got = make(arraystack, arraystack.asarray(A), arraystack.asarray(F))
+    assert _python_rounding(got) == _python_rounding(expected)
 
 
 def test_scalars_key_dicts_join_sets_and_count():

@@ -5,6 +5,8 @@ every case is written once against the module `m` and an array maker `a`."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -322,3 +324,24 @@ def test_python_functions_over_device_arrays_read_them_back(standin):
     np.testing.assert_array_equal(doubled.to_device("cpu"), B * 2)
     objects = ast.frompyfunc(lambda v: v * 2, 1, 1)(x)  # NumPy's object array, on the host
     np.testing.assert_array_equal(np.asarray(objects, dtype=float), B * 2)
+
+
+def test_round_of_a_device_scalar_is_that_of_numpys_scalar(standin):
+    """A 0-d array on a device stands where NumPy holds a scalar (x[0], x.mean()): round() gives
+    NumPy's int, round(, n) an array of the rounded value on the device; bools and complex values
+    refuse, as NumPy's scalars do, and arrays of more dimensions have no round()."""
+    host = np.array([2.567, -1.25, 0.5], np.float32)
+    x = ast.asarray(host, device="cuda")
+    assert round(x[0]) == round(host[0]) == 3 and round(x[2]) == round(host[2]) == 0
+    pairs = [(round(x.mean(), 2), round(host.mean(), 2)), (round(x[1], 1), round(host[1], 1))]
+    for got, want in pairs:
+        assert got.device == "cuda:0" and got.dtype == want.dtype
+        assert got.to_device("cpu").tobytes() == np.asarray(want).tobytes()
+    assert math.trunc(ast.asarray(np.array([-2.5]), device="cuda")[0]) == -2
+    for value, name in [(x[0] > 0, "numpy.bool"), (x[0] + 1j, "numpy.complex64")]:
+        with pytest.raises(TypeError, match=f"type {name} doesn't define __round__ method"):
+            round(value)
+    with pytest.raises(TypeError, match="type numpy.float32 doesn't define __trunc__ method"):
+        math.trunc(x[0])
+    with pytest.raises(TypeError, match="type ndarray doesn't define __round__ method"):
+        round(x)
