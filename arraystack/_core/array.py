@@ -43,6 +43,25 @@ if TYPE_CHECKING:
 _ndarray_np = np.ndarray
 
 
+# attributes of NumPy's scalars (float64's from Python's float) that NumPy's arrays do not have
+_SCALAR_ONLY = frozenset(
+    ("as_integer_ratio", "bit_count", "denominator", "fromhex", "hex", "is_integer", "numerator")
+)
+
+
+def _scalar_only(name: str) -> property:
+    """The attribute `name` of NumPy's scalars: a scalar result's is its NumPy scalar's; any other array
+    has none, as NumPy's arrays (AttributeError)."""
+
+    def get(self):
+        value = self._value
+        if isinstance(value, np.generic):
+            return getattr(value, name)
+        raise AttributeError(f"'ndarray' object has no attribute '{name}'")
+
+    return property(get, doc=f"NumPy's scalar's `{name}`, for a scalar result (see `wrap`).")
+
+
 def _number_protocol(dtype, name: str, refused: str) -> None:
     """NumPy's TypeError for a scalar of `dtype` without the method `name` (for dtypes of kinds in
     `refused`)."""
@@ -505,9 +524,11 @@ class ndarray(_ArrayBase, ArrayMethods):
 
         Notes
         -----
-        Concrete values only: under `jit` it raises ConcretizationError.
+        Concrete values only: under `jit` it raises ConcretizationError. An array on a device is
+        read back (an explicit copy, as the result is host memory).
         """
-        return self._scalar(".tobytes()").tobytes(order)
+        return _devices.host_values(self._scalar(".tobytes()")).tobytes(order)
+
 
     def __len__(self):
         shape = self._value.shape
@@ -685,3 +706,5 @@ def is_tracing() -> bool:
 
 
 install_operators(ndarray)
+for _name in _SCALAR_ONLY:
+    setattr(ndarray, _name, _scalar_only(_name))

@@ -1120,4 +1120,51 @@ class ArrayMethods(MemoryMethods):
         -----
         The array is read to the host (a traced array raises ConcretizationError).
         """
-        self._scalar(".tofile()").tofile(fid, sep=sep, format=format)
+        from arraystack._core.devices import host_values
+
+        host_values(self._scalar(".tofile()")).tofile(fid, sep=sep, format=format)
+
+    def dump(self, file: Any) -> None:
+        """Dump a pickle of the array to the specified file.
+
+        The array can be read back with pickle.load or arraystack.load (with ``allow_pickle=True``).
+
+        Parameters
+        ----------
+        file : str or Path or file
+            A file object open for writing bytes, or the name of the file.
+
+        Returns
+        -------
+        None
+
+        See Also
+        --------
+        numpy.ndarray.dump : The NumPy method this mirrors.
+        dumps, arraystack.load
+        """
+        import os
+        import pickle
+
+        if isinstance(file, (str, os.PathLike)):
+            with open(file, "wb") as f:
+                pickle.dump(self, f, protocol=2)
+        else:
+            pickle.dump(self, file, protocol=2)
+
+    def dumps(self) -> bytes:
+        """Return the pickle of the array as bytes; pickle.loads converts them back to an array.
+
+        Returns
+        -------
+        out : bytes
+            The pickle (protocol 2, as NumPy's).
+
+        See Also
+        --------
+        numpy.ndarray.dumps : The NumPy method this mirrors.
+        dump
+        """
+        import pickle
+
+        return pickle.dumps(self, protocol=2)

@@ -35,9 +35,15 @@ def _public_callables():
 
 
 PUBLIC = _public_callables()
+# the attributes of NumPy's scalars that scalar results have (array.py `_SCALAR_ONLY`): not NumPy's
+# arrays', checked by test_scalar_only_attributes_name_numpys_scalars
+SCALAR_ONLY = {"as_integer_ratio", "bit_count", "denominator", "fromhex", "hex", "is_integer", "numerator"}
+# public methods and properties of ndarray
 METHODS = sorted(
-    n for n in dir(arraystack.ndarray) if not n.startswith("_") and n not in {"mro"}
-)  # public methods and properties of ndarray
+    n
+    for n in dir(arraystack.ndarray)
+    if not n.startswith("_") and n not in {"mro"} and n not in SCALAR_ONLY
+)
 
 
 def _sections(doc):
@@ -165,6 +171,15 @@ def test_ndarray_member_has_numpy_style_docstring(name):
     assert sections & {"Returns", "Yields"}, f"ndarray.{name}: no Returns section"
     assert "See Also" in sections, f"ndarray.{name}: no See Also section"
     _annotated(member, f"ndarray.{name}")
+
+
+def test_scalar_only_attributes_name_numpys_scalars():
+    from arraystack._core.array import _SCALAR_ONLY
+
+    assert set(_SCALAR_ONLY) == SCALAR_ONLY
+    for name in SCALAR_ONLY:
+        member = inspect.getattr_static(arraystack.ndarray, name)
+        assert isinstance(member, property) and "NumPy's scalar" in member.__doc__
 
 
 def test_ufunc_docstrings_come_from_the_table():

@@ -101,6 +101,31 @@ def test_round_and_trunc_are_numpys(k):
     assert _python_rounding(got) == _python_rounding(expected)
 
 
+@pytest.mark.parametrize("k", range(len(EXPRESSIONS) + len(ARRAYS)))
+def test_the_methods_of_numpys_scalars_are_a_scalar_results(k):
+    """float64.is_integer(), int64.bit_count(), ...: a scalar result has them as its NumPy scalar
+    does (the same values, the same AttributeError for another type); arrays have none."""
+    make = (EXPRESSIONS + ARRAYS)[k]
+    with numpy.errstate(all="ignore"):
+        expected = make(numpy, A.copy(), F.copy())
+        got = make(arraystack, arraystack.asarray(A), arraystack.asarray(F))
+    for name in ("is_integer", "as_integer_ratio", "bit_count", "hex", "numerator", "denominator"):
+        if hasattr(expected, name):
+            want = getattr(expected, name)
+            want = want() if callable(want) and name != "fromhex" else want
+            found = getattr(got, name)
+            assert (found() if callable(found) else found) == want, name
+        else:
+            assert not hasattr(got, name), name
+
+
+def test_dump_and_dumps_pickle_the_array(tmp_path):
+    a = arraystack.asarray(F)
+    assert repr(pickle.loads(a.dumps())) == repr(a) and repr(pickle.loads(F.dumps())) == repr(F)
+    a.dump(tmp_path / "a.pkl")
+    numpy.testing.assert_array_equal(arraystack.load(tmp_path / "a.pkl", allow_pickle=True), F)
+
+
 def test_scalars_key_dicts_join_sets_and_count():
     a = arraystack.asarray(A)
     assert set(a) == set(A) and collections.Counter(a) == collections.Counter(A)

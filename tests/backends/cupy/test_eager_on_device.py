@@ -6,6 +6,7 @@ every case is written once against the module `m` and an array maker `a`."""
 from __future__ import annotations
 
 import math
+import pickle
 
 import numpy as np
 import pytest
@@ -345,3 +346,19 @@ def test_round_of_a_device_scalar_is_that_of_numpys_scalar(standin):
         math.trunc(x[0])
     with pytest.raises(TypeError, match="type ndarray doesn't define __round__ method"):
         round(x)
+
+
+def test_methods_that_give_host_data_read_a_device_array_back(standin, tmp_path):
+    """tolist, tobytes, tofile, dumps: their results are host memory, so a device array is read back
+    (an explicit copy); numpy.asarray of it still raises, as cupy's does."""
+    host = np.arange(6.0).reshape(2, 3)
+    x = ast.asarray(host, device="cuda")
+    assert x.tolist() == host.tolist() and x.T.tobytes() == host.T.tobytes()
+    assert x.tobytes(order="F") == host.tobytes(order="F")
+    x.tofile(tmp_path / "x.bin")
+    np.testing.assert_array_equal(np.fromfile(tmp_path / "x.bin").reshape(2, 3), host)
+    back = pickle.loads(x.dumps())
+    assert back.device == "cuda:0"
+    np.testing.assert_array_equal(back.to_device("cpu"), host)
+    with pytest.raises(TypeError, match="Implicit conversion to a NumPy array is not allowed"):
+        np.asarray(x)
