@@ -1,7 +1,8 @@
 """arraystack.testing: NumPy's assertions (mirrors numpy.testing), accepting arraystack arrays.
 
 Each array assertion is numpy.testing's own, called with arraystack arrays (also inside tuples, lists and
-dicts) replaced by their NumPy buffers, so tolerances, NaN handling and messages are NumPy's. Traced values
+dicts) replaced by their NumPy buffers (arrays on a device, arraystack's or cupy's, read back), so
+tolerances, NaN handling and messages are NumPy's. Traced values
 have no data to compare: asserting on one raises a ConcretizationError. Assertions about exceptions and
 warnings are NumPy's, re-exported.
 """
@@ -12,17 +13,23 @@ import functools
 
 import numpy.testing as _npt
 
+from arraystack._core import devices as _devices
 from arraystack._core.array import ndarray
 
 
 def _host(obj):
+    """`obj` with its arrays as NumPy arrays: an array on a device (arraystack's, or cupy's own) is
+    read back, as cupy.testing does."""
     if isinstance(obj, ndarray):
-        return obj._scalar("an arraystack.testing assertion")
+        return _devices.host_values(obj._scalar("an arraystack.testing assertion"))
     t = type(obj)
     if t is list or t is tuple:
         return t(_host(o) for o in obj)
     if t is dict:
         return {k: _host(v) for k, v in obj.items()}
+    if hasattr(t, "__cuda_array_interface__"):
+        buffer = _devices.adopt(obj)
+        return obj if buffer is None else _devices.host_values(buffer)
     return obj
 
 

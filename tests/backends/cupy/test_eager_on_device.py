@@ -362,3 +362,15 @@ def test_methods_that_give_host_data_read_a_device_array_back(standin, tmp_path)
     np.testing.assert_array_equal(back.to_device("cpu"), host)
     with pytest.raises(TypeError, match="Implicit conversion to a NumPy array is not allowed"):
         np.asarray(x)
+
+
+def test_arraystack_testing_reads_device_arrays_back(standin):
+    """arraystack.testing compares arrays on a device (arraystack's and cupy's own) as cupy.testing
+    does: read back, then NumPy's assertion, tolerances and messages."""
+    host = np.array([1.0, 2.0, np.nan])
+    x, c = ast.asarray(host, device="cuda"), standin.asarray(host)
+    ast.testing.assert_allclose(x, host)
+    ast.testing.assert_array_equal(c, x)
+    ast.testing.assert_equal({"a": [x]}, {"a": [host]})
+    with pytest.raises(AssertionError, match="Not equal to tolerance"):
+        ast.testing.assert_allclose(x, host + 1)
