@@ -366,6 +366,17 @@ class ndarray(_ArrayBase, ArrayMethods):
         out = value if dtype is None else value.astype(dtype, copy=False)
         return out.copy() if copy else out
 
+    @property
+    def __array_interface__(self) -> dict:
+        """NumPy's array interface of an array in host memory (its buffer's, shared: PIL's
+        `Image.fromarray` and other consumers of the protocol read it); an array on a device, a traced
+        value and a dtype NumPy does not define itself (bfloat16) have none, and `__array__` serves
+        them."""
+        value = self._value
+        if isinstance(value, (_ndarray_np, np.generic)) and value.dtype.isbuiltin == 1:
+            return value.__array_interface__
+        raise AttributeError("only an array in host memory of a NumPy dtype has __array_interface__")
+
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         return families.ufunc_dispatch.array_ufunc(ufunc, method, inputs, kwargs)
 

@@ -250,3 +250,27 @@ def test_dlpack_of_traced_value_raises():
         _traced(lambda x: x.__dlpack__())
     with pytest.raises(ConcretizationError):
         _traced(numpy.from_dlpack)
+
+
+def test_the_array_interface_is_the_host_buffers():
+    """`__array_interface__` (what PIL's Image.fromarray and other consumers read) is the NumPy
+    buffer's, memory shared; dtypes NumPy does not define itself (bfloat16), device arrays and traced
+    values have none, and numpy.asarray takes `__array__` there."""
+    from arraystack.ir.avals import bfloat16
+
+    host = numpy.arange(12, dtype=numpy.uint8).reshape(3, 4)
+    x = arraystack.asarray(host)
+    assert x.__array_interface__ == x._value.__array_interface__
+    assert x.T.__array_interface__["strides"] == host.T.__array_interface__["strides"]
+    assert x.sum().__array_interface__["typestr"] == host.sum().__array_interface__["typestr"]
+    assert numpy.shares_memory(numpy.asarray(x), x._value)
+    b = arraystack.asarray(numpy.ones(2, bfloat16))
+    assert not hasattr(b, "__array_interface__") and numpy.asarray(b).dtype == bfloat16
+
+    def traced(a):
+        assert not hasattr(a, "__array_interface__")
+        return a + 1
+
+    arraystack.jit(traced)(host)
+    image = pytest.importorskip("PIL.Image")
+    numpy.testing.assert_array_equal(numpy.asarray(image.fromarray(x)), host)

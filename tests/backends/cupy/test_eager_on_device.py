@@ -374,3 +374,8 @@ def test_arraystack_testing_reads_device_arrays_back(standin):
     ast.testing.assert_equal({"a": [x]}, {"a": [host]})
     with pytest.raises(AssertionError, match="Not equal to tolerance"):
         ast.testing.assert_allclose(x, host + 1)
+
+
+def test_a_device_array_has_no_host_array_interface(standin):
+    x = ast.asarray(np.arange(3.0), device="cuda")
+    assert not hasattr(x, "__array_interface__") and hasattr(x, "__cuda_array_interface__")
