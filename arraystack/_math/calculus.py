@@ -12,7 +12,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 import arraystack as anp
-from arraystack._core.array import wrap
+from arraystack._core.array import scalar_result, wrap
 from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to_numpy
@@ -389,13 +389,13 @@ def interp(
         xp, fp = xp[order], fp[order]
         xp = anp.concatenate((xp[-1:] - period, xp, xp[0:1] + period))
         fp = anp.concatenate((fp[-1:], fp, fp[0:1]))
-    if dtype is np.float64:
-        return _interp_real(x, xp, fp, left, right)
+    if dtype is np.float64:  # a scalar x gives NumPy's scalar
+        return scalar_result(_interp_real(x, xp, fp, left, right))
     lefts = (None, None) if left is None else (np.real(left), np.imag(left))
     rights = (None, None) if right is None else (np.real(right), np.imag(right))
     re = _interp_real(x, xp, anp.real(fp), lefts[0], rights[0])
     im = _interp_real(x, xp, anp.imag(fp), lefts[1], rights[1])
-    return wrap(bind(complex_p, re._value, im._value))
+    return scalar_result(wrap(bind(complex_p, re._value, im._value)))
 
 
 @defers_to_numpy

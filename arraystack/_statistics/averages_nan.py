@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack._core.array import scalar_result
 from arraystack._core.devices import host_values
 from arraystack._core.dtypes import check_supported, result_type
 from arraystack._core.overrides import defers_to_numpy
@@ -215,7 +216,7 @@ def nanvar(
         return var(
             a, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction
         )
-    return store(r, out)
+    return store(r, out) if out is not None else scalar_result(store(r, out))  # NumPy's scalar
 
 
 @defers_to_numpy

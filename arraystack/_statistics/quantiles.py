@@ -12,7 +12,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
 import arraystack as anp
-from arraystack._core.array import ndarray
+from arraystack._core.array import ndarray, scalar_result
 from arraystack._core.devices import constants_on_operand_device, host_values
 from arraystack._core.dtypes import holds_host
 from arraystack._core.interop import call_host
@@ -105,7 +105,7 @@ def _finish(result, qshape, kept, keepdims, out):
     if out is not None:
         out[...] = result
         return out
-    return result
+    return scalar_result(result)  # NumPy's 0-d results are scalars: np.median(a) is a float64
 
 
 def _lerp(a, b, t, dtype=None):

@@ -42,6 +42,15 @@ EXPRESSIONS = [
     lambda xp, a, f: xp.multiply(2, xp.float32(3)),
     lambda xp, a, f: xp.maximum(xp.asarray(2), 1.5),
     lambda xp, a, f: xp.negative(xp.asarray(4)),
+    lambda xp, a, f: xp.median(f),
+    lambda xp, a, f: xp.nanmedian(f),
+    lambda xp, a, f: xp.percentile(a, 33),
+    lambda xp, a, f: xp.nanpercentile(f, 33, method="nearest"),
+    lambda xp, a, f: xp.quantile(f, 0.3, method="hazen"),
+    lambda xp, a, f: xp.nanquantile(f, 0.7),
+    lambda xp, a, f: xp.nanvar(f),
+    lambda xp, a, f: xp.interp(0.25, f, f * 2),
+    lambda xp, a, f: xp.interp(0.25, f, f + 1j),
 ]
 ARRAYS = [
     lambda xp, a, f: xp.asarray(3),
