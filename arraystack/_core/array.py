@@ -367,6 +367,18 @@ class ndarray(_ArrayBase, ArrayMethods):
         return out.copy() if copy else out
 
     @property
+    def data(self) -> memoryview:
+        """Python buffer object pointing to the start of the array's data.
+
+        Mirrors numpy.ndarray.data: a memoryview of the host buffer, shared. An array on a device has
+        none (its memory is not the host's: AttributeError); a traced value raises ConcretizationError.
+        """
+        value = self._scalar(".data")
+        if isinstance(value, (_ndarray_np, np.generic)):
+            return value.data
+        raise AttributeError("only an array in host memory has .data; read it back with to_device('cpu')")
+
+    @property
     def __array_interface__(self) -> dict:
         """NumPy's array interface of an array in host memory (its buffer's, shared: PIL's
         `Image.fromarray` and other consumers of the protocol read it); an array on a device, a traced

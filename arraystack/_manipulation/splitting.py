@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._transforms.aliasing import view_of
-from arraystack._core.array import ndarray, wrap
+from arraystack._core.array import ndarray, scalar_result, wrap
 from arraystack._creation.basic import asarray
 from arraystack._manipulation.reshaping import moveaxis
 from arraystack._core.shapes import normalize_axis
@@ -226,8 +226,8 @@ def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[NDArray, ...]:
         raise ValueError("Input array must be at least 1-d.")
     x = moveaxis(x, axis, 0)
     rest = x.shape[1:]
-    return tuple(
-        wrap(bind(reshape_p, _slice_axis(x, 0, i, i + 1)._value, new_sizes=rest))
+    return tuple(  # the elements of a 1-d array are NumPy's scalars, as NumPy's unstack gives them
+        scalar_result(wrap(bind(reshape_p, _slice_axis(x, 0, i, i + 1)._value, new_sizes=rest)))
         for i in range(x.shape[0])
     )
 

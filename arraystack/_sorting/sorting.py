@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._core.array import ndarray, wrap
+from arraystack._core.array import ndarray, scalar_result, wrap
 from arraystack._core.devices import constants_beside, host_values
 from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to_numpy
@@ -443,7 +443,8 @@ def searchsorted(
         # binary search visits, and none when v is empty, so it may search through a bad sorter
         mode = "sorter" if v.size else "clip"
         av = bind(gather_p, av, _as_raw(sorter, _INT64), mode=mode)
-    return wrap(bind(searchsorted_p, av, _as_raw(v, dtype), side=side))
+    # a scalar v gives NumPy's scalar (np.int64), an array v an array
+    return scalar_result(wrap(bind(searchsorted_p, av, _as_raw(v, dtype), side=side)))
 
 
 def _bins_decreasing(bins):

@@ -253,7 +253,7 @@ def test_dlpack_of_traced_value_raises():
 
 
 def test_the_array_interface_is_the_host_buffers():
-    """`__array_interface__` (what PIL's Image.fromarray and other consumers read) is the NumPy
+    """`__array_interface__` and `.data` (what PIL's Image.fromarray and other consumers read) is the NumPy
     buffer's, memory shared; dtypes NumPy does not define itself (bfloat16), device arrays and traced
     values have none, and numpy.asarray takes `__array__` there."""
     from arraystack.ir.avals import bfloat16
@@ -264,6 +264,8 @@ def test_the_array_interface_is_the_host_buffers():
     assert x.T.__array_interface__["strides"] == host.T.__array_interface__["strides"]
     assert x.sum().__array_interface__["typestr"] == host.sum().__array_interface__["typestr"]
     assert numpy.shares_memory(numpy.asarray(x), x._value)
+    for got, want in [(x.data, host.data), (x.T.data, host.T.data), (x.sum().data, host.sum().data)]:
+        assert (got.tobytes(), got.format, got.shape) == (want.tobytes(), want.format, want.shape)
     b = arraystack.asarray(numpy.ones(2, bfloat16))
     assert not hasattr(b, "__array_interface__") and numpy.asarray(b).dtype == bfloat16
 

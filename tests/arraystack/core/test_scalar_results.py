@@ -51,6 +51,8 @@ EXPRESSIONS = [
     lambda xp, a, f: xp.nanvar(f),
     lambda xp, a, f: xp.interp(0.25, f, f * 2),
     lambda xp, a, f: xp.interp(0.25, f, f + 1j),
+    lambda xp, a, f: xp.searchsorted(a[::2], 4),
+    lambda xp, a, f: xp.unstack(f)[3],
 ]
 ARRAYS = [
     lambda xp, a, f: xp.asarray(3),

@@ -379,3 +379,5 @@ def test_arraystack_testing_reads_device_arrays_back(standin):
 def test_a_device_array_has_no_host_array_interface(standin):
     x = ast.asarray(np.arange(3.0), device="cuda")
     assert not hasattr(x, "__array_interface__") and hasattr(x, "__cuda_array_interface__")
+    with pytest.raises(AttributeError, match="only an array in host memory has .data"):
+        x.data
