@@ -380,4 +380,4 @@ def test_a_device_array_has_no_host_array_interface(standin):
     x = ast.asarray(np.arange(3.0), device="cuda")
     assert not hasattr(x, "__array_interface__") and hasattr(x, "__cuda_array_interface__")
     with pytest.raises(AttributeError, match="only an array in host memory has .data"):
-        x.data
+        _ = x.data
