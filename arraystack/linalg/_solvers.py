@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.devices import constants_on_operand_device
-from arraystack._core.array import wrap
+from arraystack._core.array import scalar_result, wrap
 from arraystack._creation.basic import asarray
 from arraystack.linalg._matmul import matmul
 from arraystack._manipulation.reshaping import broadcast_shapes, broadcast_to, matrix_transpose, reshape
@@ -179,7 +179,7 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond: float | None = None) -> tuple:
                 "Compute the residuals from x instead: sum(abs(b - a @ x)**2, axis=0).",
             )
         resids = wrap(resids) if r == n else empty
-    return x, resids, wrap(rank), wrap(s)
+    return x, resids, scalar_result(wrap(rank)), wrap(s)  # the rank: NumPy's int32 scalar
 
 
 _NoValue = np._NoValue
