@@ -131,7 +131,12 @@ def statistics(np):
     rng = np.random.default_rng(2)
     a = rng.normal(size=100)
     q = np.percentile(a, [10, 50, 90]).round(6)
-    return q, round(np.std(a), 4), np.quantile(a, 0.25).round(6), np.corrcoef(a[:50], a[50:]).round(6)
+    return (
+        q,
+        round(np.std(a), 4),
+        np.quantile(a, 0.25).round(6),
+        np.corrcoef(a[:50], a[50:]).round(6),
+    )
 
 
 PROGRAMS = [
