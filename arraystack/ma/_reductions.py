@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 import arraystack as xp
+from arraystack._core.array import scalar_result
 from arraystack.ma._fill import maximum_fill, minimum_fill
 
 
@@ -155,7 +156,7 @@ class MaskedReductions:
         count = self.count(axis=axis, keepdims=keepdims)
         if count.ndim == 0 and _ma().concrete(count) and int(count) == 0:
             return _ma().masked
-        return true_divide(total * 1.0, count)
+        return scalar_result(true_divide(total * 1.0, count))  # NumPy's scalar where 0-d
 
     def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         """Compute the variance along the specified axis, skipping masked entries.
@@ -195,11 +196,11 @@ class MaskedReductions:
             anomalies = anomalies * anomalies
         dvar = true_divide(anomalies.sum(axis=axis, keepdims=keepdims), count)
         if not isinstance(dvar, module.MaskedArray):
-            return dvar
+            return scalar_result(dvar)
         if dvar.ndim == 0:
             if not module.concrete(dvar._mask):
                 return dvar
-            return module.masked if bool(dvar._mask) else dvar._data
+            return module.masked if bool(dvar._mask) else scalar_result(dvar._data)
         from arraystack.ma._masking import shrink_mask
 
         mask = xp.logical_or(self._mask.all(axis=axis, keepdims=keepdims), count <= 0)
@@ -292,6 +293,32 @@ class MaskedReductions:
         numpy.ma.MaskedArray.max : The NumPy method this mirrors.
         """
         return self._extreme("max", maximum_fill, axis, fill_value, keepdims)
+
+    def ptp(self, axis=None, out=None, fill_value=None, keepdims=False):
+        """Return (maximum - minimum) along the given dimension, skipping masked entries.
+
+        Parameters
+        ----------
+        axis : None or int, optional
+            Axis along which to find the peaks; the flattened array by default.
+        out : None
+            Not supported (None only).
+        fill_value : scalar, optional
+            Value used to fill in the masked values.
+        keepdims : bool, optional
+            Keep the reduced axes with size one.
+
+        Returns
+        -------
+        ptp : MaskedArray, scalar or masked
+            The range of the unmasked entries; masked where all reduced entries are masked.
+
+        See Also
+        --------
+        numpy.ma.MaskedArray.ptp : The NumPy method this mirrors.
+        """
+        high = self.max(axis=axis, fill_value=fill_value, keepdims=keepdims)
+        return high - self.min(axis=axis, fill_value=fill_value, keepdims=keepdims)
 
     def argmin(self, axis=None, fill_value=None, out=None, keepdims=False):
         """Return array of indices to the minimum values along the given axis (masked skipped).

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 import arraystack as xp
+from arraystack._core.array import scalar_result
 from arraystack.ma._array import MaskedArray, concrete, masked, nomask
 from arraystack.ma._masking import getdata, getmask, getmaskarray, shrink_mask
 
@@ -298,7 +299,7 @@ def average(a, axis=None, weights=None, returned=False, keepdims=False):
         avg = true_divide((a * w).sum(axis=axis, keepdims=keepdims), scale)
     if returned:
         return avg, xp.asarray(scale).astype(np.result_type(getdata(avg).dtype, float))
-    return avg
+    return scalar_result(avg)  # NumPy's scalar where 0-d
 
 
 average.__doc__ = _doc(
@@ -369,7 +370,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     if not keepdims:
         mid, mask = mid.squeeze(axis), mask.squeeze(axis)
     if mid.ndim == 0:
-        return masked if bool(mask) else mid
+        return masked if bool(mask) else scalar_result(mid)
     return MaskedArray._new(mid, mask)
 
 
