@@ -405,6 +405,10 @@ def _dot_general(xp, x, y, *, dimension_numbers):
         if out.dtype is not x.dtype and x.dtype == bfloat16:
             out = out.astype(bfloat16)  # ml_dtypes' matmul is float32's: rounded once, as in JAX
         return out if out.ndim else xp.asarray(out)
+    if not lb and x.ndim == y.ndim == 2 and len(lc) == 1:  # a transposed operand: matmul of .T views
+        a, b = (x.T if lc[0] == 0 else x), (y.T if rc[0] == 1 else y)
+        out = xp.matmul(a, b)
+        return out.astype(bfloat16) if out.dtype is not x.dtype and x.dtype == bfloat16 else out
     lfree = [i for i in range(x.ndim) if i not in lc and i not in lb]
     rfree = [i for i in range(y.ndim) if i not in rc and i not in rb]
     batch = [x.shape[i] for i in lb]
