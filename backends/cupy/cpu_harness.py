@@ -22,6 +22,7 @@ by source hash (kernel_cache.py) in memory and on disk.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import re
@@ -30,7 +31,7 @@ import subprocess
 import tempfile
 
 import numpy as np
-from arraystack.backends.cupy.kernel_cache import KernelCache, key_of
+from arraystack.backends.cupy.kernel_cache import KernelCache, default_cache_dir, key_of
 
 HARNESS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "harness")
 HEADER = os.path.join(HARNESS_DIR, "cuda_on_cpu.h")
@@ -128,20 +129,68 @@ extern "C" int cuda_on_cpu_launch_{name}(const unsigned* dims, void** args, char
 """
 
 
-def _build(text: str) -> bytes:
+_pch_dirs: dict = {}  # (compiler, cache directory) -> the folder of the precompiled header, or None
+
+
+def _precompiled(cxx: str, root: str) -> str | None:
+    """The folder holding `cuda_on_cpu.h.gch`, g++'s precompiled form of the harness header, built once
+    per compiler, options and header text under the cache directory `root`; None for another compiler
+    or where it cannot be built. The standard headers the harness includes take about half of a small
+    kernel's build; g++ reads the .gch in place of the header when the folder is searched first and the
+    options match, and reads the header itself otherwise, so a missing or stale one costs only time."""
+    if (cxx, root) in _pch_dirs:
+        return _pch_dirs[cxx, root]
+    found = None
+    try:
+        version = subprocess.run([cxx, "--version"], capture_output=True, text=True, check=False)
+        if "Free Software Foundation" in version.stdout and "clang" not in version.stdout:
+            with open(HEADER) as f:
+                key = key_of(f.read(), " ".join(FLAGS), version.stdout)
+            folder = os.path.join(root, "cuda-cpu-pch", key[:32])
+            target = os.path.join(folder, "cuda_on_cpu.h.gch")
+            if not os.path.exists(target):
+                os.makedirs(folder, exist_ok=True)
+                fd, tmp = tempfile.mkstemp(dir=folder, suffix=".gch")
+                os.close(fd)
+                header_flags = [f for f in FLAGS if f != "-shared"]
+                built = subprocess.run(
+                    [cxx, *header_flags, "-w", "-x", "c++-header", HEADER, "-o", tmp],
+                    capture_output=True,
+                    check=False,
+                )
+                if built.returncode == 0:
+                    os.replace(tmp, target)
+                elif os.path.exists(tmp):
+                    os.unlink(tmp)
+            found = folder if os.path.exists(target) else None
+    except OSError:
+        found = None
+    _pch_dirs[cxx, root] = found
+    return found
+
+
+def _build(text: str, cache_root: str | None = None) -> bytes:
     cxx = compiler()
     if cxx is None:
         raise RuntimeError("the CPU harness needs a C++ compiler (g++ or clang++; or set CXX)")
+    root = cache_root or default_cache_dir()
+    pch = _precompiled(cxx, root)
     with tempfile.TemporaryDirectory() as tmp:
         src, lib = os.path.join(tmp, "kernel.cpp"), os.path.join(tmp, "kernel.so")
         with open(src, "w") as f:
             f.write(text)
+        command = [cxx, *FLAGS, "-I", HARNESS_DIR, src, "-o", lib]
         done = subprocess.run(
-            [cxx, *FLAGS, "-I", HARNESS_DIR, src, "-o", lib],
+            command[:1] + ["-I", pch] + command[1:] if pch else command,
             capture_output=True,
             text=True,
             check=False,
         )
+        if done.returncode != 0 and pch:  # a damaged .gch fails the build: without it, and gone
+            _pch_dirs[cxx, root] = None
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(pch, "cuda_on_cpu.h.gch"))
+            done = subprocess.run(command, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise RuntimeError(f"the C++ compiler rejected the kernel:\n{done.stderr[-6000:]}")
         with open(lib, "rb") as f:
@@ -248,14 +297,14 @@ def load(source: str, kernel_name: str, cache_dir: str | None = None) -> CpuKern
     if cache_dir not in _cache:
         _cache[cache_dir] = KernelCache("cpu", cache_dir, ".so")
     cache = _cache[cache_dir]
-    path = cache.file(key, lambda: _build(text))
+    path = cache.file(key, lambda: _build(text, cache_dir))
     library = _libraries.get(path)
     if library is None:
         try:
             library = ctypes.CDLL(path)
         except OSError:  # a file that passes its digest but does not load: build it again
             cache.memory.pop(key, None)
-            path = cache.store(key, _build(text))
+            path = cache.store(key, _build(text, cache_dir))
             library = ctypes.CDLL(path)
         _libraries[path] = library
     return CpuKernel(library, kernel_name, params[kernel_name], path)

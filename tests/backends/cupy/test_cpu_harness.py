@@ -3,6 +3,9 @@ so a kernel's barriers, shuffles and votes behave as on a GPU, and misuse fails 
 
 from __future__ import annotations
 
+import pathlib
+import subprocess
+
 import numpy as np
 import pytest
 from arraystack.backends.cupy import cpu_harness
@@ -145,3 +148,36 @@ def test_scalar_arguments_pass_by_value_with_their_c_types():
         kernel(1, 2048, (out, np.int8(1), np.uint16(1), np.float32(1), 1.0, 1))
     with pytest.raises(ValueError, match="no extern"):
         cpu_harness.load(SOURCE, "missing")
+
+
+def test_the_precompiled_header_serves_builds_and_a_damaged_one_is_dropped(tmp_path, monkeypatch):
+    """With g++, builds read harness/cuda_on_cpu.h from a precompiled header made once under the cache
+    directory; kernels built with and without it compute the same, and a damaged .gch makes the build
+    go on without it (and removes it)."""
+    cxx = cpu_harness.compiler()
+    if cxx is None:
+        pytest.skip("no C++ compiler")
+    monkeypatch.setattr(cpu_harness, "_pch_dirs", {})
+    x = np.arange(1000, dtype=np.float32) % 5
+    sums = []
+    for root in (tmp_path / "with", tmp_path / "without", tmp_path / "damaged"):
+        if root.name == "without":
+            cpu_harness._pch_dirs[cxx, str(root)] = None
+        if root.name == "damaged":
+            folder = cpu_harness._precompiled(cxx, str(root))
+            if folder is not None:
+                gch = tmp_path / "with" / "cuda-cpu-pch" / pathlib.Path(folder).name
+                data = (gch / "cuda_on_cpu.h.gch").read_bytes()
+                (pathlib.Path(folder) / "cuda_on_cpu.h.gch").write_bytes(data[: len(data) // 3])
+        kernel = cpu_harness.load(SOURCE, "block_sum", cache_dir=str(root))
+        out = np.zeros(2, np.float32)
+        kernel((2,), (64,), (x, out, np.int64(x.size)))
+        sums.append(out.sum())
+    assert sums == [x.sum()] * 3
+    made = list((tmp_path / "with").glob("cuda-cpu-pch/*/cuda_on_cpu.h.gch"))
+    damaged = list((tmp_path / "damaged").glob("cuda-cpu-pch/*/cuda_on_cpu.h.gch"))
+    gcc = "Free Software Foundation" in subprocess.run(
+        [cxx, "--version"], capture_output=True, text=True, check=False
+    ).stdout
+    assert len(made) == (1 if gcc else 0) and not damaged
+    assert not (tmp_path / "without" / "cuda-cpu-pch").exists()
