@@ -321,6 +321,7 @@ def _fix_head(vals, head, n):
 
 
 @defers_to_numpy
+@_devices.constants_on_operand_device
 def linspace(
     start: ArrayLike,
     stop: ArrayLike,
@@ -440,6 +441,7 @@ def _shape_of(x):
 
 
 @defers_to_numpy
+@_devices.constants_on_operand_device
 def logspace(
     start: ArrayLike,
     stop: ArrayLike,
@@ -493,6 +495,7 @@ def _ndmin(a, ndmin):
 
 
 @defers_to_numpy
+@_devices.constants_on_operand_device
 def geomspace(
     start: ArrayLike,
     stop: ArrayLike,

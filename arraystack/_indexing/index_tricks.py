@@ -275,7 +275,7 @@ def ravel_multi_index(
         elif m == "clip" or (m == "raise" and not _concrete(c)):
             c = clip(c, 0, d - 1)
         elif m == "raise":
-            raw = np.asarray(c._value)
+            raw = host_values(c._value)
             if np.any((raw < 0) | (raw >= d)):
                 raise ValueError("invalid entry in coordinates array")
         else:

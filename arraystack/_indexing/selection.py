@@ -377,6 +377,7 @@ def putmask(a: NDArray, mask: ArrayLike, values: ArrayLike) -> None:
 
 
 @defers_to_numpy
+@constants_on_operand_device(checked=1)
 def place(arr: NDArray, mask: ArrayLike, vals: ArrayLike) -> None:
     """Change elements of an array based on conditional and input values (in place).
 
@@ -404,7 +405,7 @@ def place(arr: NDArray, mask: ArrayLike, vals: ArrayLike) -> None:
     mask = _same_size_mask("place", arr, mask)
     vals = ravel(asarray(vals))
     if vals.size == 0:
-        if _concrete(mask) and not np.any(np.asarray(mask._value)):
+        if _concrete(mask) and not np.any(host_values(mask._value)):
             return
         raise ValueError("Cannot insert from an empty array!")
     vals = astype(vals, arr.dtype) if vals.dtype != arr.dtype else vals

@@ -17,6 +17,7 @@ from numpy.lib.array_utils import normalize_axis_index
 
 import arraystack as anp
 from arraystack._core.array import ndarray
+from arraystack._core.devices import host_values
 from arraystack._core.host_calls import host_arguments, wrap_result
 from arraystack._core.overrides import defers_to_numpy
 from arraystack.ir.core import ShapeDependsOnDataError
@@ -32,8 +33,8 @@ __all__ = ["append", "delete", "insert", "resize", "trim_zeros"]
 def _host_index(obj):
     """`obj` (an index, slice, sequence or array of positions) as NumPy data: positions must be known
     while tracing (a traced one raises ConcretizationError)."""
-    if isinstance(obj, ndarray):
-        return np.asarray(obj)
+    if isinstance(obj, ndarray):  # read back from a device: the positions decide the result's shape
+        return host_values(obj._scalar("an index of delete or insert"))
     if isinstance(obj, (list, tuple)):
         return type(obj)(_host_index(o) for o in obj)
     return obj

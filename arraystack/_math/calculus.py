@@ -13,7 +13,7 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 import arraystack as anp
 from arraystack._core.array import scalar_result, wrap
-from arraystack._core.devices import constants_on_operand_device
+from arraystack._core.devices import constants_on_operand_device, host_values
 from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to_numpy
 from arraystack.ir.core import Tracer, bind
@@ -160,11 +160,12 @@ def _spacing(distances, size):
     if isinstance(distances._value, Tracer):
         # Note: NumPy collapses equal spacings to a scalar; traced spacings keep the general formula
         return diff(distances)
-    diffx = np.diff(np.asarray(distances._value))
+    diffx = np.diff(host_values(distances._value))
     return wrap(diffx[0]) if (diffx == diffx[0]).all() else wrap(diffx)
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def gradient(
     f: ArrayLike,
     *varargs: ArrayLike,

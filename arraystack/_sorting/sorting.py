@@ -261,7 +261,7 @@ def lexsort(keys: ArrayLike | Sequence[ArrayLike], axis: int = -1) -> NDArray:
 
 
 def _kth_tuple(kth, n):
-    kth = np.asarray(kth._value if isinstance(kth, ndarray) else kth)
+    kth = host_values(kth._value if isinstance(kth, ndarray) else kth)
     if kth.dtype.kind not in "iu" or kth.ndim > 1:
         raise TypeError("Partition index must be integer")
     result = []

@@ -10,6 +10,7 @@ import numpy as np
 
 import arraystack as anp
 from arraystack._core.overrides import defers_to_numpy
+from arraystack._core.devices import host_values
 from arraystack.ir.core import Tracer
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ def _concrete(x) -> bool:
 
 def _weights(weights, name, n, integral):
     w = anp.asarray(weights).astype(float)
-    host = np.asarray(w._value) if _concrete(w) else None
+    host = host_values(w._value) if _concrete(w) else None
     if integral and host is not None and not np.all(host == np.around(host)):
         raise TypeError(f"{name} must be integer")
     if w.ndim > 1:

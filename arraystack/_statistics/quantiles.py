@@ -144,7 +144,7 @@ def _quantile(arr, q, method, weak_q, counts=None):
     srt = _sorted_first(arr)
     qshape = q.shape
     if counts is None and _is_concrete(q):
-        xp, qv, size = np, np.asarray(q._value if isinstance(q, ndarray) else q), n
+        xp, qv, size = np, host_values(q._value if isinstance(q, ndarray) else q), n
     else:
         xp, qv = anp, anp.asarray(q)
         size = n if counts is None else counts.astype(qv.dtype if qv.dtype.kind == "f" else INTP)
@@ -204,7 +204,7 @@ def _prepare(a, q, axis, weights, method, scale):
     if scale is not None:
         q = q / scale if isinstance(q, ndarray) else np.true_divide(q, scale)
     if _is_concrete(q):
-        qc = np.asarray(q._value if isinstance(q, ndarray) else q)
+        qc = host_values(q._value if isinstance(q, ndarray) else q)
         if not (qc.size == 0 or (qc.min() >= 0 and qc.max() <= 1)):
             rng = "Quantiles must be in the range [0, 1]"
             raise ValueError(rng if scale is None else "Percentiles must be in the range [0, 100]")
@@ -229,7 +229,7 @@ def _valid_weights(weights, a, axis):
             )
         w = anp.transpose(w, tuple(np.argsort(axes)))
         w = anp.reshape(w, tuple(s if ax in axes else 1 for ax, s in enumerate(a.shape)))
-    if _is_concrete(w) and np.any(np.asarray(w._value) < 0):
+    if _is_concrete(w) and np.any(host_values(w._value) < 0):
         raise ValueError("Weights must be non-negative.")
     return anp.broadcast_to(w, a.shape)
 
@@ -241,7 +241,7 @@ def _weighted(arr, w, q):
     w = _take_first(w, order) if arr.ndim > 1 else w[order]
     cdf = anp.cumsum(w, axis=0, dtype=np.float64)
     cdf = cdf / cdf[-1]
-    if _is_concrete(cdf) and np.isnan(np.asarray(cdf._value)[-1]).any():
+    if _is_concrete(cdf) and np.isnan(host_values(cdf._value)[-1]).any():
         raise ValueError("Weights included NaN, inf or were all zero.")
     q = anp.asarray(q)
     if q.dtype.kind == "f":
@@ -290,6 +290,7 @@ def _quantile_api(a, q, axis, out, method, keepdims, weights, scale, nan):
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def quantile(
     a: ArrayLike,
     q: ArrayLike,
@@ -344,6 +345,7 @@ def quantile(
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def percentile(
     a: ArrayLike,
     q: ArrayLike,

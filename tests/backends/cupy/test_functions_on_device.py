@@ -1,0 +1,115 @@
+"""NumPy functions whose arguments are all on a device (the stand-in's cuda:0): weights, coordinates,
+quantiles, positions, masks and bins on the device with the data, a list beside them (host data, which
+follows the device array), and the results, on the device, equal NumPy's. Each reads back only what
+NumPy must know on the host (a shape from positions, a value check), as an explicit copy."""
+
+from __future__ import annotations
+
+import numpy
+import pytest
+
+import arraystack as ast
+
+rng = numpy.random.default_rng(0)
+X = rng.normal(size=(6, 4))
+w = numpy.array([1.0, 2, 1, 3, 1, 1])
+fw = numpy.array([1, 2, 1, 3, 1, 1])
+
+
+def _written(write, a):
+    """`a` after `write(a)`, a function writing it in place."""
+    write(a)
+    return a
+
+
+CASES = [
+    ("cov fweights", lambda m, D: m.cov(D(X.T), fweights=D(fw))),
+    ("cov aweights", lambda m, D: m.cov(D(X.T), aweights=D(w))),
+    ("quantile device q", lambda m, D: m.quantile(D(X), D(numpy.array([0.2, 0.8])), axis=0)),
+    (
+        "quantile weights",
+        lambda m, D: m.quantile(D(X[:, 0]), [0.5], weights=D(w), method="inverted_cdf"),
+    ),
+    ("percentile list", lambda m, D: m.percentile(D(X), [10, 90], axis=1)),
+    ("gradient coords", lambda m, D: m.gradient(D(X[:, 0]), D(numpy.cumsum(w)))),
+    ("gradient coords uniform", lambda m, D: m.gradient(D(X[:, 0]), D(numpy.arange(6.0)))),
+    ("partition device kth", lambda m, D: m.partition(D(X[:, 0]), D(numpy.array([1, 3])))),
+    (
+        "ravel_multi_index raise",
+        lambda m, D: m.ravel_multi_index((D(numpy.array([1, 2])), D(numpy.array([0, 3]))), (3, 4)),
+    ),
+    (
+        "place empty",
+        lambda m, D: _written(lambda a: m.place(a, D(numpy.zeros(6, bool)), []), D(X[:, 0].copy())),
+    ),
+    ("place", lambda m, D: _written(lambda a: m.place(a, a > 0, [9.0]), D(X[:, 0].copy()))),
+    ("median", lambda m, D: m.median(D(X), axis=0)),
+    ("histogram", lambda m, D: m.histogram(D(X[:, 0]), bins=3)[0]),
+    (
+        "histogram bins arr",
+        lambda m, D: m.histogram(D(X[:, 0]), bins=D(numpy.array([-3.0, 0, 3])))[0],
+    ),
+    ("digitize", lambda m, D: m.digitize(D(X[:, 0]), D(numpy.array([-1.0, 0, 1])))),
+    ("searchsorted", lambda m, D: m.searchsorted(D(numpy.sort(X[:, 0])), D(numpy.array([0.0])))),
+    (
+        "interp",
+        lambda m, D: m.interp(D(X[:, 0]), D(numpy.linspace(-3, 3, 7)), D(numpy.arange(7.0))),
+    ),
+    ("unique counts", lambda m, D: m.unique(D(numpy.array([1, 2, 2, 3])), return_counts=True)[1]),
+    (
+        "bincount w",
+        lambda m, D: m.bincount(D(numpy.array([0, 1, 1])), weights=D(numpy.array([0.5, 1, 2]))),
+    ),
+    ("corrcoef", lambda m, D: m.corrcoef(D(X.T))),
+    ("average w", lambda m, D: m.average(D(X), axis=0, weights=D(w))),
+    ("take_along", lambda m, D: m.take_along_axis(D(X), D(numpy.argsort(X, 0)), 0)),
+    (
+        "put_along",
+        lambda m, D: _written(
+            lambda a: m.put_along_axis(a, D(numpy.zeros((1, 4), int)), 0.0, 0), D(X.copy())
+        ),
+    ),
+    (
+        "choose",
+        lambda m, D: m.choose(D(numpy.array([0, 1, 0])), [D(numpy.arange(3.0)), D(numpy.ones(3))]),
+    ),
+    (
+        "compress",
+        lambda m, D: m.compress(
+            D(numpy.array([True, False, True, True, False, True])), D(X), axis=0
+        ),
+    ),
+    ("extract", lambda m, D: m.extract(D(X) > 0, D(X))),
+    ("setdiff1d", lambda m, D: m.setdiff1d(D(numpy.array([1, 2, 3])), D(numpy.array([2])))),
+    ("isin", lambda m, D: m.isin(D(numpy.array([1, 5])), D(numpy.array([5, 6])))),
+    ("linalg.lstsq", lambda m, D: m.linalg.lstsq(D(X), D(w), rcond=None)[0]),
+    ("polyfit", lambda m, D: m.polyfit(D(numpy.arange(6.0)), D(w), 2)),
+    ("convolve", lambda m, D: m.convolve(D(w), D(numpy.array([1.0, 1.0])))),
+    ("pad", lambda m, D: m.pad(D(w), (1, 2), mode="reflect")),
+    ("delete", lambda m, D: m.delete(D(w), D(numpy.array([0, 2])))),
+    ("insert", lambda m, D: m.insert(D(w), 1, D(numpy.array([7.0])))),
+    ("roll", lambda m, D: m.roll(D(X), 2, axis=0)),
+    ("triu", lambda m, D: m.triu(D(X), 1)),
+    ("nan_to_num", lambda m, D: m.nan_to_num(D(numpy.array([numpy.nan, numpy.inf])))),
+    ("around", lambda m, D: m.around(D(X), 2)),
+    ("clip arrays", lambda m, D: m.clip(D(X), D(numpy.full(4, -0.5)), 0.5)),
+    ("einsum", lambda m, D: m.einsum("ij,j->i", D(X), D(numpy.ones(4)))),
+    ("fft", lambda m, D: m.fft.rfft(D(w))),
+    ("argwhere", lambda m, D: m.argwhere(D(X) > 1)),
+    ("flatnonzero", lambda m, D: m.flatnonzero(D(w) > 1)),
+    ("trace", lambda m, D: m.trace(D(X[:4]))),
+    ("diagonal", lambda m, D: m.diagonal(D(X))),
+    ("cross", lambda m, D: m.cross(D(X[:, :3]), D(X[::-1, :3]))),
+    ("linspace device arrays", lambda m, D: m.linspace(D(numpy.zeros(2)), D(numpy.ones(2)), 3)),
+]
+
+
+@pytest.mark.parametrize("name", [name for name, _ in CASES])
+def test_functions_of_device_arrays_give_numpys_results_on_the_device(standin, name):
+    f = dict(CASES)[name]
+    want = f(numpy, lambda a: a)
+    got = f(ast, lambda a: ast.asarray(a, device="cuda"))
+    assert got.device == "cuda:0"
+    got = numpy.asarray(got.to_device("cpu"))
+    assert got.shape == numpy.shape(want) and got.dtype == numpy.asarray(want).dtype
+    numpy.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
