@@ -503,12 +503,15 @@ def _results_on(out, device):
     """A composition's results (an array, or a tuple or list of them) with those its host steps left on the
     CPU moved to `device`, where its operands live."""
     from arraystack._core.array import ndarray, wrap
+    from arraystack._core.dtypes import is_host
 
     if isinstance(out, (tuple, list)):
         moved = [_results_on(o, device) for o in out]
         return type(out)(*moved) if hasattr(out, "_fields") else type(out)(moved)
-    if isinstance(out, ndarray) and type(out._value) is np.ndarray:
-        return wrap(to_device(out._value, device))
+    if isinstance(out, ndarray):
+        value = out._value  # an array, or a scalar result: a 0-d array on the device, as its reductions
+        if isinstance(value, (np.ndarray, np.generic)) and not is_host(value.dtype):
+            return wrap(to_device(np.asarray(value), device))
     return out
 
 

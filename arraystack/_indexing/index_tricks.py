@@ -64,6 +64,7 @@ def diag_indices(n: int, ndim: int = 2) -> tuple[NDArray, ...]:
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def diag_indices_from(arr: ArrayLike) -> tuple[NDArray, ...]:
     """Return the indices to access the main diagonal of an n-dimensional array.
 
@@ -148,6 +149,7 @@ def _square_from(arr):
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def tril_indices_from(arr: ArrayLike, k: int = 0) -> tuple[NDArray, NDArray]:
     """Return the indices for the lower-triangle of arr.
 
@@ -173,6 +175,7 @@ def tril_indices_from(arr: ArrayLike, k: int = 0) -> tuple[NDArray, NDArray]:
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def triu_indices_from(arr: ArrayLike, k: int = 0) -> tuple[NDArray, NDArray]:
     """Return the indices for the upper-triangle of arr.
 

@@ -17,10 +17,10 @@ from numpy.lib.array_utils import normalize_axis_index
 
 import arraystack as anp
 from arraystack._core.array import ndarray
-from arraystack._core.devices import host_values
+from arraystack._core.devices import constants_on_operand_device, host_values
 from arraystack._core.host_calls import host_arguments, wrap_result
 from arraystack._core.overrides import defers_to_numpy
-from arraystack.ir.core import ShapeDependsOnDataError
+from arraystack.ir.core import ShapeDependsOnDataError, device_namespaces
 
 if TYPE_CHECKING:
     from typing import Any
@@ -226,6 +226,7 @@ def _assigned(values, shape):
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def resize(a: ArrayLike, new_shape: ShapeLike) -> NDArray:
     """Return a new array with the specified shape.
 
@@ -252,6 +253,8 @@ def resize(a: ArrayLike, new_shape: ShapeLike) -> NDArray:
     """
     if isinstance(new_shape, (int, np.integer)):
         new_shape = (new_shape,)
+    elif isinstance(new_shape, ndarray):  # sizes as an array (on a device: read back)
+        new_shape = tuple(host_values(new_shape._scalar("the shape of resize")).tolist())
     a = anp.ravel(a)
     new_size = 1
     for dim_length in new_shape:
@@ -296,6 +299,15 @@ def trim_zeros(
     -----
     The output shape depends on the values, so a traced `filt` raises ShapeDependsOnDataError.
     """
+    value = getattr(filt, "_value", None)
+    if value is not None and type(value) in device_namespaces:  # the bounds read back, the device sliced
+        values = np.ascontiguousarray(host_values(value))
+        kept = np.trim_zeros(values, trim, axis)
+        start = (0,) * values.ndim
+        if kept.size:
+            offset = (kept.ctypes.data - values.ctypes.data) // values.itemsize
+            start = np.unravel_index(offset, values.shape)
+        return filt[tuple(slice(int(s), int(s) + n) for s, n in zip(start, kept.shape))]
     host = host_arguments(filt, in_trace=True)
     if host is None:
         raise ShapeDependsOnDataError(

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import ndarray, wrap
+from arraystack._core.devices import host_values
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axis, normalize_axis_tuple
 from arraystack._creation.basic import asarray, copy
@@ -145,6 +146,8 @@ def roll(a: ArrayLike, shift: int | Sequence[int], axis: AxisLike = None) -> NDA
     if axis is None:
         return reshape(roll(ravel(a), shift, 0), a.shape)
     axis = normalize_axis_tuple(axis, a.ndim, allow_duplicate=True)
+    if isinstance(shift, ndarray):  # the shifts decide the layout: read back from a device
+        shift = host_values(shift._scalar("the shift of roll"))
     pairs = np.broadcast(shift, axis)
     if pairs.ndim > 1:
         raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")

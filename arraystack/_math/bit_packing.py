@@ -13,6 +13,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
 import arraystack as anp
+from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.host_calls import host_arguments, wrap_result
 from arraystack._core.overrides import defers_to_numpy
 
@@ -39,6 +40,7 @@ def _along(vector, axis, ndim):
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def packbits(a: ArrayLike, /, axis: int | None = None, bitorder: str = "big") -> NDArray:
     """Packs the elements of a binary-valued array into bits in a uint8 array.
 
@@ -86,6 +88,7 @@ def packbits(a: ArrayLike, /, axis: int | None = None, bitorder: str = "big") ->
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def unpackbits(
     a: ArrayLike, /, axis: int | None = None, count: int | None = None, bitorder: str = "big"
 ) -> NDArray:

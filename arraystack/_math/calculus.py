@@ -576,6 +576,7 @@ def _operands(a, v):
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def correlate(a: ArrayLike, v: ArrayLike, mode: str = "valid") -> NDArray:
     """Cross-correlation of two one-dimensional sequences.
 

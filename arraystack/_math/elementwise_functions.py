@@ -18,7 +18,7 @@ from arraystack._core.dtypes import result_type
 from arraystack._core.operands import broadcast_raw, is_scalar_literal, is_weak, shape_of
 from arraystack._core.overrides import defers_to, defers_to_numpy, undeferred
 from arraystack._creation.basic import asarray, astype
-from arraystack._creation.filled import zeros
+from arraystack._creation.filled import zeros, zeros_like
 from arraystack._math.elementwise import (
     arctan2,
     equal,
@@ -565,7 +565,7 @@ def iscomplex(x: ArrayLike) -> NDArray:
     x = asarray(x)
     if x.dtype.kind == "c":
         return not_equal(imag(x), 0)
-    return zeros(x.shape, bool)
+    return zeros_like(x, dtype=bool)  # on x's device
 
 
 @defers_to_numpy

@@ -73,6 +73,7 @@ def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> NDAr
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def poly(seq_of_zeros: ArrayLike) -> NDArray | float:
     """Find the coefficients of a polynomial with the given sequence of roots.
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 import arraystack as anp
+from arraystack._core.devices import constants_on_operand_device, host_values
 from arraystack._core.array import ndarray, wrap
 from arraystack._core.overrides import defers_to_numpy
 from arraystack.ir.core import ShapeDependsOnDataError, Tracer
@@ -33,7 +34,7 @@ def _host(x, what):
             f"{what} trims zero coefficients, so its output shape depends on the traced values. "
             "Call it outside jit (on concrete coefficients)."
         )
-    return np.asarray(x._value)
+    return host_values(x._value)  # computed by NumPy on the host (read back from a device)
 
 
 def _linalg(name):
@@ -43,7 +44,7 @@ def _linalg(name):
         return fn
 
     def eager(*args):
-        hosts = [np.asarray(anp.asarray(a)._value) if isinstance(a, ndarray) else a for a in args]
+        hosts = [host_values(anp.asarray(a)._value) if isinstance(a, ndarray) else a for a in args]
         out = getattr(np.linalg, name)(*hosts)
         return tuple(wrap(np.asarray(o)) for o in out) if isinstance(out, tuple) else wrap(out)
 
@@ -183,6 +184,7 @@ def polymul(a1: ArrayLike, a2: ArrayLike) -> NDArray | poly1d:
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def polyder(p: ArrayLike, m: int = 1) -> NDArray | poly1d:
     """Return the derivative of the specified order of a polynomial.
 
@@ -214,6 +216,7 @@ def polyder(p: ArrayLike, m: int = 1) -> NDArray | poly1d:
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def polyint(p: ArrayLike, m: int = 1, k: ArrayLike | None = None) -> NDArray | poly1d:
     """Return an antiderivative (indefinite integral) of a polynomial.
 
@@ -240,15 +243,15 @@ def polyint(p: ArrayLike, m: int = 1, k: ArrayLike | None = None) -> NDArray | p
     m = int(m)
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")
-    if k is None:
-        k = anp.zeros(m, float)
-    k = anp.atleast_1d(anp.asarray(k))
-    if len(k) == 1 and m > 1:
-        k = k[0] * anp.ones(m, float)
-    if len(k) < m:
-        raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
     truepoly = isinstance(p, poly1d)
     p = p.coeffs if truepoly else anp.asarray(p)
+    if k is None:
+        k = anp.zeros(m, float, device=p.device)
+    k = anp.atleast_1d(k if isinstance(k, ndarray) else anp.asarray(k, device=p.device))
+    if len(k) == 1 and m > 1:
+        k = k[0] * anp.ones(m, float, device=p.device)
+    if len(k) < m:
+        raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
     if m == 0:
         return poly1d(p) if truepoly else p
     y = anp.concatenate((p / anp.arange(len(p), 0, -1), anp.reshape(k[0], (1,))))
@@ -257,6 +260,7 @@ def polyint(p: ArrayLike, m: int = 1, k: ArrayLike | None = None) -> NDArray | p
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def polydiv(u: ArrayLike, v: ArrayLike) -> tuple[NDArray, NDArray] | tuple[poly1d, poly1d]:
     """Returns the quotient and remainder of polynomial division.
 
@@ -291,6 +295,7 @@ def polydiv(u: ArrayLike, v: ArrayLike) -> tuple[NDArray, NDArray] | tuple[poly1
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def roots(p: ArrayLike) -> NDArray:
     """Return the roots of a polynomial with coefficients given in p.
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from arraystack._core.array import ndarray, wrap
-from arraystack._core.devices import constants_beside
+from arraystack._core.devices import constants_beside, constants_on_operand_device
 from arraystack._creation.basic import asarray, astype
 from arraystack._creation.filled import full
 from arraystack._creation.ranges import arange
@@ -495,6 +495,7 @@ def setdiff1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False) -> ND
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def setxor1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False) -> NDArray:
     """Find the set exclusive-or of two arrays: the unique values in exactly one of them.
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import ndarray, scalar_result, wrap
-from arraystack._core.devices import constants_beside, host_values
+from arraystack._core.devices import constants_beside, constants_on_operand_device, host_values
 from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axis
@@ -209,6 +209,7 @@ def argsort(
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def lexsort(keys: ArrayLike | Sequence[ArrayLike], axis: int = -1) -> NDArray:
     """Perform an indirect stable sort using a sequence of keys.
 

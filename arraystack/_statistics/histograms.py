@@ -129,6 +129,7 @@ def _uniform_index(a, edges, uniform):
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def histogram_bin_edges(
     a: ArrayLike,
     bins: ArrayLike | str = 10,

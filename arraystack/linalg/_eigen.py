@@ -86,7 +86,7 @@ def _real_if_real(a, *values):
         )
     if np.all(w.imag == 0):
         dt = real_dtype(a.dtype)
-        return [wrap(np.asarray(v).real.astype(dt)) for v in values]
+        return [wrap(v.real.astype(dt)) for v in values]  # on the values' device
     return [wrap(v) for v in values]
 
 

@@ -13,6 +13,7 @@ import sys
 
 import numpy as np
 from arraystack.backends.interface import DeviceArrays
+from arraystack.ir import linalg as la
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
 from arraystack.ir.reference import reference_rules
@@ -182,6 +183,20 @@ def _by_scan_kernel(prim):
     return rule
 
 
+def _needs_linalg(prim, name):
+    """The reference rule of `prim`, which calls cupy.linalg.`name`: present from cupy 14 on, refused
+    with the reason on an older cupy."""
+
+    def rule(xp, *operands, **params):
+        if not hasattr(xp.linalg, name):
+            version = getattr(xp, "__version__", "?")
+            _unsupported(prim.name, f"cupy {version} has no linalg.{name} (cupy 14 added it)")(xp)
+        return reference_rules[prim](xp, *operands, **params)
+
+    rule.__name__ = f"gpu_{prim.name}"
+    return rule
+
+
 # primitive -> rule(xp, *operands, **params) used in place of its reference rule on cuda arrays
 gpu_rules: dict = {
     p.erf_p: _erf,
@@ -189,6 +204,8 @@ gpu_rules: dict = {
     sort_p: _sort,
     s.cummax_p: _by_scan_kernel(s.cummax_p),
     s.cummin_p: _by_scan_kernel(s.cummin_p),
+    la.eig_p: _needs_linalg(la.eig_p, "eig"),
+    la.eigvals_p: _needs_linalg(la.eigvals_p, "eigvals"),
 }
 
 
