@@ -467,9 +467,10 @@ def constants_on_operand_device(fn=None, *, checked: int | None = None):
     """Decorator: while `fn` runs, the operand-less binds of its composition (an iota, a full) and the host
     NumPy operands of its primitives evaluate on the device of its array arguments (constants_beside), so an
     eager composition's constants meet its operands there, and its host results move there; arrays on two
-    devices raise first. `checked=k`: only the first k positional arguments place the call (indexing: index
-    arrays and values on the host follow the indexed array, as cupy and PyTorch take them). Without
-    devices it is a plain call."""
+    devices raise first, except host arrays inside an enclosing composition that places on a device (its
+    own constants, passed on to this function). `checked=k`: only the first k positional arguments place
+    the call (indexing: index arrays and values on the host follow the indexed array, as cupy and PyTorch
+    take them). Without devices it is a plain call."""
     if fn is None:
         return functools.partial(constants_on_operand_device, checked=checked)
 
@@ -487,6 +488,11 @@ def constants_on_operand_device(fn=None, *, checked: int | None = None):
                         and getattr(value, "ndim", 0)
                     ):
                         found.setdefault(device_of_buffer(value), value)
+            enclosing = getattr(_local, "placing", None)
+            if enclosing is not None and enclosing != CPU:
+                # inside a composition placing on a device: its host arrays are that composition's
+                # constants (the caller's own arrays were checked by the outermost call), moved there
+                found.pop(CPU, None)
             devices = [d for d in found if d != CPU] + ([CPU] if CPU in found else [])
             if len(devices) > 1:
                 first, second = devices[:2]

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from arraystack._creation.basic import asarray
 from arraystack._creation.filled import zeros
+from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.dtypes import check_supported
 from arraystack._manipulation.reshaping import broadcast_arrays, reshape
 from arraystack._manipulation.joining import concatenate
@@ -105,6 +106,7 @@ def fromfunction(
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def meshgrid(
     *xi: ArrayLike,
     copy: bool = True,

@@ -330,6 +330,7 @@ def unravel_index(indices: ArrayLike, shape: AxisLike, order: str = "C") -> tupl
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def ix_(*args: ArrayLike) -> tuple[NDArray, ...]:
     """Construct an open mesh from multiple sequences.
 

@@ -504,6 +504,7 @@ def _padded(result, valid, axis, fill_value):
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def compress(
     condition: ArrayLike,
     a: ArrayLike,
@@ -553,6 +554,7 @@ def compress(
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def extract(
     condition: ArrayLike,
     arr: ArrayLike,

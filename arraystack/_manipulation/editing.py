@@ -50,6 +50,7 @@ def _editing_axis(arr, axis):
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> NDArray:
     """Append values to the end of an array.
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.array import _make, eager_buffer, ndarray, raw, wrap
 from arraystack._core.dtypes import result_type
 from arraystack._core.overrides import defers_to_numpy
@@ -207,6 +208,7 @@ def _atleast(a, n):
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def atleast_1d(*arys: ArrayLike) -> NDArray | tuple[NDArray, ...]:
     """Convert inputs to arrays with at least one dimension.
 
@@ -231,6 +233,7 @@ def atleast_1d(*arys: ArrayLike) -> NDArray | tuple[NDArray, ...]:
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def atleast_2d(*arys: ArrayLike) -> NDArray | tuple[NDArray, ...]:
     """View inputs as arrays with at least two dimensions.
 
@@ -255,6 +258,7 @@ def atleast_2d(*arys: ArrayLike) -> NDArray | tuple[NDArray, ...]:
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def atleast_3d(*arys: ArrayLike) -> NDArray | tuple[NDArray, ...]:
     """View inputs as arrays with at least three dimensions.
 

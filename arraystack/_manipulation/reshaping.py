@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.array import ndarray, wrap
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import (  # normalize_axes is imported from here by other families
@@ -430,6 +431,7 @@ def broadcast_to(array: ArrayLike, shape: ShapeLike, subok: bool = False) -> NDA
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def broadcast_arrays(*args: ArrayLike, subok: bool = False) -> tuple[NDArray, ...]:
     """Broadcast any number of arrays against each other.
 

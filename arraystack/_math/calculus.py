@@ -99,6 +99,7 @@ def diff(
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def ediff1d(
     ary: ArrayLike,
     to_end: ArrayLike | None = None,
@@ -271,6 +272,7 @@ def _gradient_axis(f, axis, ax_dx, edge_order, otype):
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def trapezoid(y: ArrayLike, x: ArrayLike | None = None, dx: float = 1.0, axis: int = -1) -> NDArray:
     """Integrate along the given axis using the composite trapezoidal rule.
 
@@ -400,6 +402,7 @@ def interp(
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def cross(
     a: ArrayLike,
     b: ArrayLike,

@@ -92,6 +92,7 @@ def _coeffs(a):
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def polyadd(a1: ArrayLike, a2: ArrayLike) -> NDArray | poly1d:
     """Find the sum of two polynomials.
 
@@ -125,6 +126,7 @@ def polyadd(a1: ArrayLike, a2: ArrayLike) -> NDArray | poly1d:
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def polysub(a1: ArrayLike, a2: ArrayLike) -> NDArray | poly1d:
     """Difference (subtraction) of two polynomials.
 
@@ -158,6 +160,7 @@ def polysub(a1: ArrayLike, a2: ArrayLike) -> NDArray | poly1d:
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def polymul(a1: ArrayLike, a2: ArrayLike) -> NDArray | poly1d:
     """Find the product of two polynomials.
 

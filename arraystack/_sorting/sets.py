@@ -370,6 +370,7 @@ def unique_all(
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def intersect1d(
     ar1: ArrayLike,
     ar2: ArrayLike,
@@ -432,6 +433,7 @@ def intersect1d(
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def union1d(ar1: ArrayLike, ar2: ArrayLike) -> NDArray:
     """Find the union of two arrays: the unique, sorted values in either.
 
@@ -460,6 +462,7 @@ def union1d(ar1: ArrayLike, ar2: ArrayLike) -> NDArray:
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def setdiff1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False) -> NDArray:
     """Find the set difference of two arrays: the unique values in `ar1` that are not in `ar2`.
 
@@ -533,6 +536,7 @@ def setxor1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False) -> NDA
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def isin(
     element: ArrayLike,
     test_elements: ArrayLike,

@@ -468,6 +468,7 @@ def _bins_decreasing(bins):
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def digitize(x: ArrayLike, bins: ArrayLike, right: bool = False) -> NDArray:
     """Return the indices of the bins to which each value in input array belongs.
 

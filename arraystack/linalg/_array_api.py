@@ -16,6 +16,7 @@ from arraystack.linalg._matmul import matmul as _matmul
 from arraystack._manipulation.reshaping import matrix_transpose as _matrix_transpose
 from arraystack._indexing.index_tricks import diagonal as _diagonal
 from arraystack._indexing.index_tricks import trace as _trace
+from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.overrides import defers_to, undeferred
 
 if TYPE_CHECKING:
@@ -103,6 +104,7 @@ def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> NDArray:
 
 
 @defers_to(np.linalg.outer)
+@constants_on_operand_device
 def outer(x1: ArrayLike, x2: ArrayLike, /) -> NDArray:
     """Outer product of two vectors.
 

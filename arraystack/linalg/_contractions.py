@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.array import scalar_result, wrap
 from arraystack._core.dtypes import holds_host, result_type
 from arraystack._core.interop import call_host
@@ -54,6 +55,7 @@ def _dot_general(a, b, contract, batch=((), ()), scalar=True):
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def vdot(a: ArrayLike, b: ArrayLike, /) -> NDArray:
     """Return the dot product of two vectors, the first complex-conjugated.
 
@@ -120,6 +122,7 @@ def inner(a: ArrayLike, b: ArrayLike, /) -> NDArray:
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def outer(a: ArrayLike, b: ArrayLike, out: NDArray | None = None) -> NDArray:
     """Compute the outer product of two vectors.
 
@@ -170,6 +173,7 @@ def _tensordot_axes(a, b, axes):
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def tensordot(a: ArrayLike, b: ArrayLike, axes: int | Sequence[Any] = 2) -> NDArray:
     """Compute the tensor dot product along specified axes.
 
@@ -201,6 +205,7 @@ def tensordot(a: ArrayLike, b: ArrayLike, axes: int | Sequence[Any] = 2) -> NDAr
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def kron(a: ArrayLike, b: ArrayLike) -> NDArray:
     """Kronecker product of two arrays.
 

@@ -124,6 +124,29 @@ CASES = [
     ("histogram_bin_edges", lambda m, D: m.histogram_bin_edges(D(X[:, 0]), bins=4)),
     ("trim_zeros", lambda m, D: m.trim_zeros(D(numpy.array([0.0, 0, 1, 2, 0, 3, 0])))),
     ("trim_zeros 2-d", lambda m, D: m.trim_zeros(D(numpy.pad(X[:2, :2], 1)), axis=None)),
+    # Python scalars and lists beside device arrays: the composition's constants, made on the device
+    ("append a scalar", lambda m, D: m.append(D(w), 2)),
+    ("ediff1d to_end", lambda m, D: m.ediff1d(D(w), to_end=2.0)),
+    ("intersect1d with a scalar", lambda m, D: m.intersect1d(D(fw), 2)),
+    ("isin a list", lambda m, D: m.isin(D(fw), [1, 3])),
+    ("outer with a scalar", lambda m, D: m.outer(D(w), 2.0)),
+    ("polyadd a scalar", lambda m, D: m.polyadd(D(w), 2.0)),
+    ("polymul by a scalar", lambda m, D: m.polymul(D(w), 2.0)),
+    ("polysub a list", lambda m, D: m.polysub(D(w), [1.0, 2.0])),
+    ("setdiff1d a scalar", lambda m, D: m.setdiff1d(D(fw), 1)),
+    ("union1d a list", lambda m, D: m.union1d(D(fw), [7, 8])),
+    ("digitize by a list", lambda m, D: m.digitize(D(X[:, 0]), [-0.5, 0.5])),
+    ("kron with a list", lambda m, D: m.kron(D(w), [1.0, -1.0])),
+    ("trapezoid over a list", lambda m, D: m.trapezoid(D(w), [0.0, 1, 3, 4, 6, 7])),
+    ("cross with a list", lambda m, D: m.cross(D(X[:, :3]), [0.0, 0.0, 1.0])),
+    ("vdot with a list", lambda m, D: m.vdot(D(w), [1.0, 0, 0, 0, 0, 2])),
+    ("tensordot with a list", lambda m, D: m.tensordot(D(X[:2, :2]), [[1.0, 0], [0, 2]])),
+    ("compress by a list", lambda m, D: m.compress([True, False, True], D(w))),
+    ("linalg.outer with a list", lambda m, D: m.linalg.outer(D(w), [1.0, 2.0])),
+    ("broadcast_arrays with a scalar", lambda m, D: m.broadcast_arrays(D(w), 1.0)),
+    ("meshgrid with a list", lambda m, D: m.meshgrid(D(w[:3]), [1.0, 2.0])),
+    ("ix_ with a list", lambda m, D: m.ix_(D(fw[:2]), [0, 1])),
+    ("atleast_2d with a scalar", lambda m, D: m.atleast_2d(D(w), 1.0)),
 ]
 
 
@@ -132,7 +155,7 @@ def test_functions_of_device_arrays_give_numpys_results_on_the_device(standin, n
     f = dict(CASES)[name]
     want = f(numpy, lambda a: a)
     got = f(ast, lambda a: ast.asarray(a, device="cuda"))
-    wants, gots = (want, got) if isinstance(want, tuple) else ((want,), (got,))
+    wants, gots = (want, got) if isinstance(want, (tuple, list)) else ((want,), (got,))
     assert len(gots) == len(wants)
     for want, got in zip(wants, gots):
         assert got.device == "cuda:0"
