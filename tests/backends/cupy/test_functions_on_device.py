@@ -173,3 +173,12 @@ def test_eig_on_a_cupy_without_it_names_what_is_missing(standin, monkeypatch):
     x = ast.asarray(numpy.eye(2), device="cuda")
     with pytest.raises(arrays.UnsupportedOnGPU, match=r"`eig` on a cuda array .*no linalg.eig"):
         ast.linalg.eig(x)
+
+
+def test_masked_arrays_of_device_arrays_compute_there_and_print(standin):
+    x = numpy.arange(6.0)
+    m = ast.ma.masked_where(ast.asarray(x, device="cuda") > 3, ast.asarray(x, device="cuda"))
+    want = numpy.ma.masked_where(x > 3, x)
+    assert repr(m) == repr(want) and str(m.reshape(2, 3)) == str(want.reshape(2, 3))
+    total = m.reshape(2, 3).sum(0)
+    assert repr(total) == repr(want.reshape(2, 3).sum(0)) and total.filled(0).device == "cuda:0"
