@@ -484,6 +484,9 @@ class poly1d:
         if len(c) == 0:
             c = np.array([0], dtype=c.dtype)
         self._coeffs = wrap(c)
+        device = getattr(c_or_r, "device", None)
+        if isinstance(c_or_r, ndarray) and device != "cpu":  # trimmed on the host, kept on its device
+            self._coeffs = self._coeffs.to_device(device)
         self._variable = "x" if variable is None else variable
 
     coeffs = property(lambda self: self._coeffs, doc="The polynomial coefficients")
@@ -497,7 +500,7 @@ class poly1d:
     r = roots
 
     def _numpy(self):
-        return np.poly1d(np.asarray(self._coeffs._value), variable=self._variable)
+        return np.poly1d(host_values(self._coeffs._value), variable=self._variable)
 
     def __array__(self, t=None, copy=None):
         return np.asarray(self._coeffs._value, dtype=t)
@@ -514,6 +517,14 @@ class poly1d:
     def __call__(self, val):
         return polyval(self._coeffs, val)
 
+    def _other(self, other):
+        """The coefficients of the other operand of an operator: a poly1d's, or those of a scalar or a
+        sequence, made on this polynomial's device (host data beside it)."""
+        if isinstance(other, poly1d):
+            return other._coeffs
+        coeffs = poly1d(other)._coeffs
+        return coeffs if isinstance(other, ndarray) else coeffs.to_device(self._coeffs.device)
+
     def __neg__(self):
         return poly1d(-self._coeffs)
 
@@ -523,26 +534,26 @@ class poly1d:
     def __mul__(self, other):
         if np.isscalar(other):
             return poly1d(self._coeffs * other)
-        return poly1d(polymul(self._coeffs, poly1d(other)._coeffs))
+        return poly1d(polymul(self._coeffs, self._other(other)))
 
     def __rmul__(self, other):
         return self.__mul__(other) if np.isscalar(other) else poly1d(other).__mul__(self)
 
     def __add__(self, other):
-        return poly1d(polyadd(self._coeffs, poly1d(other)._coeffs))
+        return poly1d(polyadd(self._coeffs, self._other(other)))
 
     __radd__ = __add__
 
     def __sub__(self, other):
-        return poly1d(polysub(self._coeffs, poly1d(other)._coeffs))
+        return poly1d(polysub(self._coeffs, self._other(other)))
 
     def __rsub__(self, other):
-        return poly1d(polysub(poly1d(other)._coeffs, self._coeffs))
+        return poly1d(polysub(self._other(other), self._coeffs))
 
     def __pow__(self, val):
         if not np.isscalar(val) or int(val) != val or val < 0:
             raise ValueError("Power to non-negative integers only.")
-        res = anp.asarray([1])
+        res = anp.asarray([1], device=self._coeffs.device)
         for _ in range(val):
             res = polymul(self._coeffs, res)
         return poly1d(res)

@@ -182,3 +182,24 @@ def test_masked_arrays_of_device_arrays_compute_there_and_print(standin):
     assert repr(m) == repr(want) and str(m.reshape(2, 3)) == str(want.reshape(2, 3))
     total = m.reshape(2, 3).sum(0)
     assert repr(total) == repr(want.reshape(2, 3).sum(0)) and total.filled(0).device == "cuda:0"
+
+
+def test_poly1d_of_device_coefficients_stays_on_the_device(standin):
+    """poly1d trims its leading zeros on the host and keeps its coefficients on their device; its
+    operators take scalars and sequences beside it, and it prints as NumPy's."""
+    c = numpy.array([0.0, 1.0, 2.0, 3.0])
+    p, q = ast.poly1d(ast.asarray(c, device="cuda")), numpy.poly1d(c)
+    assert repr(p) == repr(q) and str(p) == str(q)
+    for f in (
+        lambda r: r.deriv(),
+        lambda r: r.integ(),
+        lambda r: r * r,
+        lambda r: r + 1,
+        lambda r: 2 - r,
+        lambda r: r - [1.0, 1.0],
+        lambda r: r**2,
+    ):
+        got, want = f(p).coeffs, f(q).coeffs
+        assert got.device == "cuda:0"
+        numpy.testing.assert_allclose(numpy.asarray(got.to_device("cpu")), want, rtol=1e-12)
+    assert p(ast.asarray(numpy.array([2.0]), device="cuda")).device == "cuda:0"
