@@ -126,6 +126,7 @@ def delete(arr: ArrayLike, obj: Any, axis: int | None = None) -> NDArray:
 
 
 @defers_to_numpy
+@constants_on_operand_device
 def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None) -> NDArray:
     """Insert values along the given axis before the given indices.
 

@@ -147,6 +147,9 @@ CASES = [
     ("meshgrid with a list", lambda m, D: m.meshgrid(D(w[:3]), [1.0, 2.0])),
     ("ix_ with a list", lambda m, D: m.ix_(D(fw[:2]), [0, 1])),
     ("atleast_2d with a scalar", lambda m, D: m.atleast_2d(D(w), 1.0)),
+    ("insert a scalar", lambda m, D: m.insert(D(w), 1, 2.0)),
+    ("nanmean into out", lambda m, D: m.nanmean(D(X), axis=0, out=D(numpy.zeros(4)))),
+    ("mean of an empty slice", lambda m, D: m.mean(D(X[:0]), axis=0)),
 ]
 
 
