@@ -256,7 +256,20 @@ def _few_dims(name, signature, operand, have, need):
     )
 
 
-def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> NDArray:
+def _into(result, out):
+    """A gufunc's result, or written into `out` (its shape exactly, NumPy's same_kind casting)."""
+    if out is None:
+        return result
+    from arraystack._math.elementwise import store_results
+
+    if isinstance(out, tuple) and len(out) == 1:
+        out = out[0]
+    return store_results([result], out, True, "same_kind", 1)
+
+
+def vecdot(
+    x1: ArrayLike, x2: ArrayLike, /, out: NDArray | None = None, *, axis: int = -1
+) -> NDArray:
     """Vector dot product of two arrays: ``sum(conj(x1) * x2)`` over `axis`.
 
     Parameters
@@ -267,6 +280,9 @@ def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> NDArray:
         Second input array.
     axis : int, optional
         The axis holding the vectors; the last by default.
+    out : ndarray, optional
+        Where to store the result, of the result's shape (NumPy's ``same_kind`` casting); it is
+        returned.
 
     Returns
     -------
@@ -295,10 +311,10 @@ def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> NDArray:
     a = broadcast_to(a, loop + a.shape[-1:])
     b = broadcast_to(b, loop + b.shape[-1:])
     batch = tuple(range(len(loop)))
-    return _dot_general(a, b, ((len(loop),), (len(loop),)), (batch, batch))
+    return _into(_dot_general(a, b, ((len(loop),), (len(loop),)), (batch, batch)), out)
 
 
-def matvec(x1: ArrayLike, x2: ArrayLike, /) -> NDArray:
+def matvec(x1: ArrayLike, x2: ArrayLike, /, out: NDArray | None = None) -> NDArray:
     """Matrix-vector dot product of two arrays: ``(..., m, n) x (..., n) -> (..., m)``.
 
     Parameters
@@ -307,6 +323,9 @@ def matvec(x1: ArrayLike, x2: ArrayLike, /) -> NDArray:
         Input matrices.
     x2 : array_like
         Input vectors.
+    out : ndarray, optional
+        Where to store the result, of the result's shape (NumPy's ``same_kind`` casting); it is
+        returned.
 
     Returns
     -------
@@ -335,10 +354,10 @@ def matvec(x1: ArrayLike, x2: ArrayLike, /) -> NDArray:
     b = broadcast_to(b, loop + b.shape[-1:])
     nl = len(loop)
     batch = tuple(range(nl))
-    return _dot_general(a, b, ((nl + 1,), (nl,)), (batch, batch))
+    return _into(_dot_general(a, b, ((nl + 1,), (nl,)), (batch, batch)), out)
 
 
-def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> NDArray:
+def vecmat(x1: ArrayLike, x2: ArrayLike, /, out: NDArray | None = None) -> NDArray:
     """Vector-matrix dot product of two arrays: ``conj(x1) (..., n) x (..., n, m) -> (..., m)``.
 
     Parameters
@@ -347,6 +366,9 @@ def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> NDArray:
         Input vectors (conjugated).
     x2 : array_like
         Input matrices.
+    out : ndarray, optional
+        Where to store the result, of the result's shape (NumPy's ``same_kind`` casting); it is
+        returned.
 
     Returns
     -------
@@ -375,7 +397,7 @@ def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> NDArray:
     b = broadcast_to(b, loop + b.shape[-2:])
     nl = len(loop)
     batch = tuple(range(nl))
-    return _dot_general(a, b, ((nl,), (nl,)), (batch, batch))
+    return _into(_dot_general(a, b, ((nl,), (nl,)), (batch, batch)), out)
 
 
 __all__ = ["inner", "kron", "matvec", "outer", "tensordot", "vdot", "vecdot", "vecmat"]

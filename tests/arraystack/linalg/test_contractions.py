@@ -146,3 +146,25 @@ def test_linalg_reexports(parity):
     parity(lambda xp, a, b: xp.linalg.cross(a, b), make((4, 3)), make((3,)))
     parity(lambda xp, a, b: xp.linalg.cross(a, b, axis=0), make((3, 2)), make((3, 2)))
     parity(lambda xp, a, b: xp.linalg.cross(a, b), make((2,)), make((2,)))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128", "int32"])
+@pytest.mark.parametrize("name", ["vecdot", "matvec", "vecmat"])
+def test_vecdot_matvec_vecmat_write_into_out_as_numpys_gufuncs(parity, dtype, name):
+    """NumPy's vecdot, matvec and vecmat are gufuncs: `out` may be passed by position or keyword."""
+    a, v = make((2, 3), dtype), make((3,), dtype)
+    x, y = {"vecdot": (a, a), "matvec": (a, v), "vecmat": (v, a.T)}[name]
+    shape = getattr(numpy, name)(x, y).shape
+
+    def positional(xp, p, q):
+        out = xp.zeros(shape, dtype)
+        assert getattr(xp, name)(p, q, out) is out
+        return out
+
+    def keyword(xp, p, q):
+        out = xp.zeros(shape, dtype)
+        assert getattr(xp, name)(p, q, out=out) is out
+        return out
+
+    parity(positional, x, y)
+    parity(keyword, x, y)
