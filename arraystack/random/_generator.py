@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 import numpy
 
 from arraystack._core.array import ndarray
+from arraystack._core.devices import host_values
+from arraystack.ir.core import device_namespaces
 from arraystack.random._boundary import NumpyOwner, call, check_eager, forward, to_numpy
 
 if TYPE_CHECKING:
@@ -32,6 +34,12 @@ def _shuffle(name: str, numpy_shuffle, x, args, kwargs):
     """shuffle(x, ...) in place: an arraystack array through its own buffer (its views see the change),
     anything else (a list) handed to NumPy as it is, so NumPy mutates the caller's object."""
     check_eager(name, (x, *args), kwargs)
+    if isinstance(x, ndarray) and type(x._value) in device_namespaces:
+        # on a device: NumPy's stream permutes a host copy, written back into the array's buffer
+        host = numpy.array(host_values(x._value))
+        result = numpy_shuffle(host, *args, **(kwargs or {}))
+        x[...] = host
+        return result
     if isinstance(x, ndarray):
         x = _host_buffer(name, x)
     return numpy_shuffle(x, *args, **(kwargs or {}))
@@ -96,6 +104,10 @@ class Generator(NumpyOwner):
 
     def permuted(self, x, *, axis=None, out=None):
         """NumPy's `Generator.permuted`: each slice along axis shuffled independently; with out=x in place."""
+        if isinstance(out, ndarray) and type(out._value) in device_namespaces:
+            # into a device array: NumPy's stream permutes a new array (the same draws), copied into out
+            out[...] = call("Generator.permuted", self._numpy.permuted, (x,), {"axis": axis})
+            return out
         if isinstance(out, ndarray):
             _host_buffer("Generator.permuted", out)
         return call("Generator.permuted", self._numpy.permuted, (x,), {"axis": axis, "out": out})

@@ -206,3 +206,41 @@ def test_poly1d_of_device_coefficients_stays_on_the_device(standin):
         assert got.device == "cuda:0"
         numpy.testing.assert_allclose(numpy.asarray(got.to_device("cpu")), want, rtol=1e-12)
     assert p(ast.asarray(numpy.array([2.0]), device="cuda")).device == "cuda:0"
+
+
+def test_in_place_random_permutations_of_device_arrays_follow_numpys_streams(standin):
+    """shuffle (Generator, RandomState, the global functions) and permuted(out=) of a device array
+    permute it in place with NumPy's draws for the same seed; views of it see the writes."""
+    base = numpy.arange(12.0).reshape(4, 3)
+    for shuffle, reference in [
+        (
+            lambda a: ast.random.default_rng(3).shuffle(a),
+            lambda a: numpy.random.default_rng(3).shuffle(a),
+        ),
+        (
+            lambda a: ast.random.default_rng(4).shuffle(a, axis=1),
+            lambda a: numpy.random.default_rng(4).shuffle(a, axis=1),
+        ),
+        (
+            lambda a: ast.random.RandomState(2).shuffle(a),
+            lambda a: numpy.random.RandomState(2).shuffle(a),
+        ),
+        (
+            lambda a: ast.random.default_rng(7).permuted(a, axis=1, out=a),
+            lambda a: numpy.random.default_rng(7).permuted(a, axis=1, out=a),
+        ),
+    ]:
+        x, want = ast.asarray(base, device="cuda"), base.copy()
+        view = x[1:]
+        shuffle(x)
+        reference(want)
+        assert x.device == "cuda:0"
+        numpy.testing.assert_array_equal(numpy.asarray(x.to_device("cpu")), want)
+        numpy.testing.assert_array_equal(numpy.asarray(view.to_device("cpu")), want[1:])
+    ast.random.seed(5)
+    x = ast.asarray(numpy.arange(6.0), device="cuda")
+    ast.random.shuffle(x)
+    numpy.random.seed(5)
+    want = numpy.arange(6.0)
+    numpy.random.shuffle(want)
+    numpy.testing.assert_array_equal(numpy.asarray(x.to_device("cpu")), want)
