@@ -455,9 +455,11 @@ def read_on_default(out):
 
 def host_values(buffer) -> np.ndarray:
     """A raw value's elements as a NumPy array, for a check of its values (indices in bounds) or a result
-    whose shape depends on them: a device buffer is read back (an explicit copy), a host one is itself."""
+    whose shape depends on them: a device buffer is read back (an explicit copy), a host one is itself.
+    An arraystack array is taken by its raw value."""
     if type(buffer) is np.ndarray:
         return buffer
+    buffer = getattr(buffer, "_value", buffer)
     if type(buffer) in device_namespaces:
         return to_device(buffer, CPU)
     return np.asarray(buffer)

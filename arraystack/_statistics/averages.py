@@ -72,7 +72,7 @@ def any_true(test, count) -> bool:
     if isinstance(count, int):
         return bool(test(count))
     # Note: a count from a traced where= mask is data; NumPy's warnings about it are not emitted.
-    return is_concrete(count) and bool(np.any(test(host_values(getattr(count, "_value", count)))))
+    return is_concrete(count) and bool(np.any(test(host_values(count))))
 
 
 def sum_raw(x, axes, keepdims, where):

@@ -113,7 +113,7 @@ def nanmean(
         total = as_dtype(total, out.dtype)
     with np.errstate(invalid="ignore", divide="ignore"):
         avg = divide_count(total, count)
-    if is_concrete(count) and np.any(host_values(getattr(count, "_value", count)) == 0):  # Note: eager only (data when traced)
+    if is_concrete(count) and np.any(host_values(count) == 0):  # Note: eager only (data when traced)
         warn("Mean of empty slice", stacklevel=3)
     return store(avg, out)
 

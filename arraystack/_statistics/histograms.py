@@ -269,7 +269,7 @@ def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0)
             "bincount's output length is max(x) + 1, which depends on the traced values of x. "
             "Call it outside jit, or build counts with a known length (e.g. histogram with bins=)."
         )
-    xs = host_values(getattr(x, "_value", x))
+    xs = host_values(x)
     counts = np.bincount(xs, minlength=minlength)  # NumPy's validation and the unweighted result
     if weights is None:
         return wrap(counts)

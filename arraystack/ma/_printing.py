@@ -12,14 +12,10 @@ from arraystack._core.devices import host_values
 from arraystack.ma._fill import stored_default
 
 
-def _host_values(x):
-    return host_values(getattr(x, "_value", x))
-
-
 def _host(array):
     """numpy.ma's masked array holding the host copies of `array`'s data, mask and fill value."""
-    data = _host_values(array._data)  # an array on a device is read back to print
-    mask = np.ma.nomask if array._mask is np.False_ else _host_values(array._mask)
+    data = host_values(array._data)  # an array on a device is read back to print
+    mask = np.ma.nomask if array._mask is np.False_ else host_values(array._mask)
     fill = array._fill_value
     if type(fill) is type(stored_default(data.dtype)) and fill == stored_default(data.dtype):
         fill = None  # NumPy prints its own default without the scalar type
