@@ -454,7 +454,11 @@ def choose(
     a = _index_array(a)
     if isinstance(choices, (ndarray, np.ndarray)):
         choices = [choices[i] for i in range(len(choices))]
-    choices = list(choices)
+    # nested lists become arrays; Python scalars stay weakly typed for promotion, as in NumPy
+    choices = [
+        c if isinstance(c, (ndarray, np.ndarray, np.generic, int, float, complex)) else asarray(c)
+        for c in choices
+    ]
     n = len(choices)
     if n == 0:
         raise ValueError("0-length sequence.")

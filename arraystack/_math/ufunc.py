@@ -179,11 +179,16 @@ def apply_ufunc(
         result = impl(dtypes, *operands)
     if weak:
         result = _python_scalar_results(result, ufunc.nout, python_operator)
-    if shape is None:
-        return wrap(result) if ufunc.nout == 1 else tuple(map(wrap, result))
+    if shape is None:  # a 0-d eager result is NumPy's scalar, as a ufunc's always is
+        return wrap(_scalar(result)) if ufunc.nout == 1 else tuple(wrap(_scalar(r)) for r in result)
     results = (result,) if ufunc.nout == 1 else result
     # NumPy's resolution above checked the casts into out= already
     return write_out(results, outs, mask, shape, "unsafe")
+
+
+def _scalar(value):
+    """An eager 0-d NumPy array as its scalar (a composition may end in one); anything else as it is."""
+    return value[()] if type(value) is _ndarray_np and not value.shape else value
 
 
 def _all_weak(raws) -> bool:
@@ -436,7 +441,7 @@ def composite(
         elif fast is not None and out is None and where is True and dtype is None and not active.n:
             result = fast(*[a._value if type(a) is ndarray else raw(a) for a in args])
             if result is not None:
-                return wrap(result)
+                return wrap(_scalar(result))
         return apply_ufunc(ufunc, impl, args, out, where, casting, dtype)
 
     function = _named(fn, ufunc)

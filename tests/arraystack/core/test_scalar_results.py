@@ -194,3 +194,28 @@ def test_membership_is_numpys():
     dates = numpy.array(["2020-01-01", "2020-01-03"], "datetime64[D]")
     for item in (numpy.timedelta64(1, "h"), numpy.datetime64("2020-01-03"), numpy.datetime64("2021-01-01")):
         assert (item in arraystack.asarray(dates)) == (item in dates)
+
+
+UFUNCS = sorted(  # the elementwise ones (gufuncs such as matmul need 1-d operands)
+    n
+    for n in dir(numpy)
+    if isinstance(getattr(numpy, n), numpy.ufunc) and getattr(numpy, n).signature is None
+)
+
+
+@pytest.mark.parametrize("name", UFUNCS)
+def test_every_ufunc_of_0d_operands_gives_numpys_scalar(name):
+    """A ufunc's 0-d result is a scalar (NumPy's PyArray_Return), also where arraystack composes it of
+    several primitives (positive, fmax, heaviside, logaddexp, spacing, lcm, ...)."""
+    ufunc = numpy.__dict__[name]
+    tried = 0
+    operands = (numpy.float64(1.5), 2, numpy.array(0.75), True, numpy.int8(3), numpy.float32(-2.0))
+    for operand in operands + (numpy.datetime64("2026-01-02"),):
+        args = (operand,) * ufunc.nin
+        try:
+            expected = ufunc(*args)
+        except TypeError:  # a loop NumPy does not have (bitwise ops of floats, ...)
+            continue
+        tried += 1
+        assert repr(getattr(arraystack, name)(*args)) == repr(expected), (name, operand)
+    assert tried

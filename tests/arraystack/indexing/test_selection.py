@@ -118,6 +118,13 @@ def test_choose(parity, mode):
         *choices[:2],
         traced=mode != "raise",
     )
+    # choices as nested lists (each converted; Python scalars stay weak)
+    parity(
+        lambda xp, i: xp.choose(i % 2, [[1, 2, 3, 4], [[5], [6], [7]]], mode=mode),
+        idx,
+        traced=False,
+    )
+    parity(lambda xp, i, a: xp.choose(i % 2, [a, 5], mode=mode), idx, choices[0], traced=False)
 
 
 def test_compress_extract(parity):
