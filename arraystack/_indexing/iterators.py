@@ -1,4 +1,4 @@
-"""Python-level iteration over arrays: ndindex, ndenumerate and nditer (read-only).
+"""Python-level iteration over arrays: ndindex, ndenumerate and nditer.
 
 Shapes are static, so the index sequences are plain Python; elements are read by indexing, so iterating
 a traced array yields traced 0-d values.
@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._creation.basic import asarray, astype
 from arraystack._core.dtypes import result_type
+from arraystack._creation.basic import asarray, astype
+from arraystack._creation.filled import empty
 from arraystack._manipulation.reshaping import broadcast_to
 from arraystack.ir.core import Tracer
 
@@ -94,18 +95,22 @@ class ndenumerate:
 
 
 class nditer:
-    """Efficient multi-dimensional iterator object to iterate over arrays (for reading).
+    """Efficient multi-dimensional iterator object to iterate over arrays.
 
     Parameters
     ----------
     op : ndarray or sequence of array_like
-        The array(s) to iterate over; they broadcast together.
+        The array(s) to iterate over; they broadcast together. None, with the "allocate" op flag, is an
+        output the iterator makes (of the broadcast shape; dtype from `op_dtypes`, else the inputs'
+        result type), found in `operands` afterwards.
     flags : sequence of str, optional
-        Flags to control the behavior of the iterator: multi_index, c_index, f_index, refs_ok,
-        zerosize_ok, buffered, common_dtype, grow_inner, delay_bufalloc, reduce_ok and ranged are
-        accepted.
+        Flags to control the behavior of the iterator: external_loop (yield 1-d chunks: each the
+        innermost axes that every operand can walk with one stride), multi_index, c_index, f_index,
+        refs_ok, zerosize_ok, buffered, common_dtype, grow_inner, delay_bufalloc, reduce_ok and
+        ranged.
     op_flags : list of list of str, optional
-        Per-operand flags; only reading ones (readonly, copy, nbo, aligned, contig, no_broadcast).
+        Per-operand flags: readonly (the default), readwrite, writeonly, allocate, and copy, nbo,
+        aligned, contig, no_broadcast, updateifcopy, no_subtype.
     op_dtypes : dtype or tuple of dtype(s), optional
         The required data type(s) of the operands.
     order : {'C', 'F', 'A', 'K'}, optional
@@ -113,16 +118,17 @@ class nditer:
     casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
         What kind of casting may occur for `op_dtypes`.
     op_axes : list of list of ints, optional
-        The axes of each operand mapped to the iterator's axes.
+        Not supported (ValueError).
     itershape : tuple of ints, optional
-        The desired shape of the iterator.
+        Not supported (ValueError).
     buffersize : int, optional
         Accepted for compatibility (arraystack does not buffer).
 
     Yields
     ------
     value : ndarray or tuple of ndarray
-        The current element of each operand, as 0-d arrays.
+        The current element of each operand, as a 0-d view of it (so `x[...] = v` writes a
+        readwrite operand), or with external_loop a 1-d view.
 
     See Also
     --------
@@ -131,12 +137,29 @@ class nditer:
 
     Notes
     -----
-    Writing operands (readwrite/writeonly) are not supported.
+    A written operand must have the broadcast shape and cannot be cast by `op_dtypes` (both raise, as
+    NumPy's do without buffering); the views write it directly, so closing the iterator has nothing to
+    write back.
     """
 
-    _READ_FLAGS = frozenset({"readonly", "copy", "nbo", "aligned", "contig", "no_broadcast"})
+    _OP_FLAGS = frozenset(
+        {
+            "readonly",
+            "readwrite",
+            "writeonly",
+            "allocate",
+            "copy",
+            "nbo",
+            "aligned",
+            "contig",
+            "no_broadcast",
+            "updateifcopy",
+            "no_subtype",
+        }
+    )
     _FLAGS = frozenset(
         {
+            "external_loop",
             "multi_index",
             "c_index",
             "f_index",
@@ -164,34 +187,88 @@ class nditer:
         buffersize: int = 0,
     ) -> None:
         single = not isinstance(op, (list, tuple))
-        ops = [asarray(o) for o in ([op] if single else op)]
+        given = [op] if single else list(op)
         flags = set(flags or ())
         unknown = flags - self._FLAGS
         if unknown:
             raise ValueError(
                 f"nditer flags {sorted(unknown)} are not supported by arraystack.nditer"
             )
-        for f in op_flags or ():
-            for name in [f] if isinstance(f, str) else f:
-                if name not in self._READ_FLAGS:
-                    raise ValueError(
-                        f"arraystack.nditer is read-only: op_flags {name!r} is not supported"
-                    )
         if op_axes is not None or itershape is not None:
             raise ValueError("arraystack.nditer does not support op_axes or itershape")
-        if "common_dtype" in flags or op_dtypes is not None:
-            dtypes = op_dtypes if isinstance(op_dtypes, (list, tuple)) else [op_dtypes] * len(ops)
-            if "common_dtype" in flags:
-                dtypes = [result_type(*ops)] * len(ops)
-            ops = [o if d is None else astype(o, d) for o, d in zip(ops, dtypes)]
-        shape = np.broadcast_shapes(*(o.shape for o in ops))
+        per_op = self._op_flags(op_flags, len(given))
+        if op_flags is None:  # NumPy's default: an output to make for each None operand
+            per_op = [{"writeonly", "allocate"} if o is None else f for o, f in zip(given, per_op)]
+        if "multi_index" in flags and "external_loop" in flags:
+            raise ValueError(
+                "Iterator flag EXTERNAL_LOOP cannot be used if an index or multi-index is being tracked"
+            )
+        dtypes = op_dtypes if isinstance(op_dtypes, (list, tuple)) else [op_dtypes] * len(given)
+        ops = [None if o is None else asarray(o) for o in given]
+        inputs = [o for o in ops if o is not None]
+        if "common_dtype" in flags:
+            dtypes = [result_type(*inputs)] * len(ops)
+        for k, (o, d) in enumerate(zip(ops, dtypes)):
+            if o is None:
+                continue
+            if d is not None and np.dtype(d) != o.dtype:
+                if "readwrite" in per_op[k] or "writeonly" in per_op[k]:
+                    raise TypeError(
+                        f"arraystack.nditer cannot cast written operand {k} from {o.dtype} to "
+                        f"{np.dtype(d)} (it writes the operand in place, without a buffer)"
+                    )
+                if not np.can_cast(o.dtype, d, casting):
+                    raise TypeError(
+                        f"Iterator operand {k} dtype could not be cast from {o.dtype!r} to "
+                        f"{np.dtype(d)!r} according to the rule {casting!r}"
+                    )
+                ops[k] = astype(o, d)
+        shape = np.broadcast_shapes(*(o.shape for o in ops if o is not None))
+        for k, o in enumerate(ops):
+            if o is None:
+                if "allocate" not in per_op[k]:
+                    raise ValueError(
+                        "Iterator operand 0 is null, but the allocate flag is not set".replace(
+                            "0", str(k)
+                        )
+                    )
+                dtype = dtypes[k] if dtypes[k] is not None else result_type(*inputs)
+                ops[k] = empty(shape, dtype=dtype)
+            elif ("readwrite" in per_op[k] or "writeonly" in per_op[k]) and o.shape != shape:
+                raise ValueError(
+                    f"non-broadcastable output operand with shape {o.shape} doesn't match the "
+                    f"broadcast shape {shape}"
+                )
         if 0 in shape and "zerosize_ok" not in flags:
             raise ValueError("Iteration of zero-sized operands is not enabled")
         self.operands = tuple(ops)
-        self._views = [broadcast_to(o, shape) for o in ops]
+        self._views = [o if o.shape == shape else broadcast_to(o, shape) for o in ops]
         self._single, self._flags, self.shape = single, flags, shape
         self._f_order = order == "F" or (order in ("K", "A") and self._fortran(ops))
+        self._chunk = self._chunk_axes() if "external_loop" in flags else 0
         self.reset()
+
+    @classmethod
+    def _op_flags(cls, op_flags, n):
+        """Each operand's set of flags (one list for all operands, or a list per operand)."""
+        if op_flags is None:
+            return [set() for _ in range(n)]
+        if all(isinstance(f, str) for f in op_flags):
+            op_flags = [op_flags] * n
+        if len(op_flags) != n:
+            raise ValueError(f"op_flags must be a tuple/list matching the number of ops ({n})")
+        per_op = [{f} if isinstance(f, str) else set(f) for f in op_flags]
+        for flags in per_op:
+            unknown = flags - cls._OP_FLAGS
+            if unknown:
+                raise ValueError(
+                    f"nditer op_flags {sorted(unknown)} are not supported by arraystack.nditer"
+                )
+            if len(flags & {"readonly", "readwrite", "writeonly"}) > 1:
+                raise ValueError(
+                    "Only one of the iterator flags READWRITE, READONLY, and WRITEONLY may be specified for an operand"
+                )
+        return per_op
 
     @staticmethod
     def _fortran(ops):
@@ -201,15 +278,50 @@ class nditer:
             for v in values
         )
 
+    def _chunk_axes(self) -> int:
+        """How many innermost axes (in iteration order) an external loop takes as one 1-d chunk: the
+        innermost one, and each next one that every operand walks on with the stride that continues
+        it (its elements one chunk apart), as NumPy's iterator coalesces them."""
+        axes = list(range(len(self.shape)))
+        if not self._f_order:
+            axes.reverse()
+        if not axes:
+            return 0
+        strides = [self._strides(v) for v in self._views]
+        taken, span = 1, [s[axes[0]] * self.shape[axes[0]] if s else None for s in strides]
+        for axis in axes[1:]:
+            if any(s is None or s[axis] != w for s, w in zip(strides, span)):
+                break
+            taken += 1
+            span = [s[axis] * self.shape[axis] for s in strides]
+        return taken
+
+    @staticmethod
+    def _strides(view):
+        value = view._value
+        return None if type(value) is Tracer else value.strides
+
     def reset(self):
-        ranges = [range(d) for d in self.shape]
+        chunked = self._chunk
+        ndim = len(self.shape)
+        outer = range(ndim - chunked) if not self._f_order else range(chunked, ndim)
+        ranges = [range(self.shape[a]) for a in outer]
         if self._f_order:
             order = (tuple(reversed(t)) for t in itertools.product(*reversed(ranges)))
         else:
             order = itertools.product(*ranges)
-        self._indices = list(order)
+        self._indices = list(order) if 0 not in self.shape else []
         self.iterindex = 0
         self._started = False
+
+    def _at(self, view, at):
+        """The current element of `view` (a 0-d view), or with external_loop its current 1-d chunk."""
+        if not self._chunk:
+            return view[at + (Ellipsis,)]
+        if self._f_order:
+            block = view[(Ellipsis,) + at]
+            return block.reshape(-1, order="F")
+        return view[at + (Ellipsis,)].reshape(-1)
 
     ndim = property(lambda self: len(self.shape))
     itersize = property(lambda self: len(self._indices))
@@ -232,12 +344,11 @@ class nditer:
     @property
     def value(self):
         at = self._indices[self.iterindex]
-        values = tuple(v[at] for v in self._views)
+        values = tuple(self._at(v, at) for v in self._views)
         return values[0] if self._single else values
 
     def __getitem__(self, i):
-        at = self._indices[self.iterindex]
-        return self._views[i][at]
+        return self._at(self._views[i], self._indices[self.iterindex])
 
     def iternext(self):
         self.iterindex += 1

@@ -140,5 +140,60 @@ def test_nditer():
     assert seen == [((i, j), int(x[i, j])) for i in range(2) for j in range(3)]
     with pytest.raises(ValueError):
         arraystack.nditer(arraystack.asarray(x[:0]))
-    with pytest.raises(ValueError, match="read-only"):
-        arraystack.nditer(arraystack.asarray(x), op_flags=["readwrite"])
+    with pytest.raises(ValueError):
+        arraystack.nditer(arraystack.asarray(x), op_flags=["readwrite", "readonly"])
+
+
+def _nditer_programs(xp):
+    """NumPy's nditer guide, in brief: elements as 0-d views, writing through readwrite and allocated
+    operands, external loops (coalesced 1-d chunks) in each order and with broadcasting."""
+    out = []
+    a = xp.arange(6).reshape(2, 3)
+    out.append([repr(v) for v in xp.nditer(a)])
+    with xp.nditer(a, op_flags=["readwrite"]) as it:
+        for v in it:
+            v[...] = 2 * v
+    out.append(repr(a))
+    for operand, kw in ((a, {}), (a, {"order": "F"}), (a.T, {}), (a[:, :2], {}), (a[:, ::2], {})):
+        out.append([repr(v) for v in xp.nditer(operand, flags=["external_loop"], **kw)])
+    it = xp.nditer([a, None])
+    with it:
+        for v, w in it:
+            w[...] = v * v
+        out.append(repr(it.operands[1]))
+    flags = [["readonly"], ["readonly"], ["writeonly", "allocate"]]
+    it = xp.nditer([a, xp.arange(3), None], flags=["external_loop"], op_flags=flags)
+    for v, w, z in it:
+        z[...] = v + w
+    out.append(repr(it.operands[2]))
+    b = xp.zeros((2, 3))
+    for v, w in xp.nditer([xp.arange(3.0), b], op_flags=[["readonly"], ["writeonly"]]):
+        w[...] = v + 1
+    out.append(repr(b))
+    it = xp.nditer([a, None], op_dtypes=[None, xp.float32])
+    for v, w in it:
+        w[...] = v / 3
+    out.append(repr(it.operands[1]))
+    return out
+
+
+def test_nditer_writes_and_external_loops():
+    assert _nditer_programs(arraystack) == _nditer_programs(numpy)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda xp: xp.nditer(
+            [xp.zeros(3), xp.zeros((2, 3))], op_flags=[["readwrite"], ["readonly"]]
+        ),
+        lambda xp: xp.nditer([xp.zeros(3), None], op_flags=[["readonly"], ["readonly"]]),
+        lambda xp: xp.nditer(xp.zeros(3), flags=["external_loop", "multi_index"]),
+        lambda xp: xp.nditer(xp.zeros(3), op_flags=[["readonly"], ["readonly"]]),
+    ],
+)
+def test_nditer_errors_are_numpys(make):
+    with pytest.raises(ValueError) as expected:
+        make(numpy)
+    with pytest.raises(expected.type):
+        make(arraystack)
