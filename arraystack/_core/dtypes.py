@@ -78,11 +78,28 @@ def check_supported(dt) -> np.dtype:
     """The NumPy dtype for `dt`, or a TypeError naming it if arraystack does not support it."""
     d = np.dtype(dt)
     if d not in _SUPPORTED_SET:
+        if not d.isnative and d.newbyteorder("=") in _SUPPORTED_SET:
+            raise TypeError(
+                f"arraystack arrays hold values in the machine's byte order, so dtype {d.str!r} "
+                "(the other byte order) cannot be made or cast to: readers (frombuffer, fromfile, "
+                "load, asarray of a NumPy array) convert such data to "
+                f"{d.newbyteorder('=')} as it enters; for bytes in that order write "
+                "x.byteswap().tobytes(), or numpy.asarray(x).astype(...)"
+            )
         raise TypeError(
             f"arraystack does not support dtype {d} (supported: bool, int8-int64, uint8-uint64, "
             "float16/32/64, bfloat16, complex64/128)"
         )
     return d
+
+
+def read_dtype(dt) -> np.dtype:
+    """The dtype a reader of bytes (frombuffer, fromfile, ...) reads with: a supported one in either byte
+    order (native_order converts what was read), else check_supported's TypeError."""
+    d = np.dtype(dt)
+    if not d.isnative and d.newbyteorder("=") in _SUPPORTED_SET:
+        return d
+    return check_supported(d)
 
 
 def host_dtype(dt, operation: str):

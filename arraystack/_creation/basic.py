@@ -15,7 +15,7 @@ import numpy as np
 
 from arraystack._core import devices as _devices
 from arraystack._core.array import ndarray, wrap
-from arraystack._core.dtypes import check_array_dtype, check_supported, native_order
+from arraystack._core.dtypes import check_array_dtype, check_supported, native_order, read_dtype
 from arraystack._core.overrides import defers_to_numpy
 from arraystack.ir.core import Tracer, active, bind, device_namespaces, is_tracing, user_line
 from arraystack.ir.primitives import convert_p, copy_p
@@ -416,8 +416,8 @@ def frombuffer(
     numpy.frombuffer : The NumPy function this mirrors.
     fromstring, fromfile, asarray
     """
-    dtype = check_supported(float if dtype is None else dtype)
-    out = wrap(np.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
+    dtype = read_dtype(float if dtype is None else dtype)
+    out = wrap(native_order(np.frombuffer(buffer, dtype=dtype, count=count, offset=offset)))
     return _devices.read_on_default(out)
 
 

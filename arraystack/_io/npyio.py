@@ -14,7 +14,7 @@ import numpy as np
 
 from arraystack._core.array import ndarray, wrap
 from arraystack._core.devices import read_on_default
-from arraystack._core.dtypes import is_host, is_supported
+from arraystack._core.dtypes import is_host, is_supported, native_order
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._io import npy_format
 
@@ -38,6 +38,14 @@ def _to_arraystack(value, placed: bool = True):
     the CPU (a memory-mapped array stays a view of its file; placed=False: on the host). Note: a dtype arraystack cannot hold
     (longdouble) stays a NumPy array, as in _interop."""
     mapped = isinstance(value, np.memmap)
+    if value.dtype.byteorder in "<>" and not value.dtype.isnative:
+        if mapped and value.mode in ("r+", "w+"):
+            raise TypeError(
+                f"a writable memory map of {value.dtype.str!r} data (the other byte order) cannot be an "
+                "arraystack array, whose values are in the machine's byte order: map it with "
+                "mmap_mode='r' or 'c' (a converted copy), or use NumPy's memmap"
+            )
+        value, mapped = native_order(np.asarray(value)), False  # converted once, as it enters
     value = np.asarray(value)
     if not (is_supported(value.dtype) or is_host(value.dtype)):
         return value

@@ -162,3 +162,43 @@ def test_tofile_text_and_frombuffer(tmp_path):
     numpy.testing.assert_array_equal(
         numpy.asarray(arraystack.frombuffer(raw, dtype=int)), x.ravel()
     )
+
+
+@pytest.mark.parametrize("dtype", ["int16", "uint32", "int64", "float32", "float64", "complex64"])
+def test_readers_take_the_other_byte_order_as_native_values(tmp_path, dtype):
+    """Big-endian data (binary formats, network buffers) reads to NumPy's values, held in native order."""
+    other = numpy.dtype(dtype).newbyteorder("S")
+    x = numpy.array([0, 1, 2, 300, 7], dtype).astype(other)
+    x.tofile(tmp_path / "x.bin")
+    numpy.save(tmp_path / "x.npy", x)
+    reads = [
+        (lambda xp: xp.frombuffer(x.tobytes(), dtype=other)),
+        (lambda xp: xp.frombuffer(x.tobytes(), dtype=other, count=2, offset=other.itemsize)),
+        (lambda xp: xp.fromfile(tmp_path / "x.bin", dtype=other)),
+        (lambda xp: xp.load(tmp_path / "x.npy")),
+        (lambda xp: xp.load(tmp_path / "x.npy", mmap_mode="r")),
+        (lambda xp: xp.load(tmp_path / "x.npy", mmap_mode="c")),
+        (lambda xp: xp.asarray(x)),
+    ]
+    for read in reads:
+        expected, got = read(numpy), read(arraystack)
+        assert got.dtype == numpy.dtype(dtype) and got.dtype.isnative
+        numpy.testing.assert_array_equal(numpy.asarray(got), expected)
+    text = io.StringIO("1 2\n3 4")
+    got = arraystack.loadtxt(text, dtype=other)
+    assert got.dtype == numpy.dtype(dtype) and numpy.asarray(got).tolist() == [[1, 2], [3, 4]]
+
+
+def test_the_other_byte_order_is_refused_where_bytes_would_differ(tmp_path):
+    """Making or casting to a non-native dtype would give native bytes to tobytes/tofile: refused, with
+    what to do instead; a writable map of such a file cannot be held either."""
+    other = numpy.dtype("int32").newbyteorder("S")
+    with pytest.raises(TypeError, match="byteswap"):
+        arraystack.arange(3).astype(other)
+    with pytest.raises(TypeError, match="byte order"):
+        arraystack.zeros(3, dtype=other)
+    numpy.save(tmp_path / "x.npy", numpy.arange(3, dtype=other))
+    with pytest.raises(TypeError, match="mmap_mode='r'"):
+        arraystack.load(tmp_path / "x.npy", mmap_mode="r+")
+    swapped = arraystack.arange(3, dtype="int32").byteswap().tobytes()
+    assert swapped == numpy.arange(3, dtype=other).tobytes()
