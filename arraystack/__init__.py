@@ -80,6 +80,9 @@ from arraystack._core.dtypes import (
     uintp, ulong, ulonglong, unsignedinteger, ushort,
 )
 from arraystack._core.dtypes import bool_ as bool
+# NumPy's own: its exception types (which arraystack raises), its ufunc buffer size (eager arraystack
+# runs NumPy's loops), its type table, and the extended-precision scalar types (no arraystack array has them)
+from numpy import clongdouble, exceptions, getbufsize, longdouble, sctypeDict, setbufsize
 from arraystack import char, dtypes, rec, strings
 from arraystack._core.dtypes import bytes_, character, datetime64, flexible, object_, str_, timedelta64, void
 from arraystack.rec import recarray, record
@@ -120,6 +123,7 @@ from arraystack._io.checkpoints import Checkpoints, load_tree, save_tree
 from arraystack._io.npyio import (
     fromfile, fromregex, fromstring, genfromtxt, load, loadtxt, save, savetxt, savez, savez_compressed,
 )
+from arraystack._io.memmap import memmap
 from arraystack._io.number_representations import base_repr, binary_repr
 from arraystack._manipulation.axis_order import rollaxis
 from arraystack._manipulation.broadcast_object import broadcast
@@ -289,5 +293,6 @@ __all__ = [
     "busday_count", "busday_offset", "busdaycalendar", "bytes_", "char", "character", "datetime64", "datetime_as_string", "datetime_data", "dtypes", "flexible", "is_busday", "isnat", "str_", "strings", "timedelta64",
     "object_", "rec", "recarray", "record", "void", "fromregex",
     "Checkpoints", "load_tree", "save_tree",
+    "clongdouble", "exceptions", "getbufsize", "longdouble", "memmap", "sctypeDict", "setbufsize",
 ]
 # fmt: on
