@@ -81,6 +81,38 @@ assert_array_less = _on_host(_npt.assert_array_less)
 assert_array_max_ulp = _on_host(_npt.assert_array_max_ulp)
 assert_equal = _on_host(_npt.assert_equal)
 assert_ = _on_host(_npt.assert_)
+assert_array_compare = _on_host(_npt.assert_array_compare)
+build_err_msg = _on_host(_npt.build_err_msg)
+print_assert_equal = _on_host(_npt.print_assert_equal)
+
+# NumPy's test infrastructure, which holds no arrays: context managers, decorators, exceptions and the
+# platform's facts, re-exported (those describing NumPy's own build, NUMPY_ROOT, IS_EDITABLE, ..., are not)
+from numpy.testing import (
+    HAS_REFCOUNT,
+    IS_64BIT,
+    IS_MUSL,
+    IS_PYPY,
+    IS_PYSTON,
+    IS_WASM,
+    NOGIL_BUILD,
+    IgnoreException,
+    KnownFailureException,
+    SkipTest,
+    TestCase,
+    assert_no_gc_cycles,
+    break_cycles,
+    clear_and_catch_warnings,
+    decorate_methods,
+    jiffies,
+    measure,
+    memusage,
+    run_threaded,
+    rundocs,
+    suppress_warnings,
+    tempdir,
+    temppath,
+    verbose,
+)
 
 assert_no_warnings = _npt.assert_no_warnings
 assert_raises = _npt.assert_raises
@@ -89,19 +121,46 @@ assert_string_equal = _npt.assert_string_equal
 assert_warns = _npt.assert_warns
 
 __all__ = [
+    "HAS_REFCOUNT",
+    "IS_64BIT",
+    "IS_MUSL",
+    "IS_PYPY",
+    "IS_PYSTON",
+    "IS_WASM",
+    "NOGIL_BUILD",
+    "IgnoreException",
+    "KnownFailureException",
+    "SkipTest",
+    "TestCase",
     "assert_",
     "assert_allclose",
     "assert_almost_equal",
     "assert_approx_equal",
     "assert_array_almost_equal",
     "assert_array_almost_equal_nulp",
+    "assert_array_compare",
     "assert_array_equal",
     "assert_array_less",
     "assert_array_max_ulp",
     "assert_equal",
+    "assert_no_gc_cycles",
     "assert_no_warnings",
     "assert_raises",
     "assert_raises_regex",
     "assert_string_equal",
     "assert_warns",
+    "break_cycles",
+    "build_err_msg",
+    "clear_and_catch_warnings",
+    "decorate_methods",
+    "jiffies",
+    "measure",
+    "memusage",
+    "print_assert_equal",
+    "run_threaded",
+    "rundocs",
+    "suppress_warnings",
+    "tempdir",
+    "temppath",
+    "verbose",
 ]

@@ -95,5 +95,10 @@ def test_traced_values_cannot_be_asserted_on():
 
 def test_namespace():
     assert arraystack.testing is ast_testing
+    # functions and classes, and the platform's facts (HAS_REFCOUNT, ...)
     for name in ast_testing.__all__:
-        assert callable(getattr(ast_testing, name))
+        assert callable(getattr(ast_testing, name)) or name.isupper() or name == "verbose", name
+    missing = set(numpy.testing.__all__) - set(ast_testing.__all__)
+    # what describes NumPy's own build and install, and NumPy's exec helper, is NumPy's alone
+    own = {"NUMPY_ROOT", "IS_EDITABLE", "IS_INSTALLED", "HAS_LAPACK64", "BLAS_SUPPORTS_FPE"}
+    assert missing <= own | {"check_support_sve", "overrides", "runstring"}, missing
