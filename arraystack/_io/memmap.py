@@ -83,9 +83,15 @@ class memmap(ndarray):
         mapped = np.memmap(
             filename, dtype=dtype, mode=mode, offset=offset, shape=shape, order=order
         )
+        return cls._adopt(mapped)
+
+    @classmethod
+    def _adopt(cls, mapped: np.memmap) -> Self:
+        """The arraystack memmap of NumPy's memmap `mapped` (its memory; data in the other byte order
+        converted, which the callers allow only for a read-only or copy-on-write map)."""
         self = ndarray.__new__(cls)
         value = mapped.view(np.ndarray)
-        self._value = value if dtype.isnative else value.astype(dtype.newbyteorder("="))
+        self._value = value if value.dtype.isnative else value.astype(value.dtype.newbyteorder("="))
         self._map = mapped
         self.filename, self.offset, self.mode = mapped.filename, mapped.offset, mapped.mode
         return self

@@ -1,6 +1,6 @@
 """arraystack.lib: NumPy's `numpy.lib` for arraystack arrays: `stride_tricks` (as_strided,
 sliding_window_view), `mixins` (NDArrayOperatorsMixin), `array_utils`, `scimath` (arraystack.emath) and
-`NumpyVersion`, `recfunctions` (NumPy's functions of structured arrays).
+`NumpyVersion`, `recfunctions` (NumPy's functions of structured arrays), `format` (the .npy format).
 
 Importing arraystack imports this package; `show_config` and `info` live here and are also top-level
 names (`arraystack.show_config()`, `arraystack.info(obj)`), as in NumPy.
@@ -9,11 +9,11 @@ names (`arraystack.show_config()`, `arraystack.info(obj)`), as in NumPy.
 from numpy.lib import NumpyVersion
 
 from arraystack import emath as scimath
-from arraystack.lib import array_utils, mixins, recfunctions, stride_tricks
+from arraystack.lib import array_utils, format, mixins, recfunctions, stride_tricks
 from arraystack.lib._info import info
 from arraystack.lib._show_config import show_config
 
 __all__ = [
-    "NumpyVersion", "array_utils", "info", "mixins", "recfunctions", "scimath", "show_config",
+    "NumpyVersion", "array_utils", "format", "info", "mixins", "recfunctions", "scimath", "show_config",
     "stride_tricks",
 ]  # fmt: skip

@@ -24,7 +24,7 @@ import arraystack
 
 SUBMODULES = [
     "linalg", "fft", "random", "nn", "nn.initializers", "optim", "prng", "testing", "tree_util",
-    "datasets", "lib", "lib.stride_tricks", "lib.array_utils", "lib.mixins", "strings", "char", "onnx", "distributed",
+    "datasets", "lib", "lib.format", "lib.stride_tricks", "lib.array_utils", "lib.mixins", "strings", "char", "onnx", "distributed",
 ]
 TRANSFORMATIONS = [
     "jit", "make_graph", "grad", "value_and_grad", "vjp", "jvp", "linearize", "jacfwd", "jacrev",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import numpy
 import pytest
 
@@ -78,3 +80,33 @@ def test_memmap_errors(tmp_path):
             make(numpy)
         with pytest.raises(expected.type):
             make(arraystack)
+
+
+def _npy_session(xp, path):
+    """numpy.lib.format's functions of arrays on one .npy file: create a map, write it, reopen it
+    read-only, write and read an array through a file object, and a header."""
+    m = xp.lib.format.open_memmap(
+        path, mode="w+", dtype="float32", shape=(2, 3), fortran_order=True
+    )
+    m[:] = 5
+    m[0, 1] = 1
+    m.flush()
+    del m
+    seen = [repr(numpy.load(path))]
+    r = xp.lib.format.open_memmap(path, mode="r")
+    seen += [repr(r), r.flags.f_contiguous, type(r).__name__]
+    buffer = io.BytesIO()
+    xp.lib.format.write_array(buffer, xp.arange(6, dtype="int16").reshape(2, 3).T)
+    buffer.seek(0)
+    seen.append(repr(xp.lib.format.read_array(buffer)))
+    seen.append(xp.lib.format.header_data_from_array_1_0(xp.ones((2, 2), dtype="int16")))
+    return seen
+
+
+def test_lib_format_reads_and_writes_as_numpys(tmp_path):
+    expected = _npy_session(numpy, tmp_path / "n.npy")
+    assert _npy_session(arraystack, tmp_path / "a.npy") == expected
+    buffer = io.BytesIO()  # bfloat16 keeps its name in the header, as arraystack.save writes it
+    arraystack.lib.format.write_array(buffer, arraystack.ones(3, dtype=arraystack.bfloat16))
+    buffer.seek(0)
+    assert arraystack.lib.format.read_array(buffer).dtype == arraystack.bfloat16
