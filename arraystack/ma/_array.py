@@ -16,6 +16,7 @@ from arraystack.ir.tree import register_pytree_node
 from arraystack.ma._fill import check_fill_value
 from arraystack.ma._operators import MaskedOperators
 from arraystack.ma._reductions import MaskedReductions
+from arraystack.ma._selection import MaskedSelection
 
 nomask = np.False_  # numpy.ma's "no mask": the mask of an array where nothing is masked
 
@@ -48,7 +49,7 @@ def as_mask(mask, shape) -> xp.ndarray:
     raise MaskError(f"Mask and data not compatible: data size is {size}, mask size is {mask.size}.")
 
 
-class MaskedArray(MaskedOperators, MaskedReductions):
+class MaskedArray(MaskedOperators, MaskedReductions, MaskedSelection):
     """An array whose masked entries are left out of computations.
 
     Parameters
@@ -417,6 +418,49 @@ class MaskedArray(MaskedOperators, MaskedReductions):
         if data.dtype.kind != self.dtype.kind:  # NumPy gives the new kind its default fill value
             return MaskedArray._new(data, mask, None, self._hardmask)
         return self._like(data, mask)
+
+    def round(self, decimals=0, out=None):
+        """Return each element rounded to the given number of decimals (the mask is kept).
+
+        Parameters
+        ----------
+        decimals : int, optional
+            Number of decimal places to round to.
+        out : None
+            Not supported (None only).
+
+        Returns
+        -------
+        rounded : MaskedArray, scalar or masked
+            The rounded array; a scalar (or `masked`) for a 0-d array.
+
+        See Also
+        --------
+        numpy.ma.MaskedArray.round : The NumPy method this mirrors.
+        """
+        data = self._data.round(decimals=decimals)
+        if data.ndim == 0 and (self._mask is nomask or concrete(self._mask)):
+            return masked if self._mask is not nomask and bool(self._mask) else data[()]
+        return self._like(data, self._mask)
+
+    def ids(self):
+        """Return identifiers of the data and mask buffers.
+
+        Returns
+        -------
+        ids : tuple of int
+            Identifiers of the data and of the mask (the mask's is ``id(nomask)`` without a mask).
+
+        See Also
+        --------
+        numpy.ma.MaskedArray.ids : The NumPy method this mirrors.
+
+        Notes
+        -----
+        Note: NumPy returns the memory address of the data; arraystack arrays may live on a device,
+        so these are the Python identities of the data and mask arrays the masked array holds.
+        """
+        return (id(self._data), id(self._mask))
 
     # -- masks -------------------------------------------------------------------------------
     def harden_mask(self):

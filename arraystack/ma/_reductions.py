@@ -38,12 +38,22 @@ def _reduced(self, result, newmask, fill=None):
     return out
 
 
+def _unmasked(self, result):
+    """The statistic of an unmasked array: NumPy's scalar where 0-d, else a masked array keeping the
+    fill value (numpy.ma computes it on the masked array itself)."""
+    result = xp.asarray(result)
+    if result.ndim == 0:
+        return scalar_result(result)
+    return self._like(result, _ma().nomask)
+
+
 def _keep(kwargs):
     return bool(kwargs.get("keepdims", False))
 
 
 class MaskedReductions:
-    """sum, prod, mean, var, std, min, max, argmin, argmax, any, all, count, cumsum and cumprod."""
+    """sum, prod, mean, var, std, min, max, argmin, argmax, any, all, count, cumsum, cumprod, trace and
+    anom."""
 
     def count(self, axis=None, keepdims=False):
         """Count the non-masked elements of the array along the given axis.
@@ -149,7 +159,7 @@ class MaskedReductions:
         numpy.ma.MaskedArray.mean : The NumPy method this mirrors.
         """
         if self._mask is _ma().nomask:
-            return self._data.mean(axis=axis, dtype=dtype, keepdims=keepdims)
+            return _unmasked(self, self._data.mean(axis=axis, dtype=dtype, keepdims=keepdims))
         from arraystack.ma._elementwise import true_divide
 
         total = self.sum(axis=axis, dtype=dtype, keepdims=keepdims)
@@ -185,7 +195,9 @@ class MaskedReductions:
         """
         module = _ma()
         if self._mask is module.nomask:
-            return self._data.var(axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+            return _unmasked(
+                self, self._data.var(axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+            )
         from arraystack.ma._elementwise import absolute, true_divide
 
         count = self.count(axis=axis, keepdims=keepdims) - ddof
@@ -471,4 +483,64 @@ class MaskedReductions:
         mask = self._mask
         if mask is not _ma().nomask and axis is None:
             mask = mask.ravel()
-        return self._like(result, mask)
+        return _ma().MaskedArray._new(result, mask)  # NumPy's default fill value, as its view gives
+
+    def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+        """Return the sum along diagonals of the array, masked entries counted as 0.
+
+        Parameters
+        ----------
+        offset : int, optional
+            Offset of the diagonal from the main diagonal.
+        axis1, axis2 : int, optional
+            The axes of the 2-D sub-arrays whose diagonals are summed.
+        dtype : dtype, optional
+            The type of the result (float64 by default, as in numpy.ma).
+        out : None
+            Not supported (None only).
+
+        Returns
+        -------
+        sum_along_diagonals : scalar, ndarray or MaskedArray
+            The sums: a plain array where the input has a mask, a masked array otherwise.
+
+        See Also
+        --------
+        numpy.ma.MaskedArray.trace : The NumPy method this mirrors.
+        """
+        # Note: numpy.ma casts to `dtype` even when it is None, so the result is float64 by default
+        dtype = np.dtype(dtype)
+        if self._mask is _ma().nomask:
+            result = xp.asarray(self._data.trace(offset=offset, axis1=axis1, axis2=axis2))
+            result = result.astype(dtype)
+            if result.ndim == 0:
+                return scalar_result(result)
+            return _ma().MaskedArray._new(result)
+        diagonals = self.diagonal(offset=offset, axis1=axis1, axis2=axis2).astype(dtype)
+        return scalar_result(diagonals.filled(0).sum(axis=-1))
+
+    def anom(self, axis=None, dtype=None):
+        """Compute the anomalies (deviations from the arithmetic mean) along the given axis.
+
+        Parameters
+        ----------
+        axis : int, optional
+            Axis over which the anomalies are taken; the flattened array by default.
+        dtype : dtype, optional
+            Type to use in computing the mean.
+
+        Returns
+        -------
+        anomalies : MaskedArray
+            The array minus its mean, with the input's mask.
+
+        See Also
+        --------
+        numpy.ma.MaskedArray.anom : The NumPy method this mirrors.
+        """
+        mean = self.mean(axis, dtype)
+        if not axis:
+            return self - mean
+        if isinstance(mean, _ma().MaskedArray):
+            return self - mean._map(lambda a: xp.expand_dims(a, axis))
+        return self - xp.expand_dims(mean, axis)
