@@ -174,9 +174,14 @@ class ndarray(_ArrayBase, ArrayMethods):
 
         Notes
         -----
-        arraystack uses NumPy's dtype objects themselves.
+        arraystack uses NumPy's dtype objects themselves. Assigning to it reinterprets the array's
+        memory in place, as `view(dtype)` does (a traced array only keeps its own dtype).
         """
         return self._value.dtype
+
+    @dtype.setter
+    def dtype(self, value):
+        self._value = self.view(value)._value
 
     @property
     def ndim(self) -> int:

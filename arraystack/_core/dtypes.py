@@ -78,13 +78,12 @@ def check_supported(dt) -> np.dtype:
     """The NumPy dtype for `dt`, or a TypeError naming it if arraystack does not support it."""
     d = np.dtype(dt)
     if d not in _SUPPORTED_SET:
-        if not d.isnative and d.newbyteorder("=") in _SUPPORTED_SET:
+        if other_byte_order(d) is not None:
             raise TypeError(
-                f"arraystack arrays hold values in the machine's byte order, so dtype {d.str!r} "
-                "(the other byte order) cannot be made or cast to: readers (frombuffer, fromfile, "
-                "load, asarray of a NumPy array) convert such data to "
-                f"{d.newbyteorder('=')} as it enters; for bytes in that order write "
-                "x.byteswap().tobytes(), or numpy.asarray(x).astype(...)"
+                f"dtype {d.str!r} (the other byte order) is not supported here: arraystack computes "
+                f"in the machine's byte order ({d.newbyteorder('=')}); astype, array and asarray of "
+                "host data give an array in that byte order (NumPy's buffer, for tobytes and "
+                "tofile), and readers (frombuffer, fromfile, load) convert such data as it enters"
             )
         raise TypeError(
             f"arraystack does not support dtype {d} (supported: bool, int8-int64, uint8-uint64, "
@@ -93,13 +92,20 @@ def check_supported(dt) -> np.dtype:
     return d
 
 
+def other_byte_order(dt) -> np.dtype | None:
+    """`dt` as a dtype when it is a supported one in the other byte order ('>i4' on a little-endian
+    machine), else None."""
+    d = np.dtype(dt)
+    if d.isnative or d.byteorder == "|" or d.newbyteorder("=") not in _SUPPORTED_SET:
+        return None
+    return d
+
+
 def read_dtype(dt) -> np.dtype:
     """The dtype a reader of bytes (frombuffer, fromfile, ...) reads with: a supported one in either byte
     order (native_order converts what was read), else check_supported's TypeError."""
     d = np.dtype(dt)
-    if not d.isnative and d.newbyteorder("=") in _SUPPORTED_SET:
-        return d
-    return check_supported(d)
+    return d if other_byte_order(d) is not None else check_supported(d)
 
 
 def host_dtype(dt, operation: str):

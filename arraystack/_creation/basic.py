@@ -15,7 +15,13 @@ import numpy as np
 
 from arraystack._core import devices as _devices
 from arraystack._core.array import ndarray, wrap
-from arraystack._core.dtypes import check_array_dtype, check_supported, native_order, read_dtype
+from arraystack._core.dtypes import (
+    check_array_dtype,
+    check_supported,
+    native_order,
+    other_byte_order,
+    read_dtype,
+)
 from arraystack._core.overrides import defers_to_numpy
 from arraystack.ir.core import Tracer, active, bind, device_namespaces, is_tracing, user_line
 from arraystack.ir.primitives import convert_p, copy_p
@@ -158,6 +164,10 @@ def asarray(
         if type(value) is Tracer and value.var.aval.weak_type:
             return wrap(_strong(value))
         return a
+    swapped = None if dtype is None or type(dtype) is type else other_byte_order(dtype)
+    if swapped is not None:  # NumPy's buffer in the other byte order (see astype)
+        out = asarray(a, swapped.newbyteorder("="), order, device=device, copy=copy)
+        return _in_byte_order(out, swapped, "asarray")
     if not isinstance(a, (ndarray, np.ndarray, list, tuple, int, float, bool, complex, np.generic)):
         buffer = _devices.adopt(a)  # a device library's array (cupy's): shared, on its device
         if buffer is not None:
@@ -295,6 +305,10 @@ def array(
     Traced values have no memory layout: `order` is ignored for them.
     """
     _check_order(order)
+    swapped = None if dtype is None or type(dtype) is type else other_byte_order(dtype)
+    if swapped is not None:  # NumPy's buffer in the other byte order (see astype)
+        out = array(object, swapped.newbyteorder("="), copy=copy, order=order, ndmin=ndmin)
+        return _in_byte_order(out, swapped, "array")
     if (
         isinstance(object, ndarray)
         or hasattr(type(object), "__cuda_array_interface__")  # a device array (cupy's): stays there
@@ -421,6 +435,18 @@ def frombuffer(
     return _devices.read_on_default(out)
 
 
+def _in_byte_order(x, dtype, operation):
+    """Host array `x` as NumPy's buffer in `dtype`, a dtype in the other byte order (what tobytes and
+    tofile write; computations read it back in the machine's order, as `view` of that dtype does)."""
+    value = x._value
+    if type(value) is not np.ndarray:
+        raise TypeError(
+            f"{operation} to {dtype.str!r} (the other byte order) is a host array's: NumPy's buffer in "
+            f"that order; this array is {'traced' if type(value) is Tracer else 'on a device'}"
+        )
+    return wrap(value.astype(dtype))
+
+
 def _is_weak_trace(value) -> bool:
     return type(value) is Tracer and value.var.aval.weak_type
 
@@ -512,6 +538,11 @@ def astype(
     """
     if type(x) is not ndarray:
         x = asarray(x)
+    if type(dtype) is not type:  # not a scalar type (float32, ...): it may name a byte order
+        swapped = other_byte_order(dtype)
+        if swapped is not None:
+            native = astype(x, swapped.newbyteorder("="), order=order, casting=casting, device=device)
+            return _in_byte_order(native, swapped, "astype")
     dtype = _supported_fast(dtype) or check_array_dtype(dtype, "astype")
     value = x._value
     if casting == "unsafe" and order == "K" and not active.n and type(value) is np.ndarray:

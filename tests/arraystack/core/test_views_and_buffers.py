@@ -382,3 +382,18 @@ def test_traced_array_has_no_buffer():
 
     with pytest.raises(BufferError, match="traced value f64\\[3\\] has no buffer"):
         arraystack.jit(f)(numpy.arange(3.0))
+
+
+@pytest.mark.parametrize("dtype", ["uint32", "int16", "float64", ">i4"])
+def test_assigning_dtype_reinterprets_in_place(dtype):
+    n, a = pair(numpy.arange(8, dtype=numpy.int32).reshape(2, 4))
+    n.dtype = dtype
+    a.dtype = dtype
+    assert_same(n, a)
+    n, a = pair(numpy.arange(8.0))
+    n, a = n[::2], a[::2]
+    with pytest.raises(ValueError) as expected:
+        n.dtype = numpy.float32
+    with pytest.raises(ValueError) as got:
+        a.dtype = numpy.float32
+    assert str(got.value) == str(expected.value)

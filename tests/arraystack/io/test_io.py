@@ -189,16 +189,26 @@ def test_readers_take_the_other_byte_order_as_native_values(tmp_path, dtype):
     assert got.dtype == numpy.dtype(dtype) and numpy.asarray(got).tolist() == [[1, 2], [3, 4]]
 
 
-def test_the_other_byte_order_is_refused_where_bytes_would_differ(tmp_path):
-    """Making or casting to a non-native dtype would give native bytes to tobytes/tofile: refused, with
-    what to do instead; a writable map of such a file cannot be held either."""
+def test_the_other_byte_order_is_written_as_numpys(tmp_path):
+    """astype, array and asarray to a non-native dtype give NumPy's buffer in that order (tobytes and
+    tofile write NumPy's bytes; computing with it reads it in native order); creation functions and
+    traced casts cannot, and say so; a writable map of such a file cannot be held either."""
     other = numpy.dtype("int32").newbyteorder("S")
-    with pytest.raises(TypeError, match="byteswap"):
-        arraystack.arange(3).astype(other)
+    for make in (
+        lambda xp: xp.arange(3).astype(other),
+        lambda xp: xp.array([1, 2, 3], dtype=other),
+        lambda xp: xp.asarray([1.0, 2.0], dtype=other.str.replace("i", "f")),
+    ):
+        expected, got = make(numpy), make(arraystack)
+        assert repr(got) == repr(expected) and got.tobytes() == expected.tobytes()
+        assert repr(got + 1) == repr(expected + 1) and repr(got.sum()) == repr(expected.sum())
+    got = arraystack.arange(3).astype(other)
+    got.tofile(tmp_path / "x.bin")
+    assert (tmp_path / "x.bin").read_bytes() == numpy.arange(3).astype(other).tobytes()
     with pytest.raises(TypeError, match="byte order"):
         arraystack.zeros(3, dtype=other)
+    with pytest.raises(TypeError, match="traced"):
+        arraystack.jit(lambda x: x.astype(other))(arraystack.arange(3))
     numpy.save(tmp_path / "x.npy", numpy.arange(3, dtype=other))
     with pytest.raises(TypeError, match="mmap_mode='r'"):
         arraystack.load(tmp_path / "x.npy", mmap_mode="r+")
-    swapped = arraystack.arange(3, dtype="int32").byteswap().tobytes()
-    assert swapped == numpy.arange(3, dtype=other).tobytes()
