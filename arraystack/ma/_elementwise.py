@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arraystack.ma._ufuncs import binary, unary
+from arraystack.ma._ufuncs import binary, shift, unary
 
 exp = unary("exp")
 conjugate = unary("conjugate")
@@ -57,3 +57,7 @@ floor_divide = binary("floor_divide")
 remainder = binary("remainder")
 mod = remainder
 fmod = binary("fmod")
+
+angle = unary("angle")
+left_shift = shift("left_shift")
+right_shift = shift("right_shift")

@@ -100,3 +100,86 @@ def _dtype_of(obj) -> np.dtype:
     if dtype is not None:
         return np.dtype(dtype)
     return np.asarray(obj).dtype
+
+
+def maximum_fill_value(obj):
+    """Return the minimum value that can be represented by the dtype of an object.
+
+    Parameters
+    ----------
+    obj : ndarray, dtype or scalar
+        An object that can be queried for its numeric type.
+
+    Returns
+    -------
+    val : scalar
+        The smallest value of the dtype (what `max` fills masked entries with); None for
+        strings and objects.
+
+    See Also
+    --------
+    numpy.ma.maximum_fill_value : The NumPy function this mirrors.
+    minimum_fill_value
+    """
+    return _extreme_fill(obj, maximum_fill, -np.inf)
+
+
+def minimum_fill_value(obj):
+    """Return the maximum value that can be represented by the dtype of an object.
+
+    Parameters
+    ----------
+    obj : ndarray, dtype or scalar
+        An object that can be queried for its numeric type.
+
+    Returns
+    -------
+    val : scalar
+        The largest value of the dtype (what `min` fills masked entries with); None for
+        strings and objects.
+
+    See Also
+    --------
+    numpy.ma.minimum_fill_value : The NumPy function this mirrors.
+    maximum_fill_value
+    """
+    return _extreme_fill(obj, minimum_fill, np.inf)
+
+
+def _extreme_fill(obj, fill, infinity):
+    dtype = _dtype_of(obj)
+    if dtype.kind == "b":
+        return int(fill(dtype))
+    if dtype.kind == "c":
+        return complex(infinity, infinity)
+    if dtype.kind in "mM":
+        return int(np.iinfo(np.int64).max if infinity > 0 else np.iinfo(np.int64).min + 1)
+    return fill(dtype) if dtype.kind in "iuf" else None
+
+
+def common_fill_value(a, b):
+    """Return the common filling value of two masked arrays, if any.
+
+    Parameters
+    ----------
+    a, b : array_like
+        The masked arrays (or anything else: its dtype's default fill value counts).
+
+    Returns
+    -------
+    fill_value : scalar or None
+        The common fill value, or None.
+
+    See Also
+    --------
+    numpy.ma.common_fill_value : The NumPy function this mirrors.
+    """
+    first, second = _fill_of(a), _fill_of(b)
+    return first if first == second else None
+
+
+def _fill_of(a):
+    fill = getattr(a, "_fill_value", None)
+    if fill is not None and hasattr(a, "_mask"):
+        return fill
+    return default_fill_value(a)

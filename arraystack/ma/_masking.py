@@ -483,3 +483,137 @@ def compressed(x):
     numpy.ma.compressed : The NumPy function this mirrors.
     """
     return (x if isinstance(x, MaskedArray) else MaskedArray(x)).compressed()
+
+
+MaskType = np.bool_
+
+
+def make_mask_descr(ndtype):
+    """Construct a dtype description list from a given dtype: each field's type becomes boolean.
+
+    Parameters
+    ----------
+    ndtype : dtype
+        The dtype to convert.
+
+    Returns
+    -------
+    result : dtype
+        `bool` for a plain dtype; a structured dtype of booleans with the same field names.
+
+    See Also
+    --------
+    numpy.ma.make_mask_descr : The NumPy function this mirrors.
+    """
+    dtype = np.dtype(ndtype)
+    if dtype.names is None:
+        return np.dtype(MaskType)
+    return np.dtype([(name, make_mask_descr(dtype.fields[name][0])) for name in dtype.names])
+
+
+def make_mask_none(newshape, dtype=None):
+    """Return a boolean mask of the given shape, filled with False.
+
+    Parameters
+    ----------
+    newshape : tuple
+        The shape of the mask.
+    dtype : dtype, optional
+        A dtype whose mask description (`make_mask_descr`) the mask takes; bool by default.
+
+    Returns
+    -------
+    result : ndarray
+        An array of all False.
+
+    See Also
+    --------
+    numpy.ma.make_mask_none : The NumPy function this mirrors.
+    """
+    return xp.zeros(newshape, dtype=MaskType if dtype is None else make_mask_descr(dtype))
+
+
+def is_mask(m):
+    """Return True if m is a valid, standard mask (an array of booleans).
+
+    Parameters
+    ----------
+    m : array_like
+        Array to test.
+
+    Returns
+    -------
+    result : bool
+        True if `m.dtype.type` is MaskType.
+
+    See Also
+    --------
+    numpy.ma.is_mask : The NumPy function this mirrors.
+    """
+    dtype = getattr(m, "dtype", None)
+    return dtype is not None and np.dtype(dtype).type is MaskType
+
+
+def isMA(x):
+    """Test whether input is an instance of MaskedArray.
+
+    Parameters
+    ----------
+    x : object
+        Object to test.
+
+    Returns
+    -------
+    result : bool
+        True if `x` is a MaskedArray.
+
+    See Also
+    --------
+    numpy.ma.isMA : The NumPy function this mirrors.
+    isMaskedArray
+    """
+    return isinstance(x, MaskedArray)
+
+
+def isarray(x):
+    """Test whether input is an instance of MaskedArray.
+
+    Parameters
+    ----------
+    x : object
+        Object to test.
+
+    Returns
+    -------
+    result : bool
+        True if `x` is a MaskedArray.
+
+    See Also
+    --------
+    numpy.ma.isarray : The NumPy function this mirrors.
+    isMaskedArray
+    """
+    return isinstance(x, MaskedArray)
+
+
+def flatten_mask(mask):
+    """Returns a completely flattened version of the mask, where nested fields are collapsed.
+
+    Parameters
+    ----------
+    mask : array_like
+        Input array, interpreted as booleans (a structured mask contributes each field).
+
+    Returns
+    -------
+    flattened_mask : ndarray of bools
+        The flattened input.
+
+    See Also
+    --------
+    numpy.ma.flatten_mask : The NumPy function this mirrors.
+    """
+    mask = xp.asarray(mask)
+    if mask.dtype.names is None:
+        return mask.ravel().astype(bool)
+    return xp.concatenate([flatten_mask(mask[name]) for name in mask.dtype.names])

@@ -241,3 +241,35 @@ def _ufunc_result(result, inputs, name, data):
     if result.ndim == 0 and mask is nomask:
         return result
     return _finish(result, mask, _fill_from(*inputs))
+
+
+def shift(name):
+    """numpy.ma's left_shift/right_shift: the shift of the data (masked entries as 0); the result
+    is masked where `a` is (the mask of the shift count is not used, as in numpy.ma)."""
+
+    def masked_shift(a, n):
+        mask = getmask(a)
+        data = a.filled(0) if isinstance(a, MaskedArray) else a
+        return MaskedArray._new(xp.asarray(getattr(xp, name)(data, getdata(n))), mask)
+
+    masked_shift.__name__ = masked_shift.__qualname__ = name
+    direction = name.split("_")[0]
+    masked_shift.__doc__ = f"""Shift the bits of an integer to the {direction}, with masks.
+
+    Parameters
+    ----------
+    a : array_like
+        The integers to shift; masked entries stay masked.
+    n : int or array_like of int
+        Number of bits to shift by (its mask is not used).
+
+    Returns
+    -------
+    result : MaskedArray
+        The shifted integers, with `a`'s mask.
+
+    See Also
+    --------
+    numpy.ma.{name} : The NumPy function this mirrors.
+    """
+    return masked_shift
