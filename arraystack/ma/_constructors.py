@@ -7,6 +7,7 @@ import numpy as np
 
 import arraystack as xp
 from arraystack.ma._array import MaskedArray, nomask
+from arraystack.ma._fill import stored_default
 from arraystack.ma._masking import getdata, getmask, make_mask, mask_or
 
 
@@ -16,11 +17,16 @@ def _converted(name, summary):
 
     def convert(*args, fill_value=None, hardmask=False, **kwargs):
         prototype = args[0] if args else kwargs.get("prototype")
-        data = xp.asarray(getattr(xp, name)(*[getdata(a) for a in args], **kwargs))
+        values = [a._data if isinstance(a, MaskedArray) else a for a in args]
+        data = xp.asarray(getattr(xp, name)(*values, **kwargs))
         if name.endswith("_like") and isinstance(prototype, MaskedArray):
             mask = prototype._mask if prototype._mask is nomask else prototype._mask.copy()
             result = prototype._like(data, mask)
             result._hardmask = False
+            if data.dtype != prototype.dtype and prototype.fill_value == stored_default(
+                prototype.dtype
+            ):
+                result._fill_value = stored_default(data.dtype)
         else:
             result = MaskedArray._new(data)
         if fill_value is not None:
@@ -134,7 +140,11 @@ def diag(v, k=0):
     numpy.ma.diag : The NumPy function this mirrors.
     """
     mask = getmask(v)
-    return MaskedArray._new(xp.diag(getdata(v), k), mask if mask is nomask else xp.diag(mask, k))
+    data = xp.diag(getdata(v), k)
+    mask = mask if mask is nomask else xp.diag(mask, k)
+    if isinstance(v, MaskedArray) and v.ndim == 2:
+        return v._like(data, mask)  # a diagonal is a view: NumPy keeps the fill value
+    return MaskedArray._new(data, mask)
 
 
 def masked_all(shape, dtype=float):

@@ -162,7 +162,6 @@ def in1d(ar1, ar2, assume_unique=False, invert=False):
     else:
         ar1, inverse = unique(ar1, return_inverse=True)
         ar2 = unique(ar2)
-        inverse = inverse.ravel()
     joined = concatenate([ar1, ar2])
     order = argsort(joined, axis=0)
     ordered = _taken(joined, order)
@@ -270,6 +269,7 @@ def ediff1d(arr, to_end=None, to_begin=None):
 
     flat = _as_masked(arr).ravel()
     differences = flat[1:] - flat[:-1]
+    differences = MaskedArray._new(differences._data, differences._mask)  # NumPy's default fill
     arrays = [differences]
     if to_begin is not None:
         arrays.insert(0, to_begin)
