@@ -245,12 +245,15 @@ def _ufunc_result(result, inputs, name, data):
 
 def shift(name):
     """numpy.ma's left_shift/right_shift: the shift of the data (masked entries as 0); the result
-    is masked where `a` is (the mask of the shift count is not used, as in numpy.ma)."""
+    is masked where `a` or the shift count is."""
 
     def masked_shift(a, n):
-        mask = getmask(a)
         data = a.filled(0) if isinstance(a, MaskedArray) else a
-        return MaskedArray._new(xp.asarray(getattr(xp, name)(data, getdata(n))), mask)
+        result = xp.asarray(getattr(xp, name)(data, getdata(n)))
+        mask = binary_mask(a, n)
+        if mask is not nomask and tuple(mask.shape) != tuple(result.shape):
+            mask = xp.broadcast_to(mask, result.shape).copy()
+        return MaskedArray._new(result, mask)
 
     masked_shift.__name__ = masked_shift.__qualname__ = name
     direction = name.split("_")[0]
@@ -261,12 +264,12 @@ def shift(name):
     a : array_like
         The integers to shift; masked entries stay masked.
     n : int or array_like of int
-        Number of bits to shift by (its mask is not used).
+        Number of bits to shift by; a masked count masks its entry.
 
     Returns
     -------
     result : MaskedArray
-        The shifted integers, with `a`'s mask.
+        The shifted integers, masked where `a` or `n` is.
 
     See Also
     --------
