@@ -3,6 +3,8 @@ shape, selection and rounding functions numpy.ma defines beside them."""
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
 import arraystack as xp
@@ -28,10 +30,10 @@ def _from_method(name, reversed=False):
     method = getattr(MaskedArray, name)
     if reversed:
 
-        def function(a, b, *args, **kwargs):
-            return getattr(_as_masked(b), name)(a, *args, **kwargs)
+        def function(condition, a, *args, **kwargs):
+            return getattr(_as_masked(a), name)(condition, *args, **kwargs)
 
-        first = f"    {method.__code__.co_varnames[1]} : array_like\n        As for the method.\n"
+        first = "    condition : array_like\n        The method's first argument.\n"
         first += "    a : array_like\n        Input data (masked or not).\n"
     else:
 
@@ -40,7 +42,7 @@ def _from_method(name, reversed=False):
 
         first = "    a : array_like\n        Input data (masked or not).\n"
     doc = method.__doc__
-    returns = _section(doc, "Returns").replace("\n    ", "\n")
+    returns = textwrap.indent(textwrap.dedent(_section(doc, "Returns")), "    ")
     function.__name__ = function.__qualname__ = name
     function.__doc__ = f"""{doc.strip().splitlines()[0]}
 
@@ -424,7 +426,7 @@ def round_(a, decimals=0, out=None):
 round = round_
 
 
-def put(a, indices, values, mode="raise"):
+def put(a, indices, values, mode="raise") -> None:
     """Set storage-indexed locations to corresponding values (masks placed alike), in place.
 
     Parameters
@@ -443,11 +445,12 @@ def put(a, indices, values, mode="raise"):
     numpy.ma.put : The NumPy function this mirrors.
     """
     if isinstance(a, MaskedArray):
-        return a.put(indices, values, mode=mode)
-    return a.put(indices, getdata(values), mode=mode)
+        a.put(indices, values, mode=mode)
+    else:
+        a.put(indices, getdata(values), mode=mode)
 
 
-def putmask(a, mask, values):
+def putmask(a, mask, values) -> None:
     """Set ``a[mask] = values`` in place: where `mask` is True the data and the mask take `values`'.
 
     Parameters

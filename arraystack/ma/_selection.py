@@ -90,7 +90,7 @@ class MaskedSelection:
         """
         return xp.nonzero(self.filled(0))
 
-    def put(self, indices, values, mode="raise"):
+    def put(self, indices, values, mode="raise") -> None:
         """Set the entries at `indices` (of the flattened array) to `values`, in place.
 
         Parameters

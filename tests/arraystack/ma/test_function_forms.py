@@ -129,3 +129,20 @@ def test_errors_are_numpys():
         ma.diff(ma.array(1.0))
     with pytest.raises(IndexError):
         ma.take(x, 10)
+
+
+def test_function_forms_trace_under_jit():
+    import arraystack as np
+
+    @np.jit
+    def f(x):
+        return ma.sum(ma.anom(x, axis=1), axis=0) + ma.take(x, 0, axis=0) * ma.trace(x)
+
+    def reference(m, x):
+        return m.sum(m.anom(x, axis=1), axis=0) + m.take(x, 0, axis=0) * m.trace(x)
+
+    mask = [[0, 1, 0], [0, 0, 1], [0, 0, 0]]
+    got = f(ma.array(SQUARE, mask=mask, dtype=float))
+    expected = reference(numpy.ma, numpy.ma.array(SQUARE, mask=mask, dtype=float))
+    assert got.mask.tolist() == expected.mask.tolist()
+    numpy.testing.assert_allclose(numpy.asarray(got.filled(0)), expected.filled(0))
