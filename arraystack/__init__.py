@@ -220,6 +220,10 @@ from arraystack.linalg._matmul import dot, matmul
 
 __version__ = "0.1.0"
 
+from arraystack._core import numba_types as _numba_types
+
+_numba_types.install()  # the user's own numba functions take arraystack arrays (on numba's import)
+
 __all__ = [
     "False_", "OutOfMemory", "ScalarType", "True_", "__array_api_version__",
     "__array_namespace_info__", "abs", "absolute", "acos", "acosh", "add", "all", "allclose",
