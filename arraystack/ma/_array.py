@@ -558,8 +558,11 @@ def getmaskarray_of(x):
 
 
 def _raw_index(index):
+    """A masked index by its data, mask ignored (as numpy.ma indexes: its data is the ndarray itself)."""
     if isinstance(index, MaskedArray):
-        return index.filled(False) if index.dtype == np.bool_ else index._data
+        return index._data
+    if type(index) is tuple:
+        return tuple(i._data if isinstance(i, MaskedArray) else i for i in index)
     return index
 
 

@@ -68,6 +68,10 @@ CASES = {
     "getitem_masked": lambda m, x: x[0, 1],
     "getitem_row": lambda m, x: x[1],
     "slice": lambda m, x: x[:, 1:],
+    # a masked index indexes by its data, its mask ignored (numpy.ma's rule)
+    "getitem_masked_bool": lambda m, x: x[m.array([True, False], mask=[0, 1])],
+    "getitem_masked_ints": lambda m, x: x[1, m.array([2, 0], mask=[1, 0])],
+    "getitem_masked_bool_1d": lambda m, x: x[0][m.array([True, True, False], mask=[0, 1, 0])],
     "T": lambda m, x: x.T,
     "reshape": lambda m, x: x.reshape(3, 2),
     "ravel": lambda m, x: x.ravel(),
