@@ -196,7 +196,12 @@ class MaskedArray(MaskedOperators, MaskedReductions, MaskedSelection):
         """A masked array of `data` and `mask` keeping this one's fill value (NumPy's _update_from)."""
         fill = self._fill_value if fill_value is None else fill_value
         if data.dtype != self.dtype and fill_value is None:
-            fill = _recast_fill(fill, data.dtype)
+            # a default fill value is the new dtype's default (numpy.ma's unset one), a chosen one is cast
+            default = check_fill_value(None, self.dtype)
+            if type(fill) is type(default) and fill == default:
+                fill = check_fill_value(None, data.dtype)
+            else:
+                fill = _recast_fill(fill, data.dtype)
         return MaskedArray._new(data, mask, fill, self._hardmask)
 
     def _map(self, fn):
@@ -415,9 +420,7 @@ class MaskedArray(MaskedOperators, MaskedReductions, MaskedSelection):
         """
         data = self._data.astype(dtype, order=order, casting=casting, copy=copy)
         mask = self._mask if self._mask is nomask else self._mask.copy()
-        if data.dtype.kind != self.dtype.kind:  # NumPy gives the new kind its default fill value
-            return MaskedArray._new(data, mask, None, self._hardmask)
-        return self._like(data, mask)
+        return self._like(data, mask)  # a default fill value becomes the new dtype's, a chosen one is cast
 
     def round(self, decimals=0, out=None):
         """Return each element rounded to the given number of decimals (the mask is kept).

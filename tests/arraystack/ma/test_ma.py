@@ -166,6 +166,23 @@ def test_default_fill_values():
         assert ma.array([1], dtype=dtype).fill_value == numpy.ma.array([1], dtype=dtype).fill_value
 
 
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda m: m.sin(m.array([1, 2], mask=[0, 1])),  # int in, float out: float's default
+        lambda m: m.array([1, 2], mask=[0, 1]) / 2,
+        lambda m: m.array([1, 2]).astype(float),
+        lambda m: m.array([1, 2], fill_value=5).astype(float),  # a chosen fill value is cast
+        lambda m: m.array([1.5], mask=[1]).astype(int),
+        lambda m: m.array([1.5], fill_value=2.5).astype(int),
+        lambda m: m.array([1.5]).astype(numpy.float32),
+    ],
+)
+def test_fill_value_across_a_dtype_change(fn):
+    expected, got = fn(numpy.ma), fn(ma)
+    assert repr(got.fill_value) == repr(expected.fill_value)
+
+
 def test_jit_takes_and_returns_a_masked_array():
     @np.jit
     def f(x):
