@@ -199,7 +199,7 @@ class MaskedArray(MaskedOperators, MaskedReductions, MaskedSelection):
             # a default fill value is the new dtype's default (numpy.ma's unset one), a chosen one is cast
             default = check_fill_value(None, self.dtype)
             if type(fill) is type(default) and fill == default:
-                fill = check_fill_value(None, data.dtype)
+                fill = None
             else:
                 fill = _recast_fill(fill, data.dtype)
         return MaskedArray._new(data, mask, fill, self._hardmask)

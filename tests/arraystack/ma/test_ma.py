@@ -176,6 +176,8 @@ def test_default_fill_values():
         lambda m: m.array([1.5], mask=[1]).astype(int),
         lambda m: m.array([1.5], fill_value=2.5).astype(int),
         lambda m: m.array([1.5]).astype(numpy.float32),
+        lambda m: m.array([1]).astype(numpy.int8),  # the default stays the widest type's
+        lambda m: m.array([1], fill_value=3).astype(numpy.int8),
     ],
 )
 def test_fill_value_across_a_dtype_change(fn):
