@@ -69,6 +69,7 @@ from arraystack._core.array_api import __array_api_version__, e, inf, nan, newax
 from arraystack._core.array_api_info import __array_namespace_info__
 from arraystack._core.config import OutOfMemory, config
 from arraystack._core.constants import euler_gamma
+from arraystack._core import numba_types as _numba_types  # numba functions take arraystack arrays
 from arraystack._core.devices import default_device, devices
 from arraystack._core.dlpack import from_dlpack
 from arraystack._core.dtypes import (
@@ -219,10 +220,6 @@ from arraystack.linalg._einsum import einsum, einsum_path
 from arraystack.linalg._matmul import dot, matmul
 
 __version__ = "0.1.0"
-
-from arraystack._core import numba_types as _numba_types
-
-_numba_types.install()  # the user's own numba functions take arraystack arrays (on numba's import)
 
 __all__ = [
     "False_", "OutOfMemory", "ScalarType", "True_", "__array_api_version__",

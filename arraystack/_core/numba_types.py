@@ -115,3 +115,6 @@ def install() -> None:
         register()
     elif not any(isinstance(f, _AfterNumba) for f in sys.meta_path):
         sys.meta_path.insert(0, _AfterNumba())
+
+
+install()  # at import: `import arraystack` imports this module
