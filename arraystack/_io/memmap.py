@@ -96,8 +96,16 @@ class memmap(ndarray):
         self.filename, self.offset, self.mode = mapped.filename, mapped.offset, mapped.mode
         return self
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        """The array was made by __new__ (as NumPy's memmap is)."""
+    def __init__(
+        self,
+        filename: Any,
+        dtype: DTypeLike = np.uint8,
+        mode: str = "r+",
+        offset: int = 0,
+        shape: ShapeLike | None = None,
+        order: str = "C",
+    ) -> None:
+        """The array was made by __new__ (as NumPy's memmap is), from the same arguments."""
 
     def flush(self) -> None:
         """Write any changes in the array to the file on disk.
