@@ -70,14 +70,17 @@ def isscalar(element: Any) -> bool:
     Returns
     -------
     val : bool
-        True if `element` is a scalar type (Python number, NumPy scalar, str, bytes...), False
-        otherwise; arrays, including 0-d arrays, are not scalars.
+        True if `element` is a scalar type (Python number, NumPy scalar, str, bytes...) or a
+        scalar result (``x.sum()``, ``x[0]``: it holds NumPy's scalar, which NumPy returns there);
+        False otherwise: arrays, including explicit 0-d arrays, are not scalars.
 
     See Also
     --------
     numpy.isscalar : The NumPy function this mirrors.
     ndim
     """
+    if isinstance(element, ndarray):
+        return isinstance(element._value, np.generic)
     return np.isscalar(element)
 
 

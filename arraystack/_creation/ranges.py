@@ -387,7 +387,9 @@ def linspace(
     if target is not None:
         return _devices.create_on(target, linspace, start, stop, num, endpoint, retstep, dtype, axis)
     div = (num - 1) if endpoint else num
-    dt = result_type(start, stop)  # Python scalars are weak, as in NumPy's _array_converter
+    # sequences become arrays; Python scalars stay weak, as in NumPy's _array_converter
+    start, stop = (x if isinstance(x, _WEAK_OR_ARRAY) else asarray(x) for x in (start, stop))
+    dt = result_type(start, stop)
     if dt.kind not in "fc":
         dt = np.result_type(dt, 0.0)
     integer_dtype = dtype is not None and np.issubdtype(dtype, np.integer)
@@ -424,6 +426,9 @@ def linspace(
         y = _ufunc(p.floor_p, np.floor, y)
     y = astype(y, dtype, copy=False)
     return (y, step) if retstep else y
+
+
+_WEAK_OR_ARRAY = (int, float, complex, np.generic, np.ndarray, ndarray, Tracer)
 
 
 def _adds_nothing(start, delta):

@@ -57,6 +57,14 @@ def test_isscalar(element):
         assert arraystack.isscalar(arraystack.asarray(element)) is False
 
 
+def test_isscalar_of_scalar_results_is_numpys_of_its_scalars():
+    x = arraystack.arange(6.0)
+    for got, expected in ((x.sum(), numpy.arange(6.0).sum()), (x[2], numpy.arange(6.0)[2])):
+        assert arraystack.isscalar(got) is numpy.isscalar(expected) is True
+    assert arraystack.isscalar(x.reshape(2, 3)[0]) is False
+    assert arraystack.isscalar(arraystack.asarray(2.0)) is False  # an explicit 0-d array
+
+
 @pytest.mark.parametrize("first", SUPPORTED)
 @pytest.mark.parametrize("second", ["int8", "float16", "float32", "complex64", "float64"])
 def test_common_type(first, second):

@@ -384,6 +384,12 @@ def test_linspace_arrays(parity, dtype, axis):
     parity(lambda xp, a, b: xp.linspace(a, b, 6, dtype=int, axis=axis), start, stop)
 
 
+def test_linspace_of_lists(parity):
+    parity(lambda xp: xp.linspace([0, 1], [1, 2], 3, axis=1), traced=False)
+    parity(lambda xp: xp.linspace((0.5,), 2, 4), traced=False)
+    parity(lambda xp: xp.logspace([0, 1], [1, 2], 2), traced=False)
+
+
 def test_linspace_denormal_delta(parity):
     parity(lambda xp, a: xp.linspace(a, a + 5e-323, 4), numpy.array([0.0, 1e-310]))
     parity(lambda xp, a: xp.linspace(0, a, 3), numpy.array(5e-324))
