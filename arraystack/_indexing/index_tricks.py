@@ -207,7 +207,7 @@ def _dims(dims):
 
 def _coordinate(x):
     x = asarray(x)
-    if x.dtype.kind not in "iu":
+    if x.dtype.kind not in "iub":  # bools cast safely to intp, as NumPy casts them
         raise TypeError("only int indices permitted")
     return astype(x, _INT64) if x.dtype != _INT64 else x
 

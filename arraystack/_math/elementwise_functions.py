@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy._core import umath as _umath
 
-from arraystack._core.array import ndarray, raw, wrap
+from arraystack._core.array import ndarray, raw, scalar_result, wrap
 from arraystack._core.dtypes import result_type
 from arraystack._core.operands import broadcast_raw, is_scalar_literal, is_weak, shape_of
 from arraystack._core.overrides import defers_to, defers_to_numpy, undeferred
@@ -374,6 +374,12 @@ def nan_to_num(
     With ``copy=False`` an eager `x` is written in place; a traced `x` is rebound (functionalized).
     """
     x = asarray(x)
+    if x.ndim == 0:  # NumPy returns x[()]: a 0-d input gives a scalar
+        return scalar_result(_nan_to_num(x, copy, nan, posinf, neginf))
+    return _nan_to_num(x, copy, nan, posinf, neginf)
+
+
+def _nan_to_num(x, copy, nan, posinf, neginf):
     if kind_of(x.dtype) not in "fc":
         return astype(x, x.dtype, copy=True) if copy else x
     real_dtype = np.dtype(x.dtype.char.lower())

@@ -91,6 +91,13 @@ def _coeffs(a):
     return a.coeffs if isinstance(a, poly1d) else anp.atleast_1d(anp.asarray(a))
 
 
+def _trimmed(a):
+    """`a`'s coefficients as poly1d holds them, leading zeros trimmed (numpy.polymul reads its operands
+    so); traced coefficients as they are (their zeros are not known)."""
+    c = _coeffs(a)
+    return c if isinstance(a, poly1d) or not _concrete(c) else poly1d(c).coeffs
+
+
 @defers_to_numpy
 @constants_on_operand_device
 def polyadd(a1: ArrayLike, a2: ArrayLike) -> NDArray | poly1d:
@@ -182,7 +189,7 @@ def polymul(a1: ArrayLike, a2: ArrayLike) -> NDArray | poly1d:
     convolve, polyadd, polydiv
     """
     truepoly = isinstance(a1, poly1d) or isinstance(a2, poly1d)
-    val = anp.convolve(_coeffs(a1), _coeffs(a2))
+    val = anp.convolve(_trimmed(a1), _trimmed(a2))
     return poly1d(val) if truepoly else val
 
 

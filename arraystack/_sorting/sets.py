@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from arraystack._core.array import ndarray, wrap
+from arraystack._core.array import ndarray, wrap, wrap_array
 from arraystack._core.devices import constants_beside, constants_on_operand_device
 from arraystack._creation.basic import asarray, astype
 from arraystack._creation.filled import full
@@ -595,7 +595,8 @@ def isin(
         needle = astype(element, dtype)
         at = searchsorted(hay, needle)
         found = hay[where(at < m, at, m - 1)] == needle
-    return ~found if invert else found
+    found = ~found if invert else found
+    return wrap_array(found._value)  # an array, 0-d for a scalar element, as NumPy's
 
 
 __all__ = [
