@@ -14,7 +14,7 @@ from arraystack.ma._fill import stored_default
 
 def _host(array):
     """numpy.ma's masked array holding the host copies of `array`'s data, mask and fill value."""
-    data = host_values(array._data)  # an array on a device is read back to print
+    data = np.asarray(host_values(array._data))  # read back from a device; a scalar as a 0-d array
     mask = np.ma.nomask if array._mask is np.False_ else host_values(array._mask)
     fill = array._fill_value
     if type(fill) is type(stored_default(data.dtype)) and fill == stored_default(data.dtype):

@@ -75,6 +75,8 @@ class MaskedReductions:
         numpy.ma.MaskedArray.count : The NumPy method this mirrors.
         """
         if self._mask is _ma().nomask:
+            if axis is None and not keepdims:
+                return self.size  # numpy.ma's: a Python int
             ones = xp.ones(self.shape, dtype=np.intp)
             return ones.sum(axis=axis, keepdims=keepdims)
         return xp.logical_not(self._mask).sum(axis=axis, keepdims=keepdims)

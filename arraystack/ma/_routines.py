@@ -3,6 +3,8 @@ and statistics, each a composition of MaskedArray operations."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 import arraystack as xp
@@ -200,9 +202,9 @@ def dot(a, b, strict=False, out=None):
     db = xp.where(bm, 0, getdata(b))
     data = xp.dot(da, db)
     mask = xp.logical_not(xp.dot(xp.logical_not(am).astype(int), xp.logical_not(bm).astype(int)))
-    if data.ndim == 0:
-        return masked if concrete(mask) and bool(mask) else data
-    return MaskedArray._new(data, mask)
+    if data.ndim == 0 and concrete(mask) and not bool(mask):
+        mask = nomask  # numpy.ma's mask here is NumPy's False scalar, which is nomask
+    return MaskedArray._new(data, mask)  # a 0-d masked array for vectors, as numpy.ma's
 
 
 dot.__doc__ = _doc(
@@ -219,9 +221,9 @@ def allequal(a, b, fill_value=True):
     m = xp.logical_or(getmaskarray(a), getmaskarray(b))
     equal = xp.equal(getdata(a), getdata(b))
     if not bool(m.any()):
-        return bool(equal.all())
+        return equal.all()  # NumPy's bool scalar, as numpy.ma returns
     if fill_value:
-        return bool(xp.where(m, True, equal).all())
+        return xp.where(m, True, equal).all()
     return False
 
 
@@ -241,7 +243,7 @@ def allclose(a, b, masked_equal=True, rtol=1e-5, atol=1e-8):
         if not masked_equal:
             return False
         close = xp.where(m, True, close)
-    return bool(close.all())
+    return close.all()
 
 
 allclose.__doc__ = _doc(
@@ -314,7 +316,8 @@ average.__doc__ = _doc(
 
 
 def sort(a, axis=-1, kind=None, order=None, endwith=True, fill_value=None):
-    a = a if isinstance(a, MaskedArray) else MaskedArray(a)
+    if not isinstance(a, MaskedArray):  # numpy.ma sorts anything else as an array
+        return xp.sort(a, axis=axis)
     if axis is None:
         a, axis = a.ravel(), 0
     index = argsort(a, axis=axis, endwith=endwith, fill_value=fill_value)
@@ -323,10 +326,20 @@ def sort(a, axis=-1, kind=None, order=None, endwith=True, fill_value=None):
     return a._like(data, mask)
 
 
-def argsort(a, axis=-1, kind=None, order=None, endwith=True, fill_value=None):
+def argsort(a, axis=np._NoValue, kind=None, order=None, endwith=True, fill_value=None):
     from arraystack.ma._fill import maximum_fill, minimum_fill
 
     a = a if isinstance(a, MaskedArray) else MaskedArray(a)
+    if axis is np._NoValue:  # numpy.ma's default: the last axis of a vector, else all (warned)
+        axis = -1 if a.ndim <= 1 else None
+        if axis is None:
+            warnings.warn(
+                "In the future the default for argsort will be axis=-1, not the current None, to "
+                "match its documentation and np.argsort. Explicitly pass -1 or None to silence this "
+                "warning.",
+                np.ma.core.MaskedArrayFutureWarning,
+                stacklevel=2,
+            )
     if fill_value is None:
         fill_value = minimum_fill(a.dtype) if endwith else maximum_fill(a.dtype)
     if axis is None:
@@ -335,7 +348,7 @@ def argsort(a, axis=-1, kind=None, order=None, endwith=True, fill_value=None):
 
 
 _SORT = (
-    "    a : array_like\n        Input.\n    axis : int, optional\n        Axis (-1).\n"
+    "    a : array_like\n        Input.\n    axis : int, optional\n        Axis (-1; argsort of more than one dimension: None, with numpy.ma's FutureWarning).\n"
     "    kind, order\n        Accepted for NumPy compatibility.\n    endwith : bool, optional\n"
     "        Whether masked values go to the end.\n    fill_value : scalar, optional\n"
     "        Value masked entries sort as."

@@ -1,7 +1,9 @@
 """MaskedArray's selection and rearrangement methods: take, compress, nonzero, put, repeat, diagonal,
-swapaxes and resize. Each selects from the data and the mask alike."""
+swapaxes, resize, argsort and sort. Each selects from the data and the mask alike."""
 
 from __future__ import annotations
+
+import numpy as np
 
 import arraystack as xp
 
@@ -13,7 +15,7 @@ def _ma():
 
 
 class MaskedSelection:
-    """take, compress, nonzero, put, repeat, diagonal, swapaxes and resize of MaskedArray."""
+    """take, compress, nonzero, put, repeat, diagonal, swapaxes, resize, argsort and sort of MaskedArray."""
 
     def take(self, indices, axis=None, out=None, mode="raise"):
         """Take elements from the masked array along an axis (the mask is taken alike).
@@ -208,3 +210,65 @@ class MaskedSelection:
             "A masked array does not own its data and therefore cannot be resized.\n"
             "Use the numpy.ma.resize function instead."
         )
+
+    def argsort(self, axis=np._NoValue, kind=None, order=None, endwith=True, fill_value=None):
+        """Return the indices that would sort the array, masked entries last (first with endwith=False).
+
+        Parameters
+        ----------
+        axis : int or None, optional
+            The axis to sort along: the last one of a 1-d array; of more dimensions, by default all
+            (flattened) with numpy.ma's FutureWarning.
+        kind, order
+            Accepted for NumPy compatibility (the sort is stable).
+        endwith : bool, optional
+            Whether masked entries go to the end.
+        fill_value : scalar, optional
+            The value masked entries sort as.
+
+        Returns
+        -------
+        index_array : ndarray
+            The sorting indices.
+
+        See Also
+        --------
+        numpy.ma.MaskedArray.argsort : The NumPy method this mirrors.
+        """
+        from arraystack.ma._routines import argsort
+
+        return argsort(self, axis, kind, order, endwith, fill_value)
+
+    def sort(self, axis=-1, kind=None, order=None, endwith=True, fill_value=None) -> None:
+        """Sort the array in place, masked entries last (first with endwith=False).
+
+        Parameters
+        ----------
+        axis : int or None, optional
+            The axis to sort along (the last by default; None sorts the flattened array).
+        kind, order
+            Accepted for NumPy compatibility (the sort is stable).
+        endwith : bool, optional
+            Whether masked entries go to the end.
+        fill_value : scalar, optional
+            The value masked entries sort as.
+
+        See Also
+        --------
+        numpy.ma.MaskedArray.sort : The NumPy method this mirrors.
+        """
+        from arraystack.ma._routines import sort
+
+        ordered = sort(
+            self.ravel() if axis is None else self,
+            0 if axis is None else axis,
+            kind,
+            order,
+            endwith,
+            fill_value,
+        )
+        if axis is None:
+            ordered = ordered.reshape(self.shape)
+        self._data[...] = ordered._data
+        if self._mask is not _ma().nomask:
+            self._mask[...] = ordered._mask

@@ -66,3 +66,42 @@ def test_functions_of_lists_give_numpys_results(args):
 
 def test_the_scope_is_the_namespace():
     assert len(NAMES) > 350 and "linspace" in NAMES and "choose" in NAMES
+
+
+SUBMODULE_ARGUMENTS = [
+    ([[1.0, 2.0], [3.0, 4.0]],),
+    ([[1.0, 2.0], [3.0, 4.0]], [[1.0, 0.0], [0.0, 1.0]]),
+    ([1.0, 2.0, 3.0],),
+    ([1.0, 2.0], [3.0, 4.0]),
+    ([[2.0, 1.0], [1.0, 2.0]], [1.0, 1.0]),
+    ([1, 2, 3], 2),
+]
+# ids: the memory addresses of data and mask; stack: numpy.ma stacks a list of lists as objects
+SUBMODULE_SKIP = {"ma": {"ids", "stack"}}
+
+
+@pytest.mark.parametrize(
+    "module", ["linalg", "fft", "emath", "polynomial.polynomial", "polynomial.chebyshev", "ma"]
+)
+def test_submodule_functions_of_lists_give_numpys_results(module):
+    theirs, ours = numpy, arraystack
+    for part in module.split("."):
+        theirs, ours = getattr(theirs, part), getattr(ours, part)
+    names = [
+        n
+        for n in getattr(theirs, "__all__", dir(theirs))
+        if hasattr(ours, n)
+        and callable(getattr(theirs, n))
+        and not inspect.isclass(getattr(theirs, n))
+        and n not in SUBMODULE_SKIP.get(module, ())
+    ]
+    wrong = []
+    for name in names:
+        for args in SUBMODULE_ARGUMENTS:
+            ok, expected = _outcome(getattr(theirs, name), args)
+            if not ok or " at 0x" in expected:
+                continue
+            got_ok, got = _outcome(getattr(ours, name), args)
+            if not got_ok or got != expected:
+                wrong.append(f"{name}{args}: NumPy {expected[:80]} | arraystack {str(got)[:80]}")
+    assert wrong == []
