@@ -173,6 +173,60 @@ class MemoryMethods:
             return self
         return families.array.wrap(value.byteswap())
 
+    def getfield(self, dtype: DTypeLike, offset: int = 0) -> ndarray:
+        """Returns a field of the given array as a certain type.
+
+        Parameters
+        ----------
+        dtype : str or dtype
+            The data type of the view; its size must fit in the array's items.
+        offset : int
+            Number of bytes to skip before beginning the element view.
+
+        Returns
+        -------
+        out : ndarray
+            A view of the array's memory (writes go through).
+
+        See Also
+        --------
+        numpy.ndarray.getfield : The NumPy method this mirrors.
+        view, setfield
+
+        Notes
+        -----
+        Concrete arrays only (a traced value raises ConcretizationError): it reinterprets bits.
+        """
+        return families.array.wrap(self._memory("getfield()").getfield(dtype, offset))
+
+    def setfield(self, val: Any, dtype: DTypeLike, offset: int = 0) -> None:
+        """Put a value into a specified place in a field defined by a data-type.
+
+        Parameters
+        ----------
+        val : object
+            Value to be placed in field.
+        dtype : dtype object
+            Data-type of the field in which to place `val`.
+        offset : int, optional
+            The number of bytes into the field at which to place `val`.
+
+        Returns
+        -------
+        None
+
+        See Also
+        --------
+        numpy.ndarray.setfield : The NumPy method this mirrors.
+        getfield
+
+        Notes
+        -----
+        Concrete arrays only (a traced value raises ConcretizationError): it writes bits.
+        """
+        value = getattr(val, "_value", val)
+        self._memory("setfield()").setfield(value, dtype, offset)
+
     def setflags(
         self, write: bool | None = None, align: bool | None = None, uic: bool | None = None
     ) -> None:

@@ -661,10 +661,15 @@ class ArrayMethods(MemoryMethods):
         """
         return families.elementwise_functions.round(self, decimals, out)
 
-    def conj(self) -> ndarray:
+    def conj(self, out: ndarray | None = None) -> ndarray:
         """Complex-conjugate all elements.
 
         Refer to `arraystack.conjugate` for full documentation.
+
+        Parameters
+        ----------
+        out : ndarray, optional
+            Where to write the result.
 
         Returns
         -------
@@ -675,13 +680,27 @@ class ArrayMethods(MemoryMethods):
         --------
         numpy.ndarray.conj : The NumPy method this mirrors.
         arraystack.conjugate : The equivalent function.
+
+        Notes
+        -----
+        As NumPy's method, an array of a real dtype (bools included) is returned itself, and `out`
+        is accepted by position.
         """
+        if out is not None:
+            return families.elementwise.conjugate(self, out=out)
+        if self.dtype.kind != "c":
+            return self
         return families.elementwise.conjugate(self)
 
-    def conjugate(self) -> ndarray:
+    def conjugate(self, out: ndarray | None = None) -> ndarray:
         """Return the complex conjugate, element-wise.
 
         Refer to `arraystack.conjugate` for full documentation.
+
+        Parameters
+        ----------
+        out : ndarray, optional
+            Where to write the result.
 
         Returns
         -------
@@ -692,7 +711,16 @@ class ArrayMethods(MemoryMethods):
         --------
         numpy.ndarray.conjugate : The NumPy method this mirrors.
         arraystack.conjugate : The equivalent function.
+
+        Notes
+        -----
+        As NumPy's method, an array of a real dtype (bools included) is returned itself, and `out`
+        is accepted by position.
         """
+        if out is not None:
+            return families.elementwise.conjugate(self, out=out)
+        if self.dtype.kind != "c":
+            return self
         return families.elementwise.conjugate(self)
 
     def dot(self, b: ArrayLike, out: ndarray | None = None) -> ndarray:

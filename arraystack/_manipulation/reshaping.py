@@ -88,6 +88,8 @@ def reshape(
         a = asarray(a)
     value = a._value
     new = resolve_shape(shape, value.size)
+    if order is None:  # NumPy's order converter reads None as the default
+        order = "C"
     if order != "C":
         if order == "A":
             order = "F" if _eager_order(value, "C") == "F" else "C"
@@ -135,7 +137,7 @@ def ravel(a: ArrayLike, order: str = "C") -> NDArray:
     if type(a) is not ndarray:
         a = asarray(a)
     value = a._value
-    if order == "C":
+    if order == "C" or order is None:  # NumPy's order converter reads None as the default
         return view_of(a, reshape_p, new_sizes=(value.size,))
     if order not in ("F", "A", "K"):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
@@ -370,6 +372,8 @@ def squeeze(a: ArrayLike, axis: AxisLike = None) -> NDArray:
     shape = a.shape
     if axis is None:
         axes = tuple(i for i, d in enumerate(shape) if d == 1)
+    elif not shape and isinstance(axis, (int, np.integer)) and axis in (0, -1):
+        axes = ()  # NumPy's legacy rule: a 0-d array takes an int axis 0 or -1 (not in a tuple)
     else:
         axis = axis if type(axis) in (tuple, list) else (axis,)
         axes = tuple(normalize_axis(ax, a.ndim) for ax in axis)

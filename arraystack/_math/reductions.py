@@ -149,6 +149,9 @@ def prod(
     numpy.prod : The NumPy function this mirrors.
     sum, cumprod, nanprod, ndarray.prod
     """
+    value = eager_buffer(a)
+    if value is not None and dtype is None and out is None and initial is NoValue and where is True:
+        return _numpy_reduction(np.prod, value, axis, keepdims)
     return accumulating_reduce(
         reduce_prod_p, "multiply", 1, mul_p, a, axis, dtype, out, keepdims, initial, where
     )

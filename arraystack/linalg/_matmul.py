@@ -274,9 +274,11 @@ def dot(a: ArrayLike, b: ArrayLike, out: NDArray | None = None) -> NDArray:
         return call_host(np.dot, (a, b, out), {})
     na, nb = len(av.shape), len(bv.shape)
     if na == 0 or nb == 0:
-        from arraystack._math.elementwise import multiply
+        from arraystack._math.elementwise import add, multiply
 
         result = multiply(a, b)
+        if result.dtype.kind in "fc":  # NumPy's dot sums products from +0.0: a -0.0 product is +0.0
+            result = add(result, 0.0)
     else:
         kb_axis = max(nb - 2, 0)
         if av.shape[-1] != bv.shape[kb_axis]:
