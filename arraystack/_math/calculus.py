@@ -562,11 +562,19 @@ def _correlate(a, v, mode):
     dtype = np.result_type(a.dtype, v.dtype)
     work = np.dtype(np.int64) if dtype == np.bool_ else dtype
     a, v = a.astype(work), v.astype(work)
-    padded = anp.concatenate([anp.zeros(left, work), a, anp.zeros(right, work)])
     length = n + left + right - m + 1
-    result = padded[0:length] * v[0]
-    for j in range(1, m):
-        result = result + padded[j : j + length] * v[j]
+    # As NumPy's kernel, each output sums (from +0) the products of the entries that overlap, never a
+    # product with the zeros outside `a` (0 * inf would be nan): term j adds a[k + j - left] * v[j]
+    # to the outputs k where that index lies in a.
+    result = anp.zeros(length, work)
+    with anp.errstate(all="ignore"):  # NumPy's dot loop raises no floating-point warnings
+        for j in range(m):
+            first, stop = max(0, left - j), min(length, left + n - j)
+            if first >= stop:
+                continue
+            term = a[first + j - left : stop + j - left] * v[j]
+            parts = [anp.zeros(first, work), term, anp.zeros(length - stop, work)]
+            result = result + anp.concatenate([x for x in parts if x.shape[0]])
     result = (result != 0) if dtype == np.bool_ else result.astype(dtype)
     return result[::-1] if inverted else result
 

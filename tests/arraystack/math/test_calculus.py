@@ -110,6 +110,25 @@ def test_correlate_convolve(parity, mode):
             parity(lambda xp, p, q: xp.convolve(p, q, mode), v1, v2, rtol=1e-12)
 
 
+@pytest.mark.parametrize("mode", ["valid", "same", "full"])
+def test_correlate_convolve_of_special_values_sum_only_the_overlap(mode):
+    """Each output sums the products of the entries that overlap, as NumPy's kernel: no product with
+    the zeros outside the shorter operand (0 * inf is nan), sums from +0.0, no warnings."""
+    specials = numpy.array([0.0, -0.0, numpy.inf, -numpy.inf, numpy.nan, 1.5, -2.0])
+    pick = numpy.random.default_rng(5)
+    for n, m in ((1, 1), (2, 3), (3, 2), (5, 4), (4, 1)):
+        for _ in range(15):
+            a, v = pick.choice(specials, n), pick.choice(specials, m)
+            for name in ("convolve", "correlate"):
+                expected = getattr(numpy, name)(a, v, mode)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error")
+                    got = numpy.asarray(getattr(arraystack, name)(a, v, mode))
+                numpy.testing.assert_array_equal(got, expected)
+                number = ~numpy.isnan(expected)
+                assert (numpy.signbit(got[number]) == numpy.signbit(expected[number])).all()
+
+
 def test_correlate_errors(parity):
     parity(lambda xp, p, q: xp.convolve(p, q), numpy.zeros(0), X[0])
     parity(lambda xp, p, q: xp.correlate(p, q), X[0], numpy.zeros(0))
