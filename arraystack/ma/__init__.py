@@ -4,13 +4,16 @@ A MaskedArray holds an arraystack data array and a boolean mask; operations prop
 numpy.ma does, and the class is a pytree, so masked arrays trace under jit, grad and vmap.
 
 This module is the public namespace: import blocks and `__all__`. The implementations:
-_array.py (MaskedArray, masked, nomask) with its methods in _operators.py, _reductions.py and
-_selection.py; _function_forms.py (numpy.ma.sum(a) and the other function forms of the methods);
+_array.py (MaskedArray, masked, nomask) with its methods in _operators.py, _reductions.py,
+_selection.py, _values.py (real, clip, item, choose, dot, partitions, flat ...), _memory.py
+(memory attributes, views, devices, bytes and pickles) and _fields.py (getfield, setfield,
+toflex); _function_forms.py (numpy.ma.sum(a) and the other function forms of the methods);
 _elementwise.py and _ufuncs.py (masked ufuncs); _masking.py (reading, building and applying masks);
 _fill.py (fill values); _constructors.py; _routines.py (joining, sorting, where, dot, statistics);
 _joining.py (stacks, splits, mr_); _sets.py; _products.py (inner, outer, convolve, correlate);
 _covariance.py (cov, corrcoef, polyfit, vander); _mask_rows.py (rows and columns, runs of masked
-entries); _iteration.py (ndenumerate, apply_over_axes); _records.py (structured arrays).
+entries); _iteration.py (ndenumerate, the flat iterator, apply_over_axes); _records.py
+(structured arrays).
 `core` and `extras` re-export these names under numpy.ma's submodules' names.
 """
 

@@ -13,10 +13,13 @@ import arraystack as xp
 from arraystack._creation.basic import asarray
 from arraystack.ir.core import Tracer
 from arraystack.ir.tree import register_pytree_node
-from arraystack.ma._fill import check_fill_value
+from arraystack.ma._fields import MaskedFields
+from arraystack.ma._fill import check_fill_value, is_default_fill
+from arraystack.ma._memory import MaskedMemory
 from arraystack.ma._operators import MaskedOperators
 from arraystack.ma._reductions import MaskedReductions
 from arraystack.ma._selection import MaskedSelection
+from arraystack.ma._values import MaskedValues
 
 nomask = np.False_  # numpy.ma's "no mask": the mask of an array where nothing is masked
 
@@ -49,7 +52,9 @@ def as_mask(mask, shape) -> xp.ndarray:
     raise MaskError(f"Mask and data not compatible: data size is {size}, mask size is {mask.size}.")
 
 
-class MaskedArray(MaskedOperators, MaskedReductions, MaskedSelection):
+class MaskedArray(
+    MaskedOperators, MaskedReductions, MaskedSelection, MaskedValues, MaskedMemory, MaskedFields
+):
     """An array whose masked entries are left out of computations.
 
     Parameters
@@ -94,6 +99,7 @@ class MaskedArray(MaskedOperators, MaskedReductions, MaskedSelection):
     """
 
     __array_priority__ = 15
+    _sharedmask = False  # numpy.ma's flag: the mask may be another array's (see unshare_mask)
 
     def __init__(
         self,
@@ -133,7 +139,12 @@ class MaskedArray(MaskedOperators, MaskedReductions, MaskedSelection):
             self._mask = inherited
             if inherited is nomask and not shrink:
                 self._mask = xp.zeros(values.shape, dtype=bool)
+            if not keep_mask:
+                self._sharedmask = getattr(data, "_sharedmask", False)
+            elif not isinstance(data, (list, tuple)):
+                self._sharedmask = not copy
         else:
+            self._sharedmask = inherited is nomask and not (copy or _resized(mask, values.shape))
             own = as_mask(mask, values.shape)
             own = own.copy() if copy or own is getattr(mask, "_value", None) else own
             self._mask = own if inherited is nomask else xp.logical_or(own, inherited)
@@ -178,6 +189,34 @@ class MaskedArray(MaskedOperators, MaskedReductions, MaskedSelection):
     def fill_value(self, value):
         self._fill_value = check_fill_value(value, self.dtype)
 
+    def get_fill_value(self):
+        """Return the filling value of the masked array (the method form of `fill_value`).
+
+        Returns
+        -------
+        fill_value : scalar
+            The fill value.
+
+        See Also
+        --------
+        numpy.ma.MaskedArray.get_fill_value : The NumPy method this mirrors.
+        """
+        return self.fill_value
+
+    def set_fill_value(self, value=None) -> None:
+        """Set the filling value of the masked array (the method form of `fill_value`).
+
+        Parameters
+        ----------
+        value : scalar, optional
+            The new fill value; None restores the dtype's default.
+
+        See Also
+        --------
+        numpy.ma.MaskedArray.set_fill_value : The NumPy method this mirrors.
+        """
+        self.fill_value = value
+
     @property
     def hardmask(self):
         """Whether the mask is hard: assigning to a masked entry leaves it masked."""
@@ -195,14 +234,13 @@ class MaskedArray(MaskedOperators, MaskedReductions, MaskedSelection):
     def _like(self, data, mask, fill_value=None):
         """A masked array of `data` and `mask` keeping this one's fill value (NumPy's _update_from)."""
         fill = self._fill_value if fill_value is None else fill_value
-        if data.dtype != self.dtype and fill_value is None:
-            # a default fill value is the new dtype's default (numpy.ma's unset one), a chosen one is cast
-            default = check_fill_value(None, self.dtype)
-            if type(fill) is type(default) and fill == default:
-                fill = None
-            else:
-                fill = _recast_fill(fill, data.dtype)
-        return MaskedArray._new(data, mask, fill, self._hardmask)
+        if fill_value is None and is_default_fill(fill, self.dtype):
+            fill = None  # numpy.ma's unset fill value: the result's dtype's default
+        elif data.dtype != self.dtype and fill_value is None:
+            fill = _recast_fill(fill, data.dtype)  # a chosen fill value is cast
+        out = MaskedArray._new(data, mask, fill, self._hardmask)
+        out._sharedmask = self._sharedmask
+        return out
 
     def _map(self, fn):
         """Apply a shape operation `fn` to the data and the mask alike."""
@@ -260,7 +298,9 @@ class MaskedArray(MaskedOperators, MaskedReductions, MaskedSelection):
                 return data
             if concrete(mask):
                 return masked if bool(mask) else data
-        return self._like(data, mask)
+        out = self._like(data, mask)
+        out._sharedmask = out._sharedmask or mask is not nomask
+        return out
 
     def __setitem__(self, index, value):
         index = _raw_index(index)
@@ -420,7 +460,9 @@ class MaskedArray(MaskedOperators, MaskedReductions, MaskedSelection):
         """
         data = self._data.astype(dtype, order=order, casting=casting, copy=copy)
         mask = self._mask if self._mask is nomask else self._mask.copy()
-        return self._like(data, mask)  # a default fill value becomes the new dtype's, a chosen one is cast
+        return self._like(
+            data, mask
+        )  # a default fill value becomes the new dtype's, a chosen one is cast
 
     def round(self, decimals=0, out=None):
         """Return each element rounded to the given number of decimals (the mask is kept).
@@ -496,6 +538,49 @@ class MaskedArray(MaskedOperators, MaskedReductions, MaskedSelection):
         self._hardmask = False
         return self
 
+    @property
+    def sharedmask(self):
+        """Share status of the mask (read-only): whether the mask may be another array's."""
+        return self._sharedmask
+
+    def unshare_mask(self):
+        """Copy the mask and set the `sharedmask` flag to False (a copy only if it was shared).
+
+        Returns
+        -------
+        MaskedArray
+            self.
+
+        See Also
+        --------
+        numpy.ma.MaskedArray.unshare_mask : The NumPy method this mirrors.
+        """
+        if self._sharedmask:
+            if self._mask is not nomask:
+                self._mask = self._mask.copy()
+            self._sharedmask = False
+        return self
+
+    def shrink_mask(self):
+        """Reduce the mask to `nomask` when no entry is masked.
+
+        Returns
+        -------
+        MaskedArray
+            self.
+
+        See Also
+        --------
+        numpy.ma.MaskedArray.shrink_mask : The NumPy method this mirrors.
+
+        Notes
+        -----
+        Note: under tracing the mask's values are not known, so a traced mask is kept.
+        """
+        if self._mask is not nomask and concrete(self._mask) and not bool(self._mask.any()):
+            self._mask = nomask
+        return self
+
     def tolist(self, fill_value=None):
         """Return the data as a nested list, with None (or `fill_value`) for masked entries.
 
@@ -553,6 +638,13 @@ class MaskedArray(MaskedOperators, MaskedReductions, MaskedSelection):
 
 def _holds_masked(items) -> bool:
     return any(isinstance(i, MaskedArray) or i is masked for i in items)
+
+
+def _resized(mask, shape) -> bool:
+    """Whether numpy.ma reshapes (so copies) `mask` to fit data of `shape`."""
+    if mask is True or mask is False:
+        return False
+    return tuple(mask.shape if hasattr(mask, "shape") else np.shape(mask)) != tuple(shape)
 
 
 def getmaskarray_of(x):

@@ -55,6 +55,12 @@ def stored_default(dtype) -> np.generic:
     return _DEFAULTS.get(dtype.kind, np.float64(1.0e20))
 
 
+def is_default_fill(fill, dtype) -> bool:
+    """Whether `fill` is `dtype`'s default as stored: numpy.ma's unset fill value (its None)."""
+    default = stored_default(dtype)
+    return type(fill) is type(default) and fill == default
+
+
 def check_fill_value(fill_value, dtype) -> np.generic:
     """`fill_value` as the NumPy scalar of `dtype` a MaskedArray stores; its default for None."""
     dtype = np.dtype(dtype)

@@ -1,9 +1,9 @@
-"""Iterating over masked arrays and applying a function over axes (numpy.ma.extras)."""
+"""Iterating over masked arrays (ndenumerate, the flat iterator) and applying a function over axes."""
 
 from __future__ import annotations
 
 import arraystack as xp
-from arraystack.ma._array import MaskedArray, masked
+from arraystack.ma._array import MaskedArray, _raw_index, concrete, masked, nomask
 from arraystack.ma._masking import getdata, getmaskarray
 
 
@@ -76,3 +76,52 @@ def apply_over_axes(func, a, axes):
                 raise ValueError("function is not returning an array of the correct shape")
         value = result
     return value
+
+
+class MaskedIterator:
+    """Flat iterator over a masked array (what `MaskedArray.flat` returns).
+
+    Iterates over the entries in C order, giving `masked` for a masked entry; indexing it with
+    an integer gives an entry, with a slice or an index array a masked array; assigning through
+    it writes the data and (where the array has a mask) the mask.
+
+    Parameters
+    ----------
+    ma : MaskedArray
+        The array iterated over.
+
+    See Also
+    --------
+    numpy.ma.MaskedIterator : The NumPy class this mirrors.
+    """
+
+    def __init__(self, ma):
+        self.ma = ma
+        self.dataiter = ma._data.flat
+        self.maskiter = None if ma._mask is nomask else ma._mask.flat
+
+    def __iter__(self):
+        return self
+
+    def __getitem__(self, index):
+        index = _raw_index(index)
+        data = xp.asarray(self.dataiter[index])
+        mask = nomask if self.maskiter is None else xp.asarray(self.maskiter[index])
+        if data.ndim == 0 and mask is not nomask and concrete(mask):
+            return masked if bool(mask) else data
+        if data.ndim == 0 and mask is nomask:
+            return data
+        return MaskedArray._new(data, mask)
+
+    def __setitem__(self, index, value):
+        # numpy.ma writes the mask only where the array already has one
+        index = _raw_index(index)
+        self.dataiter[index] = getdata(value)
+        if self.maskiter is not None:
+            self.maskiter[index] = getmaskarray(value)
+
+    def __next__(self):
+        data = next(self.dataiter)
+        if self.maskiter is not None and bool(next(self.maskiter)):
+            return masked
+        return data

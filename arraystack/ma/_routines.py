@@ -194,10 +194,11 @@ clip.__doc__ = _doc(
 
 def dot(a, b, strict=False, out=None):
     am, bm = getmaskarray(a), getmaskarray(b)
-    if strict:
-        if xp.ndim(a) > 1:
-            am = xp.broadcast_to(am.any(axis=-1, keepdims=True), am.shape)
-        bm = xp.broadcast_to(bm.any(axis=0, keepdims=True), bm.shape) if xp.ndim(b) > 1 else bm
+    if strict and xp.ndim(a) and xp.ndim(b):
+        # numpy.ma masks whole rows of `a` and whole columns (for a vector: all) of `b`
+        am = xp.broadcast_to(am.any(axis=-1, keepdims=True), am.shape)
+        axis = -1 if xp.ndim(b) == 1 else -2
+        bm = xp.broadcast_to(bm.any(axis=axis, keepdims=True), bm.shape)
     da = xp.where(am, 0, getdata(a))
     db = xp.where(bm, 0, getdata(b))
     data = xp.dot(da, db)
