@@ -176,8 +176,8 @@ def _element_value(value, dtype):
 def _update_basic(xv, shape, plan, v):
     """x with the basic stage's result (`v`, of shape plan.shape) written back: pad v and select."""
     sliced = plan.sliced
-    if 0 in sliced:
-        return xv
+    if 0 in sliced:  # nothing written, but x was written to (a read-only x still refuses it, as NumPy)
+        return bind(copy_p, xv)
     if plan.shape != sliced:
         v = bind(reshape_p, v, new_sizes=tuple(sliced))
     if plan.rev:

@@ -226,3 +226,23 @@ def test_logaddexp_of_nan_under_errstate_raise():
         return np.logaddexp(0.25, a)
 
     check_program(f, lambda: [numpy.array([numpy.nan, 1.0])], errstate="raise")
+
+
+def test_an_empty_write_into_a_read_only_view_raises():
+    """Fuzz program 140369: writing no elements through a view of a read-only (broadcast) argument is
+    still a write, which NumPy refuses (ValueError); traced, the empty update left the argument
+    unwritten and nothing was checked."""
+
+    def f(a0, a1, a2):
+        a2 *= a2
+        v0 = a1[::-1, ::-2]
+        np.maximum(v0, v0, out=v0)
+
+    def args():
+        return [
+            numpy.zeros((2, 0, 0), dtype=numpy.float64),
+            numpy.broadcast_to(numpy.zeros((1, 0), dtype=numpy.float64), (2, 0)),
+            numpy.zeros((0,), dtype=numpy.int64),
+        ]
+
+    check_program(f, args)
