@@ -711,17 +711,9 @@ class ArrayMethods(MemoryMethods):
         --------
         numpy.ndarray.conjugate : The NumPy method this mirrors.
         arraystack.conjugate : The equivalent function.
-
-        Notes
-        -----
-        As NumPy's method, an array of a real dtype (bools included) is returned itself, and `out`
-        is accepted by position.
+        ndarray.conj : The same method.
         """
-        if out is not None:
-            return families.elementwise.conjugate(self, out=out)
-        if self.dtype.kind != "c":
-            return self
-        return families.elementwise.conjugate(self)
+        return self.conj(out)
 
     def dot(self, b: ArrayLike, out: ndarray | None = None) -> ndarray:
         """Dot product of the array with `b`.

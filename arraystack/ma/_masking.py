@@ -554,46 +554,7 @@ def is_mask(m):
     return dtype is not None and np.dtype(dtype).type is MaskType
 
 
-def isMA(x):
-    """Test whether input is an instance of MaskedArray.
-
-    Parameters
-    ----------
-    x : object
-        Object to test.
-
-    Returns
-    -------
-    result : bool
-        True if `x` is a MaskedArray.
-
-    See Also
-    --------
-    numpy.ma.isMA : The NumPy function this mirrors.
-    isMaskedArray
-    """
-    return isinstance(x, MaskedArray)
-
-
-def isarray(x):
-    """Test whether input is an instance of MaskedArray.
-
-    Parameters
-    ----------
-    x : object
-        Object to test.
-
-    Returns
-    -------
-    result : bool
-        True if `x` is a MaskedArray.
-
-    See Also
-    --------
-    numpy.ma.isarray : The NumPy function this mirrors.
-    isMaskedArray
-    """
-    return isinstance(x, MaskedArray)
+isMA = isarray = isMaskedArray  # numpy.ma's aliases of isMaskedArray
 
 
 def flatten_mask(mask):
