@@ -9,7 +9,7 @@ and scalar loops do not promise it either).
 | x + 0 -> x | integers, bool | 0 is the additive identity of wrapping integers; for floats -0.0 + 0.0 = +0.0 |
 | x + (-0.0) -> x | floats | x + -0.0 = x for every x: 0.0 + -0.0 = 0.0, -0.0 + -0.0 = -0.0 |
 | x - 0 -> x | integers, floats (+0.0) | x - (+0.0) = x: -0.0 - 0.0 = -0.0 (but x - (-0.0) = x + 0.0 is not) |
-| x - x -> 0 | integers | wrapping subtraction; for floats inf - inf and nan - nan are nan |
+| x - x -> 0 | integers | wrapping subtraction; for floats inf - inf and nan - nan are nan (not for a checked read: its bounds check would go with it) |
 | -(-x) -> x | all | negation flips the sign bit (wraps for the smallest integer) twice |
 | x / c -> x * (1/c) | real floats, c = +-2**k with 1/c exact | both round the same real number x*2**-k once |
 | x ** 0 -> 1, x ** 1 -> x | real floats, integers | pow(x, 0) = 1 even for NaN; pow(x, 1) = x |
@@ -140,12 +140,24 @@ def _sub(eqn, ctx):
     ):
         count("x-0")
         return a
-    if kind in "iu" and a is b and isinstance(a, Var):
+    if kind in "iu" and a is b and isinstance(a, Var) and not _checked(a, ctx):
         result = _filled(eqn, 0)
         if result is not None:
             count("x-x")
         return result
     return None
+
+
+def _checked(x, ctx) -> bool:
+    """Whether `x` is read by an index that checks its bounds when the graph runs (a gather or scatter
+    in a raising mode): a rewrite must not make it dead code, which would drop the check NumPy makes
+    (x - x of the read is 0 whatever it holds, but NumPy's read of an out-of-bounds index raises)."""
+    producer = ctx.producer(x)
+    return (
+        producer is not None
+        and producer.prim in (s.gather_p, s.scatter_p)
+        and producer.params.get("mode") in ("raise", "choose", "sorter")
+    )
 
 
 def _neg(eqn, ctx):
@@ -190,7 +202,7 @@ def _pow(eqn, ctx):
         return None  # x ** nan, x ** inf, x ** 2.5
     n = int(value)
     if n == 0:
-        result = _filled(eqn, 1)
+        result = None if _checked(x, ctx) else _filled(eqn, 1)
     elif n == 1:
         result = x if _same(x, eqn) else None
     elif n == 2 or (kind in "iu" and n in (3, 4)):
@@ -220,7 +232,8 @@ def _select(eqn, ctx):
         return on_true
     if isinstance(pred, Literal):
         chosen = on_true if pred.value else on_false
-        if _same(chosen, eqn):
+        dropped = on_false if pred.value else on_true
+        if _same(chosen, eqn) and not (isinstance(dropped, Var) and _checked(dropped, ctx)):
             count("select(const,a,b)")
             return chosen
     return None

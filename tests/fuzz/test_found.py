@@ -246,3 +246,16 @@ def test_an_empty_write_into_a_read_only_view_raises():
         ]
 
     check_program(f, args)
+
+
+def test_a_checked_read_is_not_simplified_away():
+    """Fuzz program 140784: `v -= v` of a fancy-indexed read is 0 whatever the read holds, and the
+    simplifier's x - x -> 0 made the read dead code, dropping its bounds check; NumPy raises
+    IndexError for the out-of-bounds index (x ** 0 and a constant select dropped reads alike)."""
+
+    def f(a1, a2):
+        v0 = a1[a2]
+        v0 -= v0
+        return v0, a1[a2] ** 0, np.where(True, a1[:2], a1[a2])
+
+    check_program(f, lambda: [numpy.arange(17, dtype=numpy.int8), numpy.array([3, -23])])
