@@ -60,8 +60,13 @@ class MaskedValues:
     real = property(get_real, doc="The real part of the masked array (masked alike).")
     imag = property(get_imag, doc="The imaginary part of the masked array (masked alike).")
 
-    def conjugate(self):
+    def conjugate(self, out=None):
         """Return the complex conjugate, element-wise (the mask and fill value are kept).
+
+        Parameters
+        ----------
+        out : MaskedArray, optional
+            Where to write the result.
 
         Returns
         -------
@@ -72,11 +77,26 @@ class MaskedValues:
         --------
         numpy.ma.MaskedArray.conjugate : The NumPy method this mirrors.
         """
+        if out is not None:  # the data written into out (and, for a masked out, the mask)
+            result = self.conjugate()
+            if isinstance(out, type(self)):
+                out._data[...] = result._data
+                out._mask = result._mask if result._mask is _ma().nomask else result._mask.copy()
+            else:
+                out[...] = result._data
+            return out
+        if self.dtype.kind != "c":
+            return self  # as NumPy's method: a real array is its own conjugate
         mask = self._mask if self._mask is _ma().nomask else self._mask.copy()
         return self._like(xp.conjugate(self._data), mask)
 
-    def conj(self):
+    def conj(self, out=None):
         """Return the complex conjugate, element-wise (the mask and fill value are kept).
+
+        Parameters
+        ----------
+        out : MaskedArray, optional
+            Where to write the result.
 
         Returns
         -------
@@ -87,7 +107,7 @@ class MaskedValues:
         --------
         numpy.ma.MaskedArray.conj : The NumPy method this mirrors.
         """
-        return self.conjugate()
+        return self.conjugate(out)
 
     def clip(self, min=None, max=None, out=None, **kwargs):
         """Return an array whose values are limited to ``[min, max]``; masked bounds mask entries.
@@ -120,6 +140,8 @@ class MaskedValues:
                 mask = mask_or(mask, bound_mask, shrink=False)
         if mask is not _ma().nomask:
             mask = xp.broadcast_to(mask, data.shape).copy()
+            if _ma().concrete(mask) and not bool(mask.any()):
+                mask = _ma().nomask  # numpy.ma's clip drops a mask with nothing masked
         result = self._like(data, mask)
         result._sharedmask = False
         return result
