@@ -173,19 +173,12 @@ where.__doc__ = _doc(
 
 def clip(a, a_min=None, a_max=None, **kwargs):
     a = a if isinstance(a, MaskedArray) else MaskedArray(a)
-    return a._like(
-        xp.clip(
-            a._data,
-            getdata(a_min) if a_min is not None else None,
-            getdata(a_max) if a_max is not None else None,
-        ),
-        a._mask,
-    )
+    return a.clip(a_min, a_max)  # masked where a bound is masked too, as numpy.ma's
 
 
 clip.__doc__ = _doc(
     "clip",
-    "Clip (limit) the values in an array; the mask is kept.",
+    "Clip (limit) the values in an array; masked where the array or a bound is masked.",
     "    a : array_like\n        Array to clip.\n    a_min, a_max : scalar or"
     " array_like\n        The limits.\n    **kwargs\n        Ignored.",
     "    clipped : MaskedArray\n        The clipped array.",

@@ -68,6 +68,7 @@ CASES = {
     "getitem_masked": lambda m, x: x[0, 1],
     "getitem_row": lambda m, x: x[1],
     "slice": lambda m, x: x[:, 1:],
+    "clip_masked_bound": lambda m, x: m.clip(x, m.array([0.0, 1.0, 0.0], mask=[0, 1, 0]), 3.5),
     # a masked index indexes by its data, its mask ignored (numpy.ma's rule)
     "getitem_masked_bool": lambda m, x: x[m.array([True, False], mask=[0, 1])],
     "getitem_masked_ints": lambda m, x: x[1, m.array([2, 0], mask=[1, 0])],
