@@ -116,3 +116,11 @@ def test_info_of_an_array_is_numpy_s():
     assert lines == [
         l for l in expected.getvalue().splitlines() if not l.startswith("data pointer")
     ]
+
+
+def test_arrayterator_yields_arraystack_blocks_as_numpys():
+    x = numpy.arange(24.0).reshape(2, 3, 4)
+    expected = [b.tolist() for b in numpy.lib.Arrayterator(x, 5)]
+    blocks = list(arraystack.lib.Arrayterator(arraystack.asarray(x), 5))
+    assert all(isinstance(b, arraystack.ndarray) for b in blocks)
+    assert [b.tolist() for b in blocks] == expected
