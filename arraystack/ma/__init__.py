@@ -47,7 +47,7 @@ from arraystack.ma._function_forms import (
 from arraystack.ma._iteration import apply_over_axes, ndenumerate
 from arraystack.ma._joining import (
     append, atleast_1d, atleast_2d, atleast_3d, column_stack, diagflat, dstack, hsplit, hstack,
-    mr_, row_stack, vstack,
+    mr_, row_stack, stack, vstack,
 )
 from arraystack.ma._mask_rows import (
     clump_masked, clump_unmasked, compress_cols, compress_nd, compress_rowcols, compress_rows,
@@ -65,7 +65,7 @@ from arraystack.ma._products import convolve, correlate, inner, innerproduct, ou
 from arraystack.ma._records import flatten_structured_array, fromflex
 from arraystack.ma._routines import (
     allclose, allequal, apply_along_axis, arange, argsort, array, average, clip, concatenate,
-    count, dot, empty, masked_array, median, ones, set_fill_value, sort, stack, where, zeros,
+    count, dot, empty, masked_array, median, ones, set_fill_value, sort, where, zeros,
 )
 from arraystack.ma._sets import (
     ediff1d, in1d, intersect1d, isin, setdiff1d, setxor1d, union1d, unique,

@@ -45,6 +45,7 @@ def _on_sequence(name):
     return join
 
 
+stack = _on_sequence("stack")
 hstack = _on_sequence("hstack")
 vstack = row_stack = _on_sequence("vstack")
 dstack = _on_sequence("dstack")

@@ -147,7 +147,7 @@ def _join(name):
 
 
 concatenate = _join("concatenate")
-stack = _join("stack")
+_stack = _join("stack")  # masks shrunk (apply_along_axis's); the public stack is in _joining.py
 
 
 def where(condition, x=None, y=None):
@@ -400,7 +400,7 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
         r if isinstance(r, MaskedArray) else MaskedArray(r) if r is not masked else r
         for r in results
     ]
-    joined = stack([r if r is not masked else MaskedArray(0.0, mask=True) for r in flat])
+    joined = _stack([r if r is not masked else MaskedArray(0.0, mask=True) for r in flat])
     return joined.reshape(outer + joined.shape[1:])
 
 

@@ -76,8 +76,8 @@ SUBMODULE_ARGUMENTS = [
     ([[2.0, 1.0], [1.0, 2.0]], [1.0, 1.0]),
     ([1, 2, 3], 2),
 ]
-# ids: the memory addresses of data and mask; stack: numpy.ma stacks a list of lists as objects
-SUBMODULE_SKIP = {"ma": {"ids", "stack"}}
+# ids: the memory addresses of data and mask
+SUBMODULE_SKIP = {"ma": {"ids"}}
 
 
 @pytest.mark.parametrize(
