@@ -193,6 +193,24 @@ def promotion_operand(value):
     return value
 
 
+_PROMOTED_AS_THEY_ARE = (np.ndarray, np.generic, int, float, complex, Tracer)
+
+
+def values_result_type(*values) -> np.dtype:
+    """The result type of array-like `values` as NumPy's functions promote their arguments: a sequence
+    (or other array-like) is read as an array, a Python scalar stays weak (NEP 50). numpy.result_type
+    itself would read a list as a dtype specification."""
+    from arraystack._core.array import ndarray
+    from arraystack._core.families import families
+
+    return result_type(
+        *[
+            v if isinstance(v, (ndarray, *_PROMOTED_AS_THEY_ARE)) else families.basic.asarray(v)
+            for v in values
+        ]
+    )
+
+
 def result_type(*arrays_and_dtypes: ArrayLike | DTypeLike) -> np.dtype:
     """Returns the type that results from applying the NumPy type promotion rules to the arguments.
 

@@ -21,6 +21,7 @@ from arraystack._core.dtypes import (
     fast_dtype,
     host_dtype,
     result_type,
+    values_result_type,
 )
 from arraystack._core import devices as _devices
 from arraystack._creation.basic import _placed, asarray, astype
@@ -387,9 +388,7 @@ def linspace(
     if target is not None:
         return _devices.create_on(target, linspace, start, stop, num, endpoint, retstep, dtype, axis)
     div = (num - 1) if endpoint else num
-    # sequences become arrays; Python scalars stay weak, as in NumPy's _array_converter
-    start, stop = (x if isinstance(x, _WEAK_OR_ARRAY) else asarray(x) for x in (start, stop))
-    dt = result_type(start, stop)
+    dt = values_result_type(start, stop)  # Python scalars weak, as in NumPy's _array_converter
     if dt.kind not in "fc":
         dt = np.result_type(dt, 0.0)
     integer_dtype = dtype is not None and np.issubdtype(dtype, np.integer)
@@ -426,9 +425,6 @@ def linspace(
         y = _ufunc(p.floor_p, np.floor, y)
     y = astype(y, dtype, copy=False)
     return (y, step) if retstep else y
-
-
-_WEAK_OR_ARRAY = (int, float, complex, np.generic, np.ndarray, ndarray, Tracer)
 
 
 def _adds_nothing(start, delta):

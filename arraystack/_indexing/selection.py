@@ -15,7 +15,7 @@ import numpy as np
 
 from arraystack._core.array import ndarray
 from arraystack._core.devices import constants_on_operand_device, host_values
-from arraystack._core.dtypes import result_type
+from arraystack._core.dtypes import values_result_type
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axis
 from arraystack._creation.basic import asarray, astype, copy
@@ -454,15 +454,10 @@ def choose(
     a = _index_array(a)
     if isinstance(choices, (ndarray, np.ndarray)):
         choices = [choices[i] for i in range(len(choices))]
-    # nested lists become arrays; Python scalars stay weakly typed for promotion, as in NumPy
-    choices = [
-        c if isinstance(c, (ndarray, np.ndarray, np.generic, int, float, complex)) else asarray(c)
-        for c in choices
-    ]
     n = len(choices)
     if n == 0:
         raise ValueError("0-length sequence.")
-    dtype = result_type(*choices)
+    dtype = values_result_type(*choices)
     arrays = broadcast_arrays(a, *[asarray(c) for c in choices])
     index, options = arrays[0], [astype(c, dtype) if c.dtype != dtype else c for c in arrays[1:]]
     if mode == "raise":
@@ -626,10 +621,7 @@ def select(
         raise ValueError("list of cases must be same length as list of conditions")
     if len(condlist) == 0:
         raise ValueError("select with an empty condition list is not possible")
-    # NumPy keeps Python scalars weak when it promotes (NEP 50); result_type reads arrays as they
-    # are, and a traced Python scalar (an ndarray) as weak too
-    kept = (int, float, complex, ndarray)
-    dtype = result_type(*[c if type(c) in kept else asarray(c) for c in (*choicelist, default)])
+    dtype = values_result_type(*choicelist, default)  # a traced Python scalar is weak too
     choices = [asarray(c) for c in choicelist]
     conds = [asarray(c) for c in condlist]
     for i, c in enumerate(conds):
