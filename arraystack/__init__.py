@@ -82,8 +82,9 @@ from arraystack._core.dtypes import (
 )
 from arraystack._core.dtypes import bool_ as bool
 # NumPy's own: its exception types (which arraystack raises), its ufunc buffer size (eager arraystack
-# runs NumPy's loops), its type table, and the extended-precision scalar types (no arraystack array has them)
-from numpy import clongdouble, exceptions, getbufsize, longdouble, sctypeDict, setbufsize
+# runs NumPy's loops), its type table, the extended-precision scalar types (no arraystack array has them),
+# and its matrix class: a NumPy subclass, which arraystack's functions and operators hand to NumPy
+from numpy import asmatrix, bmat, clongdouble, exceptions, getbufsize, longdouble, matrix, sctypeDict, setbufsize
 from arraystack import char, dtypes, rec, strings
 from arraystack._core.dtypes import bytes_, character, datetime64, flexible, object_, str_, timedelta64, void
 from arraystack.rec import recarray, record
@@ -295,5 +296,6 @@ __all__ = [
     "object_", "rec", "recarray", "record", "void", "fromregex",
     "Checkpoints", "load_tree", "save_tree",
     "clongdouble", "exceptions", "getbufsize", "longdouble", "memmap", "sctypeDict", "setbufsize",
+    "asmatrix", "bmat", "matrix",
 ]
 # fmt: on

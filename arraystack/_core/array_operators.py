@@ -80,11 +80,15 @@ def __rpow__(self, other):
 
 
 def __matmul__(self, other):
-    return families.matmul.matmul(self, other)
+    if not isinstance(other, np.ndarray) or type(other) is np.ndarray:
+        return families.matmul.matmul(self, other)
+    return families.ufunc.python_operator(families.matmul.matmul, self, other)  # numpy.matrix
 
 
 def __rmatmul__(self, other):
-    return families.matmul.matmul(other, self)
+    if not isinstance(other, np.ndarray) or type(other) is np.ndarray:
+        return families.matmul.matmul(other, self)
+    return families.ufunc.python_operator(families.matmul.matmul, other, self)
 
 
 def __and__(self, other):

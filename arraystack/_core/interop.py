@@ -13,6 +13,7 @@ import numpy as np
 
 from arraystack._core.array import ndarray, wrap
 from arraystack._core.dtypes import is_host, is_supported
+from arraystack._core.overrides import _classify as overrides_kind
 from arraystack._core.overrides import deferring, undeferred
 from arraystack.ir.core import (
     ConcretizationError,
@@ -55,14 +56,22 @@ def resolve(func):
     return fn
 
 
-def _handles(types) -> bool:
+_SUBCLASS = "numpy subclass"
+
+
+def _handles(types):
+    """True where arraystack's function handles a call among `types`; _SUBCLASS where one is a subclass
+    of NumPy's ndarray with behaviour of its own (NumPy's function runs on the buffers); else False."""
+    found = True
     for t in types:
         if issubclass(t, ndarray):
             continue
         if issubclass(t, _ndarray_np) and t.__array_function__ is _default_array_function:
+            if t is not _ndarray_np and overrides_kind(t) == "numpy":
+                found = _SUBCLASS
             continue
         return False
-    return True
+    return found
 
 
 def array_function(func, types, args, kwargs):
@@ -72,6 +81,8 @@ def array_function(func, types, args, kwargs):
         handled = _handled_types[types] = _handles(types)
     if not handled:
         return NotImplemented
+    if handled is _SUBCLASS:  # numpy.matrix, a masked array: NumPy's function keeps its type
+        return call_numpy(func, args, kwargs)
     fn = _resolved.get(func, _UNRESOLVED)
     if fn is _UNRESOLVED:
         resolve(func)

@@ -68,6 +68,13 @@ def _classify(t):
     return None
 
 
+def numpy_subclass(x) -> bool:
+    """Whether `x` is of a subclass of NumPy's ndarray with behaviour of its own (numpy.matrix, numpy.ma's
+    masked arrays): NumPy computes with it, arraystack's arrays beside it taking part as NumPy arrays,
+    so the result is the subclass's, as among NumPy's own arrays."""
+    return isinstance(x, np.ndarray) and type(x) is not np.ndarray and kind(x) == "numpy"
+
+
 def overriding(values) -> str | None:
     """The strongest kind among `values` (operands, and out= arrays): "none", then "numpy", else None."""
     found = None

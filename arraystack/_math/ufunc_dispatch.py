@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from arraystack._core.array import ndarray
+from arraystack._core.interop import call_numpy
+from arraystack._core.overrides import numpy_subclass
 
 _ndarray_np = np.ndarray
 _OPERAND_TYPES = (ndarray, _ndarray_np, np.generic, bool, int, float, complex, list, tuple)
@@ -28,9 +30,13 @@ def _function(ufunc):
 
 def array_ufunc(ufunc, method, inputs, kwargs):
     """ndarray.__array_ufunc__."""
+    subclass = False
     for x in inputs + tuple(kwargs.get("out", ())):
         if x is not None and not isinstance(x, _OPERAND_TYPES):
             return NotImplemented  # another array type takes part: let it (or NumPy) decide
+        subclass = subclass or (type(x) is not _ndarray_np and numpy_subclass(x))
+    if subclass:  # numpy.matrix, a masked array: NumPy's ufunc on the buffers keeps its type
+        return call_numpy(getattr(ufunc, method), inputs, kwargs)
     if getattr(np, ufunc.__name__, None) is not ufunc:
         return _foreign(ufunc, method, inputs, kwargs)
     originals = _numpy_outs(kwargs)

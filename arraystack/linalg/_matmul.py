@@ -13,7 +13,7 @@ import numpy as np
 from arraystack._core.array import ndarray, raw, scalar_result, wrap
 from arraystack._core.interop import call_host
 from arraystack._core.operands import broadcast_raw, convert_raw, resolution_operand
-from arraystack._core.overrides import defers_to_numpy
+from arraystack._core.overrides import defers_to_numpy, kind
 from arraystack._transforms.aliasing import rebind
 from arraystack.ir.core import Tracer, active, bind, is_host_dtype, trace_state
 from arraystack.ir.structural import dot_general_p, transpose_p
@@ -195,6 +195,12 @@ def matmul(
     -----
     A contraction through the dot_general primitive, so it traces, differentiates and vmaps.
     """
+    if (type(x1) is not ndarray and kind(x1) is not None) or (
+        type(x2) is not ndarray and kind(x2) is not None
+    ):  # an object overriding NumPy (numpy.matrix, a pandas Series): NumPy's ufunc dispatches to it
+        given = {"out": out, "dtype": dtype, "signature": signature, "axes": axes}
+        given = {k: v for k, v in given.items() if v is not None}
+        return np.matmul(x1, x2, casting=casting, order=order, subok=subok, **given)
     a = x1._value if type(x1) is ndarray else raw(x1)
     b = x2._value if type(x2) is ndarray else raw(x2)
     if (

@@ -1,0 +1,91 @@
+"""NumPy's subclasses with behaviour of their own (numpy.matrix, numpy.ma's masked arrays) beside arraystack
+arrays: every operator and function gives what it gives beside a NumPy array (the subclass, its values and
+its mask), where it used to recurse forever (`array * matrix`) or to drop the subclass (`dot`, `@`)."""
+
+import operator
+
+import numpy
+import pytest
+
+import arraystack
+
+A = [[1.0, 2.0], [3.0, 4.0]]
+MATRIX = numpy.matrix([[2.0, -1.0], [0.5, 3.0]])
+MASKED = numpy.ma.array([[2.0, -1.0], [0.5, 3.0]], mask=[[0, 1], [0, 0]])
+
+OPERATORS = [
+    operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv, operator.mod,
+    operator.pow, operator.matmul, operator.lt, operator.le, operator.gt, operator.ge, operator.eq,
+    operator.ne,
+]  # fmt: skip
+
+
+def _same(got, expected):
+    assert type(got) is type(expected)
+    if isinstance(expected, numpy.ma.MaskedArray):
+        numpy.testing.assert_array_equal(numpy.ma.getmaskarray(got), numpy.ma.getmaskarray(expected))
+        numpy.testing.assert_array_equal(got.filled(0), expected.filled(0))
+    else:
+        numpy.testing.assert_array_equal(numpy.asarray(got), numpy.asarray(expected))
+
+
+@pytest.mark.parametrize("other", [MATRIX, MASKED], ids=["matrix", "masked"])
+@pytest.mark.parametrize("op", OPERATORS, ids=lambda op: op.__name__)
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_operators_give_what_they_give_beside_a_numpy_array(op, other, side):
+    def run(xp):
+        a = xp.asarray(A)
+        try:
+            return op(a, other) if side == "left" else op(other, a)
+        except Exception as e:  # noqa: BLE001 - the same exception type is the expected outcome
+            return e
+
+    got, expected = run(arraystack), run(numpy)
+    if isinstance(expected, Exception):  # matrix ** array: the exponent must be an integer
+        assert type(got) is type(expected)
+    else:
+        _same(got, expected)
+
+
+@pytest.mark.parametrize("other", [MATRIX, MASKED], ids=["matrix", "masked"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda xp, a, m: xp.dot(a, m),
+        lambda xp, a, m: xp.matmul(a, m),
+        lambda xp, a, m: xp.multiply(a, m),
+        lambda xp, a, m: xp.add(m, a),
+        lambda xp, a, m: xp.concatenate([m, a]),
+        lambda xp, a, m: xp.sum(m, axis=0),
+        lambda xp, a, m: xp.sin(m),
+        lambda xp, a, m: a.dot(m),
+        lambda xp, a, m: xp.linalg.inv(m),
+    ],
+    ids=["dot", "matmul", "multiply", "add", "concatenate", "sum", "sin", "method dot", "inv"],
+)
+def test_functions_keep_the_subclass_as_numpys_do(call, other):
+    got = call(arraystack, arraystack.asarray(A), other)
+    _same(got, call(numpy, numpy.asarray(A), other))
+
+
+def test_the_matrix_class_is_numpys():
+    assert arraystack.matrix is numpy.matrix
+    a = arraystack.asarray(A)
+    m = arraystack.asmatrix(a)
+    assert type(m) is numpy.matrix and numpy.shares_memory(m, numpy.asarray(a))
+    block = arraystack.bmat([[a, a], [a, a]])
+    numpy.testing.assert_array_equal(block, numpy.bmat([[A, A], [A, A]]))
+    assert (m * m).tolist() == (numpy.matrix(A) @ numpy.matrix(A)).tolist()
+
+
+def test_in_place_operators_keep_the_arraystack_array():
+    for xp in (arraystack, numpy):
+        a = xp.asarray(A)
+        a *= MATRIX
+        assert type(a) is xp.ndarray
+        numpy.testing.assert_array_equal(numpy.asarray(a), numpy.asarray(A) * numpy.asarray(MATRIX))
+
+
+def test_a_traced_function_refuses_a_matrix_argument():
+    with pytest.raises(TypeError, match="numpy.matrix"):
+        arraystack.jit(lambda x: x * 2)(MATRIX)
