@@ -258,53 +258,46 @@ def python_operator(function, *args):
         return call_host(compare, tuple(args), {}, f"the {compare.__name__} operator")
 
 
-# function -> (its operator, the operator the right operand is asked for): `x < y` asks `y.__gt__(x)`
-_DUNDERS = {
-    "add": ("__add__", "__radd__"),
-    "subtract": ("__sub__", "__rsub__"),
-    "multiply": ("__mul__", "__rmul__"),
-    "true_divide": ("__truediv__", "__rtruediv__"),
-    "floor_divide": ("__floordiv__", "__rfloordiv__"),
-    "remainder": ("__mod__", "__rmod__"),
-    "divmod": ("__divmod__", "__rdivmod__"),
-    "power": ("__pow__", "__rpow__"),
-    "matmul": ("__matmul__", "__rmatmul__"),
-    "bitwise_and": ("__and__", "__rand__"),
-    "bitwise_or": ("__or__", "__ror__"),
-    "bitwise_xor": ("__xor__", "__rxor__"),
-    "left_shift": ("__lshift__", "__rlshift__"),
-    "right_shift": ("__rshift__", "__rrshift__"),
-    "less": ("__lt__", "__gt__"),
-    "less_equal": ("__le__", "__ge__"),
-    "greater": ("__gt__", "__lt__"),
-    "greater_equal": ("__ge__", "__le__"),
-    "equal": ("__eq__", "__eq__"),
-    "not_equal": ("__ne__", "__ne__"),
+# function -> Python's operator spelling it
+_OPERATORS = {
+    "add": operator.add,
+    "subtract": operator.sub,
+    "multiply": operator.mul,
+    "true_divide": operator.truediv,
+    "floor_divide": operator.floordiv,
+    "remainder": operator.mod,
+    "divmod": divmod,
+    "power": operator.pow,
+    "matmul": operator.matmul,
+    "bitwise_and": operator.and_,
+    "bitwise_or": operator.or_,
+    "bitwise_xor": operator.xor,
+    "left_shift": operator.lshift,
+    "right_shift": operator.rshift,
+    "less": operator.lt,
+    "less_equal": operator.le,
+    "greater": operator.gt,
+    "greater_equal": operator.ge,
+    "equal": operator.eq,
+    "not_equal": operator.ne,
 }
 
 
 def subclass_operator(function, x1, x2):
     """`x1 op x2` (`function`'s operator) where one operand is an arraystack array and the other an
-    instance of a NumPy subclass with behaviour of its own (numpy.matrix, numpy.ma's masked arrays), as
-    it goes when the array is a NumPy array: Python asks the subclass first (its reflected operator
-    when it is on the right), with the array as a NumPy array (matrix's * multiplies matrices); where
-    that gives NotImplemented, NumPy's ufunc (arraystack's array_ufunc hands the subclass to NumPy).
+    instance of a NumPy subclass with behaviour of its own (numpy.matrix, numpy.ma's masked arrays, a
+    recarray): Python's operator on the array's NumPy buffer and the subclass, so that everything goes
+    as among NumPy's arrays (Python asks the subclass first: matrix's * multiplies matrices). An
+    arraystack array that is traced or on a device raises as NumPy's conversion of it does.
     NotImplemented when neither operand is such an instance."""
-    names = _DUNDERS.get(function.__name__)
-    if type(x1) is ndarray and numpy_subclass(x2):
-        subclass, array, name = x2, x1, names and names[1]
-    elif type(x2) is ndarray and numpy_subclass(x1):
-        subclass, array, name = x1, x2, names and names[0]
-    else:
+    spelled = _OPERATORS.get(function.__name__)
+    if spelled is None:
         return NotImplemented
-    if name:
-        method = getattr(type(subclass), name, None)
-        if method is not None and method is not getattr(np.ndarray, name, None):
-            result = method(subclass, np.asarray(array))
-            if result is not NotImplemented:
-                return result
-    forms = _operator_forms.get(function)
-    return (forms[0] if forms is not None else getattr(np, function.__name__))(x1, x2)
+    if type(x1) is ndarray and numpy_subclass(x2):
+        return spelled(np.asarray(x1), x2)
+    if type(x2) is ndarray and numpy_subclass(x1):
+        return spelled(x1, np.asarray(x2))
+    return NotImplemented
 
 
 # the operators that keep Python bools bools (True & True is True); the others compute with ints

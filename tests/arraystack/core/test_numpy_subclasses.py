@@ -89,3 +89,13 @@ def test_in_place_operators_keep_the_arraystack_array():
 def test_a_traced_function_refuses_a_matrix_argument():
     with pytest.raises(TypeError, match="numpy.matrix"):
         arraystack.jit(lambda x: x * 2)(MATRIX)
+
+
+def test_structured_comparison_with_a_recarray_is_numpys():
+    rec = numpy.rec.array([(1, 2.0), (3, 4.0)], dtype=[("a", "i8"), ("b", "f8")])
+    plain = rec.copy().view(numpy.ndarray)
+    for op in (operator.eq, operator.ne):
+        expected = op(plain, rec)
+        got = op(arraystack.asarray(plain), rec)
+        assert type(got) is type(expected)
+        assert numpy.asarray(got).tolist() == numpy.asarray(expected).tolist()
