@@ -85,6 +85,10 @@ from arraystack._core.dtypes import bool_ as bool
 # runs NumPy's loops), its type table, the extended-precision scalar types (no arraystack array has them),
 # and its matrix class: a NumPy subclass, which arraystack's functions and operators hand to NumPy
 from numpy import asmatrix, bmat, clongdouble, exceptions, getbufsize, longdouble, matrix, sctypeDict, setbufsize
+# the header files of NumPy's C API (a C extension receives arraystack arrays in host memory through it)
+from numpy import get_include
+from arraystack import ctypeslib
+from arraystack.lib._show_config import show_runtime
 from arraystack import char, dtypes, rec, strings
 from arraystack._core.dtypes import bytes_, character, datetime64, flexible, object_, str_, timedelta64, void
 from arraystack.rec import recarray, record
@@ -296,6 +300,7 @@ __all__ = [
     "object_", "rec", "recarray", "record", "void", "fromregex",
     "Checkpoints", "load_tree", "save_tree",
     "clongdouble", "exceptions", "getbufsize", "longdouble", "memmap", "sctypeDict", "setbufsize",
-    "asmatrix", "bmat", "matrix",
+    "asmatrix", "bmat", "matrix", "ctypeslib", "get_include", "show_runtime",
 ]
 # fmt: on
+

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["show_config"]
+__all__ = ["show_config", "show_runtime"]
 
 
 def show_config(mode: str = "stdout") -> dict[str, Any] | None:
@@ -94,3 +94,38 @@ def _print(section: dict[str, Any], depth: int) -> None:
             _print(value, depth + 1)
         else:
             print(f"{pad}{key}: {value}")
+
+
+def show_runtime() -> None:
+    """Print information about the resources arraystack and NumPy use at run time.
+
+    arraystack's part: the backends `jit` can use (available or why not), the default device and backend,
+    and the devices of the hardware model with their figures (measured on first use and cached). NumPy's
+    own `show_runtime` report follows (its SIMD extensions and the BLAS and threading libraries found by
+    threadpoolctl): eager arraystack arrays in host memory run NumPy's loops and BLAS.
+
+    Returns
+    -------
+    None
+        The report is printed.
+
+    See Also
+    --------
+    numpy.show_runtime : The NumPy function this mirrors.
+    show_config
+    """
+    import arraystack
+    from arraystack._cli.info import backend_rows
+
+    runtime = {
+        "arraystack": {
+            "version": arraystack.__version__,
+            "default device": str(arraystack.config.default_device or "cpu"),
+            "default backend": str(arraystack.config.default_backend),
+        },
+        "Backends": {name: f"{ok}: {text}" for name, ok, text in backend_rows()},
+        "Devices": arraystack.devices().describe(),
+    }
+    _print(runtime, 0)
+    print("NumPy:")
+    np.show_runtime()

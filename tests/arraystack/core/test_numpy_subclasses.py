@@ -23,7 +23,9 @@ OPERATORS = [
 def _same(got, expected):
     assert type(got) is type(expected)
     if isinstance(expected, numpy.ma.MaskedArray):
-        numpy.testing.assert_array_equal(numpy.ma.getmaskarray(got), numpy.ma.getmaskarray(expected))
+        numpy.testing.assert_array_equal(
+            numpy.ma.getmaskarray(got), numpy.ma.getmaskarray(expected)
+        )
         numpy.testing.assert_array_equal(got.filled(0), expected.filled(0))
     else:
         numpy.testing.assert_array_equal(numpy.asarray(got), numpy.asarray(expected))

@@ -87,6 +87,13 @@ def test_show_config(capsys):
         arraystack.show_config(mode="yaml")
 
 
+def test_show_runtime_prints_backends_devices_and_numpys_report(capsys):
+    assert arraystack.show_runtime() is None
+    printed = capsys.readouterr().out
+    assert "Backends:" in printed and "reference: yes" in printed and "Devices: cpu" in printed
+    assert "numpy_version" in printed  # NumPy's own report follows
+
+
 def _info(obj, **kwargs):
     out = io.StringIO()
     arraystack.info(obj, output=out, **kwargs)
