@@ -1080,7 +1080,7 @@ class ArrayMethods(MemoryMethods):
 
     def choose(
         self,
-        choices: Sequence[ArrayLike] | ArrayLike,
+        *choices: Sequence[ArrayLike] | ArrayLike,
         out: NDArray | None = None,
         mode: str = "raise",
     ) -> NDArray:
@@ -1090,8 +1090,9 @@ class ArrayMethods(MemoryMethods):
 
         Parameters
         ----------
-        choices : sequence of arrays
-            Choice arrays.
+        *choices : sequence of arrays, or arrays
+            Choice arrays: one argument is the sequence of them; several are the choices themselves
+            (`x.choose(a, b)` is `x.choose((a, b))`), as NumPy's method reads them.
         out : ndarray, optional
             Alternative output array in which to place the result; it must have the expected shape. Eagerly
             it is written in place; traced, the update is functionalized.
@@ -1111,7 +1112,9 @@ class ArrayMethods(MemoryMethods):
         numpy.ndarray.choose : The NumPy method this mirrors.
         arraystack.choose : The equivalent function.
         """
-        return families.selection.choose(self, choices, out, mode)
+        if not choices:
+            raise TypeError("choose() takes exactly 1 argument (0 given)")
+        return families.selection.choose(self, choices[0] if len(choices) == 1 else choices, out, mode)
 
     def tofile(self, fid: Any, sep: str = "", format: str = "%s") -> None:
         """Write the array to a file as text or binary (default).

@@ -99,13 +99,14 @@ def _merge_axes(a, axis):
     return merged, tuple(1 if d in axes else a.shape[d] for d in range(a.ndim))
 
 
-def _finish(result, qshape, kept, keepdims, out):
+def _finish(result, qshape, kept, keepdims, out, scalar=True):
     if keepdims:
         result = anp.reshape(result, tuple(qshape) + kept)
     if out is not None:
         out[...] = result
         return out
-    return scalar_result(result)  # NumPy's 0-d results are scalars: np.median(a) is a float64
+    # NumPy's 0-d results are scalars (np.median(a) is a float64), but for weights, a 0-d array
+    return scalar_result(result) if scalar else result
 
 
 def _lerp(a, b, t, dtype=None):
@@ -270,7 +271,7 @@ def _quantile_api(a, q, axis, out, method, keepdims, weights, scale, nan):
     arr, kept = _merge_axes(a, axis)
     if weights is not None:
         w, _ = _merge_axes(weights, axis)
-        return _finish(_weighted(arr, w, q), q.shape, kept, keepdims, out)
+        return _finish(_weighted(arr, w, q), q.shape, kept, keepdims, out, scalar=False)
     counts = None
     if nan and arr.dtype.kind == "f":
         if arr.size == 0:

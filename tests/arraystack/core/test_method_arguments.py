@@ -24,10 +24,9 @@ ARGUMENTS = [
     (), (0,), (1,), (-1,), ([0, 1],), ((1, 0),), (None,), (2, 1), ([1, 2], 0), (numpy.float32,),
     ("C",), (True,),
 ]  # fmt: skip
-# writers (tested on their own) and what reads nonsense here: choose(2, 1) takes 2 as the choices and
-# 1 as `out`, which NumPy accepts and arraystack refuses
+# writers (tested on their own)
 SKIP = {
-    "byteswap", "choose", "dump", "dumps", "fill", "itemset", "partition", "put", "resize", "setfield",
+    "byteswap", "dump", "dumps", "fill", "itemset", "partition", "put", "resize", "setfield",
     "setflags", "sort", "tofile", "view",
 }  # fmt: skip
 METHODS = sorted(

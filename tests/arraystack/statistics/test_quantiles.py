@@ -104,6 +104,15 @@ def test_weights_inverted_cdf(parity):
             parity(lambda xp, x, w: xp.percentile(x, 30, axis=0, weights=w[:, 0], **kw), x, w)
 
 
+def test_a_weighted_quantile_of_a_scalar_q_is_a_0d_array_as_numpys():
+    x, w = [1.0, 2.0, 3.0, 4.0], [1.0, 1.0, 2.0, 1.0]
+    for xp in (numpy, arraystack):
+        kw = {"weights": xp.asarray(w), "method": "inverted_cdf"}
+        for got in (xp.quantile(xp.asarray(x), 0.5, **kw), xp.percentile(xp.asarray(x), 50, **kw)):
+            assert isinstance(got, xp.ndarray) and got.shape == () and float(got) == 3.0
+    assert numpy.isscalar(arraystack.quantile(arraystack.asarray(x), 0.5))  # unweighted: a scalar
+
+
 def test_errors(parity):
     x = data()
     parity(lambda xp, x: xp.quantile(x, 1.5), x)
