@@ -6,7 +6,9 @@ so the two tiers compute the same bits.
   they are read (after a broadcast_in_dim or reshape, which move their bits), every equation computes in
   float32, and each output of a storage dtype is rounded once, at the end (NumPy's float16 loops round
   after every operation: a chain differs from them by those roundings). An explicit convert to a storage
-  dtype inside the region rounds there (the value becomes the storage dtype's, then float32 again).
+  dtype inside the region rounds there (the value becomes the storage dtype's, then float32 again), and
+  so does a convert of a computed storage value to another dtype (a float16 converted to float64 is a
+  float16 number).
   Reductions of storage values accumulate in float32 lanes (summation_order.py) and round once.
 - complex sums: reduce_sum(z) is complex(reduce_sum(real z), reduce_sum(imag z)): the float parts add in
   the kernels' fixed order (NumPy's complex sum also adds the two parts separately, pairwise).
@@ -115,8 +117,13 @@ class _Widening:
             dst = np.dtype(eqn.params["dtype"])
             if is_storage(dst):  # rounds to the storage dtype here, then computes on in float32
                 value = self.convert(self.convert(value, dst, src), FLOAT32, src)
-            elif value.aval.dtype != dst:
-                value = self.convert(value, dst, src)
+            else:
+                if is_storage(x.aval.dtype) and x not in self.inputs:
+                    # a computed storage value leaves the chain as one: rounded, so that converting
+                    # it to float32/float64 gives a float16 (bfloat16) number, as NumPy's does
+                    value = self.convert(self.convert(value, x.aval.dtype, src), FLOAT32, src)
+                if value.aval.dtype != dst:
+                    value = self.convert(value, dst, src)
             self.env[out] = value
             return
         if eqn.prim is s.reduce_sum_p and x.aval.dtype.kind == "c":

@@ -31,12 +31,12 @@ def kernel(out, updates, index, clip):
 
 def runs_scatter_add(eqn) -> bool:
     """Whether the kernel runs `eqn`: a scatter-add of ints or float32/float64 along the first axis of
-    a non-empty operand, at one signed (or narrow unsigned) index array, in mode raise or clip."""
+    a non-empty operand (no axis of size 0: its rows would have no length), at one signed (or narrow unsigned) index array, in mode raise or clip."""
     if eqn.prim.name != "scatter" or eqn.params.get("update") != "add" or len(eqn.inputs) != 3:
         return False
     x, _, index = (v.aval for v in eqn.inputs)
     axes, mode = eqn.params.get("axes"), eqn.params["mode"]
-    if axes not in (None, (0,)) or mode not in ("raise", "clip") or not x.shape or x.shape[0] == 0:
+    if axes not in (None, (0,)) or mode not in ("raise", "clip") or not x.shape or 0 in x.shape:
         return False
     if x.dtype.kind not in "fiu" or (x.dtype.kind == "f" and x.dtype.itemsize < 4):
         return False

@@ -259,3 +259,34 @@ def test_a_checked_read_is_not_simplified_away():
         return v0, a1[a2] ** 0, np.where(True, a1[:2], a1[a2])
 
     check_program(f, lambda: [numpy.arange(17, dtype=numpy.int8), numpy.array([3, -23])])
+
+
+def test_a_computed_float16_converted_to_float64_is_a_float16_number():
+    """Fuzz program 180645: sin of a bool array is float16; converted to float64 under jit it gave
+    sin(1) to float32's precision (the kernel computes float16 chains in float32 and rounded only
+    the region's outputs), where NumPy's float16 result is 0.84130859375."""
+
+    def f(a0, a1):
+        v0 = np.sin(a0)
+        return np.asarray(v0, dtype=np.float64), np.cos(a1).astype(np.float32)
+
+    check_program(
+        f,
+        lambda: [
+            numpy.array([True, False, True]),
+            numpy.array([0.5, -2.0, 7.25], dtype=numpy.float16),
+        ],
+    )
+
+
+def test_the_gradient_of_an_indexed_read_of_an_empty_broadcast_compiles():
+    """Fuzz program 181072: under jit, the gradient of `v2[idx]` with v2 of shape (2, 0) is a
+    scatter-add into rows of length 0, and the compiled kernel's reshape(-1, 0) raised ValueError."""
+
+    def f(a0, a1):
+        v0 = np.cumprod(a0)
+        v2 = np.broadcast_to(v0[1:], (2, 0))
+        return v2[numpy.array([-1, -1])], v0 * a1[0]
+
+    args = [numpy.array(-0.78), numpy.array([0.5, -1.25, 2.0])[::-1]]
+    assert_derivatives(f, args, seed=181072, compiled=True)
