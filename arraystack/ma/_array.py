@@ -101,6 +101,14 @@ class MaskedArray(
     __array_priority__ = 15
     _sharedmask = False  # numpy.ma's flag: the mask may be another array's (see unshare_mask)
 
+    def __getstate__(self):
+        """The pickled state: the mask as a full array even where it is nomask, as numpy.ma pickles
+        it (an unpickled array prints its all-False mask, as NumPy's does)."""
+        state = dict(self.__dict__)
+        if state.get("_mask", nomask) is nomask:
+            state["_mask"] = getmaskarray_of(self)
+        return state
+
     def __init__(
         self,
         data=None,
