@@ -10,6 +10,7 @@ import numpy as np
 
 from arraystack._core.accelerator import fastpath as _fastpath
 from arraystack._core.families import families
+from arraystack._core.overrides import defers_operator
 from arraystack.ir.core import active
 
 
@@ -80,15 +81,16 @@ def __rpow__(self, other):
 
 
 def __matmul__(self, other):
-    if not isinstance(other, np.ndarray) or type(other) is np.ndarray:
-        return families.matmul.matmul(self, other)
-    return families.ufunc.python_operator(families.matmul.matmul, self, other)  # numpy.matrix
+    if type(other) is not np.ndarray and (isinstance(other, np.ndarray) or defers_operator(other)):
+        # numpy.matrix, a scipy.sparse matrix: as with NumPy's array (ufunc.foreign_operator)
+        return families.ufunc.python_operator(families.matmul.matmul, self, other)
+    return families.matmul.matmul(self, other)
 
 
 def __rmatmul__(self, other):
-    if not isinstance(other, np.ndarray) or type(other) is np.ndarray:
-        return families.matmul.matmul(other, self)
-    return families.ufunc.python_operator(families.matmul.matmul, other, self)
+    if type(other) is not np.ndarray and (isinstance(other, np.ndarray) or defers_operator(other)):
+        return families.ufunc.python_operator(families.matmul.matmul, other, self)
+    return families.matmul.matmul(other, self)
 
 
 def __and__(self, other):

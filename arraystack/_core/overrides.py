@@ -75,6 +75,29 @@ def numpy_subclass(x) -> bool:
     return isinstance(x, np.ndarray) and type(x) is not np.ndarray and kind(x) == "numpy"
 
 
+_defers: dict = {}  # type -> whether a forward operator of an array defers to its objects
+_NDARRAY_PRIORITY = 0.0  # NumPy's ndarray.__array_priority__
+
+
+def defers_operator(other) -> bool:
+    """Whether `array op other` returns NotImplemented, so that Python asks `other`'s reflected operator,
+    as NumPy's array does (binop_should_defer): for an object of a type without `__array_ufunc__`
+    whose `__array_priority__` is above NumPy's ndarray's (scipy.sparse's matrices and arrays: `x @ s`
+    is `s.__rmatmul__(x)`). Types with `__array_ufunc__` take part through the ufunc protocol instead."""
+    t = type(other)
+    if t in _PLAIN or t in _FAMILIAR:
+        return False
+    found = _defers.get(t)
+    if found is None:
+        found = _defers[t] = (
+            not isinstance(other, np.ndarray | np.generic)
+            and not hasattr(t, "__array_ufunc__")
+            and not hasattr(t, "__array_namespace__")
+            and float(getattr(t, "__array_priority__", -1e6)) > _NDARRAY_PRIORITY
+        )
+    return found
+
+
 def overriding(values) -> str | None:
     """The strongest kind among `values` (operands, and out= arrays): "none", then "numpy", else None."""
     found = None

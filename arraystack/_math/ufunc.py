@@ -32,7 +32,7 @@ from arraystack._core.operands import (
     python_type,
     resolution_operand,
 )
-from arraystack._core.overrides import kind, numpy_subclass, overriding
+from arraystack._core.overrides import defers_operator, kind, numpy_subclass, overriding
 from arraystack._math.ufunc_methods import attach
 from arraystack._math.ufunc_out import normalize_out, operands_shape, where_mask, write_out
 from arraystack.ir.core import Tracer, active, bind, device_namespaces, is_host_dtype, trace_state
@@ -226,14 +226,14 @@ def python_operator(function, *args):
     With an object that overrides NumPy, NumPy's own ufunc (which dispatches to it), or NotImplemented
     where it opts out of ufuncs (`__array_ufunc__ = None`: Python then asks the object), as NumPy's
     operators do."""
+    if len(args) == 2:  # numpy.matrix, a masked array, a scipy.sparse matrix: as with NumPy's array
+        result = foreign_operator(function, *args)
+        if result is not NotImplemented:
+            return result
     override = overriding([a for a in args if type(a) is not ndarray])
     if override is not None:
         if override == "none":
             return NotImplemented
-        if len(args) == 2:
-            result = subclass_operator(function, *args)
-            if result is not NotImplemented:
-                return result
         forms = _operator_forms.get(function)
         ufunc = forms[0] if forms is not None else getattr(np, function.__name__)
         return ufunc(*args)
@@ -263,7 +263,7 @@ _OPERATORS = {
     "add": operator.add,
     "subtract": operator.sub,
     "multiply": operator.mul,
-    "true_divide": operator.truediv,
+    "divide": operator.truediv,
     "floor_divide": operator.floordiv,
     "remainder": operator.mod,
     "divmod": divmod,
@@ -283,19 +283,28 @@ _OPERATORS = {
 }
 
 
-def subclass_operator(function, x1, x2):
+def _foreign(x) -> bool:
+    t = type(x)
+    if t is ndarray or t is float or t is int or t is bool or t is complex:
+        return False
+    return numpy_subclass(x) or defers_operator(x)
+
+
+def foreign_operator(function, x1, x2):
     """`x1 op x2` (`function`'s operator) where one operand is an arraystack array and the other an
-    instance of a NumPy subclass with behaviour of its own (numpy.matrix, numpy.ma's masked arrays, a
-    recarray): Python's operator on the array's NumPy buffer and the subclass, so that everything goes
-    as among NumPy's arrays (Python asks the subclass first: matrix's * multiplies matrices). An
-    arraystack array that is traced or on a device raises as NumPy's conversion of it does.
-    NotImplemented when neither operand is such an instance."""
+    object NumPy's arrays treat specially: an instance of a NumPy subclass with behaviour of its own
+    (numpy.matrix, numpy.ma's masked arrays, a recarray), or one NumPy's operators defer to by
+    `__array_priority__` (scipy.sparse's matrices and arrays). Python's operator runs on the array's
+    NumPy buffer and the object, so everything goes as among NumPy's arrays (the subclass or the sparse
+    matrix is asked first: matrix's * multiplies matrices, `x @ s` is `s.__rmatmul__`). An arraystack
+    array that is traced or on a device raises as NumPy's conversion of it does. NotImplemented when
+    neither operand is such an object."""
     spelled = _OPERATORS.get(function.__name__)
     if spelled is None:
         return NotImplemented
-    if type(x1) is ndarray and numpy_subclass(x2):
+    if type(x1) is ndarray and _foreign(x2):
         return spelled(np.asarray(x1), x2)
-    if type(x2) is ndarray and numpy_subclass(x1):
+    if type(x2) is ndarray and _foreign(x1):
         return spelled(x1, np.asarray(x2))
     return NotImplemented
 

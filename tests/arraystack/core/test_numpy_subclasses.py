@@ -1,11 +1,14 @@
-"""NumPy's subclasses with behaviour of their own (numpy.matrix, numpy.ma's masked arrays) beside arraystack
-arrays: every operator and function gives what it gives beside a NumPy array (the subclass, its values and
-its mask), where it used to recurse forever (`array * matrix`) or to drop the subclass (`dot`, `@`)."""
+"""NumPy's subclasses with behaviour of their own (numpy.matrix, numpy.ma's masked arrays) and the objects
+NumPy's operators defer to (scipy.sparse's matrices and arrays) beside arraystack arrays: every operator
+and function gives what it gives beside a NumPy array (the subclass, its values and its mask), where it
+used to recurse forever (`array * matrix`), to drop the subclass (`dot`, `@`), or to make an object
+array of sparse matrices (`array * sparse`)."""
 
 import operator
 
 import numpy
 import pytest
+import scipy.sparse
 
 import arraystack
 
@@ -101,3 +104,27 @@ def test_structured_comparison_with_a_recarray_is_numpys():
         got = op(arraystack.asarray(plain), rec)
         assert type(got) is type(expected)
         assert numpy.asarray(got).tolist() == numpy.asarray(expected).tolist()
+
+
+SPARSE = [scipy.sparse.csr_matrix(MATRIX), scipy.sparse.csr_array(numpy.asarray(MATRIX))]
+
+
+def _dense(x):
+    return x.toarray() if scipy.sparse.issparse(x) else numpy.asarray(x)
+
+
+@pytest.mark.parametrize("other", SPARSE, ids=["csr_matrix", "csr_array"])
+@pytest.mark.parametrize("op", OPERATORS, ids=lambda op: op.__name__)
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_operators_with_a_sparse_matrix_give_what_they_give_with_a_numpy_array(op, other, side):
+    def run(xp):
+        a = xp.asarray(A)
+        try:
+            return op(a, other) if side == "left" else op(other, a)
+        except Exception as e:  # noqa: BLE001 - the same exception type is the expected outcome
+            return e
+
+    got, expected = run(arraystack), run(numpy)
+    assert type(got) is type(expected)
+    if not isinstance(expected, Exception):
+        numpy.testing.assert_array_equal(_dense(got), _dense(expected))
