@@ -120,6 +120,7 @@ from arraystack._indexing.index_tricks import (
     tril_indices, tril_indices_from, triu_indices, triu_indices_from, unravel_index,
 )
 from arraystack._indexing.iterators import ndenumerate, ndindex, nditer
+from arraystack._indexing.nested_iters import nested_iters
 from arraystack._indexing.selection import (
     choose, compress, extract, piecewise, place, put, put_along_axis, putmask, select, take,
     take_along_axis,
@@ -300,7 +301,7 @@ __all__ = [
     "object_", "rec", "recarray", "record", "void", "fromregex",
     "Checkpoints", "load_tree", "save_tree",
     "clongdouble", "exceptions", "getbufsize", "longdouble", "memmap", "sctypeDict", "setbufsize",
-    "asmatrix", "bmat", "matrix", "ctypeslib", "get_include", "show_runtime",
+    "asmatrix", "bmat", "matrix", "ctypeslib", "get_include", "show_runtime", "nested_iters",
 ]
 # fmt: on
 
