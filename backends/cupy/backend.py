@@ -17,7 +17,7 @@ from dataclasses import replace
 
 import numpy as np
 from arraystack.backends import profiler
-from arraystack.backends.cupy import arrays, graphs, interpreter
+from arraystack.backends.cupy import arrays, graph_copies, graphs, interpreter
 from arraystack.backends.executable import Executable, alias_safe
 from arraystack.backends.hardware import Device, register_device_kind
 from arraystack.backends.interface import Backend, CompileOptions
@@ -78,7 +78,9 @@ class CupyBackend(Backend):
         interpreted = interpreter.interpret(graph, steps, xp, how)
         runner = alias_safe(graph, interpreted)
         # a plan of one step launches once either way: a graph would only add the copies in and out
-        replays = graphs.Replays(xp, interpreted.lean) if len(graph.eqns) > 1 else None
+        replays = None
+        if len(graph.eqns) > 1:
+            replays = graphs.Replays(xp, interpreted.lean, _copier(xp))
         if profiler.recording:
             args = {"backend": "cupy", "eqns": len(graph.eqns)}
             profiler.record("compile (cupy)", "compile", start, profiler.clock(), args)
@@ -173,6 +175,16 @@ def _lowered(eqn, graph, xp=None, options=None):
     if kernels is None or xp is None:
         return kernels
     return interpreter.kernel_step(kernels, eqn, xp, CODEGEN, load_module)
+
+
+_copiers: dict = {}  # cupy (or the stand-in) -> its graph_copies.Copier
+
+
+def _copier(xp):
+    copier = _copiers.get(xp)
+    if copier is None:
+        copier = _copiers[xp] = graph_copies.Copier(xp, load_module)
+    return copier
 
 
 def load_module(xp, source: str, names, options=()) -> object:

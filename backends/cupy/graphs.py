@@ -5,8 +5,8 @@ launch, some 20-30 us per kernel or cuBLAS call, so a training step of a dozen s
 far more than the device. With cuda_graphs on, the second call of a plan with arguments of the same
 shapes and dtypes, on the same device and stream, captures the whole run into a CUDA graph (cupy's stream
 capture), and every later call replays it: the arguments are copied into the graph's own input buffers,
-the graph is launched once, and its outputs are copied into new arrays. The host then pays one copy per
-argument and per output, and one launch.
+the graph is launched once, and its outputs are copied into new arrays. The host then pays three launches:
+the arguments' copies in one kernel, the graph, the outputs' copies in another (graph_copies.py).
 
 Everything a replay writes (the input buffers, every intermediate, the outputs, memory cuBLAS asks for)
 comes from a memory pool of the graph's own (a cupy.cuda.MemoryPool, the allocator while capturing), which
@@ -30,8 +30,9 @@ class Replays:
     """The graphs of one compiled plan; `__call__(buffers)` gives its outputs through a graph, or None
     when the caller runs the plan step by step instead."""
 
-    def __init__(self, xp, run):
+    def __init__(self, xp, run, copier):
         self.xp, self.run = xp, run  # run(buffers) -> outputs: the plan, step by step
+        self.copier = copier  # graph_copies.Copier: the copies in and out, batched
         self.calls: dict = {}  # key -> calls seen without a graph
         self.graphs: OrderedDict = OrderedDict()
         self.broken = None  # why a capture failed; then no graph is tried again
@@ -70,7 +71,7 @@ class Replays:
 
     def _capture(self, buffers, stream):
         try:
-            return Captured(self.xp, self.run, buffers, stream)
+            return Captured(self.xp, self.run, buffers, stream, self.copier)
         except Exception as e:  # noqa: BLE001 - any step the capture cannot hold: step by step from now on
             self.broken = f"{type(e).__name__}: {e}"
             return None
@@ -79,8 +80,8 @@ class Replays:
 class Captured:
     """One plan captured for one argument layout: its buffers, its memory pool and the graph."""
 
-    def __init__(self, xp, run, buffers, stream):
-        self.xp = xp
+    def __init__(self, xp, run, buffers, stream, copier):
+        self.xp, self.copier = xp, copier
         self.pool = xp.cuda.MemoryPool()
         with xp.cuda.using_allocator(self.pool.malloc):
             self.inputs = [xp.empty(b.shape, b.dtype) for b in buffers]
@@ -102,26 +103,29 @@ class Captured:
         self.outputs = list(outputs)
 
     def _copy_in(self, buffers, stream):
+        copies = []
         for mine, given in zip(self.inputs, buffers):
             if not given.size:
                 continue
             if given.flags.c_contiguous:
-                mine.data.copy_from_device_async(given.data, given.nbytes, stream)
+                copies.append((mine.data, given.data, given.nbytes))
             else:  # another layout: an elementwise copy into the graph's C-ordered buffer
                 self.xp.copyto(mine, given)
+        self.copier(copies, stream)
 
     def replay(self, buffers, stream):
-        """Copy `buffers` in, launch the graph on `stream`, copy the outputs out (all in stream order)."""
+        """Copy `buffers` in, launch the graph on `stream`, copy the outputs out (all in stream order;
+        the copies of each direction batched into one launch, graph_copies.py)."""
         xp = self.xp
         self._copy_in(buffers, stream)
         self.graph.launch(stream)
-        results = []
+        results, copies = [], []
         for out in self.outputs:
             if not out.flags.c_contiguous:  # a view in another layout: an elementwise copy keeps it
                 results.append(out.copy(order="K"))
                 continue
             result = xp.empty(out.shape, out.dtype)
-            if out.nbytes:
-                result.data.copy_from_device_async(out.data, out.nbytes, stream)
+            copies.append((result.data, out.data, out.nbytes))
             results.append(result)
+        self.copier(copies, stream)
         return results

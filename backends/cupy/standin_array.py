@@ -57,7 +57,7 @@ class ndarray:
 
     @property
     def data(self):
-        return _Pointer(self._host.ctypes.data if self._host.size else 0, self._device)
+        return _Pointer(self._host.ctypes.data if self._host.size else 0, self._device, self._host)
 
     @property
     def real(self):
@@ -352,12 +352,13 @@ ndarray.__hash__ = None
 
 # -- wrapping NumPy's results ------------------------------------------------------------------------------------
 class _Pointer:
-    """cupy.cuda.MemoryPointer as far as its readers go: the address and the device."""
+    """cupy.cuda.MemoryPointer as far as its readers go: the address and the device; like cupy's, it
+    keeps the memory it points into alive."""
 
-    __slots__ = ("device_id", "ptr")
+    __slots__ = ("_owner", "device_id", "ptr")
 
-    def __init__(self, ptr, device_id):
-        self.ptr, self.device_id = ptr, device_id
+    def __init__(self, ptr, device_id, owner=None):
+        self.ptr, self.device_id, self._owner = ptr, device_id, owner
 
     def copy_from_device_async(self, src, size, stream=None):
         """`size` bytes from `src` (any device: the stand-in's memory is the host's), at once."""
