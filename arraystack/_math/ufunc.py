@@ -35,7 +35,16 @@ from arraystack._core.operands import (
 from arraystack._core.overrides import defers_operator, kind, numpy_subclass, overriding
 from arraystack._math.ufunc_methods import attach
 from arraystack._math.ufunc_out import normalize_out, operands_shape, where_mask, write_out
-from arraystack.ir.core import Tracer, active, bind, device_namespaces, is_host_dtype, trace_state
+from arraystack.ir.core import (
+    ConcretizationError,
+    Tracer,
+    active,
+    bind,
+    concretization_message,
+    device_namespaces,
+    is_host_dtype,
+    trace_state,
+)
 from arraystack.ir.primitives import convert_p
 from arraystack.ir.reference import host_rules
 
@@ -303,10 +312,28 @@ def foreign_operator(function, x1, x2):
     if spelled is None:
         return NotImplemented
     if type(x1) is ndarray and _foreign(x2):
-        return spelled(np.asarray(x1), x2)
+        return spelled(_buffer(x1, x2), x2)
     if type(x2) is ndarray and _foreign(x1):
-        return spelled(x1, np.asarray(x2))
+        return spelled(x1, _buffer(x2, x1))
     return NotImplemented
+
+
+def _buffer(array, other):
+    """The NumPy buffer `array` takes part with beside `other` (foreign_operator); a traced array
+    raises, naming the object."""
+    if type(array._value) is Tracer:
+        kind = type(other)
+        module = ".".join(p for p in kind.__module__.split(".") if not p.startswith("_"))
+        convert = ".toarray()" if hasattr(other, "toarray") else "np.asarray(...)"
+        raise ConcretizationError(
+            concretization_message(
+                f"An operator with a {module}.{kind.__name__} was called on",
+                array._value.var.aval,
+                f"NumPy (or the object itself) computes such operands, which needs concrete data: "
+                f"convert the object to an array first ({convert}).",
+            )
+        )
+    return np.asarray(array)
 
 
 # the operators that keep Python bools bools (True & True is True); the others compute with ints

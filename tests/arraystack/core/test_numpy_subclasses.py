@@ -128,3 +128,10 @@ def test_operators_with_a_sparse_matrix_give_what_they_give_with_a_numpy_array(o
     assert type(got) is type(expected)
     if not isinstance(expected, Exception):
         numpy.testing.assert_array_equal(_dense(got), _dense(expected))
+
+
+@pytest.mark.parametrize("other", [MATRIX, SPARSE[0]], ids=["matrix", "sparse"])
+def test_a_traced_array_beside_such_an_object_raises_naming_it(other):
+    name = "numpy.matrix" if other is MATRIX else "scipy.sparse.csr_matrix"
+    with pytest.raises(arraystack.errors.ConcretizationError, match=name):
+        arraystack.jit(lambda x: x * other)(arraystack.ones((2, 2)))
