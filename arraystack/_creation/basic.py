@@ -22,7 +22,7 @@ from arraystack._core.dtypes import (
     other_byte_order,
     read_dtype,
 )
-from arraystack._core.overrides import defers_to_numpy
+from arraystack._core.overrides import defers_to_numpy, numpy_subclass
 from arraystack.ir.core import Tracer, active, bind, device_namespaces, is_tracing, user_line
 from arraystack.ir.primitives import convert_p, copy_p
 from arraystack.ir.structural import reshape_p
@@ -253,9 +253,27 @@ def asanyarray(
 
     Notes
     -----
-    arraystack has no array subclasses, so this is `asarray`.
+    Passed through (converted only by `dtype`, copied by `copy=True`): arraystack's masked arrays and
+    memmaps, and NumPy's subclasses with behaviour of their own (numpy.matrix, numpy.ma's masked
+    arrays: NumPy's `asanyarray` of them). Anything else is `asarray`.
     """
+    if numpy_subclass(a):
+        return np.asanyarray(a, dtype=dtype, order=order, copy=copy)
+    masked = _masked_array_type()
+    if isinstance(a, masked):
+        out = a if dtype is None or np.dtype(dtype) == a.dtype else a.astype(dtype)
+        if out is a and copy:
+            return a.copy()
+        if out is not a and copy is False:
+            raise ValueError(_NO_COPY)
+        return out
     return asarray(a, dtype, order, device=device, copy=copy)
+
+
+def _masked_array_type():
+    from arraystack.ma import MaskedArray  # the package imports this module
+
+    return MaskedArray
 
 
 def array(

@@ -65,8 +65,22 @@ def test_operators_give_what_they_give_beside_a_numpy_array(op, other, side):
         lambda xp, a, m: xp.sin(m),
         lambda xp, a, m: a.dot(m),
         lambda xp, a, m: xp.linalg.inv(m),
+        lambda xp, a, m: xp.asanyarray(m),
+        lambda xp, a, m: xp.asanyarray(m, dtype=xp.float32),
     ],
-    ids=["dot", "matmul", "multiply", "add", "concatenate", "sum", "sin", "method dot", "inv"],
+    ids=[
+        "dot",
+        "matmul",
+        "multiply",
+        "add",
+        "concatenate",
+        "sum",
+        "sin",
+        "method dot",
+        "inv",
+        "asanyarray",
+        "asanyarray dtype",
+    ],  # fmt: skip
 )
 def test_functions_keep_the_subclass_as_numpys_do(call, other):
     got = call(arraystack, arraystack.asarray(A), other)
@@ -135,3 +149,13 @@ def test_a_traced_array_beside_such_an_object_raises_naming_it(other):
     name = "numpy.matrix" if other is MATRIX else "scipy.sparse.csr_matrix"
     with pytest.raises(arraystack.errors.ConcretizationError, match=name):
         arraystack.jit(lambda x: x * other)(arraystack.ones((2, 2)))
+
+
+def test_asanyarray_passes_arraystacks_masked_arrays_through():
+    for xp in (numpy, arraystack):
+        x = xp.ma.array([1, 2, 3], mask=[0, 1, 0])
+        assert xp.asanyarray(x) is x
+        as_float = xp.asanyarray(x, dtype=xp.float32)
+        assert type(as_float) is type(x) and as_float.dtype == xp.float32
+        assert as_float.mask.tolist() == [False, True, False]
+        assert xp.asanyarray(x, copy=True) is not x
