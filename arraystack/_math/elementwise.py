@@ -17,7 +17,8 @@ from arraystack._math import ufunc as _ufunc
 from arraystack._core.array import _is_array_operand, ndarray, raw, wrap
 from arraystack._math.elementwise_math import reciprocal, square
 from arraystack._core.operands import convert_raw, is_weak
-from arraystack._math.ufunc import binary, bind_impl, unary
+from arraystack._core.overrides import kind
+from arraystack._math.ufunc import binary, bind_impl, given_options, unary
 from arraystack._math.ufunc_out import assign, normalize_out, operands_shape, where_mask, write_out
 from arraystack.ir.avals import kind_of
 from arraystack.ir import primitives as p
@@ -189,6 +190,10 @@ def _comparison(ufunc, prim) -> Callable[..., ndarray]:
     def fn(
         x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None, subok=True
     ):
+        if (type(x1) is not ndarray and kind(x1) is not None) or (
+            type(x2) is not ndarray and kind(x2) is not None
+        ):  # an object overriding NumPy (a pandas Series, a masked array): NumPy's ufunc dispatches
+            return ufunc(x1, x2, **given_options(out, where, casting, dtype, order, subok))
         try:
             if (
                 out is None

@@ -510,6 +510,9 @@ def composite(
     name = ufunc.__name__
 
     def fn(*args, out=None, where=True, casting="same_kind", order="K", dtype=None, subok=True):
+        for a in args:
+            if type(a) is not ndarray and kind(a) is not None:  # a Series, a masked array: NumPy's
+                return ufunc(*args, **given_options(out, where, casting, dtype, order, subok))
         if len(args) != nin:
             if not nin < len(args) <= nin + nout:
                 raise TypeError(

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.devices import constants_on_operand_device
-from arraystack._core.array import scalar_result, wrap
+from arraystack._core.array import ndarray, scalar_result, wrap
 from arraystack._core.dtypes import holds_host, result_type
 from arraystack._core.interop import call_host
 from arraystack._core.operands import convert_raw
-from arraystack._core.overrides import defers_to_numpy
+from arraystack._core.overrides import defers_to_numpy, kind
 from arraystack._core.shapes import normalize_axis
 from arraystack._creation.basic import asarray
 from arraystack._manipulation.reshaping import (
@@ -267,6 +267,14 @@ def _into(result, out):
     return store_results([result], out, True, "same_kind", 1)
 
 
+def _overriding(x1, x2) -> bool:
+    """Whether an operand overrides NumPy (a pandas Series, a masked array): NumPy's gufunc (vecdot,
+    matvec, vecmat) then dispatches to it."""
+    return (type(x1) is not ndarray and kind(x1) is not None) or (
+        type(x2) is not ndarray and kind(x2) is not None
+    )
+
+
 def vecdot(
     x1: ArrayLike, x2: ArrayLike, /, out: NDArray | None = None, *, axis: int = -1
 ) -> NDArray:
@@ -298,6 +306,8 @@ def vecdot(
     -----
     Mirrors NumPy 2's gufunc; the ufunc keywords other than `axis` are not supported.
     """
+    if _overriding(x1, x2):
+        return np.vecdot(x1, x2, **({} if out is None else {"out": out}), axis=axis)
     sig = "(n),(n)->()"
     a, b = _promoted(x1, x2)
     for i, x in enumerate((a, b)):
@@ -341,6 +351,8 @@ def matvec(x1: ArrayLike, x2: ArrayLike, /, out: NDArray | None = None) -> NDArr
     -----
     Mirrors the NumPy 2.2 gufunc; the ufunc keywords are not supported.
     """
+    if _overriding(x1, x2):
+        return np.matvec(x1, x2, **({} if out is None else {"out": out}))
     sig = "(m,n),(n)->(m)"
     a, b = _promoted(x1, x2)
     if a.ndim < 2:
@@ -384,6 +396,8 @@ def vecmat(x1: ArrayLike, x2: ArrayLike, /, out: NDArray | None = None) -> NDArr
     -----
     Mirrors the NumPy 2.2 gufunc; the ufunc keywords are not supported.
     """
+    if _overriding(x1, x2):
+        return np.vecmat(x1, x2, **({} if out is None else {"out": out}))
     sig = "(n),(n,m)->(m)"
     a, b = _promoted(x1, x2)
     if a.ndim < 1:

@@ -46,6 +46,32 @@ def test_pandas_objects_keep_their_type_and_index(k):
         assert got == expected
 
 
+UFUNCS = sorted(
+    n for n in dir(numpy) if isinstance(getattr(numpy, n), numpy.ufunc) and hasattr(arraystack, n)
+)
+
+
+@pytest.mark.parametrize("name", UFUNCS)
+def test_every_ufunc_hands_a_series_to_numpy(name):
+    """Comparisons, the ufuncs composed of others (square, reciprocal, logaddexp, ...) and the
+    gufuncs (vecdot, matvec, vecmat) among them."""
+    ufunc = getattr(numpy, name)
+    series = pandas.Series([1.0, -2.0, 3.0])
+    args = [series] * ufunc.nin
+    if name in ("matvec", "vecmat"):
+        args = [numpy.ones((3, 3)), series][:: 1 if name == "matvec" else -1]
+
+    def outcome(xp):
+        with numpy.errstate(all="ignore"):
+            try:
+                value = getattr(xp, name)(*args)
+            except Exception as e:  # noqa: BLE001 - NumPy's failure is the expectation
+                return type(e)
+        return type(value[0] if isinstance(value, tuple) else value)
+
+    assert outcome(arraystack) is outcome(numpy)
+
+
 class OptsOut:
     """Declines ufuncs (NEP 13): NumPy's operators return NotImplemented, so Python asks it."""
 
