@@ -260,6 +260,12 @@ def _repeat_counts(repeats):
             "a list or a NumPy array, or mark the argument static (static_argnums)."
         )
     counts = np.asarray(repeats)
+    if isinstance(repeats, (np.ndarray, ndarray)) and not np.can_cast(counts.dtype, np.intp, "safe"):
+        what = "scalar" if counts.ndim == 0 else "array data"  # NumPy casts arrays safely
+        raise TypeError(
+            f"Cannot cast {what} from {counts.dtype!r} to {np.dtype(np.intp)!r} according to the "
+            "rule 'safe'"
+        )
     if counts.ndim > 1:
         raise ValueError(
             "setting an array element with a sequence. The requested array would exceed the maximum "

@@ -228,7 +228,9 @@ def _divide_loop(num, den):
 def divide_count(r, count):
     """r / count as NumPy's `true_divide(r, count, out=r, casting='unsafe')`: computed in the ufunc's loop
     dtype, cast back to r's dtype. `count` is a Python int, a NumPy number or a raw array."""
-    rdtype = r.dtype
+    rdtype = getattr(r, "dtype", None)
+    if rdtype is None:  # the sum of an object array: a Python object, divided as NumPy's object loop does
+        return r / count
     if type(count) is int:
         loop = _divide_loop(rdtype, INT64)
         count = loop.type(count)

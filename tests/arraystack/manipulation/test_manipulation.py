@@ -441,6 +441,21 @@ def test_repeat_small(parity):
     parity(lambda xp, x: xp.repeat(x, [], axis=0), numpy.zeros((0, 2)))
 
 
+@pytest.mark.parametrize(
+    "repeats",
+    [2.5, numpy.float64(2.0), [2.0, 1.0, 1.0], numpy.array(2.0), numpy.array([1, 1, 1], "uint64"), True],
+    ids=["float", "float64", "float list", "0-d float array", "uint64 array", "bool"],
+)
+def test_repeat_casts_array_counts_safely_as_numpy(repeats):
+    def outcome(xp):
+        try:
+            return xp.repeat(xp.ones(3), repeats).shape
+        except TypeError as e:
+            return str(e)
+
+    assert outcome(arraystack) == outcome(numpy)
+
+
 def test_repeat_traced_repeats_raise():
     def body(x, r):
         return [arraystack.repeat(arraystack._core.array.wrap(x), arraystack._core.array.wrap(r))._value]

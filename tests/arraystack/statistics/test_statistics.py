@@ -106,3 +106,13 @@ def test_warnings(case):
             assert not found, (xp.__name__, found)
         else:
             assert any(message in m for m in found), (xp.__name__, found)
+
+
+def test_the_mean_of_objects_divides_as_python_does():
+    from fractions import Fraction
+
+    values = [Fraction(1, 2), Fraction(1, 3)]
+    for xp in (numpy, arraystack):
+        assert xp.mean(xp.asarray(values, dtype=object)) == Fraction(5, 12)
+        with pytest.raises(TypeError, match="unsupported operand"):
+            xp.mean(None)
