@@ -160,8 +160,10 @@ def tri(
     """
     N = operator.index(N)
     M = N if M is None else operator.index(M)
-    k = operator.index(k)
     dtype = check_supported(dtype)
+    if isinstance(k, (float, np.floating)):  # NumPy takes it through an integer arange: its mask
+        return asarray(np.tri(N, M, k, dtype=dtype))
+    k = operator.index(k)
     diff, kk = _diagonals(max(N, 0), max(M, 0), k)  # NumPy's outer product of two aranges
     return astype(wrap(bind(p.le_p, diff, kk)), dtype, copy=False)
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from arraystack._math.ufunc import check_options
 from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.array import _make, eager_buffer, ndarray, raw, wrap
 from arraystack._core.dtypes import result_type
@@ -85,6 +86,8 @@ def concatenate(
         )
     if not hasattr(arrays, "__getitem__"):
         raise TypeError("The first input argument needs to be a sequence")
+    if casting != "same_kind":
+        check_options(casting)
     if out is None and dtype is None and (not active.n or not is_tracing()):
         # eager: NumPy's own concatenate (promotion, checks, messages) is the reference rule
         values = eager_buffers(arrays)
@@ -118,6 +121,10 @@ def concatenate(
                 )
     if out is not None and not isinstance(out, ndarray):
         raise TypeError("'out' must be an array")
+    if out is not None:  # NumPy checks the shape before the casting
+        joined = first[:axis] + (sum(a.shape[axis] for a in arrays),) + first[axis + 1 :]
+        if out.shape != joined:
+            raise ValueError("Output array is the wrong shape")
     target = out.dtype if out is not None else result_type(*arrays) if dtype is None else dtype
     target = np.dtype(target)
     if out is not None or dtype is not None:

@@ -190,6 +190,8 @@ def _comparison(ufunc, prim) -> Callable[..., ndarray]:
     def fn(
         x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None, subok=True
     ):
+        if casting != "same_kind" or order != "K":
+            _ufunc.check_options(casting, order)
         if (type(x1) is not ndarray and kind(x1) is not None) or (
             type(x2) is not ndarray and kind(x2) is not None
         ):  # an object overriding NumPy (a pandas Series, a masked array): NumPy's ufunc dispatches

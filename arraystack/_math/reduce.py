@@ -23,6 +23,17 @@ from arraystack.ir.primitives import convert_p, div_p, select_p
 from arraystack.ir.structural import full_p, reduce_sum_p, reshape_p
 
 NoValue = np._NoValue
+
+
+def keepdims_flag(keepdims) -> bool:
+    """A reduction's `keepdims` as NumPy reads it: an integer (bool included), else TypeError."""
+    if keepdims is NoValue:
+        return False
+    if type(keepdims) is bool:
+        return keepdims
+    if isinstance(keepdims, float):
+        raise TypeError("integer argument expected, got float")
+    return operator.index(keepdims) != 0
 BOOL = np.dtype(bool)
 INT64 = np.dtype(np.int64)  # numpy.intp: counts and indices
 FLOAT64 = np.dtype(np.float64)
@@ -318,7 +329,7 @@ def accumulating_reduce(
             x = bind(convert_p, x, dtype=acc)
         if where is True and initial is NoValue and keepdims is False:
             return wrap(bind(prim, x, axes=axes))
-    keepdims = keepdims is not NoValue and bool(keepdims)
+    keepdims = keepdims_flag(keepdims)
     where = True if where is NoValue else where
     return store(
         reduce_raw(prim, name, x, axes, keepdims, initial, where, identity, combine), out, name
@@ -331,7 +342,7 @@ def extreme_reduce(prim, name, combine, a, axis, out, keepdims, initial, where):
         a = asarray(a)
     x = a._value
     axes = tuple(range(x.ndim)) if axis is None else axes_of(axis, x.ndim)
-    keepdims = keepdims is not NoValue and bool(keepdims)
+    keepdims = keepdims_flag(keepdims)
     where = True if where is NoValue else where
     return store(
         reduce_raw(prim, name, x, axes, keepdims, initial, where, None, combine), out, name

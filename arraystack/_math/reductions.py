@@ -17,6 +17,7 @@ from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to, defers_to_numpy, undeferred
 from arraystack._creation.basic import asarray
 from arraystack._math.reduce import (
+    keepdims_flag,
     BOOL,
     INT64,
     NoValue,
@@ -54,7 +55,7 @@ if TYPE_CHECKING:
 def _numpy_reduction(fn, value, axis, keepdims):
     """NumPy's own reduction of an eager buffer: what the reduction primitive's reference rule
     computes, in one call (keepdims passed only when set: NumPy parses keywords slowly)."""
-    return wrap(fn(value, axis, keepdims=True) if keepdims else fn(value, axis))
+    return wrap(fn(value, axis, keepdims=True) if keepdims_flag(keepdims) else fn(value, axis))
 
 
 @defers_to_numpy
@@ -264,7 +265,7 @@ def _logical(prim, name, identity, a, axis, out, keepdims, where):
     axes = tuple(range(x.ndim)) if axis is None else axes_of(axis, x.ndim)
     if where is True and keepdims is False and out is None:
         return wrap(bind(prim, x, axes=axes))
-    keepdims = keepdims is not NoValue and bool(keepdims)
+    keepdims = keepdims_flag(keepdims)
     where = True if where is NoValue else where
     return store(
         reduce_raw(prim, name, x, axes, keepdims, NoValue, where, identity, None), out, name
@@ -393,7 +394,8 @@ def argmax(
     """
     value = eager_buffer(a)
     if value is not None and out is None:
-        return _numpy_reduction(np.argmax, value, axis, keepdims)
+        kept = keepdims is not NoValue and bool(keepdims)  # a truth value there, as NumPy's
+        return _numpy_reduction(np.argmax, value, axis, kept)
     return arg_reduce(argmax_p, "argmax", a, axis, out, keepdims)
 
 
@@ -435,7 +437,8 @@ def argmin(
     """
     value = eager_buffer(a)
     if value is not None and out is None:
-        return _numpy_reduction(np.argmin, value, axis, keepdims)
+        kept = keepdims is not NoValue and bool(keepdims)
+        return _numpy_reduction(np.argmin, value, axis, kept)
     return arg_reduce(argmin_p, "argmin", a, axis, out, keepdims)
 
 
@@ -480,7 +483,7 @@ def ptp(
         return call_host(np.ptp, (a, axis, out), {} if keepdims is NoValue else {"keepdims": keepdims})
     x = a._value
     axes = axes_of(axis, x.ndim)
-    keepdims = keepdims is not NoValue and bool(keepdims)
+    keepdims = keepdims_flag(keepdims)
     hi = reduce_raw(reduce_max_p, "maximum", x, axes, keepdims, NoValue, True, None, max_p)
     lo = reduce_raw(reduce_min_p, "minimum", x, axes, keepdims, NoValue, True, None, min_p)
     out = unpack_out(out)
@@ -527,7 +530,7 @@ def count_nonzero(a: ArrayLike, axis: AxisLike = None, *, keepdims: bool = False
     x = as_dtype(as_dtype(a._value, BOOL), INT64)
     axes = axes_of(axis, x.ndim)
     r = bind(reduce_sum_p, x, axes=axes)
-    if keepdims:
+    if keepdims_flag(keepdims):
         r = bind(reshape_p, r, new_sizes=kept_shape(x.shape, axes))
     return wrap(r)
 

@@ -16,6 +16,7 @@ from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._math.cumulative import cumprod, cumsum
 from arraystack._math.reduce import (
+    keepdims_flag,
     NoValue,
     accumulating_reduce,
     arg_reduce,
@@ -282,7 +283,7 @@ def _nan_extreme(prim, name, combine, sign, a, axis, out, keepdims, initial, whe
         return extreme_reduce(prim, name, combine, a, axis, out, keepdims, initial, where)
     shape = x.shape
     axes = axes_of(axis, x.ndim)
-    keepdims = keepdims is not NoValue and bool(keepdims)
+    keepdims = keepdims_flag(keepdims)
     where = True if where is NoValue else where
     empty = reduced_size(shape, axes) == 0
     if initial is NoValue and where is not True:

@@ -121,6 +121,20 @@ def _resolve(ufunc, raws, operands, pinned, signature, casting):
     return dtypes
 
 
+CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+_ORDERS = ("C", "F", "A", "K")
+
+
+def check_options(casting="same_kind", order="K") -> None:
+    """NumPy's ValueError for a `casting=` or `order=` it does not know (a ufunc, concatenate, stack)."""
+    if casting not in CASTINGS:
+        raise ValueError(
+            f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' (got {casting!r})"
+        )
+    if order is not None and (not isinstance(order, str) or order.upper() not in _ORDERS):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+
+
 def given_options(out=None, where=True, casting="same_kind", dtype=None, order="K", subok=True):
     """The keywords of a ufunc call that differ from NumPy's defaults: what to hand to an object
     overriding NumPy, whose __array_ufunc__ may accept no others (dask's ufuncs take no casting=)."""
@@ -434,6 +448,8 @@ def unary(
     host = host_rules.get(prim)
 
     def fn(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None, subok=True):
+        if casting != "same_kind" or order != "K":
+            check_options(casting, order)
         if type(x) is not ndarray and kind(x) is not None:  # a pandas Series, ...: NumPy dispatches
             return ufunc(x, **given_options(out, where, casting, dtype, order, subok))
         if out is None and where is True and dtype is None:
@@ -468,6 +484,8 @@ def binary(
     def fn(
         x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None, subok=True
     ):
+        if casting != "same_kind" or order != "K":
+            check_options(casting, order)
         if (type(x1) is not ndarray and kind(x1) is not None) or (
             type(x2) is not ndarray and kind(x2) is not None
         ):  # an object overriding NumPy (a pandas Series, ...): NumPy's ufunc dispatches to it
@@ -510,6 +528,8 @@ def composite(
     name = ufunc.__name__
 
     def fn(*args, out=None, where=True, casting="same_kind", order="K", dtype=None, subok=True):
+        if casting != "same_kind" or order != "K":
+            check_options(casting, order)
         for a in args:
             if type(a) is not ndarray and kind(a) is not None:  # a Series, a masked array: NumPy's
                 return ufunc(*args, **given_options(out, where, casting, dtype, order, subok))

@@ -16,6 +16,7 @@ from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axes
 from arraystack._manipulation.reshaping import transpose
 from arraystack._math.reduce import (
+    keepdims_flag,
     FLOAT64,
     INT64,
     NoValue,
@@ -64,7 +65,7 @@ _MEAN_DTYPES.update({np.dtype(t): FLOAT64 for t in ("uint8", "uint16", "uint32",
 
 
 def _options(keepdims, where):
-    return (keepdims is not NoValue and bool(keepdims)), (True if where is NoValue else where)
+    return keepdims_flag(keepdims), (True if where is NoValue else where)
 
 
 def any_true(test, count) -> bool:
@@ -139,7 +140,8 @@ def mean(
     value = eager_buffer(a)
     if value is not None and dtype is None and out is None and where is True:
         # eager: NumPy's own, in one call
-        return wrap(np.mean(value, axis, keepdims=True) if keepdims else np.mean(value, axis))
+        kept = keepdims_flag(keepdims)
+        return wrap(np.mean(value, axis, keepdims=True) if kept else np.mean(value, axis))
     a = as_array(a)
     x = a._value
     if dtype is None and out is None and where is True and keepdims is False:
@@ -425,7 +427,7 @@ def average(
     a = as_array(a)
     if axis is not None:
         axis = normalize_axes(axis, a.ndim)
-    keepdims = keepdims is not NoValue and bool(keepdims)
+    keepdims = keepdims_flag(keepdims)
     if weights is None:
         avg = mean(a, axis, keepdims=keepdims)
         scl = avg.dtype.type(a.size / avg.size)

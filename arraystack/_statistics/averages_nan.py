@@ -13,6 +13,7 @@ from arraystack._core.devices import host_values
 from arraystack._core.dtypes import check_supported, result_type
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._math.reduce import (
+    keepdims_flag,
     INT64,
     NoValue,
     as_array,
@@ -105,7 +106,7 @@ def nanmean(
     out = unpack_out(out)
     dtype = _check_inexact(dtype, out)
     axes = axes_of(axis, arr.ndim)
-    keepdims = keepdims is not NoValue and bool(keepdims)
+    keepdims = keepdims_flag(keepdims)
     where = True if where is NoValue else where
     count = _counts(mask, axes, keepdims, where)
     total = sum_raw(summand(arr, dtype, out), axes, keepdims, where)
@@ -126,7 +127,7 @@ def _nanvar_raw(a, axis, dtype, out, ddof, keepdims, where, mean):
     dtype = _check_inexact(dtype, out)
     shape = arr.shape
     axes = axes_of(axis, arr.ndim)
-    keepdims = keepdims is not NoValue and bool(keepdims)
+    keepdims = keepdims_flag(keepdims)
     where = True if where is NoValue else where
     count = _counts(mask, axes, True, where)
     if mean is not NoValue:

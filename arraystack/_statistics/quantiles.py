@@ -99,6 +99,22 @@ def _merge_axes(a, axis):
     return merged, tuple(1 if d in axes else a.shape[d] for d in range(a.ndim))
 
 
+def _median_out(out, result, keepdims, kept):
+    """`out` for a median: of the result's number of dimensions (NumPy's median writes it through a
+    mean's reduction, which refuses another), then of a shape it broadcasts to."""
+    if out is None:
+        return out
+    if not hasattr(out, "ndim"):
+        raise TypeError("return arrays must be of ArrayType")
+    ndim = len(kept) if keepdims else anp.ndim(result)
+    if out.ndim != ndim:
+        raise ValueError(
+            "output parameter for reduction operation add has the wrong number of dimensions: "
+            f"Found {out.ndim} but expected {ndim}"
+        )
+    return out
+
+
 def _finish(result, qshape, kept, keepdims, out, scalar=True):
     if keepdims:
         result = anp.reshape(result, tuple(qshape) + kept)
@@ -555,7 +571,7 @@ def median(
     if arr.dtype.kind in "fc" and n:
         tail = srt[-1]
         result = anp.where(anp.isnan(tail), tail.astype(result.dtype), result)
-    return _finish(result, (), kept, keepdims, out)
+    return _finish(result, (), kept, keepdims, _median_out(out, result, keepdims, kept))
 
 
 @defers_to_numpy
