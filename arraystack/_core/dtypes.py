@@ -74,9 +74,17 @@ _NUMERIC_NAMES = frozenset(str(d) for d in SUPPORTED) | {"float", "int", "comple
 _WEAK_SAMPLE = {"i": 0, "u": 0, "f": 0.0, "c": 0j, "b": False}
 
 
+def _dtype_of_argument(dt) -> np.dtype:
+    """numpy.dtype(dt), refusing an array as NumPy does (numpy.dtype would read an arraystack array's
+    `.dtype`, taking a misplaced array argument for a dtype)."""
+    if not isinstance(dt, (type, str, np.dtype, np.generic)) and hasattr(dt, "__array_namespace__"):
+        raise TypeError(f"Cannot interpret '{dt!r}' as a data type")
+    return np.dtype(dt)
+
+
 def check_supported(dt) -> np.dtype:
     """The NumPy dtype for `dt`, or a TypeError naming it if arraystack does not support it."""
-    d = np.dtype(dt)
+    d = _dtype_of_argument(dt)
     if d not in _SUPPORTED_SET:
         if other_byte_order(d) is not None:
             raise TypeError(
@@ -140,7 +148,7 @@ def holds_host(x) -> bool:
 
 def check_array_dtype(dt, operation: str) -> np.dtype:
     """check_supported for the dtype of a new array, which may also be a host dtype (see host_dtype)."""
-    d = np.dtype(dt)
+    d = _dtype_of_argument(dt)
     if d in _SUPPORTED_SET:
         return d
     if d.kind in HOST_KINDS:

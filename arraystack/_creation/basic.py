@@ -64,7 +64,9 @@ _SUPPORTED_DTYPES.update({float: np.dtype(np.float64), int: np.dtype(np.int64), 
 def _supported_fast(dtype):
     """The numeric dtype `dtype` names, by one lookup; None for anything else (a structured dtype's
     list or dict of fields, which cannot be a key, included)."""
-    return None if type(dtype) in (list, dict) else _SUPPORTED_DTYPES.get(dtype)
+    if type(dtype) in (list, dict) or type(dtype) is ndarray:  # an array: check_supported refuses it
+        return None
+    return _SUPPORTED_DTYPES.get(dtype)
 
 
 def _check_device(device):

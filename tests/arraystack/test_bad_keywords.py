@@ -85,3 +85,24 @@ def test_a_bad_keyword_fails_as_numpys(name, keyword):
         assert got is expected
     else:
         assert issubclass(got, expected) or issubclass(expected, got), (got, expected)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda xp: xp.zeros(3, xp.ones(2)),
+        lambda xp: xp.full(3, 1.0, xp.ones(2)),
+        lambda xp: xp.asarray([1.0], xp.ones(2)),
+        lambda xp: xp.ones_like(xp.ones(3), xp.ones(2)),
+        lambda xp: xp.arange(3, dtype=xp.ones(2)),
+        lambda xp: xp.ones(3).astype(xp.ones(2)),
+        lambda xp: xp.sum(xp.ones(3), dtype=xp.ones(2)),
+    ],
+    ids=["zeros", "full", "asarray", "ones_like", "arange", "astype", "sum"],
+)
+def test_an_array_is_not_a_dtype(call):
+    """numpy.dtype reads the `.dtype` of an object that is not NumPy's array: an arraystack array passed
+    where a dtype goes (a misplaced positional argument) raised nothing."""
+    for xp in (numpy, arraystack):
+        with pytest.raises(TypeError):
+            call(xp)
