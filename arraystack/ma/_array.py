@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 import arraystack as xp
+from arraystack.ma._out import writes_out
 from arraystack._creation.basic import asarray
 from arraystack.ir.core import Tracer
 from arraystack.ir.tree import register_pytree_node
@@ -480,7 +481,8 @@ class MaskedArray(
         decimals : int, optional
             Number of decimal places to round to.
         out : None
-            Not supported (None only).
+            Where to write the result (its data; a masked `out` also gets the result's mask), of
+            the result's shape; it is returned.
 
         Returns
         -------
@@ -642,6 +644,9 @@ class MaskedArray(
 
     def __str__(self):
         return _printing.masked_str(self)
+
+
+MaskedArray.round = writes_out(MaskedArray.round)
 
 
 def _holds_masked(items) -> bool:

@@ -8,6 +8,7 @@ import textwrap
 import numpy as np
 
 import arraystack as xp
+from arraystack.ma._out import write_out
 from arraystack.ma._array import MaskedArray, concrete, masked, nomask
 from arraystack.ma._masking import getdata, getmask, getmaskarray, make_mask, mask_or
 
@@ -97,8 +98,8 @@ def _numpy_reduction(name):
 
     def reduction(a, axis=None, out=None, keepdims=False):
         if isinstance(a, MaskedArray):
-            return getattr(a, name)(axis=axis, keepdims=keepdims)
-        return getattr(xp, name)(a, axis=axis, keepdims=keepdims)
+            return getattr(a, name)(axis=axis, out=out, keepdims=keepdims)
+        return getattr(xp, name)(a, axis=axis, out=out, keepdims=keepdims)
 
     reduction.__name__ = reduction.__qualname__ = "a" + name
     reduction.__doc__ = f"""Return the {name}imum of an array or the {name}imum along an axis.
@@ -110,7 +111,8 @@ def _numpy_reduction(name):
     axis : None or int or tuple of ints, optional
         Axis or axes along which to operate; the flattened array by default.
     out : None
-        Not supported (None only).
+        Where to write the result (its data; a masked `out` also gets the result's mask), of the
+        result's shape; it is returned.
     keepdims : bool, optional
         Keep the reduced axes with size one.
 
@@ -187,7 +189,8 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     axis : int, optional
         Axis over which to select; the flattened array by default.
     out : None
-        Not supported (None only).
+        Where to write the result (its data; a masked `out` also gets the result's mask), of the
+        result's shape; it is returned.
     mode : {'raise', 'wrap', 'clip'}, optional
         How out-of-bounds indices behave.
 
@@ -200,7 +203,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     --------
     numpy.ma.take : The NumPy function this mirrors.
     """
-    return _as_masked(a).take(indices, axis=axis, mode=mode)
+    return _as_masked(a).take(indices, axis=axis, out=out, mode=mode)
 
 
 def reshape(a, new_shape, order="C"):
@@ -407,7 +410,8 @@ def round_(a, decimals=0, out=None):
     decimals : int, optional
         Number of decimal places to round to.
     out : None
-        Not supported (None only).
+        Where to write the result (its data; a masked `out` also gets the result's mask), of the
+        result's shape; it is returned.
 
     Returns
     -------
@@ -419,8 +423,8 @@ def round_(a, decimals=0, out=None):
     numpy.ma.round_ : The NumPy function this mirrors.
     """
     if isinstance(a, MaskedArray):
-        return a.round(decimals)
-    return xp.round(a, decimals)
+        return a.round(decimals, out)
+    return xp.round(a, decimals, out)
 
 
 round = round_
@@ -490,7 +494,8 @@ def choose(indices, choices, out=None, mode="raise"):
     choices : sequence of array_like
         The arrays (or `masked`) to choose from.
     out : None
-        Not supported (None only).
+        Where to write the result (its data; a masked `out` also gets the result's mask), of the
+        result's shape; it is returned.
     mode : {'raise', 'wrap', 'clip'}, optional
         How out-of-bounds indices behave.
 
@@ -508,7 +513,8 @@ def choose(indices, choices, out=None, mode="raise"):
     data = [True if c is masked else getdata(c) for c in choices]
     chosen_mask = xp.choose(index, [xp.asarray(m) for m in masks], mode=mode)
     chosen_mask = make_mask(mask_or(chosen_mask, getmask(indices)), shrink=True)
-    return MaskedArray._new(xp.asarray(xp.choose(index, data, mode=mode)), chosen_mask)
+    result = MaskedArray._new(xp.asarray(xp.choose(index, data, mode=mode)), chosen_mask)
+    return result if out is None else write_out(out, result)
 
 
 def diff(a, /, n=1, axis=-1, prepend=None, append=None):

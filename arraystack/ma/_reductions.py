@@ -8,6 +8,7 @@ import numpy as np
 import arraystack as xp
 from arraystack._core.array import scalar_result
 from arraystack.ma._fill import maximum_fill, minimum_fill
+from arraystack.ma._out import writes_out
 
 
 def _ma():
@@ -91,7 +92,8 @@ class MaskedReductions:
         dtype : dtype, optional
             The type of the result and of the accumulator.
         out : None
-            Not supported (None only).
+            Where to write the result (its data; a masked `out` also gets the result's mask), of
+            the result's shape; it is returned.
         keepdims : bool, optional
             Keep the reduced axes with size one.
 
@@ -118,7 +120,8 @@ class MaskedReductions:
         dtype : dtype, optional
             The type of the result and of the accumulator.
         out : None
-            Not supported (None only).
+            Where to write the result (its data; a masked `out` also gets the result's mask), of
+            the result's shape; it is returned.
         keepdims : bool, optional
             Keep the reduced axes with size one.
 
@@ -147,7 +150,8 @@ class MaskedReductions:
         dtype : dtype, optional
             Type to use in computing the mean.
         out : None
-            Not supported (None only).
+            Where to write the result (its data; a masked `out` also gets the result's mask), of
+            the result's shape; it is returned.
         keepdims : bool, optional
             Keep the reduced axes with size one.
 
@@ -180,7 +184,8 @@ class MaskedReductions:
         dtype : dtype, optional
             Type to use in computing the variance.
         out : None
-            Not supported (None only).
+            Where to write the result (its data; a masked `out` also gets the result's mask), of
+            the result's shape; it is returned.
         ddof : int, optional
             Delta degrees of freedom: the divisor is ``N - ddof``.
         keepdims : bool, optional
@@ -230,7 +235,8 @@ class MaskedReductions:
         dtype : dtype, optional
             Type to use in computing the standard deviation.
         out : None
-            Not supported (None only).
+            Where to write the result (its data; a masked `out` also gets the result's mask), of
+            the result's shape; it is returned.
         ddof : int, optional
             Delta degrees of freedom.
         keepdims : bool, optional
@@ -266,7 +272,8 @@ class MaskedReductions:
         axis : None or int or tuple of ints, optional
             Axis along which to operate; the flattened array by default.
         out : None
-            Not supported (None only).
+            Where to write the result (its data; a masked `out` also gets the result's mask), of
+            the result's shape; it is returned.
         fill_value : scalar, optional
             Value used to fill in the masked values; the dtype's largest by default.
         keepdims : bool, optional
@@ -291,7 +298,8 @@ class MaskedReductions:
         axis : None or int or tuple of ints, optional
             Axis along which to operate; the flattened array by default.
         out : None
-            Not supported (None only).
+            Where to write the result (its data; a masked `out` also gets the result's mask), of
+            the result's shape; it is returned.
         fill_value : scalar, optional
             Value used to fill in the masked values; the dtype's smallest by default.
         keepdims : bool, optional
@@ -316,7 +324,8 @@ class MaskedReductions:
         axis : None or int, optional
             Axis along which to find the peaks; the flattened array by default.
         out : None
-            Not supported (None only).
+            Where to write the result (its data; a masked `out` also gets the result's mask), of
+            the result's shape; it is returned.
         fill_value : scalar, optional
             Value used to fill in the masked values.
         keepdims : bool, optional
@@ -344,7 +353,8 @@ class MaskedReductions:
         fill_value : scalar, optional
             Value used to fill in the masked values; the dtype's largest by default.
         out : None
-            Not supported (None only).
+            Where to write the result (its data; a masked `out` also gets the result's mask), of
+            the result's shape; it is returned.
         keepdims : bool, optional
             Keep the reduced axis with size one.
 
@@ -370,7 +380,8 @@ class MaskedReductions:
         fill_value : scalar, optional
             Value used to fill in the masked values; the dtype's smallest by default.
         out : None
-            Not supported (None only).
+            Where to write the result (its data; a masked `out` also gets the result's mask), of
+            the result's shape; it is returned.
         keepdims : bool, optional
             Keep the reduced axis with size one.
 
@@ -394,7 +405,8 @@ class MaskedReductions:
         axis : None or int or tuple of ints, optional
             Axis along which to operate; the flattened array by default.
         out : None
-            Not supported (None only).
+            Where to write the result (its data; a masked `out` also gets the result's mask), of
+            the result's shape; it is returned.
         keepdims : bool, optional
             Keep the reduced axes with size one.
 
@@ -418,7 +430,8 @@ class MaskedReductions:
         axis : None or int or tuple of ints, optional
             Axis along which to operate; the flattened array by default.
         out : None
-            Not supported (None only).
+            Where to write the result (its data; a masked `out` also gets the result's mask), of
+            the result's shape; it is returned.
         keepdims : bool, optional
             Keep the reduced axes with size one.
 
@@ -444,7 +457,8 @@ class MaskedReductions:
         dtype : dtype, optional
             Type of the result and of the accumulator.
         out : None
-            Not supported (None only).
+            Where to write the result (its data; a masked `out` also gets the result's mask), of
+            the result's shape; it is returned.
 
         Returns
         -------
@@ -467,7 +481,8 @@ class MaskedReductions:
         dtype : dtype, optional
             Type of the result and of the accumulator.
         out : None
-            Not supported (None only).
+            Where to write the result (its data; a masked `out` also gets the result's mask), of
+            the result's shape; it is returned.
 
         Returns
         -------
@@ -499,7 +514,8 @@ class MaskedReductions:
         dtype : dtype, optional
             The type of the result (float64 by default, as in numpy.ma).
         out : None
-            Not supported (None only).
+            Where to write the result (its data; a masked `out` also gets the result's mask), of
+            the result's shape; it is returned.
 
         Returns
         -------
@@ -546,3 +562,11 @@ class MaskedReductions:
         if isinstance(mean, _ma().MaskedArray):
             return self - mean._map(lambda a: xp.expand_dims(a, axis))
         return self - xp.expand_dims(mean, axis)
+
+
+for _name in (
+    "sum", "prod", "mean", "var", "std", "min", "max", "ptp", "argmin", "argmax", "any", "all",
+    "cumsum", "cumprod", "trace",
+):  # fmt: skip
+    setattr(MaskedReductions, _name, writes_out(getattr(MaskedReductions, _name)))
+MaskedReductions.product = MaskedReductions.prod

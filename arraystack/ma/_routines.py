@@ -9,6 +9,7 @@ import numpy as np
 
 import arraystack as xp
 from arraystack._core.array import scalar_result
+from arraystack.ma._out import write_out
 from arraystack.ma._array import MaskedArray, concrete, masked, nomask
 from arraystack.ma._masking import getdata, getmask, getmaskarray, shrink_mask
 
@@ -173,14 +174,14 @@ where.__doc__ = _doc(
 
 def clip(a, a_min=None, a_max=None, **kwargs):
     a = a if isinstance(a, MaskedArray) else MaskedArray(a)
-    return a.clip(a_min, a_max)  # masked where a bound is masked too, as numpy.ma's
+    return a.clip(a_min, a_max, **kwargs)  # masked where a bound is masked too, as numpy.ma's
 
 
 clip.__doc__ = _doc(
     "clip",
     "Clip (limit) the values in an array; masked where the array or a bound is masked.",
     "    a : array_like\n        Array to clip.\n    a_min, a_max : scalar or"
-    " array_like\n        The limits.\n    **kwargs\n        Ignored.",
+    " array_like\n        The limits.\n    **kwargs\n        `out` (where to write the result), as for `MaskedArray.clip`.",
     "    clipped : MaskedArray\n        The clipped array.",
 )
 
@@ -198,7 +199,8 @@ def dot(a, b, strict=False, out=None):
     mask = xp.logical_not(xp.dot(xp.logical_not(am).astype(int), xp.logical_not(bm).astype(int)))
     if data.ndim == 0 and concrete(mask) and not bool(mask):
         mask = nomask  # numpy.ma's mask here is NumPy's False scalar, which is nomask
-    return MaskedArray._new(data, mask)  # a 0-d masked array for vectors, as numpy.ma's
+    result = MaskedArray._new(data, mask)  # a 0-d masked array for vectors, as numpy.ma's
+    return result if out is None else write_out(out, result)
 
 
 dot.__doc__ = _doc(
@@ -206,7 +208,7 @@ dot.__doc__ = _doc(
     "Return the dot product of two arrays, skipping masked values.",
     "    a, b : masked_array_like\n        Inputs.\n    strict : bool, optional\n"
     "        Whether masked rows/columns propagate to the whole product row/column.\n"
-    "    out : None\n        Not supported.",
+    "    out : ndarray, optional\n        Where to write the result (its data; a masked `out` also gets its mask).",
     "    result : MaskedArray\n        Masked where every pair of products is masked.",
 )
 
@@ -364,7 +366,12 @@ argsort.__doc__ = _doc(
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     a = a if isinstance(a, MaskedArray) else MaskedArray(a)
     if a._mask is nomask:
-        return xp.median(a._data, axis=axis, keepdims=keepdims)
+        return xp.median(a._data, axis=axis, out=out, keepdims=keepdims)
+    result = _median(a, axis, keepdims)
+    return result if out is None else write_out(out, result)
+
+
+def _median(a, axis, keepdims):
     if axis is None:
         a, axis = a.ravel(), 0
     ordered = sort(a, axis=axis)
@@ -385,7 +392,8 @@ median.__doc__ = _doc(
     "median",
     "Compute the median along the specified axis, skipping masked values.",
     "    a : array_like\n        Input.\n    axis : int, optional\n        Axis.\n"
-    "    out, overwrite_input\n        Accepted for NumPy compatibility.\n"
+    "    out : ndarray, optional\n        Where to write the result (its data; a masked `out` also "
+    "gets its mask).\n    overwrite_input\n        Accepted for NumPy compatibility.\n"
     "    keepdims : bool, optional\n        Keep reduced axes.",
     "    median : MaskedArray or scalar\n        The median.",
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 import arraystack as xp
+from arraystack.ma._out import writes_out
 
 
 def _ma():
@@ -27,7 +28,8 @@ class MaskedSelection:
         axis : int, optional
             The axis over which to select values; the flattened array by default.
         out : None
-            Not supported (None only).
+            Where to write the result (its data; a masked `out` also gets the result's mask), of
+            the result's shape; it is returned.
         mode : {'raise', 'wrap', 'clip'}, optional
             How out-of-bounds indices behave.
 
@@ -64,7 +66,8 @@ class MaskedSelection:
         axis : int, optional
             Axis along which to select; the flattened array by default.
         out : None
-            Not supported (None only).
+            Where to write the result (its data; a masked `out` also gets the result's mask), of
+            the result's shape; it is returned.
 
         Returns
         -------
@@ -272,3 +275,7 @@ class MaskedSelection:
         self._data[...] = ordered._data
         if self._mask is not _ma().nomask:
             self._mask[...] = ordered._mask
+
+
+MaskedSelection.take = writes_out(MaskedSelection.take)
+MaskedSelection.compress = writes_out(MaskedSelection.compress)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import warnings
 
 import arraystack as xp
+from arraystack.ma._out import writes_out
 
 
 def _ma():
@@ -117,7 +118,8 @@ class MaskedValues:
         min, max : array_like, optional
             The bounds (either may be None); where a bound is masked, so is the result.
         out : None
-            Not supported (None only).
+            Where to write the result (its data; a masked `out` also gets the result's mask), of
+            the result's shape; it is returned.
         **kwargs
             Ignored, as NumPy's ufunc keywords.
 
@@ -199,7 +201,8 @@ class MaskedValues:
         choices : sequence of array_like
             The arrays to choose from (their masks are not read, as NumPy's method reads data).
         out : None
-            Not supported (None only).
+            Where to write the result (its data; a masked `out` also gets the result's mask), of
+            the result's shape; it is returned.
         mode : {'raise', 'wrap', 'clip'}, optional
             How out-of-bounds indices behave.
 
@@ -383,3 +386,7 @@ class MaskedValues:
             return
         value = module.MaskedArray(value)
         self[...] = value._map(lambda a: xp.broadcast_to(a, (self.size,)).reshape(self.shape))
+
+
+MaskedValues.clip = writes_out(MaskedValues.clip)
+MaskedValues.choose = writes_out(MaskedValues.choose)
