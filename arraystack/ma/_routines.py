@@ -311,9 +311,19 @@ average.__doc__ = _doc(
 )
 
 
+def _check_sort(kind, order, dtype):
+    """NumPy's ValueError for an unknown sort kind, or an order for an array without fields."""
+    from arraystack._sorting import sorting
+
+    sorting._sort_kind(kind, None)
+    if dtype.names is None:
+        sorting._check_order(order)
+
+
 def sort(a, axis=-1, kind=None, order=None, endwith=True, fill_value=None):
     if not isinstance(a, MaskedArray):  # numpy.ma sorts anything else as an array
-        return xp.sort(a, axis=axis)
+        return xp.sort(a, axis=axis, kind=kind, order=order)
+    _check_sort(kind, order, a.dtype)
     if axis is None:
         a, axis = a.ravel(), 0
     index = argsort(a, axis=axis, endwith=endwith, fill_value=fill_value)
@@ -326,6 +336,7 @@ def argsort(a, axis=np._NoValue, kind=None, order=None, endwith=True, fill_value
     from arraystack.ma._fill import maximum_fill, minimum_fill
 
     a = a if isinstance(a, MaskedArray) else MaskedArray(a)
+    _check_sort(kind, order, a.dtype)
     if axis is np._NoValue:  # numpy.ma's default: the last axis of a vector, else all (warned)
         axis = -1 if a.ndim <= 1 else None
         if axis is None:

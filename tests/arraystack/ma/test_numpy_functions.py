@@ -58,3 +58,18 @@ def test_delete_and_insert_move_the_mask_with_the_data():
     inserted = arraystack.insert(m, 1, 9.0)
     assert inserted.filled(0).tolist() == [1.0, 9.0, 0.0, 3.0, 0.0]
     assert inserted.mask.tolist() == [False, False, True, False, True]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda ma, m: ma.sort(m, kind="bogus"),
+        lambda ma, m: m.argsort(axis=-1, kind="bogus"),
+        lambda ma, m: ma.sort(m, order="f"),
+    ],
+    ids=["sort kind", "argsort kind", "order without fields"],
+)
+def test_sorts_refuse_what_numpys_refuse(call):
+    for ma in (numpy.ma, arraystack.ma):
+        with pytest.raises(ValueError):
+            call(ma, ma.array(DATA, mask=MASK))
