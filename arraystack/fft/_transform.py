@@ -85,8 +85,9 @@ def _transform(a, kind, lengths, axes, norm, out):
             order = [("ifft", step) for step in steps[:-1]] + [("irfft", steps[-1])]
         for k, (axis, n) in order:
             x = _step(x, k, [axis], [n], norm)
-    if kind == "irfft" and a.dtype == np.float16:
-        # Note: NumPy's irfft writes the result of float16 input as float16
+    if kind == "irfft" and a.dtype == np.float16 and len(axes) == 1:
+        # Note: NumPy's irfft writes the result of float16 input as float16; its irfftn over two
+        # axes or more runs ifft first, whose complex64 result gives float32
         x = convert_raw(x, np.float16)
     return _store(wrap(x), out)
 
