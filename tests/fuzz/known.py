@@ -68,6 +68,16 @@ def _reshape_after_layout(program, arguments) -> bool:
     return reshapes and layouts and _writes(program, arguments)
 
 
+def _mean_of_nothing(program, arguments) -> bool:
+    """A mean (var, std) in the program and a value of no elements in NumPy's run of it."""
+    if not {"mean", "var", "std", "nanmean", "nanvar", "nanstd", "average"} & set(program.ops()):
+        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env, _ = _namespace(program, arguments)
+    return any(getattr(value, "size", 1) == 0 for value in env.values())
+
+
 def _bool_scalar_power(program, arguments) -> bool:
     """A power, and NumPy holds a bool value as a scalar."""
     if "power" not in program.ops():
@@ -145,6 +155,15 @@ KNOWN = [
         (*EAGER_TIERS, *JIT_TIERS, *DERIVATIVE_CHECKS),
         "",
         _numpy_scalars_written,
+    ),
+    KnownFailure(
+        "the tangent of a mean of no elements is NaN",
+        "a mean over an axis of length 0 is NaN (0/0) and so is its tangent, as in JAX "
+        "(jax.jvp(jnp.mean) of an empty array is nan); its cotangent spreads over no elements, so "
+        "<u, jvp(v)> is NaN while <vjp(u), v> is 0",
+        ("jvp/vjp",),
+        r"^<u, jvp\(v\)> = nan",
+        _mean_of_nothing,
     ),
     KnownFailure(
         "NumPy's bool scalar ** int is int64",

@@ -290,3 +290,15 @@ def test_the_gradient_of_an_indexed_read_of_an_empty_broadcast_compiles():
 
     args = [numpy.array(-0.78), numpy.array([0.5, -1.25, 2.0])[::-1]]
     assert_derivatives(f, args, seed=181072, compiled=True)
+
+
+@pytest.mark.xfail(strict=True, reason="the tangent of a mean of no elements is NaN, as in JAX")
+def test_the_tangent_of_a_mean_of_no_elements():
+    """Known class: "the tangent of a mean of no elements is NaN". Fuzz program 220678: the mean over
+    an axis of length 0 is 0/0, and so is its tangent (jax.jvp of jnp.mean gives nan too); the
+    cotangent spreads over no elements, so the jvp/vjp check compares NaN with 0."""
+
+    def f(a0):
+        return np.abs(a0).mean(axis=-1, keepdims=True)
+
+    assert_derivatives(f, [numpy.zeros((0,))], seed=220678)
