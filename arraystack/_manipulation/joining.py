@@ -185,6 +185,8 @@ def stack(
         raise TypeError(
             'arrays to stack must be passed as a "sequence" type such as list or tuple.'
         )
+    if casting != "same_kind":
+        check_options(casting)
     values = eager_buffers(arrays) if out is None and dtype is None else None
     if values:  # eager: NumPy's own stack, what the reshapes and concatenate below compute
         return _make(np.stack(values, axis))

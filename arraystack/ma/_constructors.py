@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 import arraystack as xp
+from arraystack._math.ufunc import check_options
 from arraystack.ma._array import MaskedArray, nomask
 from arraystack.ma._fill import stored_default
 from arraystack.ma._masking import getdata, getmask, make_mask, mask_or
@@ -91,6 +92,8 @@ def asarray(a, dtype=None, order=None):
     --------
     numpy.ma.asarray : The NumPy function this mirrors.
     """
+    if order is not None:
+        check_options(order=order)  # NumPy's ValueError for an unknown order
     return MaskedArray(a, dtype=dtype)
 
 
@@ -115,6 +118,8 @@ def asanyarray(a, dtype=None, order=None):
     --------
     numpy.ma.asanyarray : The NumPy function this mirrors.
     """
+    if order is not None:
+        check_options(order=order)  # NumPy's ValueError for an unknown order
     if isinstance(a, MaskedArray) and (dtype is None or np.dtype(dtype) == a.dtype):
         return a
     return MaskedArray(a, dtype=dtype)

@@ -9,6 +9,7 @@ import numpy as np
 
 import arraystack as xp
 from arraystack._core.array import scalar_result
+from arraystack._math.ufunc import check_options
 from arraystack.ma._out import write_out
 from arraystack.ma._array import MaskedArray, concrete, masked, nomask
 from arraystack.ma._masking import getdata, getmask, getmaskarray, shrink_mask
@@ -68,6 +69,8 @@ def array(
     subok=True,
     ndmin=0,
 ):
+    if order is not None:
+        check_options(order=order)  # NumPy's ValueError for an unknown order
     return MaskedArray(
         data,
         mask=mask,

@@ -106,3 +106,20 @@ def test_an_array_is_not_a_dtype(call):
     for xp in (numpy, arraystack):
         with pytest.raises(TypeError):
             call(xp)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda xp: xp.stack([xp.ones(2)] * 2, casting="bogus"),
+        lambda xp: xp.hstack([xp.ones(2)] * 2, casting="bogus"),
+        lambda xp: xp.ma.stack([xp.ma.ones(2)] * 2, casting="bogus"),
+        lambda xp: xp.ma.array([1, 2], order="Z"),
+        lambda xp: xp.ma.asarray([1, 2], order="Z"),
+    ],
+    ids=["stack", "hstack", "ma.stack", "ma.array", "ma.asarray"],
+)
+def test_joining_and_masked_constructors_check_casting_and_order(call):
+    for xp in (numpy, arraystack):
+        with pytest.raises(ValueError):
+            call(xp)
