@@ -16,6 +16,7 @@ from arraystack._core.dtypes import holds_host, result_type
 from arraystack._core.interop import call_host
 from arraystack._core.operands import convert_raw
 from arraystack._core.overrides import defers_to_numpy, kind
+from arraystack.linalg._gufuncs import as_gufunc
 from arraystack._core.shapes import normalize_axis
 from arraystack._creation.basic import asarray
 from arraystack._manipulation.reshaping import (
@@ -412,6 +413,10 @@ def vecmat(x1: ArrayLike, x2: ArrayLike, /, out: NDArray | None = None) -> NDArr
     nl = len(loop)
     batch = tuple(range(nl))
     return _into(_dot_general(a, b, ((nl,), (nl,)), (batch, batch)), out)
+
+
+for _function in (vecdot, matvec, vecmat):
+    as_gufunc(_function, getattr(np, _function.__name__))
 
 
 __all__ = ["inner", "kron", "matvec", "outer", "tensordot", "vdot", "vecdot", "vecmat"]

@@ -14,6 +14,7 @@ from arraystack._core.array import ndarray, raw, scalar_result, wrap
 from arraystack._core.interop import call_host
 from arraystack._core.operands import broadcast_raw, convert_raw, resolution_operand
 from arraystack._core.overrides import defers_to_numpy, kind
+from arraystack.linalg._gufuncs import as_gufunc
 from arraystack._transforms.aliasing import rebind
 from arraystack.ir.core import Tracer, active, bind, is_host_dtype, trace_state
 from arraystack.ir.structural import dot_general_p, transpose_p
@@ -326,3 +327,6 @@ def _dot_out(result, out):
 
 
 __all__ = ["dot", "matmul"]
+
+
+as_gufunc(matmul, np.matmul)

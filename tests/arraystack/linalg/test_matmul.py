@@ -268,3 +268,22 @@ def test_dot_out():
         with pytest.raises(ValueError):
             arraystack.dot(arraystack.asarray(a), arraystack.asarray(b), out=bad)
         numpy.testing.assert_array_equal(numpy.asarray(bad), before)
+
+
+@pytest.mark.parametrize("name", ["matmul", "matvec", "vecmat", "vecdot"])
+def test_gufunc_attributes_and_refused_methods_are_numpys(name):
+    mine, theirs = getattr(arraystack, name), getattr(numpy, name)
+    for attribute in ("nin", "nout", "nargs", "signature", "identity", "ntypes", "types"):
+        assert getattr(mine, attribute) == getattr(theirs, attribute)
+    calls = {
+        "reduce": lambda f: f.reduce(numpy.ones((2, 3))),
+        "accumulate": lambda f: f.accumulate(numpy.ones((2, 3))),
+        "reduceat": lambda f: f.reduceat(numpy.ones((2, 3)), [0]),
+        "outer": lambda f: f.outer(numpy.ones(3), numpy.ones(3)),
+        "at": lambda f: f.at(numpy.ones(3), [0], numpy.ones(1)),
+    }
+    for call in calls.values():
+        with pytest.raises(Exception) as expected:
+            call(theirs)
+        with pytest.raises(type(expected.value), match=str(expected.value)[:30].replace("(", r"\(")):
+            call(mine)
