@@ -318,3 +318,13 @@ def attach(function, ufunc):
     for method in _METHODS:
         setattr(function, method.__name__, _bound(method, function, ufunc))
     return function
+
+
+def _attach_host_ufuncs():
+    """isnat, a ufunc of host dtypes defined beside the datetime functions, gets its methods too."""
+    from arraystack._core.datetime_support import isnat
+
+    attach(isnat, np.isnat)
+
+
+_attach_host_ufuncs()

@@ -26,6 +26,14 @@ def as_gufunc(function, gufunc):
             f"{gufunc.signature}."
         )
 
-    function.reduce = function.accumulate = function.reduceat = reduction
-    function.outer, function.at = outer, at
+    for name, method in (
+        ("reduce", reduction), ("accumulate", reduction), ("reduceat", reduction), ("outer", outer),
+        ("at", at),
+    ):  # fmt: skip
+
+        def refused(*args, _method=method, **kwargs):
+            return _method(*args, **kwargs)
+
+        refused.__name__ = refused.__qualname__ = name
+        setattr(function, name, refused)
     return function
