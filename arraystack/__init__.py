@@ -22,7 +22,7 @@ _creation/       array creation
     fromfunction), assembly.py (block, fromiter), checked_conversions.py
 _math/           mathematical functions
     ufunc.py (how a ufunc is called), ufunc_out.py (out=, where=), ufunc_dispatch.py
-    (__array_ufunc__), ufunc_docs.py, elementwise.py (one primitive each), elementwise_math.py
+    (__array_ufunc__), foreign_operators.py (operators with NumPy subclasses, sparse matrices), ufunc_docs.py, elementwise.py (one primitive each), elementwise_math.py
     (composed ufuncs), elementwise_functions.py (where, clip, round, ...), ufunclike.py, reduce.py
     (the reduction driver), reductions.py, reductions_nan.py, cumulative.py, special.py,
     calculus.py (diff, gradient, interp, convolve, ...), comparison.py (isclose, array_equal, ...),
@@ -35,7 +35,7 @@ _manipulation/   array manipulation
 _indexing/       indexing
     subscripts.py (x[key], x[key] = v, nonzero), keys.py (normalising keys), updates.py (traced
     assignment), index_tricks.py, index_expressions.py, selection.py (take, put, choose, compress,
-    select, ...), iterators.py (ndindex, ndenumerate, nditer)
+    select, ...), iterators.py (ndindex, ndenumerate, nditer), nested_iters.py
 _sorting/        sorting, searching and counting; set routines
     sorting.py, sets.py
 _statistics/     statistics
@@ -53,8 +53,8 @@ _transforms/     function transformations
 _cli/            `python -m arraystack` (__main__.py): info.py, bench.py, cache.py, demo_train.py
 
 Public subpackages and modules keep NumPy's names: fft, linalg (also the top-level products and
-einsum: _matmul.py, _contractions.py, _einsum.py), random, emath, testing, typing, and arraystack's
-own nn, optim, prng and datasets. The IR and its transformations are arraystack.ir (jit/), the
+einsum: _matmul.py, _contractions.py, _einsum.py; _gufuncs.py), random, emath, testing, typing,
+ctypeslib, and arraystack's own nn, optim, prng and datasets. The IR and its transformations are arraystack.ir (jit/), the
 backends arraystack.backends (backends/).
 """
 
