@@ -17,7 +17,6 @@ from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to, defers_to_numpy, undeferred
 from arraystack._creation.basic import asarray
 from arraystack._math.reduce import (
-    keepdims_flag,
     BOOL,
     INT64,
     NoValue,
@@ -28,6 +27,7 @@ from arraystack._math.reduce import (
     axes_of,
     binary,
     extreme_reduce,
+    keepdims_flag,
     kept_shape,
     reduce_raw,
     store,
@@ -54,8 +54,18 @@ if TYPE_CHECKING:
 
 def _numpy_reduction(fn, value, axis, keepdims):
     """NumPy's own reduction of an eager buffer: what the reduction primitive's reference rule
-    computes, in one call (keepdims passed only when set: NumPy parses keywords slowly)."""
-    return wrap(fn(value, axis, keepdims=True) if keepdims_flag(keepdims) else fn(value, axis))
+    computes, in one call (keepdims passed only when set: NumPy parses keywords slowly). The
+    reduction of an object array to one element is that Python object itself, as NumPy's."""
+    result = fn(value, axis, keepdims=True) if keepdims_flag(keepdims) else fn(value, axis)
+    return object_result(result, value)
+
+
+def object_result(result, value):
+    """`result` (NumPy's, of the eager buffer `value`) wrapped, unless it is a Python object an object
+    array reduced to (NumPy returns it as it is: sum of Fractions is a Fraction)."""
+    if value.dtype.kind == "O" and not isinstance(result, (np.ndarray, np.generic)):
+        return result
+    return wrap(result)
 
 
 @defers_to_numpy

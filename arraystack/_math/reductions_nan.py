@@ -16,7 +16,6 @@ from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._math.cumulative import cumprod, cumsum
 from arraystack._math.reduce import (
-    keepdims_flag,
     NoValue,
     accumulating_reduce,
     arg_reduce,
@@ -25,6 +24,7 @@ from arraystack._math.reduce import (
     binary,
     extreme_reduce,
     is_concrete,
+    keepdims_flag,
     kept_shape,
     reduced_shape,
     reduced_size,

@@ -16,7 +16,6 @@ from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axes
 from arraystack._manipulation.reshaping import transpose
 from arraystack._math.reduce import (
-    keepdims_flag,
     FLOAT64,
     INT64,
     NoValue,
@@ -27,6 +26,7 @@ from arraystack._math.reduce import (
     divide_count,
     is_concrete,
     item_count,
+    keepdims_flag,
     kept_shape,
     out_loop,
     reduce_raw,
@@ -36,6 +36,7 @@ from arraystack._math.reduce import (
     unpack_out,
     warn,
 )
+from arraystack._math.reductions import object_result
 from arraystack.ir.avals import bfloat16, kind_of
 from arraystack.ir.core import active, bind, device_namespaces
 from arraystack.ir.primitives import (
@@ -141,7 +142,7 @@ def mean(
     if value is not None and dtype is None and out is None and where is True:
         # eager: NumPy's own, in one call
         kept = keepdims_flag(keepdims)
-        return wrap(np.mean(value, axis, keepdims=True) if kept else np.mean(value, axis))
+        return object_result(np.mean(value, axis, keepdims=True) if kept else np.mean(value, axis), value)
     a = as_array(a)
     x = a._value
     if dtype is None and out is None and where is True and keepdims is False:
@@ -289,7 +290,7 @@ def var(
     value = eager_buffer(a)
     if value is not None and dtype is None and out is None and where is True and mean is NoValue:
         if correction is NoValue:  # eager: NumPy's own, in one call
-            return wrap(np.var(value, axis, ddof=ddof, keepdims=keepdims))
+            return object_result(np.var(value, axis, ddof=ddof, keepdims=keepdims), value)
     ddof = ddof_of(ddof, correction)
     return store(var_raw(a, axis, dtype, out, ddof, keepdims, where, mean), unpack_out(out))
 
@@ -356,7 +357,7 @@ def std(
     value = eager_buffer(a)
     if value is not None and dtype is None and out is None and where is True and mean is NoValue:
         if correction is NoValue:  # eager: NumPy's own, in one call
-            return wrap(np.std(value, axis, ddof=ddof, keepdims=keepdims))
+            return object_result(np.std(value, axis, ddof=ddof, keepdims=keepdims), value)
     ddof = ddof_of(ddof, correction)
     out = unpack_out(out)
     r = var_raw(a, axis, dtype, out, ddof, keepdims, where, mean)

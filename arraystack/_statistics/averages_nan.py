@@ -13,7 +13,6 @@ from arraystack._core.devices import host_values
 from arraystack._core.dtypes import check_supported, result_type
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._math.reduce import (
-    keepdims_flag,
     INT64,
     NoValue,
     as_array,
@@ -22,6 +21,7 @@ from arraystack._math.reduce import (
     binary,
     divide_count,
     is_concrete,
+    keepdims_flag,
     reduced_shape,
     reduced_size,
     scalar,

@@ -116,3 +116,13 @@ def test_the_mean_of_objects_divides_as_python_does():
         assert xp.mean(xp.asarray(values, dtype=object)) == Fraction(5, 12)
         with pytest.raises(TypeError, match="unsupported operand"):
             xp.mean(None)
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "mean", "var", "max", "min"])
+def test_a_reduction_of_objects_to_one_element_is_the_object(name):
+    from fractions import Fraction
+
+    values = [Fraction(1, 2), Fraction(1, 3)]
+    expected = getattr(numpy, name)(numpy.asarray(values, dtype=object))
+    got = getattr(arraystack, name)(arraystack.asarray(values, dtype=object))
+    assert type(got) is Fraction and got == expected
