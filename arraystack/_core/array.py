@@ -23,6 +23,7 @@ from arraystack._core.array_methods import ArrayMethods
 from arraystack._core.array_operators import install as install_operators
 from arraystack._core.families import families
 from arraystack._transforms import aliasing as _aliasing
+from arraystack._transforms import traced_scalars as _traced_scalars
 from arraystack.ir.avals import bfloat16 as _bfloat16
 from arraystack.ir.core import (
     ConcretizationError,
@@ -677,14 +678,29 @@ def wrap(value) -> ndarray:
 
 def scalar_result(x):
     """`x`, an eager 0-d result of a function NumPy returns a scalar from (its results go through
-    PyArray_Return: dot, matmul, einsum, det, ...), as that scalar result (see `wrap`); anything else
-    (traced values, arrays of any other rank, non-arrays) as it is."""
+    PyArray_Return: dot, matmul, einsum, det, ...), as that scalar result (see `wrap`); a traced 0-d
+    result marked as one (see arraystack._transforms.traced_scalars); anything else (arrays of any
+    other rank, non-arrays) as it is."""
     if type(x) is ndarray:
         value = x._value
-        if type(value) is _ndarray_np and not value.shape:
-            item = value[()]  # an object array's element is the Python object itself, as NumPy's
-            return _make(item) if isinstance(item, np.generic) else item
+        if type(value) is _ndarray_np:
+            if not value.shape:
+                item = value[()]  # an object array's element is the Python object itself, as NumPy's
+                return _make(item) if isinstance(item, np.generic) else item
+        elif type(value) is Tracer:
+            return _traced_scalars.mark(x)
     return x
+
+
+def wrap_scalar(value) -> ndarray:
+    """`wrap` for the result of an operation NumPy returns a scalar from when it is 0-d (a ufunc, a
+    reduction): an eager 0-d array becomes that scalar result, a traced one is marked as one."""
+    if type(value) is _ndarray_np and not value.shape:
+        value = value[()]
+    out = wrap(value)
+    if type(value) is Tracer:
+        _traced_scalars.mark(out)
+    return out
 
 
 def wrap_array(value) -> ndarray:

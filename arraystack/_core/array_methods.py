@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from arraystack._core import dtypes as _dtypes
 from arraystack._core.array_memory import MemoryMethods
 from arraystack._core.families import families
+from arraystack._transforms import traced_scalars as _traced_scalars
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -64,7 +65,10 @@ class ArrayMethods(MemoryMethods):
         if value is not None and _dtypes.fast_dtype(dtype) is not None:  # NumPy's own method
             result = value.astype(dtype, order, casting, subok, copy)
             return self if result is value else families.array._make(result)
-        return families.basic.astype(self, dtype, order=order, casting=casting, copy=copy)
+        result = families.basic.astype(self, dtype, order=order, casting=casting, copy=copy)
+        if result is not self and _traced_scalars.holds_scalar(self):
+            return families.array.scalar_result(result)  # a NumPy scalar's astype is a scalar
+        return result
 
     def copy(self, order: str = "C") -> ndarray:
         """Return a copy of the array.
@@ -86,7 +90,10 @@ class ArrayMethods(MemoryMethods):
         numpy.ndarray.copy : The NumPy method this mirrors.
         arraystack.copy : The equivalent function.
         """
-        return families.basic.copy(self, order=order)
+        result = families.basic.copy(self, order=order)
+        if _traced_scalars.holds_scalar(self):
+            return families.array.scalar_result(result)  # a NumPy scalar's copy is a scalar
+        return result
 
     def fill(self, value: ScalarLike) -> None:
         """Fill the array with a scalar value (in place).

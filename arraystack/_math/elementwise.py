@@ -20,6 +20,7 @@ from arraystack._core.operands import convert_raw, is_weak
 from arraystack._core.overrides import kind
 from arraystack._math.ufunc import binary, bind_impl, given_options, unary
 from arraystack._math.ufunc_out import assign, normalize_out, operands_shape, where_mask, write_out
+from arraystack._transforms.traced_scalars import holds_scalar
 from arraystack.ir.avals import kind_of
 from arraystack.ir import primitives as p
 from arraystack.ir.reference import host_rules
@@ -294,6 +295,10 @@ def _fast_power(base, exponent):
 def power_operator(x1, x2):
     """`x1 ** x2` as ndarray.__pow__ computes it (see `_fast_power`); numpy.power otherwise, and on
     traced Python scalars Python's `**` (a weakly typed result, see _ufunc.python_operator)."""
+    if type(x1) is ndarray and holds_scalar(x1):
+        if type(x2) is int and x1.dtype == np.bool_:
+            x2 = np.int64(x2)  # NumPy's scalar math: a bool scalar ** a Python int is an int64
+        return _ufunc.python_operator(power, x1, x2)
     fast = None if is_weak(raw(x1)) else _fast_power(x1, x2)
     return _ufunc.python_operator(power, x1, x2) if fast is None else fast(x1)
 
@@ -301,6 +306,10 @@ def power_operator(x1, x2):
 def inplace(fn, target: ndarray, other):
     """`target op= other` as NumPy's `op(target, other, out=target)`: eager writes target's buffer
     after NumPy's same_kind check (a failing cast leaves it unchanged); traced rebinds target."""
+    if holds_scalar(target):  # NumPy's scalars are immutable: `s += x` is `s = s + x`
+        if fn is power:
+            return power_operator(target, other)
+        return _ufunc.python_operator(fn, target, other) if fn in _INPLACE else fn(target, other)
     if fn in _INPLACE and is_weak(target._value):
         # a traced Python scalar: `s += 1` rebinds s to s + 1, as Python does (there is no buffer)
         if fn is power:

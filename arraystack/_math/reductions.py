@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._core.array import eager_buffer, ndarray, wrap
+from arraystack._core.array import eager_buffer, ndarray, wrap, wrap_scalar
 from arraystack._core.dtypes import holds_host
 from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to, defers_to_numpy, undeferred
@@ -274,7 +274,7 @@ def _logical(prim, name, identity, a, axis, out, keepdims, where):
     x = as_dtype(a._value, BOOL)
     axes = tuple(range(x.ndim)) if axis is None else axes_of(axis, x.ndim)
     if where is True and keepdims is False and out is None:
-        return wrap(bind(prim, x, axes=axes))
+        return wrap_scalar(bind(prim, x, axes=axes))
     keepdims = keepdims_flag(keepdims)
     where = True if where is NoValue else where
     return store(

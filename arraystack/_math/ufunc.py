@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, TypeVar, overload
 
 import numpy as np
 
-from arraystack._core.array import _fastpath, _make, ndarray, raw, wrap
+from arraystack._core.array import _fastpath, _make, ndarray, raw, wrap, wrap_scalar
 from arraystack._core.dtypes import bfloat16_loop_operands, check_supported
 from arraystack._core.interop import call_host
 from arraystack._core.operands import (
@@ -194,8 +194,8 @@ def apply_ufunc(
         result = impl(dtypes, *operands)
     if weak:
         result = _python_scalar_results(result, ufunc.nout, python_operator)
-    if shape is None:  # a 0-d eager result is NumPy's scalar, as a ufunc's always is
-        return wrap(_scalar(result)) if ufunc.nout == 1 else tuple(wrap(_scalar(r)) for r in result)
+    if shape is None:  # a 0-d result is NumPy's scalar, as a ufunc's always is
+        return wrap_scalar(result) if ufunc.nout == 1 else tuple(wrap_scalar(r) for r in result)
     results = (result,) if ufunc.nout == 1 else result
     # NumPy's resolution above checked the casts into out= already
     return write_out(results, outs, mask, shape, "unsafe")

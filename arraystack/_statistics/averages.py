@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._core.array import eager_buffer, wrap
+from arraystack._core.array import eager_buffer, wrap, wrap_scalar
 from arraystack._core.devices import host_values
 from arraystack._core.dtypes import check_supported, result_type
 from arraystack._core.operands import broadcast_raw
@@ -151,7 +151,7 @@ def mean(
         n = reduced_size(x.shape, axes)
         if fast is not None and n:  # the common case: one sum, one division by a literal count
             total = bind(reduce_sum_p, as_dtype(x, fast), axes=axes)
-            return wrap(bind(div_p, total, fast.type(n)))
+            return wrap_scalar(bind(div_p, total, fast.type(n)))
     axes = axes_of(axis, x.ndim)
     keepdims, where = _options(keepdims, where)
     count = item_count(x.shape, axes, where, keepdims)
@@ -445,7 +445,7 @@ def average(
             raise ZeroDivisionError("Weights sum to zero, can't be normalized")
         # Note: traced, a zero sum of weights is data the trace cannot see; it gives inf/nan, no error.
         total = sum_raw(binary(mul_p, a._value, wgt._value, dtype), axes, keepdims, True)
-        avg = wrap(binary(div_p, total, scl, dtype))
+        avg = wrap_scalar(binary(div_p, total, scl, dtype))
         scl = wrap(scl)
     if returned:
         if scl.shape != avg.shape:

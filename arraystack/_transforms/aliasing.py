@@ -28,6 +28,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
+from arraystack._transforms.traced_scalars import mark, traced_scalar
 from arraystack.ir.core import Tracer, TracerError, active, bind, current_trace, user_line
 
 
@@ -80,7 +81,12 @@ def layout_of(x):
 
 
 def link(view, base, read, write, layout):
-    """Record `view` (an ndarray made while tracing) as a view of `base`."""
+    """Record `view` (an ndarray made while tracing) as a view of `base`. A traced value that NumPy holds
+    as a scalar has no views: NumPy's reshape, transpose ... of a scalar are new values (a scalar
+    again where 0-d)."""
+    if traced_scalar(base):
+        mark(view)
+        return
     view_id, base_id = id(view), id(base)
     ref = weakref.ref(view, lambda _, v=view_id, b=base_id: _forget(v, b))
     _links[view_id] = _Link(base, read, write, layout)

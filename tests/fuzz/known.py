@@ -48,18 +48,6 @@ def _namespace(program, arguments):
     return env, None
 
 
-def _numpy_scalars_written(program, arguments) -> bool:
-    """The program writes in place and NumPy holds one of its values as a scalar (the result of an
-    operation on 0-d arrays): NumPy's `s += 1` rebinds s to a new scalar (of the promoted dtype),
-    and a view of a scalar is a new array; arraystack's 0-d arrays are written and viewed."""
-    if not _writes(program, arguments):
-        return False
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        env, _ = _namespace(program, arguments)
-    return any(isinstance(value, numpy.generic) for value in env.values())
-
-
 def _reshape_after_layout(program, arguments) -> bool:
     """A reshape, a write, and a value that may be in another order than C: an argument in another
     layout, or a transpose (an elementwise result of which NumPy gives in its order)."""
@@ -76,16 +64,6 @@ def _mean_of_nothing(program, arguments) -> bool:
         warnings.simplefilter("ignore")
         env, _ = _namespace(program, arguments)
     return any(getattr(value, "size", 1) == 0 for value in env.values())
-
-
-def _bool_scalar_power(program, arguments) -> bool:
-    """A power, and NumPy holds a bool value as a scalar."""
-    if "power" not in program.ops():
-        return False
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        env, _ = _namespace(program, arguments)
-    return any(isinstance(value, numpy.bool_) for value in env.values())
 
 
 def _live(program) -> set:
@@ -148,15 +126,6 @@ KNOWN = [
         _reshape_after_layout,
     ),
     KnownFailure(
-        "NumPy scalars are immutable",
-        "an operation on 0-d arrays gives NumPy a scalar, arraystack a 0-d array; "
-        "`s += 1` rebinds NumPy's scalar (to the promoted dtype, leaving other names of it alone) "
-        "and writes into arraystack's array (keeping its dtype, or raising UFuncTypeError)",
-        (*EAGER_TIERS, *JIT_TIERS, *DERIVATIVE_CHECKS),
-        "",
-        _numpy_scalars_written,
-    ),
-    KnownFailure(
         "the tangent of a mean of no elements is NaN",
         "a mean over an axis of length 0 is NaN (0/0) and so is its tangent, as in JAX "
         "(jax.jvp(jnp.mean) of an empty array is nan); its cotangent spreads over no elements, so "
@@ -164,14 +133,6 @@ KNOWN = [
         ("jvp/vjp",),
         r"^<u, jvp\(v\)> = nan",
         _mean_of_nothing,
-    ),
-    KnownFailure(
-        "NumPy's bool scalar ** int is int64",
-        "NumPy's numpy.bool_ ** 2 is int64 (its scalar power), a 0-d bool array's "
-        "int8; an operation on 0-d arrays gives NumPy a scalar and arraystack a 0-d array",
-        (*EAGER_TIERS, *JIT_TIERS),
-        r"dtype int8, NumPy int64",
-        _bool_scalar_power,
     ),
     KnownFailure(
         "floating-point errors of logaddexp",

@@ -69,12 +69,9 @@ def test_reshape_of_a_fortran_ordered_value_under_grad_and_vmap():
     assert_derivatives(f, [numpy.arange(1.0, 7.0).reshape(2, 3).T])
 
 
-@pytest.mark.xfail(
-    strict=True, reason="NumPy scalars are immutable, arraystack's 0-d arrays are not"
-)
 def test_in_place_add_on_a_0d_result_rebinds_as_numpy_scalars_do():
-    """Known class: "NumPy scalars are immutable". NumPy's s is a scalar: s += 1 makes a new one,
-    and t keeps the old value; arraystack's s is a 0-d array that t names too."""
+    """Found by the fuzzer, fixed: NumPy's s is a scalar, so s += 1 makes a new one and t keeps the old
+    value; traced, s was a 0-d array that t named too (see arraystack._transforms.traced_scalars)."""
 
     def f(a):
         s = a.sum()
@@ -85,12 +82,9 @@ def test_in_place_add_on_a_0d_result_rebinds_as_numpy_scalars_do():
     check_program(f, lambda: [numpy.arange(3.0)])
 
 
-@pytest.mark.xfail(
-    strict=True, reason="NumPy scalars are immutable, arraystack's 0-d arrays are not"
-)
 def test_in_place_add_on_a_0d_comparison_promotes_as_numpy_scalars_do():
-    """Known class: "NumPy scalars are immutable". NumPy's s is a numpy.bool_: s += 1 rebinds it to
-    an int64; arraystack's 0-d bool array cannot hold the int64 sum (UFuncTypeError)."""
+    """Found by the fuzzer, fixed: NumPy's s is a numpy.bool_, so s += 1 rebinds it to an int64;
+    traced, the 0-d bool array could not hold the int64 sum (UFuncTypeError)."""
 
     def f(a):
         s = a[0] > 1
@@ -189,10 +183,9 @@ def test_a_floating_point_error_raises_before_a_later_constant_index_error():
     check_program(f, lambda: [numpy.zeros(0)], errstate="raise")
 
 
-@pytest.mark.xfail(strict=True, reason="NumPy's bool scalar ** 2 is int64, a 0-d bool array's int8")
 def test_power_of_a_0d_bool_result_has_numpy_scalar_dtype():
-    """Known class: "NumPy's bool scalar ** int is int64". NumPy's np.any(a) is a numpy.bool_, whose
-    ** 2 is int64; arraystack's 0-d bool array ** 2 is int8 (as a bool array's is in NumPy)."""
+    """Found by the fuzzer, fixed: NumPy's np.any(a) is a numpy.bool_, whose ** 2 is int64 (its
+    scalar math); traced, it was a 0-d bool array, whose ** 2 is int8."""
 
     def f(a):
         return np.any(a) ** 2
@@ -302,3 +295,18 @@ def test_the_tangent_of_a_mean_of_no_elements():
         return np.abs(a0).mean(axis=-1, keepdims=True)
 
     assert_derivatives(f, [numpy.zeros((0,))], seed=220678)
+
+
+def test_in_place_add_on_a_scalar_under_grad_rebinds():
+    """Fuzz program 250094: under grad, v6 is a NumPy int64 scalar the trace computed eagerly (it does
+    not depend on a0), and `v6 += 3.0` rebinds it to a float64 in NumPy; arraystack wrote it in place
+    and raised UFuncTypeError (float64 into int64)."""
+
+    def f(a0):
+        v0 = 0.25 > a0
+        v4 = np.prod(v0) + np.square(v0)
+        v6 = np.maximum(v4, v4)
+        v6 += 3.0
+        return v6 * a0
+
+    assert_derivatives(f, [numpy.array(0.7658640437928119)], seed=250094)
