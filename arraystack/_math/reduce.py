@@ -13,9 +13,10 @@ import warnings
 import numpy as np
 
 from arraystack._transforms.aliasing import rebind
-from arraystack._core.array import ndarray, raw, wrap
+from arraystack._core.array import ndarray, raw, wrap, wrap_scalar
 from arraystack._creation.basic import asarray
-from arraystack._core.dtypes import check_supported
+from arraystack._core.dtypes import check_supported, holds_host
+from arraystack._core.interop import call_host
 from arraystack._core.shapes import normalize_axis
 from arraystack._core.operands import broadcast_raw, convert_raw
 from arraystack.ir.core import Tracer, active, bind, trace_state
@@ -277,7 +278,7 @@ def unpack_out(out):
 def store(r, out, name="add"):
     """The raw result as an ndarray, or written into `out` (NumPy casts reduction results unsafely)."""
     if out is None:
-        return wrap(r)
+        return wrap_scalar(r)
     out = unpack_out(out)
     shape = tuple(r.shape)
     if out.ndim != len(shape):
@@ -316,6 +317,9 @@ def accumulating_reduce(
     """sum and prod: small integers accumulate in the platform integer unless dtype= says otherwise."""
     if type(a) is not ndarray:
         a = asarray(a)
+    if holds_host(a):
+        options = {"dtype": dtype, "out": out, "keepdims": keepdims, "initial": initial, "where": where}
+        return _host_reduction(name, a, axis, options)
     x = a._value
     axes = tuple(range(x.ndim)) if axis is None else axes_of(axis, x.ndim)
     if dtype is not None:
@@ -328,7 +332,7 @@ def accumulating_reduce(
         if acc is not None:
             x = bind(convert_p, x, dtype=acc)
         if where is True and initial is NoValue and keepdims is False:
-            return wrap(bind(prim, x, axes=axes))
+            return wrap_scalar(bind(prim, x, axes=axes))
     keepdims = keepdims_flag(keepdims)
     where = True if where is NoValue else where
     return store(
@@ -340,6 +344,9 @@ def extreme_reduce(prim, name, combine, a, axis, out, keepdims, initial, where):
     """max and min: no identity, so empty reductions and where= need initial=."""
     if type(a) is not ndarray:
         a = asarray(a)
+    if holds_host(a):
+        options = {"out": out, "keepdims": keepdims, "initial": initial, "where": where}
+        return _host_reduction(name, a, axis, options)
     x = a._value
     axes = tuple(range(x.ndim)) if axis is None else axes_of(axis, x.ndim)
     keepdims = keepdims_flag(keepdims)
@@ -347,6 +354,21 @@ def extreme_reduce(prim, name, combine, a, axis, out, keepdims, initial, where):
     return store(
         reduce_raw(prim, name, x, axes, keepdims, initial, where, None, combine), out, name
     )
+
+
+_HOST_REDUCTIONS = {"add": np.sum, "multiply": np.prod, "maximum": np.max, "minimum": np.min}
+
+
+def _host_reduction(name, a, axis, options):
+    """NumPy's own reduction of an array of a host dtype (objects: Fractions, Decimals, None; datetimes),
+    eagerly: its result is NumPy's (an object array reduces to the Python object itself)."""
+    given = {k: v for k, v in options.items() if v is not None and v is not NoValue}
+    if given.get("where") is True:
+        del given["where"]
+    if given.get("keepdims") is False:
+        del given["keepdims"]
+    function = _HOST_REDUCTIONS[name]
+    return call_host(function, (a, axis), given, f"numpy.{function.__name__}")
 
 
 def arg_reduce(prim, name, a, axis, out, keepdims):
@@ -371,7 +393,7 @@ def arg_reduce(prim, name, a, axis, out, keepdims):
     if keepdims is not NoValue and keepdims:
         r = bind(reshape_p, r, new_sizes=kshape)
     if out is None:
-        return wrap(r)
+        return wrap_scalar(r)
     out = unpack_out(out)
     if tuple(out.shape) != tuple(r.shape):
         raise ValueError(f"output array does not match result of np.{name}.")

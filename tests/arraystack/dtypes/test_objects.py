@@ -80,6 +80,35 @@ def test_arithmetic_on_python_integers_matches_numpy(parity, name):
         assert out.dtype == numpy.asarray(ARITHMETIC[name](numpy, BIG.copy())).dtype
 
 
+FRACTIONS = numpy.array([fractions.Fraction(1, 2), fractions.Fraction(1, 3)] * 2, dtype=object)
+
+REDUCTIONS = {
+    "sum_of_none": lambda xp, a: xp.sum(None),
+    "prod_of_none_list": lambda xp, a: xp.prod([None]),
+    "max_of_none": lambda xp, a: xp.max(None),
+    "sum_initial": lambda xp, a: xp.sum(a, initial=fractions.Fraction(1, 7)),
+    "prod_axis": lambda xp, a: xp.prod(a.reshape(2, 2), axis=0),
+    "sum_keepdims": lambda xp, a: xp.sum(a, keepdims=True),
+    "min_where": lambda xp, a: xp.min(a, where=xp.asarray([True, False, True, False]), initial=5),
+    "sum_where_without_identity": lambda xp, a: xp.sum(a, where=xp.asarray([True, False] * 2)),
+    "max_out": lambda xp, a: xp.max(a.reshape(2, 2), axis=1, out=xp.empty(2, dtype=object)),
+    "nansum": lambda xp, a: xp.nansum(a),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REDUCTIONS))
+def test_reductions_of_objects_are_numpys(parity, name):
+    """An object array reduces with NumPy's own reduction, every keyword included: to the Python
+    object itself where the result has one element (np.sum(None) is None)."""
+    actual = parity(REDUCTIONS[name], FRACTIONS, traced=False)
+    try:
+        expected = REDUCTIONS[name](numpy, FRACTIONS.copy())
+    except ValueError:
+        return
+    if not isinstance(expected, numpy.ndarray):
+        assert type(actual) is type(expected)
+
+
 def test_elements_are_the_python_objects():
     a = arraystack.asarray(MIXED)
     assert type(a[1]) is str and a[2] is None and type(a[4]) is list
