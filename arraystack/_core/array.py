@@ -10,6 +10,7 @@ docstring beside its code.
 
 from __future__ import annotations
 
+import copy as _copy
 import math
 import operator
 from types import GenericAlias
@@ -620,10 +621,15 @@ class ndarray(_ArrayBase, ArrayMethods):
         return format(value, spec)
 
     def __copy__(self):
-        return families.basic.copy(self)
+        out = families.basic.copy(self)  # NumPy's copy keeps the memory order ('K')
+        return scalar_result(out) if _traced_scalars.holds_scalar(self) else out
 
     def __deepcopy__(self, memo):
-        out = families.basic.copy(self)
+        value = self._value
+        if type(value) is _ndarray_np and value.dtype.hasobject:
+            out = _make(_copy.deepcopy(value, memo))  # NumPy's: the elements are deep-copied too
+        else:
+            out = self.__copy__()
         memo[id(self)] = out
         return out
 

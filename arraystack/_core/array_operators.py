@@ -6,11 +6,16 @@ import ndarray themselves."""
 
 from __future__ import annotations
 
+import array
+import collections
+import operator
+
 import numpy as np
 
 from arraystack._core.accelerator import fastpath as _fastpath
 from arraystack._core.families import families
 from arraystack._core.overrides import defers_operator
+from arraystack._transforms.traced_scalars import holds_scalar
 from arraystack.ir.core import active
 
 
@@ -30,11 +35,30 @@ def __rsub__(self, other):
     return families.ufunc.python_operator(families.elementwise.subtract, other, self)
 
 
+# Python sequences that repeat (`[0] * 3`) and have no multiplication of their own
+_REPEATED = (list, tuple, str, bytes, bytearray, array.array, collections.deque)
+
+
+def _repeat(scalar, sequence):
+    """NumPy's scalar * a Python sequence repeats the sequence, as Python's int does (`[0] * n` with n a
+    scalar result: a list); a scalar of another kind raises Python's TypeError. (A 0-d array multiplies
+    the sequence's elements instead, as NumPy's does.)"""
+    if scalar.dtype.kind in "iu":
+        return sequence * operator.index(scalar)
+    raise TypeError(
+        f"can't multiply sequence by non-int of type 'numpy.{scalar.dtype.type.__name__}'"
+    )
+
+
 def __mul__(self, other):
+    if isinstance(other, _REPEATED) and holds_scalar(self):
+        return _repeat(self, other)
     return families.ufunc.python_operator(families.elementwise.multiply, self, other)
 
 
 def __rmul__(self, other):
+    if isinstance(other, _REPEATED) and holds_scalar(self):
+        return _repeat(self, other)
     return families.ufunc.python_operator(families.elementwise.multiply, other, self)
 
 

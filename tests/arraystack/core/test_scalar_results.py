@@ -6,6 +6,7 @@ array). Explicit 0-d arrays stay arrays, and transformations (jit, grad, vmap) r
 from __future__ import annotations
 
 import collections
+import copy
 import math
 import pickle
 
@@ -219,3 +220,33 @@ def test_every_ufunc_of_0d_operands_gives_numpys_scalar(name):
         tried += 1
         assert repr(getattr(arraystack, name)(*args)) == repr(expected), (name, operand)
     assert tried
+
+
+SEQUENCES = [[1, 2], (1, 2), "ab", b"ab", bytearray(b"ab"), collections.deque([1])]
+
+
+@pytest.mark.parametrize("sequence", SEQUENCES, ids=lambda s: type(s).__name__)
+def test_an_integer_scalar_repeats_a_python_sequence_as_numpys_does(sequence):
+    """`[0] * n` with n a scalar result is a list of n zeros (NumPy's scalar defers to the sequence's
+    repeat); a float or bool scalar raises TypeError, and a 0-d array multiplies the elements."""
+    for xp in (numpy, arraystack):
+        n = xp.asarray(A).max() - 6
+        assert n * sequence == sequence * 3 and sequence * n == sequence * 3
+        for other in (xp.asarray(F).sum(), xp.asarray(A)[0] > 1):
+            with pytest.raises(TypeError, match="can't multiply sequence by non-int"):
+                sequence * other
+    if isinstance(sequence, list):
+        expected = sequence * numpy.asarray(3)
+        numpy.testing.assert_array_equal(sequence * arraystack.asarray(3), expected)
+
+
+def test_copy_and_deepcopy_keep_scalars_and_copy_object_elements():
+    s = arraystack.asarray(F).sum()
+    for copied in (copy.copy(s), copy.deepcopy(s)):
+        assert repr(copied) == repr(numpy.sum(F)) and copied.shape == ()
+    assert repr(copy.deepcopy(arraystack.asarray(2.0))) == "array(2.)"
+    x = arraystack.empty(2, dtype=object)
+    x[0], x[1] = [1], {"k": 1}
+    y = copy.deepcopy(x)
+    y[0].append(2)
+    assert x[0] == [1] and y[0] == [1, 2] and y[1] == {"k": 1} and y[1] is not x[1]
