@@ -167,6 +167,8 @@ abstract_eval_rules[pad_p] = _pad_rule
 #             of bounds for axis 1 with size 5") when the equation runs, eager or compiled (the default);
 #   "choose"  numpy.choose's check: an index outside [0, n) raises ValueError("invalid entry in choice array");
 #   "sorter"  numpy.searchsorted's check of sorter=: the same with ValueError("Sorter index out of range.");
+#   "bincount" numpy.bincount's check: the same with ValueError("'list' argument must have no negative
+#             elements") (the frontend sends values past the last bin to an extra one);
 #   "clip"    negatives wrap once, then the index is clamped into [0, n): for indices in range by construction,
 #             or a caller that asked for clamping (take(..., mode="clip") clips in the frontend first).
 # axes (optional): for each index array, the axis of the user's array it indexes, which the error names (the
@@ -175,8 +177,9 @@ abstract_eval_rules[pad_p] = _pad_rule
 RANGE_ERRORS = {  # the modes that check [0, n), each with the ValueError message NumPy raises
     "choose": "invalid entry in choice array",
     "sorter": "Sorter index out of range.",
+    "bincount": "'list' argument must have no negative elements",
 }
-GATHER_MODES = ("raise", "choose", "sorter", "clip")
+GATHER_MODES = ("raise", *RANGE_ERRORS, "clip")
 
 
 def _index_shape(name, x, indices, mode, axes):

@@ -36,8 +36,9 @@ def _host(x):
     return None if x is None else host_values(x._value)
 
 
-def _scatter_add(index, weights, length, dtype):
-    """bincount(index, weights, minlength=length) cast to dtype; index is clipped into [0, length)."""
+def _scatter_add(index, weights, length, dtype, mode="clip"):
+    """bincount(index, weights, minlength=length) cast to dtype; index is clipped into [0, length)
+    (`mode` "clip"), or a negative one raises NumPy's ValueError (`mode` "bincount")."""
     if weights is None:
         updates = anp.ones(index.shape, np.int64)
     else:
@@ -49,7 +50,7 @@ def _scatter_add(index, weights, length, dtype):
         zeros._value,
         updates._value,
         index.astype(INTP)._value,
-        mode="clip",
+        mode=mode,
         update="add",
     )
     return wrap(out).astype(dtype)
@@ -236,7 +237,9 @@ def histogram(
 
 @defers_to_numpy
 @constants_on_operand_device
-def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0) -> NDArray:
+def bincount(
+    x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0, *, length: int | None = None
+) -> NDArray:
     """Count number of occurrences of each value in array of non-negative ints.
 
     Parameters
@@ -247,12 +250,17 @@ def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0)
         Weights, array of the same shape as `x`.
     minlength : int, optional
         A minimum number of bins for the output array.
+    length : int, optional
+        An arraystack extension (as in jax.numpy): the output has exactly `length` bins, and values of
+        `x` from `length` on are not counted (`minlength` is then only checked). The output length no
+        longer depends on the data, so `x` may be traced (jit, vmap): a negative value still raises
+        NumPy's ValueError, when the computation runs.
 
     Returns
     -------
     out : ndarray of ints
         The number of occurrences of each value (or their summed weights); length ``max(x) + 1`` or
-        `minlength`.
+        `minlength`, or `length`.
 
     See Also
     --------
@@ -261,13 +269,16 @@ def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0)
 
     Notes
     -----
-    The output length is ``max(x) + 1``, so `x` must be concrete (not traced); traced weights are
-    fine.
+    The output length is ``max(x) + 1``, so `x` must be concrete (not traced) unless `length` is
+    given; traced weights are fine.
     """
+    if length is not None:
+        return _bincount_of_length(x, weights, minlength, operator.index(length))
     if not _concrete(x):
         raise ShapeDependsOnDataError(
             "bincount's output length is max(x) + 1, which depends on the traced values of x. "
-            "Call it outside jit, or build counts with a known length (e.g. histogram with bins=)."
+            "Give the number of bins as length= (values from it on are not counted), call it "
+            "outside jit, or use histogram with bins=."
         )
     xs = host_values(x)
     counts = np.bincount(xs, minlength=minlength)  # NumPy's validation and the unweighted result
@@ -279,6 +290,39 @@ def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0)
     if weights.dtype.kind == "c":
         raise TypeError("float() argument must be a string or a real number, not 'complex'")
     return _scatter_add(anp.asarray(xs.astype(INTP)), weights, counts.shape[0], np.float64)
+
+
+def _bincount_of_length(x, weights, minlength, length):
+    """bincount(x, weights, minlength, length=length): NumPy's bincount, its bins from `length` on
+    dropped or zero bins added; traced, a scatter-add into length + 1 bins whose last takes the values
+    from `length` on."""
+    if length < 0:
+        raise ValueError("'length' must not be negative")
+    if operator.index(minlength) < 0:
+        raise ValueError("'minlength' must not be negative")
+    x = anp.asarray(x)
+    if x.ndim != 1:
+        raise ValueError(
+            "object too deep for desired array"
+            if x.ndim
+            else "object of too small depth for desired array"
+        )
+    if x.dtype.kind not in "biu":
+        raise TypeError(
+            f"Cannot cast array data from dtype('{x.dtype}') to dtype('int64') according to the rule 'safe'"
+        )
+    if weights is not None:
+        weights = anp.asarray(weights)
+        if weights.shape != x.shape:
+            raise ValueError("The weights and list don't have the same length.")
+        if weights.dtype.kind == "c":
+            raise TypeError("float() argument must be a string or a real number, not 'complex'")
+    if _concrete(x, weights):  # NumPy's own, with its checks (a negative value raises)
+        counts = np.bincount(host_values(x._value), _host(weights), minlength)[:length]
+        return wrap(np.pad(counts, (0, length - counts.shape[0])))
+    index = anp.where(x < length, x.astype(INTP), length)
+    dtype = np.intp if weights is None else np.float64
+    return _scatter_add(index, weights, length + 1, dtype, mode="bincount")[:length]
 
 
 # -- multidimensional histograms: histogramdd, histogram2d -----------------------------------------

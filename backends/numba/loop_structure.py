@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from arraystack.backends.numba.codegen_widen import is_storage
 from arraystack.backends.numba.loop_source import LOWERINGS, Unsupported, _shape_text, dtype_text
+from arraystack.ir.structural import RANGE_ERRORS
 
 
 def _scan(src, eqn, ins, depth):
@@ -82,7 +83,7 @@ def _indices(src, eqn, x, index_names, depth) -> str:
     for axis, name in enumerate(index_names):
         n = x.shape[axis]
         i = src.assign(depth, f"np.int64({name}[0])")
-        if mode in ("choose", "sorter"):
+        if mode in RANGE_ERRORS:
             src.emit(depth, f"if {i} < 0 or {i} >= {n}:")
             src.emit(depth + 1, "raise ValueError('index out of range')")
         else:

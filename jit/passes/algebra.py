@@ -156,7 +156,7 @@ def _checked(x, ctx) -> bool:
     return (
         producer is not None
         and producer.prim in (s.gather_p, s.scatter_p)
-        and producer.params.get("mode") in ("raise", "choose", "sorter")
+        and producer.params.get("mode") in ("raise", *s.RANGE_ERRORS)
     )
 
 

@@ -111,6 +111,51 @@ def test_bincount(parity):
     parity(lambda xp, v, w: xp.bincount(v, w[:3]), XI, W, traced=False)
 
 
+def _fixed_length(counts, length):
+    """NumPy's bincount with exactly `length` bins: the reference for bincount(length=)."""
+    return numpy.pad(counts[:length], (0, max(length - counts.shape[0], 0)))
+
+
+@pytest.mark.parametrize("length", [0, 1, 7, 20, 33])
+def test_bincount_of_a_given_length_eager_jitted_and_vmapped(length):
+    for weights in (None, W):
+        expected = _fixed_length(numpy.bincount(XI, weights), length)
+        for f in (arraystack.bincount, arraystack.jit(arraystack.bincount, static_argnames="length")):
+            got = f(arraystack.asarray(XI), weights, length=length)
+            assert got.dtype == expected.dtype and got.shape == (length,)
+            numpy.testing.assert_array_equal(numpy.asarray(got), expected)
+    rows = XI[:48].reshape(4, 12)
+    got = arraystack.vmap(lambda r: arraystack.bincount(r, length=length))(rows)
+    expected = numpy.stack([_fixed_length(numpy.bincount(r), length) for r in rows])
+    numpy.testing.assert_array_equal(numpy.asarray(got), expected)
+
+
+def test_bincount_of_a_given_length_checks_its_input_as_numpy():
+    negative = numpy.array([3, -1, 2])
+    for f in (arraystack.bincount, arraystack.jit(arraystack.bincount, static_argnames="length")):
+        with pytest.raises(ValueError, match="must have no negative elements"):
+            f(negative, length=4)
+    with pytest.raises(ValueError, match="'length' must not be negative"):
+        arraystack.bincount(XI, length=-1)
+    with pytest.raises(ValueError, match="'minlength' must not be negative"):
+        arraystack.bincount(XI, minlength=-1, length=3)
+    with pytest.raises(TypeError, match="Cannot cast array data"):
+        arraystack.bincount(X, length=3)
+    with pytest.raises(ValueError, match="too deep"):
+        arraystack.bincount(XI.reshape(5, 10), length=3)
+    with pytest.raises(ValueError, match="same length"):
+        arraystack.bincount(XI, W[:3], length=3)
+    with pytest.raises(ShapeDependsOnDataError, match="length="):
+        arraystack.jit(arraystack.bincount)(XI)
+
+
+def test_gradient_of_a_bincount_of_a_given_length():
+    f = lambda w: arraystack.sum(arraystack.bincount(XI, w, length=10) ** 2)  # noqa: E731
+    expected = numpy.where(XI < 10, 2 * numpy.bincount(XI, W)[XI], 0.0)
+    for g in (arraystack.grad(f), arraystack.jit(arraystack.grad(f))):
+        numpy.testing.assert_allclose(numpy.asarray(g(arraystack.asarray(W))), expected)
+
+
 def test_jit_and_grad():
     f = arraystack.jit(lambda v, w: arraystack.histogram(v, 7, weights=w)[0])
     got = f(arraystack.asarray(X), arraystack.asarray(W))
