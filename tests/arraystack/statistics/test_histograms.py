@@ -150,7 +150,7 @@ def test_bincount_of_a_given_length_checks_its_input_as_numpy():
 
 
 def test_gradient_of_a_bincount_of_a_given_length():
-    f = lambda w: arraystack.sum(arraystack.bincount(XI, w, length=10) ** 2)  # noqa: E731
+    f = lambda w: arraystack.sum(arraystack.bincount(XI, w, length=10) ** 2)
     expected = numpy.where(XI < 10, 2 * numpy.bincount(XI, W)[XI], 0.0)
     for g in (arraystack.grad(f), arraystack.jit(arraystack.grad(f))):
         numpy.testing.assert_allclose(numpy.asarray(g(arraystack.asarray(W))), expected)
