@@ -22,7 +22,6 @@ from arraystack.linalg._operands import (
     assert_2d,
     assert_stacked_square,
     concrete,
-    data_dependent,
     prepare,
     real_dtype,
 )
@@ -151,8 +150,11 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond: float | None = None) -> tuple:
 
     Notes
     -----
-    Under a trace the shape of `residuals` would depend on the rank (data), so an overdetermined
-    system raises a TracerError there; the solution itself traces.
+    Under jit (a traced `a`) NumPy's shape of `residuals` would depend on the rank, a value of the
+    data: an overdetermined system's residuals then have shape (K,) whatever the rank, NaN where
+    NumPy's are empty (rank below N), as jax.numpy's always have that shape. The solution, the
+    residuals and the singular values are differentiable (where the rank does not change, as pinv's
+    derivative assumes).
     """
     a, b = prepare(a, b)
     is_1d = b.ndim == 1
@@ -173,12 +175,7 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond: float | None = None) -> tuple:
         resids = empty
     else:
         r = concrete(wrap(rank))
-        if r is None:
-            raise data_dependent(
-                "The shape of lstsq's residuals (empty when the rank is below n)",
-                "Compute the residuals from x instead: sum(abs(b - a @ x)**2, axis=0).",
-            )
-        resids = wrap(resids) if r == n else empty
+        resids = wrap(resids) if r is None or r == n else empty  # traced: NaN where NumPy's is empty
     return x, resids, scalar_result(wrap(rank)), wrap(s)  # the rank: NumPy's int32 scalar
 
 

@@ -258,10 +258,67 @@ def _qr_vjp(ct, out, needs, a, *, mode):
 jvp_rules[la.qr_p] = _qr_jvp
 vjp_rules[la.qr_p] = _qr_vjp
 
+# -- lstsq: x = P b with P = A+ (the pseudo-inverse of the same cut-off) and r = b - A x. Where the rank
+#    does not change (as pinv's derivative assumes):
+#      dx = P (db - dA x) + P P^H dA^H r + (I - P A) dA^H P^H x,
+#    the residuals |r|^2 of a full column rank (A^H r = 0) change by 2 Re(conj(r) (db - dA x)), and the
+#    singular values as svdvals'. The rank has no derivative. ----------------------------------------------------
+
+
+def _pinv(a, rcond):
+    rows = ops.shape(a)[-2]
+    eye = mx.eye_like(ops.full((rows, rows), ops.dtype(a), 0))
+    return bind(la.lstsq_p, a, eye, rcond=rcond)[0]
+
+
+def _lstsq_jvp(primals, tangents, out, *, rcond):
+    (a, b), (da, db) = primals, tangents
+    x, _, _, s = out
+    pinv = _pinv(a, rcond)
+    r = ops.sub(b, mx.mm(a, x))
+    change = mx.or_zeros(db, b)  # db - dA x
+    if da is not None:
+        change = ops.sub(change, mx.mm(da, x))
+    dx = mx.mm(pinv, change)
+    d_res = ops.reduce_sum(ops.real(ops.mul(ops.conj(r), change)), (0,))
+    d_res = ops.mul(d_res, ops.const(d_res, 2))
+    ds = None
+    if da is not None:
+        da_h = mx.mH(da)
+        dx = ops.add(dx, mx.mm(pinv, mx.mm(mx.mH(pinv), mx.mm(da_h, r))))
+        null = ops.sub(mx.eye_like(mx.mm(pinv, a)), mx.mm(pinv, a))
+        dx = ops.add(dx, mx.mm(null, mx.mm(da_h, mx.mm(mx.mH(pinv), x))))
+        ds = _svdvals_jvp((a,), (da,), s, hermitian=False)
+    return [dx, d_res, None, ds]
+
+
+def _lstsq_vjp(ct, out, needs, a, b, *, rcond):
+    (x_bar, res_bar, _, s_bar), (x, _, _, _) = ct, out
+    pinv = _pinv(a, rcond)
+    r = ops.sub(b, mx.mm(a, x))
+    # the cotangent of `change` = db - dA x: from x (P^T x_bar) and from the residuals (2 conj(r) res_bar)
+    change_bar = ops.add(
+        mx.mm(mx.mT(pinv), x_bar),
+        ops.mul(ops.conj(r), mx.row(ops.mul(res_bar, ops.const(res_bar, 2)), r)),
+    )
+    b_bar = change_bar if needs[1] else None
+    a_bar = None
+    if needs[0]:
+        a_bar = ops.neg(mx.mm(change_bar, mx.mT(x)))
+        pinv_h = mx.mH(pinv)
+        a_bar = ops.add(a_bar, ops.conj(mx.mm(mx.mm(r, mx.mT(x_bar)), mx.mm(pinv, pinv_h))))
+        null = ops.sub(mx.eye_like(mx.mm(pinv, a)), mx.mm(pinv, a))
+        a_bar = ops.add(a_bar, ops.conj(mx.mm(mx.mm(mx.mm(pinv_h, x), mx.mT(x_bar)), null)))
+        a_bar = ops.add(a_bar, _svdvals_vjp(s_bar, None, None, a, hermitian=False)[0])
+    return a_bar, b_bar
+
+
+jvp_rules[la.lstsq_p] = _lstsq_jvp
+vjp_rules[la.lstsq_p] = _lstsq_vjp
+
 not_differentiable = {
     la.eig_p: "eigenvectors of a general matrix have no unique normalization to differentiate",
     la.eigvals_p: "eig/eigvals are not differentiable here; use eigh/eigvalsh for Hermitian matrices",
-    la.lstsq_p: "lstsq is not differentiable (its rank cut-off is discontinuous); use pinv or solve",
 }
 
 # -- batching: the batch axis becomes one more leading stack axis ------------------------------------------------

@@ -61,6 +61,9 @@ CASES = {
     "qr_square_batched": (lambda x: la.qr(x), [_mat(2, 3, 3)]),
     "qr_r": (lambda x: la.qr(x, mode="r"), [_mat(4, 3)]),
     "pinv": (lambda x: la.pinv(x), [_mat(4, 3)]),
+    "lstsq_tall": (lambda a, b: la.lstsq(a, b)[:2] + la.lstsq(a, b)[3:], [_mat(6, 3), _mat(6, 2)]),
+    "lstsq_wide": (lambda a, b: la.lstsq(a, b)[0], [_mat(3, 5), _mat(3, 2)]),
+    "lstsq_vector": (lambda a, b: la.lstsq(a, b)[:2], [_mat(5, 2), _mat(5)]),
     "norm_2": (lambda x: la.norm(x, 2), [_mat(3, 4)]),
     "norm_nuc": (lambda x: la.norm(x, "nuc"), [_mat(3, 4)]),
     "matrix_power_neg": (lambda x: la.matrix_power(x, -3), [_well(3)]),
@@ -113,6 +116,14 @@ COMPLEX = {
     "svd_invariant": (_svd_rebuilt, [_mat(4, 3, complex_=True)]),
     "svd_wide_invariant": (_svd_moduli, [_mat(2, 4, complex_=True)]),
     "qr": (lambda x: la.qr(x), [_mat(4, 3, complex_=True)]),
+    "lstsq_tall": (
+        lambda a, b: la.lstsq(a, b)[:2] + la.lstsq(a, b)[3:],
+        [_mat(5, 3, complex_=True), _mat(5, 2, complex_=True)],
+    ),
+    "lstsq_wide": (
+        lambda a, b: la.lstsq(a, b)[0],
+        [_mat(2, 4, complex_=True), _mat(2, complex_=True)],
+    ),
 }
 
 
@@ -125,6 +136,7 @@ def test_grads_complex(check_grads, name):
 def test_grads_under_jit(check_grads):
     check_grads(lambda a, b: la.solve(a, b) + la.det(a), [_well(3), _mat(3)], jit=True)
     check_grads(lambda x: la.eigh(_sym(x))[0], [_mat(3, 3)], jit=True)
+    check_grads(lambda a, b: la.lstsq(a, b)[:2], [_mat(6, 3), _mat(6, 2)], jit=True)
 
 
 def test_second_order(check_grads):
@@ -148,7 +160,8 @@ VMAP = {
     "eigh": (lambda a: la.eigh(a + a.T), [_mat(4, 3, 3)]),
     "svd": (lambda a: la.svd(a, full_matrices=False), [_mat(4, 3, 2)]),
     "qr": (lambda a: la.qr(a), [_mat(4, 3, 2)]),
-    "lstsq": (lambda a, b: la.lstsq(a, b)[0], [_mat(4, 2, 3), _mat(4, 2)]),  # m <= n: no residuals
+    "lstsq": (lambda a, b: la.lstsq(a, b)[0], [_mat(4, 2, 3), _mat(4, 2)]),
+    "lstsq_tall": (lambda a, b: la.lstsq(a, b)[:2], [_mat(4, 5, 2), _mat(4, 5)]),
     "eigvals": (lambda a: la.eigvals(a.astype(complex)), [_mat(4, 3, 3)]),
 }
 
