@@ -223,7 +223,9 @@ def test_lstsq_rank_deficient_and_errors(parity):
     numpy.testing.assert_allclose(numpy.asarray(x), numpy.linalg.lstsq(a, a)[0], atol=1e-12)
     assert residuals.shape == (2,) and numpy.isnan(numpy.asarray(residuals)).all() and rank == 1
     full = make((4, 2))
-    _, residuals, _, _ = arraystack.jit(lambda a, b: arraystack.linalg.lstsq(a, b))(full, full[:, 0])
+    _, residuals, _, _ = arraystack.jit(lambda a, b: arraystack.linalg.lstsq(a, b))(
+        full, full[:, 0]
+    )
     numpy.testing.assert_allclose(
         numpy.asarray(residuals), numpy.linalg.lstsq(full, full[:, 0])[1], atol=1e-12
     )
