@@ -35,7 +35,8 @@ _manipulation/   array manipulation
 _indexing/       indexing
     subscripts.py (x[key], x[key] = v, nonzero), keys.py (normalising keys), updates.py (traced
     assignment), index_tricks.py, index_expressions.py, selection.py (take, put, choose, compress,
-    select, ...), iterators.py (ndindex, ndenumerate, nditer), nested_iters.py
+    select, ...), iterators.py (ndindex, ndenumerate, nditer), nested_iters.py, at.py (x.at[i].set(v),
+    JAX's functional updates)
 _sorting/        sorting, searching and counting; set routines
     sorting.py, sets.py
 _statistics/     statistics

@@ -236,6 +236,18 @@ class ndarray(_ArrayBase, ArrayMethods):
         return families.reshaping.transpose(self)
 
     @property
+    def at(self):
+        """JAX's functional indexed updates: ``x.at[i].set(v)``, ``.add(v)``, ``.multiply(v)``,
+        ``.min(v)``, ``.max(v)``, ``.apply(f)``, ``.get()`` ... return an updated copy and leave x as it is
+        (see arraystack._indexing.at).
+
+        See Also
+        --------
+        jax.numpy.ndarray.at : The JAX attribute this mirrors.
+        """
+        return families.at.IndexUpdates(self)
+
+    @property
     def mT(self) -> ndarray:
         """View of the matrix transposed array: the last two axes swapped.
 

@@ -15,6 +15,7 @@ from types import ModuleType
 # attribute of `families` -> the module it is
 MODULES = {
     "array": "arraystack._core.array",
+    "at": "arraystack._indexing.at",
     "basic": "arraystack._creation.basic",
     "comparison": "arraystack._math.comparison",
     "cumulative": "arraystack._math.cumulative",
