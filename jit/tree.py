@@ -7,6 +7,7 @@ compares structurally, so it can be part of a cache key.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
@@ -363,3 +364,55 @@ def structure(tree: Any) -> TreeDef:
     arraystack.tree_util.flatten
     """
     return flatten(tree)[1]
+
+
+_NO_INITIAL = object()
+
+
+def tree_reduce(
+    function: Callable, tree: Any, initializer: Any = _NO_INITIAL, is_leaf: Callable | None = None
+) -> Any:
+    """Reduce the leaves of a pytree with a function of two arguments, left to right.
+
+    Parameters
+    ----------
+    function : callable
+        ``function(accumulated, leaf)``.
+    tree : pytree
+        The tree whose leaves are reduced (in `flatten`'s order).
+    initializer : optional
+        The first accumulated value; without it the first leaf is, and a tree of no leaves raises
+        TypeError (as functools.reduce does).
+    is_leaf : callable, optional
+        As in `flatten`.
+
+    Returns
+    -------
+    object
+        The reduced value.
+
+    See Also
+    --------
+    jax.tree_util.tree_reduce : the function mirrored.
+    """
+    values = flatten(tree, is_leaf)[0]
+    if initializer is _NO_INITIAL:
+        return functools.reduce(function, values)
+    return functools.reduce(function, values, initializer)
+
+
+def tree_all(tree: Any, is_leaf: Callable | None = None) -> bool:
+    """Whether every leaf of a pytree is true (True for a tree of no leaves).
+
+    See Also
+    --------
+    jax.tree_util.tree_all : the function mirrored.
+    """
+    return all(flatten(tree, is_leaf)[0])
+
+
+# JAX's names for the functions above (jax.tree_util spells them with a tree_ prefix)
+tree_flatten = flatten
+tree_unflatten = unflatten
+tree_leaves = leaves
+tree_structure = structure
