@@ -48,7 +48,8 @@ _io/             input and output
 _transforms/     function transformations
     jit.py and jit_arguments.py, jit_cache.py, jit_captures.py, jit_entry.py, jit_lowered.py,
     jit_placement.py, jit_writeback.py, aliasing.py (views while tracing), tiering.py;
-    make_graph.py; autodiff.py (grad, vjp, jvp, linearize), jacobian.py, custom.py (custom rules,
+    make_graph.py, abstract.py (ShapeDtypeStruct, eval_shape), device_put.py (device_put,
+    block_until_ready); autodiff.py (grad, vjp, jvp, linearize), jacobian.py, custom.py (custom rules,
     checkpoint), vmap.py, control.py (cond, switch, while_loop, fori_loop, scan), functional.py
     (apply_along_axis, apply_over_axes, vectorize)
 _cli/            `python -m arraystack` (__main__.py): info.py, bench.py, cache.py, demo_train.py
@@ -208,7 +209,8 @@ from arraystack._statistics.quantiles import (
 from arraystack._transforms.autodiff import grad, jvp, linearize, value_and_grad, vjp
 from arraystack._transforms.control import cond, fori_loop, scan, switch, while_loop
 from arraystack._transforms.custom import checkpoint, custom_jvp, custom_vjp, remat, stop_gradient
-from arraystack._transforms.device_put import device_put
+from arraystack._transforms.abstract import ShapeDtypeStruct, eval_shape
+from arraystack._transforms.device_put import block_until_ready, device_put
 from arraystack._transforms.functional import (
     apply_along_axis, apply_over_axes, frompyfunc, vectorize,
 )
@@ -303,6 +305,7 @@ __all__ = [
     "Checkpoints", "load_tree", "save_tree",
     "clongdouble", "exceptions", "getbufsize", "longdouble", "memmap", "sctypeDict", "setbufsize",
     "asmatrix", "bmat", "matrix", "ctypeslib", "get_include", "show_runtime", "nested_iters",
+    "ShapeDtypeStruct", "block_until_ready", "eval_shape",
 ]
 # fmt: on
 

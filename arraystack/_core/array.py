@@ -235,6 +235,21 @@ class ndarray(_ArrayBase, ArrayMethods):
         """
         return families.reshaping.transpose(self)
 
+    def block_until_ready(self) -> ndarray:
+        """Wait until this array is computed (a device's queued work done) and return it.
+
+        Returns
+        -------
+        ndarray
+            The array itself.
+
+        See Also
+        --------
+        jax.numpy.ndarray.block_until_ready : The JAX method this mirrors.
+        arraystack.block_until_ready : the function, for a pytree.
+        """
+        return families.device_put.block_until_ready(self)
+
     @property
     def at(self):
         """JAX's functional indexed updates: ``x.at[i].set(v)``, ``.add(v)``, ``.multiply(v)``,

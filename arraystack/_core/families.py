@@ -19,6 +19,7 @@ MODULES = {
     "basic": "arraystack._creation.basic",
     "comparison": "arraystack._math.comparison",
     "cumulative": "arraystack._math.cumulative",
+    "device_put": "arraystack._transforms.device_put",
     "dlpack": "arraystack._core.dlpack",
     "elementwise": "arraystack._math.elementwise",
     "elementwise_functions": "arraystack._math.elementwise_functions",

@@ -7,7 +7,8 @@ from typing import Any
 from arraystack._core import devices as _devices
 from arraystack._core.array import ndarray, wrap
 from arraystack._creation.basic import asarray
-from arraystack.ir.tree import tree_map
+from arraystack.ir.core import device_namespaces
+from arraystack.ir.tree import leaves, tree_map
 
 
 def device_put(x: Any, device: object | None = None) -> Any:
@@ -51,3 +52,40 @@ def device_put(x: Any, device: object | None = None) -> Any:
 
 
 __all__ = ["device_put"]
+
+
+def block_until_ready(x: Any) -> Any:
+    """Wait until the arrays of the pytree `x` are computed, and return `x`.
+
+    Host arrays are computed when they exist; the work a device (a CUDA GPU, through cupy) has queued
+    runs asynchronously, so timing GPU code needs this (or a copy to the host) before reading a clock.
+    Each device holding a leaf is synchronized once; arrays of other libraries with a
+    `block_until_ready` method (JAX's) are waited on through it.
+
+    Parameters
+    ----------
+    x : pytree
+        Arrays (arraystack's, NumPy's, cupy's, JAX's), scalars, or containers of them.
+
+    Returns
+    -------
+    pytree
+        `x` itself.
+
+    See Also
+    --------
+    jax.block_until_ready : the function mirrored.
+    ndarray.block_until_ready : the method, for one array.
+    """
+    synchronized = set()
+    for leaf in leaves(x):
+        value = leaf._value if isinstance(leaf, ndarray) else leaf
+        namespace = device_namespaces.get(type(value))
+        if namespace is not None:
+            device = _devices.device_of_buffer(value)
+            if device not in synchronized:
+                synchronized.add(device)
+                namespace.cuda.Device(device.index).synchronize()
+        elif not isinstance(leaf, ndarray) and callable(getattr(leaf, "block_until_ready", None)):
+            leaf.block_until_ready()
+    return x

@@ -10,6 +10,7 @@ import numpy as np
 
 from arraystack._core.array import ndarray
 from arraystack._core.dtypes import native_order
+from arraystack._transforms.abstract import ShapeDtypeStruct
 from arraystack.ir import tree
 from arraystack.ir.avals import ShapedArray, aval_of_concrete, is_supported_dtype
 from arraystack.ir.core import (
@@ -52,6 +53,8 @@ def _leaf_aval(leaf, path):
         return ShapedArray((), np.dtype(np.uint64), True)
     if isinstance(leaf, (_PY_SCALARS, np.generic)):
         return aval_of_concrete(leaf)
+    if isinstance(leaf, ShapeDtypeStruct):  # no data: eval_shape, make_graph, jit(f).lower
+        return ShapedArray(leaf.shape, leaf.dtype)
     raise TypeError(
         f"jit argument {path} is a {type(leaf).__name__}, which is not an array or a scalar; "
         "mark it static with static_argnums= or static_argnames="
@@ -101,6 +104,11 @@ def _refuse_subclass(leaf, path):
 def _leaf_buffer(leaf, aval):
     if isinstance(leaf, ndarray):
         return leaf._value
+    if isinstance(leaf, ShapeDtypeStruct):
+        raise TypeError(
+            f"{leaf!r} has no data to compute with: it is an argument of eval_shape, make_graph "
+            "and jit(f).lower, not of a call"
+        )
     if isinstance(leaf, np.ndarray):
         return leaf if leaf.dtype.isnative else native_order(leaf)
     return np.asarray(leaf, aval.dtype)  # scalars: 0-d arrays of their (weak) dtype

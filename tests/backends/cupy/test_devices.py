@@ -252,3 +252,22 @@ def test_host_data_and_numpys_streams_go_to_the_default_device(standin):
     assert ast.random.default_rng(0).normal(loc=loc).device == "cuda:0"
     with pytest.raises(ValueError, match="out= must be a CPU array"):
         ast.random.default_rng(0).standard_normal(2, out=ast.zeros(2, device="cuda:0"))
+
+
+def test_block_until_ready_synchronizes_each_device_once(standin, monkeypatch):
+    from arraystack.backends.cupy import standin_cuda
+
+    synchronized = []
+    monkeypatch.setattr(
+        standin_cuda.Device, "synchronize", lambda self: synchronized.append(self.id)
+    )
+    tree = {
+        "a": ast.ones(2, device="cuda:1"),
+        "b": [ast.zeros(3, device="cuda:1"), ast.ones(1, device="cuda:0")],
+        "host": np.ones(2),
+        "n": 3,
+    }
+    assert ast.block_until_ready(tree) is tree
+    assert sorted(synchronized) == [0, 1]
+    x = tree["a"]
+    assert x.block_until_ready() is x and synchronized[-1] == 1
