@@ -404,6 +404,18 @@ def tree_reduce(
 def tree_all(tree: Any, is_leaf: Callable | None = None) -> bool:
     """Whether every leaf of a pytree is true (True for a tree of no leaves).
 
+    Parameters
+    ----------
+    tree : pytree
+        The tree whose leaves are tested.
+    is_leaf : callable, optional
+        As in `flatten`.
+
+    Returns
+    -------
+    bool
+        Whether every leaf is true.
+
     See Also
     --------
     jax.tree_util.tree_all : the function mirrored.
