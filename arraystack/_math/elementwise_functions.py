@@ -56,6 +56,9 @@ def where(
     x: ArrayLike = _NoValue,
     y: ArrayLike = _NoValue,
     /,
+    *,
+    size: int | None = None,
+    fill_value: int | None = None,
 ) -> NDArray | tuple[NDArray, ...]:
     """Return elements chosen from `x` or `y` depending on `condition`.
 
@@ -67,6 +70,10 @@ def where(
         Values from which to choose; broadcast with `condition` and `y`.
     y : array_like
         Values from which to choose; broadcast with `condition` and `x`.
+    size, fill_value : int, optional
+        For the one-argument form only, an arraystack extension (as in jax.numpy): the indices are
+        exactly `size` long, truncated or padded with `fill_value` (default 0), so `condition` may be
+        traced (see `nonzero`).
 
     Returns
     -------
@@ -85,9 +92,13 @@ def where(
     if x is _NoValue and y is _NoValue:
         from arraystack._indexing import subscripts as _indexing
 
-        return _indexing.nonzero(condition)
+        return _indexing.nonzero(
+            condition, size=size, fill_value=0 if fill_value is None else fill_value
+        )
     if x is _NoValue or y is _NoValue:
         raise ValueError("either both or neither of x and y should be given")
+    if size is not None or fill_value is not None:
+        raise ValueError("size and fill_value are for the one-argument form of where (nonzero)")
     c, a, b = raw(condition), raw(x), raw(y)
     if not _tracing():
         return wrap(bind(p.select_p, c, a, b))

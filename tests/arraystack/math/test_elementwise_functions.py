@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import arraystack
+
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 
@@ -59,6 +61,22 @@ def test_where_one_argument_is_nonzero(parity):
     if not hasattr(_indexing, "nonzero"):
         pytest.skip("arraystack._indexing.subscripts.nonzero is written by the indexing family")
     parity(lambda xp, c: xp.where(c), np.array([[0, 1], [2, 0]]), traced=False)
+
+
+@pytest.mark.parametrize("size", [0, 2, 5])
+def test_where_one_argument_with_a_size_is_nonzero_with_it(size):
+    """jax.numpy's extension: size=/fill_value= give a fixed length, so the condition may be traced."""
+    c = np.array([[0, 1], [2, 0]])
+    expected = arraystack.nonzero(c, size=size, fill_value=-1)
+    jitted = arraystack.jit(arraystack.where, static_argnames=("size", "fill_value"))
+    for f in (arraystack.where, jitted):
+        got = f(c, size=size, fill_value=-1)
+        for g, e in zip(got, expected):
+            np.testing.assert_array_equal(np.asarray(g), np.asarray(e))
+    padded = arraystack.where(c, size=3)[0]
+    np.testing.assert_array_equal(np.asarray(padded), [0, 1, 0])  # fill_value 0 by default
+    with pytest.raises(ValueError, match="one-argument form"):
+        arraystack.where(c, 1, 2, size=3)
 
 
 CLIP_CASES = [
