@@ -712,26 +712,30 @@ def wrap(value) -> ndarray:
 def scalar_result(x):
     """`x`, an eager 0-d result of a function NumPy returns a scalar from (its results go through
     PyArray_Return: dot, matmul, einsum, det, ...), as that scalar result (see `wrap`); a traced 0-d
-    result marked as one (see arraystack._transforms.traced_scalars); anything else (arrays of any
-    other rank, non-arrays) as it is."""
+    result or a device's 0-d array marked as one (see arraystack._transforms.traced_scalars); anything
+    else (arrays of any other rank, non-arrays) as it is."""
     if type(x) is ndarray:
         value = x._value
         if type(value) is _ndarray_np:
             if not value.shape:
                 item = value[()]  # an object array's element is the Python object itself, as NumPy's
                 return _make(item) if isinstance(item, np.generic) else item
-        elif type(value) is Tracer:
+        elif not value.shape:  # a Tracer, or a device's 0-d array
             return _traced_scalars.mark(x)
     return x
 
 
 def wrap_scalar(value) -> ndarray:
     """`wrap` for the result of an operation NumPy returns a scalar from when it is 0-d (a ufunc, a
-    reduction): an eager 0-d array becomes that scalar result, a traced one is marked as one."""
-    if type(value) is _ndarray_np and not value.shape:
+    reduction): an eager 0-d array becomes that scalar result; a traced one, or a device's 0-d array
+    (cupy has no scalars), is marked as one (see arraystack._transforms.traced_scalars)."""
+    t = type(value)
+    if t is _ndarray_np:
+        if value.shape:
+            return wrap(value)
         value = value[()]
     out = wrap(value)
-    if type(value) is Tracer:
+    if t is Tracer or t in device_namespaces:
         _traced_scalars.mark(out)
     return out
 

@@ -33,7 +33,7 @@ from arraystack._indexing.keys import (
 )
 from arraystack._indexing.updates import updated, updated_part
 from arraystack._transforms.aliasing import layout_of, link, rebind
-from arraystack._transforms.traced_scalars import mark, traced_scalar
+from arraystack._transforms.traced_scalars import mark, marked_scalar
 from arraystack.ir.core import (
     HostDtypeError,
     Tracer,
@@ -106,14 +106,15 @@ def getitem(x: ndarray, key, mode="raise"):
     elif y is value and not traced:
         y = bind(reshape_p, y, new_sizes=tuple(shape))  # x[...] is a new view of x, as in NumPy
     out = wrap(y)
-    if traced:
-        if plan.copy or plan.element:  # an integer for every axis: NumPy's scalar
+    if marked_scalar(x):  # indexing a NumPy scalar makes a new array; s[()] is s
+        if not traced:  # on a device: a buffer of its own, never a view
+            out = wrap(bind(copy_p, y))
+        if type(key) is tuple and not key:
             mark(out)
-        elif traced_scalar(x):  # indexing a NumPy scalar makes a new array; s[()] is s
-            if type(key) is tuple and not key:
-                mark(out)
-        else:  # a view of x where NumPy's basic indexing gives one
-            _link_view(out, x, key, plan, shape)
+    elif plan.copy or plan.element:  # an integer for every axis: NumPy's scalar (cupy's is 0-d)
+        mark(out)
+    elif traced:  # a view of x where NumPy's basic indexing gives one
+        _link_view(out, x, key, plan, shape)
     return out
 
 
@@ -158,11 +159,11 @@ def _numpy_key(key):
 def setitem(x: ndarray, key, value):
     """x[key] = value: eager writes x's buffer (and so every view of it) with NumPy's casting;
     traced rebinds x to the updated value. On error x is unchanged."""
+    if marked_scalar(x):  # traced or on a device, what NumPy holds as a scalar
+        raise TypeError(f"'numpy.{x.dtype.type.__name__}' object does not support item assignment")
     if not is_tracing() and type(x._value) is not Tracer:
         x._value[_numpy_key(key)] = value._value if isinstance(value, ndarray) else value
         return
-    if traced_scalar(x):
-        raise TypeError(f"'numpy.{x.dtype.type.__name__}' object does not support item assignment")
     rebind(x, updated(x._value, key, value), "x[...] = value")
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._math import ufunc as _ufunc
-from arraystack._core.array import _is_array_operand, ndarray, raw, wrap
+from arraystack._core.array import _is_array_operand, ndarray, raw, wrap, wrap_scalar
 from arraystack._math.elementwise_math import reciprocal, square
 from arraystack._core.operands import convert_raw, is_weak
 from arraystack._core.overrides import kind
@@ -206,7 +206,7 @@ def _comparison(ufunc, prim) -> Callable[..., ndarray]:
             ):
                 a = x1._value if type(x1) is ndarray else raw(x1)
                 b = x2._value if type(x2) is ndarray else raw(x2)
-                return wrap(bind(prim, a, b))
+                return wrap_scalar(bind(prim, a, b))  # a device's 0-d result: marked a scalar
             if type(x1) is int or type(x2) is int:
                 constant = _beyond_range(prim, x1, x2)
                 if constant is not None:
@@ -329,7 +329,7 @@ def inplace(fn, target: ndarray, other):
     value = target._value
     if type(value) is _ndarray_np and (not active.n or trace_state.top is None):
         operand = other._value if type(other) is ndarray else raw(other)
-        if type(operand) is not Tracer:
+        if type(operand) is not Tracer and type(operand) not in device_namespaces:
             host = host_rules.get(prim)
             if host is not None and not device_namespaces:
                 # the host reference rule with NumPy's own out=: one pass, NumPy's casting checks

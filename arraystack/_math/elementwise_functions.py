@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy._core import umath as _umath
 
-from arraystack._core.array import ndarray, raw, scalar_result, wrap
+from arraystack._core.array import ndarray, raw, scalar_result, wrap, wrap_scalar
 from arraystack._core.dtypes import result_type
 from arraystack._core.operands import broadcast_raw, is_scalar_literal, is_weak, shape_of
 from arraystack._core.overrides import defers_to, defers_to_numpy, undeferred
@@ -234,7 +234,7 @@ def clip(
             # NumPy's clip ufunc: max then min (the composition below) in one pass
             return wrap(np.clip(value, raw(a_min), raw(a_max)))
         # the bounds first: a tie keeps the value (_clip_impl)
-        return wrap(bind(p.min_p, raw(a_max), bind(p.max_p, raw(a_min), a._value)))
+        return wrap_scalar(bind(p.min_p, raw(a_max), bind(p.max_p, raw(a_min), a._value)))
     if a_min is None and a_max is None:
         return positive(a, out=out, **kwargs)
     if a_min is None:

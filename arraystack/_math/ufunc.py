@@ -380,8 +380,8 @@ def unary(
                 value = x._value
                 if type(value) is _ndarray_np:  # the host reference rule, called directly
                     return _host_result(host(value))
-            if not active.n or trace_state.top is None:
-                return wrap(bind(prim, x._value if type(x) is ndarray else raw(x)))
+            if not active.n or trace_state.top is None:  # a device's 0-d result: marked a scalar
+                return wrap_scalar(bind(prim, x._value if type(x) is ndarray else raw(x)))
         return apply_ufunc(ufunc, general, (x,), out, where, casting, dtype)
 
     function = attach(accelerated(_named(fn, ufunc), host, 1), ufunc)
@@ -424,7 +424,7 @@ def binary(
             if host is not None and not active.n and not device_namespaces and not void:
                 return _host_result(host(a, b))  # the host reference rule, called directly
             if (not active.n or trace_state.top is None) and not void:
-                return wrap(bind(prim, a, b))
+                return wrap_scalar(bind(prim, a, b))  # a device's 0-d result: marked a scalar
         return apply_ufunc(ufunc, general, (x1, x2), out, where, casting, dtype)
 
     function = attach(accelerated(_named(fn, ufunc), host, 2), ufunc)

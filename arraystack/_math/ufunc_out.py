@@ -183,10 +183,12 @@ def assign(target: ndarray, value, casting="same_kind", mask=None, name="ufunc")
 def _check_same_device(value, current, name):
     """A result on one device written into an array on another (a host result into a device array, a
     device result into a host array) raises, as an operation of arrays on two devices does; a scalar,
-    or a 0-d NumPy value, is written anywhere."""
+    or a 0-d NumPy value, is written anywhere (a device's 0-d array is an array on that device)."""
     if type(current) is Tracer or type(value) is Tracer:
         return
-    if isinstance(value, np.generic) or not getattr(value, "ndim", 0):
+    if isinstance(value, np.generic) or (
+        type(value) not in device_namespaces and not getattr(value, "ndim", 0)
+    ):
         return
     from arraystack._core.devices import device_of_buffer, two_devices
 

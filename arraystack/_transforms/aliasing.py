@@ -28,7 +28,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
-from arraystack._transforms.traced_scalars import mark, traced_scalar
+from arraystack._transforms.traced_scalars import mark, marked_scalar
 from arraystack.ir.core import Tracer, TracerError, active, bind, current_trace, user_line
 
 
@@ -84,7 +84,7 @@ def link(view, base, read, write, layout):
     """Record `view` (an ndarray made while tracing) as a view of `base`. A traced value that NumPy holds
     as a scalar has no views: NumPy's reshape, transpose ... of a scalar are new values (a scalar
     again where 0-d)."""
-    if traced_scalar(base):
+    if marked_scalar(base):
         mark(view)
         return
     view_id, base_id = id(view), id(base)
@@ -290,6 +290,10 @@ def view_of(base, prim, **params):
     from arraystack._core.array import wrap
 
     out = wrap(bind(prim, base._value, **params))
+    if marked_scalar(base):  # NumPy's scalars have no views: a new value (a scalar again where 0-d)
+        if type(out._value) is not Tracer:  # a device's array: a buffer of its own
+            out = wrap(bind(p.copy_p, out._value))
+        return mark(out)
     if active.n and current_trace() is not None:
         layout = _VIEW_LAYOUTS[prim](layout_of(base), params)
         if layout is not None:

@@ -170,3 +170,19 @@ def test_gradient_through_a_rebound_scalar():
     numpy.testing.assert_allclose(numpy.asarray(got), 8.0 * numpy.asarray(x))
     got_jit = arraystack.jit(arraystack.grad(f))(x)
     numpy.testing.assert_allclose(numpy.asarray(got_jit), 8.0 * numpy.asarray(x))
+
+
+# zero_d_arrays_are_written adds a device's sum into a new host array: two devices, refused on cuda
+ON_CUDA = [f for f in PROGRAMS if f is not zero_d_arrays_are_written]
+
+
+@pytest.mark.parametrize("program", ON_CUDA, ids=lambda f: f.__name__)
+def test_numpy_scalars_on_a_cuda_device(program):
+    """cupy has no scalars: a device's 0-d result where NumPy gives a scalar is marked as one, so the
+    same programs give NumPy's results on cuda:0 (the stand-in for cupy without a GPU)."""
+    check_program(program, lambda: [numpy.arange(1.0, 5.0)], tiers=("cuda eager",))
+
+
+@pytest.mark.parametrize("program", [reduction_rebinds, comparison_promotes, dot_rebinds])
+def test_numpy_scalars_under_jit_on_a_cuda_device(program):
+    check_program(program, lambda: [numpy.arange(1.0, 5.0)], tiers=("cuda jit",))
