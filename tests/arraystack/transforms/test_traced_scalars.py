@@ -186,3 +186,21 @@ def test_numpy_scalars_on_a_cuda_device(program):
 @pytest.mark.parametrize("program", [reduction_rebinds, comparison_promotes, dot_rebinds])
 def test_numpy_scalars_under_jit_on_a_cuda_device(program):
     check_program(program, lambda: [numpy.arange(1.0, 5.0)], tiers=("cuda jit",))
+
+
+def test_gradient_on_a_cuda_device_through_a_rebound_comparison(standin):
+    """Fuzz program 280178 on cuda:0: v1 = v0 > a0 is NumPy's bool scalar, and `v1 -= v0` rebinds it to
+    a float64; on the device it was a 0-d bool array that could not hold the difference
+    (UFuncTypeError)."""
+
+    def f(a0):
+        v0 = a0 + 2.0
+        v1 = v0 > a0
+        v1 -= v0
+        return v1 * a0
+
+    x = arraystack.asarray(numpy.array(0.5655743024117479), device="cuda")
+    value, gradient = arraystack.value_and_grad(f)(x)
+    assert gradient.device == "cuda:0"
+    numpy.testing.assert_allclose(float(value), (1.0 - 2.5655743024117479) * 0.5655743024117479)
+    numpy.testing.assert_allclose(float(gradient), -1.0 - 2.0 * 0.5655743024117479)
