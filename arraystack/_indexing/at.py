@@ -25,6 +25,7 @@ from arraystack._creation.basic import asarray, copy
 from arraystack._manipulation.padding import pad
 from arraystack._math import elementwise as _elementwise
 from arraystack._math.elementwise_functions import clip, where
+from arraystack.ir.avals import kind_of
 
 _MODES = (None, "promise_in_bounds", "clip", "drop", "fill")
 _NAMES = {
@@ -74,7 +75,8 @@ class IndexUpdate:
             return x[_clipped(index, x.shape)]
         if mode == "drop":
             raise ValueError("mode 'drop' applies to updates; get() takes 'fill' or 'clip'")
-        padded, index = _padded(x, index, _fill_value(x.dtype, fill_value))
+        fill = default_fill_value(x.dtype) if fill_value is None else fill_value
+        padded, index = _padded(x, index, fill)
         return padded[index]
 
     def set(self, values, *, mode=None, indices_are_sorted=False, unique_indices=False):
@@ -232,21 +234,20 @@ def _padded(x, index, pad_value):
     return padded, tuple(items)
 
 
-def _fill_value(dtype, fill_value):
-    if fill_value is not None:
-        return fill_value
+def default_fill_value(dtype):
+    """JAX's fill value of an out-of-bounds read: NaN for inexact dtypes, the most negative value of
+    signed integers, the largest of unsigned ones, True for bool."""
     dtype = np.dtype(dtype)
-    if dtype.kind in "fc":
+    kind = kind_of(dtype)  # bfloat16's is "f"
+    if kind in "fc":
         return np.nan
-    if dtype.kind == "i":
+    if kind == "i":
         return np.iinfo(dtype).min
-    if dtype.kind == "u":
+    if kind == "u":
         return np.iinfo(dtype).max
-    if dtype.kind == "b":
+    if kind == "b":
         return True
-    raise TypeError(
-        f"get(mode='fill') has no default fill value for dtype {dtype}: give fill_value"
-    )
+    raise TypeError(f"get(mode='fill') has no default fill value for dtype {dtype}: give fill_value")
 
 
 __all__: list[str] = []  # reached as ndarray.at

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy
 
+from arraystack._indexing.at import default_fill_value
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
 from arraystack.ir.core import bind
@@ -120,16 +121,7 @@ def _gather(
 
 
 def _fill_value(dtype, fill_value):
-    dtype = numpy.dtype(dtype)
-    if fill_value is not None:
-        return fill_value
-    if dtype.kind in "fc":
-        return numpy.nan
-    if dtype.kind == "i":
-        return numpy.iinfo(dtype).min
-    if dtype.kind == "u":
-        return numpy.iinfo(dtype).max
-    return True
+    return default_fill_value(dtype) if fill_value is None else fill_value
 
 
 indexing_rules["gather"] = _gather
