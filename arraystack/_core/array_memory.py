@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from arraystack._core.families import families
+from arraystack._transforms.traced_scalars import mark, marked_scalar
 from arraystack.ir.core import (
     ConcretizationError,
     Tracer,
@@ -81,6 +82,8 @@ class MemoryMethods:
             if type is not None and issubclass(type, np.ndarray):
                 return raw.view(type)  # a NumPy subclass (matrix, recarray, ...) on the same buffer
             out = array.wrap(raw)
+            if marked_scalar(self):  # a device's scalar result: NumPy's scalar view is a new scalar
+                out = mark(array.wrap(raw.copy()))
         if type is None or type is array.ndarray:
             return out
         view = type.__new__(type)

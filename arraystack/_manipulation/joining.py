@@ -16,6 +16,7 @@ from arraystack._core.dtypes import result_type
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axis
 from arraystack._creation.basic import asarray, astype
+from arraystack._transforms.aliasing import view_of
 from arraystack._manipulation.reshaping import ravel
 from arraystack.ir.core import active, bind, is_tracing
 from arraystack.ir.structural import concatenate_p, reshape_p
@@ -213,7 +214,7 @@ def _atleast(a, n):
         shape = a.shape + (1,)
     else:
         shape = (1,) * (n - nd) + a.shape
-    return wrap(bind(reshape_p, a._value, new_sizes=shape))
+    return view_of(a, reshape_p, new_sizes=shape)  # NumPy's is a view of `a`
 
 
 @defers_to_numpy

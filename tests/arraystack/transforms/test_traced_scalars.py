@@ -116,6 +116,20 @@ def zero_d_arrays_are_written(a):
     return y, x, a
 
 
+def at_least_1d_of_a_scalar_is_new(a):
+    s = a.sum()
+    v = np.atleast_1d(s)
+    v[0] = 7.0
+    w = s.view()
+    return s, v, w
+
+
+def at_least_2d_is_a_view_of_an_array(a):
+    y = np.atleast_2d(a)
+    y[0, 0] = 9.0
+    return a
+
+
 def transposed_scalar_is_a_scalar(a):
     s = a.sum().T
     t = s
@@ -139,6 +153,8 @@ PROGRAMS = [
     argmax_floor_divides,
     zero_d_arrays_are_written,
     transposed_scalar_is_a_scalar,
+    at_least_1d_of_a_scalar_is_new,
+    at_least_2d_is_a_view_of_an_array,
 ]
 
 
