@@ -9,12 +9,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._transforms.aliasing import view_of
-from arraystack._core.array import ndarray, scalar_result, wrap
+from arraystack._core.array import ndarray
 from arraystack._creation.basic import asarray
 from arraystack._manipulation.reshaping import moveaxis
 from arraystack._core.shapes import normalize_axis
-from arraystack.ir.core import bind
-from arraystack.ir.structural import reshape_p, slice_p
+from arraystack.ir.structural import slice_p
 from arraystack._core.overrides import defers_to_numpy
 
 if TYPE_CHECKING:
@@ -225,11 +224,9 @@ def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[NDArray, ...]:
     if x.ndim == 0:
         raise ValueError("Input array must be at least 1-d.")
     x = moveaxis(x, axis, 0)
-    rest = x.shape[1:]
-    return tuple(  # the elements of a 1-d array are NumPy's scalars, as NumPy's unstack gives them
-        scalar_result(wrap(bind(reshape_p, _slice_axis(x, 0, i, i + 1)._value, new_sizes=rest)))
-        for i in range(x.shape[0])
-    )
+    # x[i]: views of x (under jit too), and NumPy's scalars for the elements of a 1-d array, as
+    # NumPy's unstack gives them
+    return tuple(x[i] for i in range(x.shape[0]))
 
 
 __all__ = [

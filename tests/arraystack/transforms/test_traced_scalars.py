@@ -130,6 +130,15 @@ def at_least_2d_is_a_view_of_an_array(a):
     return a
 
 
+def unstacked_rows_are_views(a):
+    m = a.reshape(2, 2)
+    first, _ = np.unstack(m)
+    first[0] = -1.0
+    s, t = np.unstack(a)[:2]
+    s += 1.0
+    return m, a, s, t
+
+
 def transposed_scalar_is_a_scalar(a):
     s = a.sum().T
     t = s
@@ -155,6 +164,7 @@ PROGRAMS = [
     transposed_scalar_is_a_scalar,
     at_least_1d_of_a_scalar_is_new,
     at_least_2d_is_a_view_of_an_array,
+    unstacked_rows_are_views,
 ]
 
 
