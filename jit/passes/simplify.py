@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
+from arraystack.ir.avals import ShapedArray, kind_of
 from arraystack.ir.ir import Eqn, Graph, Literal
 from arraystack.ir.passes import algebra, layout
 from arraystack.ir.passes.pipeline import count, visit
@@ -88,7 +89,16 @@ def _copy(eqn, ctx):
 
 
 def _reduce_nothing(eqn, ctx):
-    return eqn.inputs[0] if not eqn.params["axes"] else None  # a reduction over no axes
+    """A reduction over no axes is its operand, except a float sum: NumPy's adds each element to the
+    identity +0.0, so np.sum(np.array(-0.0)) is 0.0; it becomes `x + 0.0` (which algebra keeps)."""
+    if eqn.params["axes"]:
+        return None
+    x = eqn.inputs[0]
+    dtype = x.aval.dtype
+    if eqn.prim is s.reduce_sum_p and kind_of(dtype) in "fc":
+        zero = Literal(dtype.type(0), ShapedArray((), dtype))
+        return Eqn(p.add_p, (x, zero), eqn.outputs, {}, eqn.source)
+    return x
 
 
 def _chain(first, second):

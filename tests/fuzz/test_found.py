@@ -310,3 +310,14 @@ def test_in_place_add_on_a_scalar_under_grad_rebinds():
         return v6 * a0
 
     assert_derivatives(f, [numpy.array(0.7658640437928119)], seed=250094)
+
+
+def test_a_float_sum_over_no_axes_adds_numpys_identity():
+    """Fuzz program 310015 (cuda jit): the mean of a 0-d -0.0 is 0.0 in NumPy, whose sums add each
+    element to +0.0; the optimizer dropped the reduction over no axes and kept -0.0, on every backend."""
+
+    def f(a0):
+        return np.rint(np.mean(a0, keepdims=True)), np.sum(a0.reshape(1, 1), axis=())
+
+    check_program(f, lambda: [numpy.array(-0.0)])
+    check_program(f, lambda: [numpy.array([-0.0]).astype(numpy.complex64)[0:1].reshape(())])
