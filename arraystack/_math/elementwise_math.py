@@ -83,19 +83,28 @@ _radians = _scale(np.float32(np.pi) / np.float32(180.0), np.pi / 180.0)
 
 def _logaddexp_like(exp_prim, scale, same):
     """npy_logaddexp(2): the larger of x, y plus log1p(exp(-|x - y|)) (one exp, which never overflows, so
-    eager evaluation warns only where NumPy does); x == y (infinities too) gives x + `same`; NaN stays NaN."""
+    eager evaluation warns only where NumPy does); x == y (infinities too) gives x + `same`; NaN stays NaN.
+
+    Floating-point errors are NumPy's: x == y is never subtracted (inf - inf would be 'invalid'), and a
+    NaN operand is 'invalid', as NumPy's loop makes it with its ordered comparison of x - y with 0. The
+    reference path (jit under errstate(all="raise")) raises it from inf - inf where x - y is NaN: that
+    difference is 0 where x - y is a number, and is added to the result there."""
 
     @_in_float32
     def impl(dtypes, x, y):
         dtype = dtypes[0]
-        tmp = bind(p.sub_p, x, y)
+        zero = _const(0, dtype)
+        equal = bind(p.eq_p, x, y)
+        tmp = bind(p.sub_p, _select(equal, zero, x), _select(equal, zero, y))
         out = bind(p.log1p_p, bind(exp_prim, bind(p.neg_p, bind(p.abs_p, tmp))))
         if scale is not None:
             out = bind(p.mul_p, _const(scale, dtype), out)
-        zero = _const(0, dtype)
         larger = _select(bind(p.gt_p, tmp, zero), x, y)
-        result = _select(bind(p.ne_p, tmp, tmp), tmp, bind(p.add_p, larger, out))
-        return _select(bind(p.eq_p, x, y), bind(p.add_p, x, _const(same, dtype)), result)
+        unordered = bind(p.ne_p, tmp, tmp)
+        flag = _select(unordered, _const(np.inf, dtype), zero)
+        result = bind(p.add_p, bind(p.add_p, larger, out), bind(p.sub_p, flag, flag))
+        result = _select(unordered, tmp, result)
+        return _select(equal, bind(p.add_p, x, _const(same, dtype)), result)
 
     return impl
 

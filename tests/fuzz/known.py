@@ -135,15 +135,6 @@ KNOWN = [
         _mean_of_nothing,
     ),
     KnownFailure(
-        "floating-point errors of logaddexp",
-        "under errstate(all='raise') arraystack's logaddexp "
-        "raises for logaddexp(-inf, -inf) (it computes inf - inf; NumPy's does not) and returns "
-        "for a NaN operand (NumPy's raises 'invalid value encountered in logaddexp')",
-        ("eager", *JIT_TIERS),
-        r"FloatingPointError: invalid value encountered in (subtract|logaddexp)",
-        lambda program, arguments: "logaddexp" in program.ops() and program.errstate == "raise",
-    ),
-    KnownFailure(
         "errors of unused values under jit",
         "by design (docs/guide/sharp-edges.md): NumPy raises for a value the function computes and never uses (an "
         "out-of-bounds traced index, int ** -1 of an array, a floating-point error under "

@@ -193,13 +193,9 @@ def test_power_of_a_0d_bool_result_has_numpy_scalar_dtype():
     check_program(f, lambda: [numpy.array([0.5, 0.0])])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="logaddexp's floating-point errors under errstate(all='raise') follow its composition",
-)
 def test_logaddexp_of_minus_infinities_under_errstate_raise():
-    """Known class: "floating-point errors of logaddexp". NumPy's logaddexp(-inf, -inf) is -inf
-    without an error; arraystack's computes inf - inf and raises under errstate(all='raise')."""
+    """NumPy's logaddexp(-inf, -inf) is -inf without an error; arraystack's computed inf - inf and
+    raised under errstate(all='raise')."""
 
     def f(a):
         return np.logaddexp(a, a)
@@ -207,18 +203,24 @@ def test_logaddexp_of_minus_infinities_under_errstate_raise():
     check_program(f, lambda: [numpy.array([-numpy.inf, 0.0])], errstate="raise")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="logaddexp's floating-point errors under errstate(all='raise') follow its composition",
-)
 def test_logaddexp_of_nan_under_errstate_raise():
-    """Known class: "floating-point errors of logaddexp". NumPy's logaddexp(x, nan) raises
-    FloatingPointError (invalid) under errstate(all='raise'); arraystack's returns nan."""
+    """NumPy's logaddexp(x, nan) raises FloatingPointError (invalid) under errstate(all='raise');
+    arraystack's returned nan under jit and for mixed operands."""
 
     def f(a):
         return np.logaddexp(0.25, a)
 
     check_program(f, lambda: [numpy.array([numpy.nan, 1.0])], errstate="raise")
+
+
+def test_logaddexp2_of_nan_and_an_integer_under_errstate_raise():
+    """logaddexp2 shares the composition, which an integer operand takes eagerly as well (NumPy's own
+    loop is the eager path for two float arrays only)."""
+
+    def f(b):
+        return np.logaddexp2(b, numpy.int64(3))
+
+    check_program(f, lambda: [numpy.array([1.0, numpy.nan])], errstate="raise")
 
 
 def test_an_empty_write_into_a_read_only_view_raises():
