@@ -23,6 +23,8 @@ from arraystack._core.dtypes import (
     read_dtype,
 )
 from arraystack._core.overrides import defers_to_numpy, numpy_subclass
+from arraystack._transforms import result_layouts
+from arraystack._transforms.aliasing import layout_of
 from arraystack.ir.core import Tracer, active, bind, device_namespaces, is_tracing, user_line
 from arraystack.ir.primitives import convert_p, copy_p
 from arraystack.ir.structural import reshape_p
@@ -196,16 +198,19 @@ def _asarray_ndarray(a, dtype, order, copy_flag):
     value = a._value
     same_dtype = dtype is None or check_array_dtype(dtype, "asarray") == value.dtype
     if type(value) is Tracer:
-        # Note: traced values have no memory layout, so `order` is ignored and copy=False only
-        # refuses a dtype change.
+        # A traced value's memory order is the one NumPy would give it (aliasing.layout_of).
         if not same_dtype:
             if copy_flag is False:
                 raise ValueError(_NO_COPY)
             note_weak_int_cast(value, dtype)  # a traced Python int: NumPy checks its range here
-            return astype(a, dtype)
+            return astype(a, dtype, order=order or "K")
         if value.var.aval.weak_type:
             return wrap(_strong(value))  # a fresh value: a copy too
-        return _copy_value(a) if copy_flag else a
+        if order in ("C", "F") and not layout_of(a).flags[order + "_CONTIGUOUS"]:
+            if copy_flag is False:
+                raise ValueError(_NO_COPY)
+            return _copy_value(a, order)  # NumPy copies into the order asked for
+        return _copy_value(a, order or "K") if copy_flag else a
     if same_dtype and (order in (None, "K", "A") or value.flags[order + "_CONTIGUOUS"]):
         return _copy_value(a, order or "K") if copy_flag else a
     if copy_flag is False:
@@ -486,7 +491,10 @@ def _copy_value(a, order="K"):
         # copy_p's rule keeps the layout (order "K"); a requested layout is NumPy's copy in that order.
         # (A reshape to flat and back is no copy where the strides happen to be uniform, e.g. x[::-1, ::-2].)
         return wrap(np.array(value, order=order))
-    return wrap(bind(copy_p, value))
+    result = wrap(bind(copy_p, value))
+    if type(value) is Tracer:  # NumPy's memory order of the copy, for its reshapes
+        result_layouts.copied(a, result, order)
+    return result
 
 
 @defers_to_numpy
@@ -576,7 +584,10 @@ def astype(
         )
     if dtype == x.dtype:
         return _copy_value(x, order) if copy or _is_weak_trace(value) else x
-    return wrap(bind(convert_p, value, dtype=dtype))
+    result = wrap(bind(convert_p, value, dtype=dtype))
+    if type(value) is Tracer:  # NumPy's memory order of the cast, for its reshapes
+        result_layouts.copied(x, result, order)
+    return result
 
 
 __all__ = [

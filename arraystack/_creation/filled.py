@@ -17,6 +17,8 @@ from arraystack._core.dtypes import check_array_dtype, is_host
 from arraystack._core.operands import convert_raw
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import format_shape, shape_tuple
+from arraystack._transforms import result_layouts
+from arraystack._transforms.aliasing import layout_of
 from arraystack._creation.basic import (
     _FLOAT64,
     _SCALAR_DTYPES,
@@ -63,7 +65,9 @@ def _filled(shape, value, dtype, order):
     """An array of `shape` filled with the scalar `value` (one `full`), laid out in `order`."""
     if order == "F" and len(shape) > 1:
         out = _filled(shape[::-1], value, dtype, "C")
-        return wrap(bind(transpose_p, out._value, permutation=tuple(range(len(shape)))[::-1]))
+        out = wrap(bind(transpose_p, out._value, permutation=tuple(range(len(shape)))[::-1]))
+        result_layouts.fortran(out)  # while tracing: Fortran's order, for its reshapes
+        return out
     if active.n and is_tracing():
         value = convert_raw(value, dtype)  # a typed literal; out-of-range ints raise as NumPy does
     return wrap(bind(full_p, value, shape=shape, dtype=dtype))
@@ -278,9 +282,9 @@ def _like(a, dtype, order, shape):
         a = asarray(a)
     dtype = check_array_dtype(a.dtype if dtype is None else dtype, "a *_like function")
     shape = a.shape if shape is None else shape_tuple(shape)
-    value = a._value
-    if order in ("K", "A") and type(value) is not Tracer:
-        order = "F" if value.flags.f_contiguous and not value.flags.c_contiguous else "C"
+    if order in ("K", "A"):  # a traced value's layout: the one NumPy would give it
+        layout = layout_of(a) if type(a._value) is Tracer else a._value
+        order = "F" if layout.flags.f_contiguous and not layout.flags.c_contiguous else "C"
     return dtype, shape, "F" if order == "F" else "C"
 
 

@@ -22,7 +22,8 @@ from arraystack._math.reduce import (
     unpack_out,
 )
 from arraystack._math.reduce import write as write_out
-from arraystack.ir.core import bind
+from arraystack._transforms import result_layouts
+from arraystack.ir.core import Tracer, bind
 from arraystack.ir.structural import concatenate_p, cumprod_p, cumsum_p, full_p, reshape_p
 
 if TYPE_CHECKING:
@@ -45,9 +46,14 @@ def accumulate_raw(prim, a, axis, dtype):
     return bind(prim, x, axis=ax), ax
 
 
-def store_scan(r, out):
+def store_scan(r, out, source=None):
+    """r as the result (into `out`); without out, in the memory order of `source` (the operand,
+    where the scan keeps its shape), as NumPy allocates it."""
     if out is None:
-        return wrap(r)
+        result = wrap(r)
+        if source is not None and type(r) is Tracer:
+            result_layouts.copied(source, result)
+        return result
     out = unpack_out(out)
     if tuple(out.shape) != tuple(r.shape):
         raise ValueError("provided out is the wrong size for the accumulation.")
@@ -89,7 +95,7 @@ def cumsum(
     if value is not None and dtype is None and out is None:
         return wrap(np.cumsum(value, axis))  # eager: cumsum_p's reference rule, in one call
     r, _ = accumulate_raw(cumsum_p, a, axis, dtype)
-    return store_scan(r, out)
+    return store_scan(r, out, a)
 
 
 @defers_to_numpy
@@ -124,7 +130,7 @@ def cumprod(
     cumulative_prod, prod, nancumprod, cumsum
     """
     r, _ = accumulate_raw(cumprod_p, a, axis, dtype)
-    return store_scan(r, out)
+    return store_scan(r, out, a)
 
 
 def _cumulative(prim, identity, x, axis, dtype, out, include_initial):

@@ -33,6 +33,7 @@ from arraystack._math.elementwise import (
 from arraystack._math.elementwise_math import positive
 from arraystack._math.ufunc import accelerated, composite
 from arraystack._math.ufunc_out import assign, normalize_out
+from arraystack._transforms import result_layouts
 from arraystack._transforms.aliasing import view_of
 from arraystack.ir.avals import kind_of
 from arraystack.ir import primitives as p
@@ -113,7 +114,9 @@ def where(
     result = bind(p.select_p, c, a, b)
     if type(result) is Tracer and result.var.aval.weak_type:  # NumPy's where makes an array
         result = bind(p.convert_p, result, dtype=result.var.aval.dtype)
-    return wrap(result)
+    out = wrap(result)
+    result_layouts.elementwise((condition, x, y), (out,))  # its operands' memory order, as NumPy's
+    return out
 
 
 # eager where(c, x, y) on NumPy buffers and scalars: select_p's reference rule, numpy.where, in C
@@ -410,6 +413,7 @@ def _nan_to_num(x, copy, nan, posinf, neginf):
     else:
         result = wrap(replace(x._value))
     if copy:
+        result_layouts.copied(x, result)  # NumPy's copy keeps x's memory order
         return result
     return assign(x, result)
 

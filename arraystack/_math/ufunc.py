@@ -23,6 +23,7 @@ import numpy as np
 from arraystack._core.array import _fastpath, _make, ndarray, raw, wrap, wrap_scalar
 from arraystack._core.dtypes import bfloat16_loop_operands, check_supported
 from arraystack._core.interop import call_host
+from arraystack._transforms import result_layouts
 from arraystack._core.operands import (
     array_shape,
     broadcast_raw,
@@ -195,7 +196,13 @@ def apply_ufunc(
     if weak:
         result = _python_scalar_results(result, ufunc.nout, python_operator)
     if shape is None:  # a 0-d result is NumPy's scalar, as a ufunc's always is
-        return wrap_scalar(result) if ufunc.nout == 1 else tuple(wrap_scalar(r) for r in result)
+        if ufunc.nout == 1:
+            result = wrap_scalar(result)
+        else:
+            result = tuple(wrap_scalar(r) for r in result)
+        if active.n and trace_state.top is not None:  # in its operands' memory order, as NumPy's
+            result_layouts.elementwise(args, result if ufunc.nout > 1 else (result,))
+        return result
     results = (result,) if ufunc.nout == 1 else result
     # NumPy's resolution above checked the casts into out= already
     return write_out(results, outs, mask, shape, "unsafe")

@@ -17,6 +17,7 @@ from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axis
 from arraystack._creation.basic import asarray
+from arraystack._transforms import result_layouts
 from arraystack.ir.core import Tracer, bind, is_host_dtype, is_tracing
 from arraystack.ir.primitives import convert_p, iota_p
 from arraystack.ir.sorting import argpartition_p, partition_p, searchsorted_p, sort_p
@@ -147,7 +148,10 @@ def sort(
     _check_order(order)
     x, axis = _operand_and_axis(a, axis)
     (out,) = bind(sort_p, _flip(x, axis, descending), dimension=axis, num_keys=1, kind=kind)
-    return wrap(_flip(out, axis, descending))
+    result = wrap(_flip(out, axis, descending))
+    if x is a._value:  # NumPy sorts a copy in a's memory order (order='K')
+        result_layouts.copied(a, result)
+    return result
 
 
 @defers_to_numpy

@@ -10,8 +10,9 @@ writes the new value up the chain of bases to the root, then reads every other v
 Whether an operation gives a view is NumPy's decision, taken on a layout: a NumPy array with the alias's
 shape, dtype and strides over one element of memory, which nothing reads (only shapes and strides are
 computed on it). Basic indexing, transposes, flips, real/imag always view; a reshape views where NumPy's
-`reshape(copy=False)` can. A root made while tracing is C-contiguous; an argument of a traced function is
-taken to be C-contiguous too, whatever the layout of the array the caller passed.
+`reshape(copy=False)` can. A root made while tracing is C-contiguous, unless NumPy would give it another order (an
+elementwise result in its operands' order, an argument of grad or vmap: result_layouts.py); an argument
+of a jitted function is taken to be C-contiguous, whatever the layout of the array the caller passed.
 
 Writes that cannot be functionalized raise, never lose the write: a write into a read-only view
 (broadcast_to, diagonal) raises NumPy's ValueError, and a write into an array that the traced function did
@@ -49,6 +50,7 @@ class _Link:
 _links: dict[int, _Link] = {}  # id(view) -> how it derives from its base
 _views: dict[int, dict[int, weakref.ref]] = {}  # id(base) -> {id(view): weak reference to the view}
 _born: dict[int, tuple] = {}  # id(array) -> (weak ref to it, weak ref to the trace that made it)
+_roots: dict[int, tuple] = {}  # id(array) -> (weak ref to it, its layout): not C-ordered roots
 
 
 def _forget(view_id, base_id):
@@ -77,7 +79,30 @@ def layout_of(x):
     value = x._value
     if type(value) is np.ndarray:
         return value
+    root = _roots.get(id(x))
+    if root is not None and root[0]() is x:
+        return root[1]
     return _c_layout(tuple(value.shape), np.dtype(value.dtype))
+
+
+def other_layout(x):
+    """x's layout where it may be in another order than C (a view, a root recorded by set_layout, an
+    eager array), else None: layout_of without making C's."""
+    link = _links.get(id(x))
+    if link is not None:
+        return link.layout
+    value = x._value
+    if type(value) is np.ndarray:
+        return value
+    root = _roots.get(id(x))
+    return root[1] if root is not None and root[0]() is x else None
+
+
+def set_layout(x, layout) -> None:
+    """Record `layout` as the one NumPy gives x, an array made while tracing that is no view (an
+    argument, a ufunc's result in its operands' order: result_layouts.py)."""
+    key = id(x)
+    _roots[key] = (weakref.ref(x, lambda _, k=key: _roots.pop(k, None)), layout)
 
 
 def link(view, base, read, write, layout):
@@ -163,7 +188,8 @@ def _refresh(base, chain_ids):
 
 
 def has_aliases(x) -> bool:
-    return id(x) in _links or id(x) in _views
+    """Whether x has views or is one, or has a layout of its own (then `x.shape = ...` follows it)."""
+    return id(x) in _links or id(x) in _views or id(x) in _roots
 
 
 def _reshape_raw(value, shape):
@@ -191,6 +217,9 @@ def reshape_in_place(x, shape, reshape_raw=_reshape_raw):
         ) from None
     old = wrap(x._value)
     note_made(old)
+    root = _roots.pop(id(x), None)
+    if root is not None and root[0]() is x:  # x's value keeps its layout: old's now
+        set_layout(old, root[1])
     moved = _links.pop(id(x), None)
     if moved is not None:
         _views[id(moved.base)].pop(id(x), None)

@@ -16,6 +16,7 @@ import numpy as np
 from arraystack._core.array import ndarray, raw
 from arraystack._core.array import wrap_array as wrap
 from arraystack._core.devices import beside_arguments, runs_beside_arguments
+from arraystack._transforms import result_layouts
 from arraystack.ir import tree
 from arraystack.ir.ad import forward, ops, reverse
 from arraystack.ir.ad.partial import linearize_flat
@@ -77,7 +78,10 @@ def _differentiable_call(fun, args, kwargs, argnums):
     raws = [_as_raw(x, "differentiated arguments") for x in leaves]
 
     def flat_fun(*tracers):
-        rebuilt = tree.unflatten(treedef, [wrap(t) for t in tracers])
+        wrapped = [wrap(t) for t in tracers]
+        for w, leaf in zip(wrapped, leaves):  # NumPy's strides of each argument, for its reshapes
+            result_layouts.argument(w, leaf)
+        rebuilt = tree.unflatten(treedef, wrapped)
         call_args = list(args)
         for i, value in zip(argnums, rebuilt):
             call_args[i] = value

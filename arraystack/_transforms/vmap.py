@@ -12,6 +12,7 @@ from arraystack._core.array import ndarray, raw
 from arraystack._core.array import wrap_array as wrap
 from arraystack._core.devices import runs_beside_arguments
 from arraystack._creation.basic import asarray
+from arraystack._transforms import result_layouts
 from arraystack.ir import tree
 from arraystack.ir.ad import batching, ops
 from arraystack.ir.core import (
@@ -150,6 +151,9 @@ def vmap(
 
         def run(*operands):
             call_leaves = [wrap(o) if b else orig for o, b, orig in zip(operands, batched, leaves)]
+            for w, b, orig, ax in zip(call_leaves, batched, leaves, axes):
+                if b:  # an example's strides in NumPy (orig[i]), for its reshapes
+                    result_layouts.argument(w, orig, ax)
             out = fun(*tree.unflatten(treedef, call_leaves))
             out_leaves, out_info["tree"] = tree.flatten(out)
             return [o._value if isinstance(o, ndarray) else raw(o) for o in out_leaves]

@@ -152,15 +152,28 @@ def _loss(f, xp, weights):
     return loss
 
 
+def _in_layout(a, values):
+    """`values` in an array with a's strides, so that NumPy's reshapes of it view or copy as of `a`
+    (a reshape of a transposed argument is a copy); numpy.array (a 0-d argument stays an array, as
+    a + t would be an immutable NumPy scalar) where `a` broadcasts (a zero stride) or is 0-d."""
+    if not isinstance(a, numpy.ndarray) or a.ndim == 0 or a.size == 0 or 0 in a.strides:
+        return numpy.array(values)
+    low, high = numpy.lib.array_utils.byte_bounds(a)
+    memory = numpy.empty((high - low) // a.itemsize, a.dtype)
+    start = (a.__array_interface__["data"][0] - low) // a.itemsize
+    out = numpy.lib.stride_tricks.as_strided(memory[start:], a.shape, a.strides)
+    out[...] = values
+    return out
+
+
 def _grad_against_differences(f_numpy, f_arraystack, args, weights, rng, compiled):
     argnums = tuple(range(len(args)))
     loss = _loss(f_arraystack, arraystack, weights)
     grads = [numpy.asarray(g) for g in arraystack.grad(loss, argnums=argnums)(*args)]
     directions = [rng.standard_normal(numpy.shape(a)) for a in args]
     numpy_loss = _loss(f_numpy, numpy, weights)
-    # numpy.array: a 0-d argument stays an array (a + t would be an immutable NumPy scalar)
-    plus = numpy_loss(*[numpy.array(a + STEP * t) for a, t in zip(args, directions)])
-    minus = numpy_loss(*[numpy.array(a - STEP * t) for a, t in zip(args, directions)])
+    plus = numpy_loss(*[_in_layout(a, a + STEP * t) for a, t in zip(args, directions)])
+    minus = numpy_loss(*[_in_layout(a, a - STEP * t) for a, t in zip(args, directions)])
     difference = (plus - minus) / (2 * STEP)
     analytic = _inner(grads, directions)
     problems = []

@@ -37,11 +37,12 @@ def test_a_write_into_a_read_only_argument_raises():
 
 @pytest.mark.xfail(
     strict=True,
-    reason="traced reshapes view where NumPy copies an elementwise result in another memory order (docs/guide/sharp-edges.md)",
+    reason="a jitted function's arguments count as C-contiguous (docs/guide/sharp-edges.md)",
 )
-def test_reshape_of_a_fortran_ordered_value_copies_as_in_numpy():
-    """Known class: "reshape of a value NumPy holds in another order, under tracing". y = a + 1 of a
-    transposed argument is Fortran-ordered in NumPy, so y.reshape(-1) is a copy the write misses."""
+def test_reshape_of_a_fortran_ordered_argument_under_jit():
+    """Known class: "reshape of an argument in another order, under jit". y = a + 1 of a
+    transposed argument is Fortran-ordered in NumPy, so y.reshape(-1) is a copy the write misses;
+    jit takes the argument to be C-contiguous."""
 
     def f(a):
         y = a + 1.0
@@ -52,21 +53,43 @@ def test_reshape_of_a_fortran_ordered_value_copies_as_in_numpy():
     check_program(f, lambda: [numpy.arange(6.0).reshape(2, 3).T])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="traced reshapes view where NumPy copies an elementwise result in another memory order (docs/guide/sharp-edges.md)",
-)
-def test_reshape_of_a_fortran_ordered_value_under_grad_and_vmap():
-    """Known class: "reshape of a value NumPy holds in another order, under tracing" (grad,
-    vmap)."""
+def test_reshape_of_an_elementwise_result_of_a_transpose_copies_as_in_numpy():
+    """Found by the fuzzer, fixed: x.T * 2 is Fortran-ordered in NumPy (a ufunc's result takes its
+    operands' memory order), so its reshape(-1) is a copy; traced, every result counted as
+    C-contiguous and the reshape was a view that the later write reached
+    (arraystack._transforms.result_layouts)."""
+
+    def f(a):
+        y = a.T * 2.0
+        z = y.reshape(-1)
+        y *= 3.0
+        w = np.where(y > 4.0, y, a.T).reshape(3, 2)
+        c = np.clip(a.T, 1.0, 4.0).astype(np.float32).reshape(-1)
+        d = np.copy(a.T).reshape(-1)
+        y[0, 0] = -1.0
+        return z, y, w, c, d
+
+    check_program(f, lambda: [numpy.arange(6.0).reshape(2, 3)])
+    assert_derivatives(f, [numpy.arange(1.0, 7.0).reshape(2, 3)])
+
+
+def test_reshape_of_a_fortran_ordered_argument_under_grad_and_vmap():
+    """Found by the fuzzer, fixed: grad and vmap see their arguments' strides (and an example's,
+    x[i]), so a * a of a Fortran-ordered argument is Fortran-ordered and its reshape a copy, as in
+    NumPy."""
 
     def f(a):
         y = a * a
         z = y.reshape(-1)
         y *= 0.0
-        return z
+        return (z * z).sum()
 
-    assert_derivatives(f, [numpy.arange(1.0, 7.0).reshape(2, 3).T])
+    a = numpy.asfortranarray(numpy.arange(1.0, 7.0).reshape(2, 3))
+    numpy.testing.assert_array_equal(np.grad(f)(a), 4 * a**3)
+    batch = numpy.asfortranarray(numpy.arange(1.0, 25.0).reshape(2, 3, 4))
+    got = np.vmap(f)(batch)
+    expected = numpy.array([((batch[i] ** 2).reshape(-1) ** 2).sum() for i in range(2)])
+    numpy.testing.assert_array_equal(numpy.asarray(got), expected)
 
 
 def test_in_place_add_on_a_0d_result_rebinds_as_numpy_scalars_do():

@@ -1,0 +1,140 @@
+"""The memory order NumPy gives a new array while tracing, where it is not C's: an argument's own, and the
+result of an elementwise operation (order='K') in the order of its operands.
+
+Whether `y.reshape(...)` is a view of `y` depends on y's strides (aliasing.layout_of). NumPy's ufuncs
+allocate their result in the memory order of their operands: `x.T * 2` is Fortran-ordered, so
+`(x.T * 2).reshape(-1)` is a copy, and a write through it does not reach the product. A traced root
+counts as C-contiguous unless it is recorded here (aliasing.set_layout): the results of ufuncs with an
+operand of another order (`elementwise`), and the arguments of grad, vjp, jvp and vmap, which a trace
+sees each call (`argument`). The arguments of a jitted function count as C-contiguous (its cache key
+holds their shapes and dtypes, not their strides).
+
+`k_order_strides` is NumPy's own rule (numpy/_core/src/multiarray/nditer_constr.c): an iterator over the
+broadcast operands sorts its axes from the smallest stride to the largest by a stable insertion sort in
+which, for two axes, each operand with a non-zero stride on both votes, the first vote decides and a
+vote for C's order overrides it; the result is allocated contiguous in that order. (Where every operand
+is C- or Fortran-contiguous alike, NumPy's trivial loop allocates in that order, which the sort gives
+as well.) Strides of axes of length 1 may differ from NumPy's: nothing reads them (NumPy's reshape and
+contiguity ignore them).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from arraystack._transforms.aliasing import other_layout, set_layout
+from arraystack.ir.core import Tracer
+
+
+def k_order_strides(operands, shape, itemsize) -> tuple:
+    """The strides of NumPy's result of `shape`, `itemsize` bytes per element, of an elementwise
+    operation (order='K') on operands given as (shape, strides) pairs, each broadcastable to `shape`."""
+    ndim = len(shape)
+    table = []  # per iterator axis, the last array axis first: each operand's stride (0: broadcast)
+    for axis in range(ndim - 1, -1, -1):
+        row = []
+        for op_shape, op_strides in operands:
+            k = axis - (ndim - len(op_shape))
+            row.append(0 if k < 0 or op_shape[k] == 1 else op_strides[k])
+        table.append(row)
+    order = list(range(ndim))  # iterator axes, fastest first
+    for i0 in range(1, ndim):
+        moving, place = order[i0], i0
+        for i1 in range(i0 - 1, -1, -1):
+            decided, swap = False, False
+            for s0, s1 in zip(table[moving], table[order[i1]]):
+                if s0 != 0 and s1 != 0:
+                    if abs(s1) <= abs(s0):
+                        swap = False
+                    elif not decided:
+                        swap = True
+                    decided = True
+            if decided:
+                if not swap:
+                    break
+                place = i1
+        if place != i0:
+            order[place + 1 : i0 + 1] = order[place:i0]
+            order[place] = moving
+    strides, step = [0] * ndim, itemsize
+    for j in order:
+        axis = ndim - 1 - j
+        strides[axis] = step
+        step *= shape[axis]
+    return tuple(strides)
+
+
+def _layout(x):
+    """x's layout where it may be in another order than C (an array of two or more axes), else None."""
+    from arraystack._core.array import ndarray
+
+    if type(x) is ndarray:
+        layout = other_layout(x)
+    elif type(x) is np.ndarray:
+        layout = x
+    else:
+        return None
+    return layout if layout is not None and layout.ndim >= 2 else None
+
+
+def elementwise(operands, results) -> None:
+    """Record NumPy's memory order for `results` (arrays made while tracing by an elementwise operation
+    on `operands`) where it is not C's."""
+    layouts = [layout for layout in map(_layout, operands) if layout is not None]
+    if all(layout.flags.c_contiguous for layout in layouts):
+        return
+    pairs = [(layout.shape, layout.strides) for layout in layouts]
+    for result in results:
+        value = getattr(result, "_value", None)
+        if type(value) is not Tracer or len(value.shape) < 2:
+            continue
+        shape, dtype = tuple(value.shape), np.dtype(value.dtype)
+        if 0 in shape:
+            continue
+        strides = k_order_strides(pairs, shape, dtype.itemsize)
+        layout = as_strided(np.zeros(1, dtype), shape, strides, writeable=False)
+        if not layout.flags.c_contiguous:
+            set_layout(result, layout)
+
+
+def argument(wrapped, given, axis=None) -> None:
+    """Record the memory order of `given` (an argument of grad, vjp, jvp or vmap) for `wrapped`, the
+    traced array standing for it; `axis`: the axis vmap maps over (each example is given[i])."""
+    layout = given if type(given) is np.ndarray else _layout(given)
+    if layout is None or type(getattr(wrapped, "_value", None)) is not Tracer:
+        return
+    if axis is not None:
+        if layout.shape[axis] == 0:
+            return
+        layout = np.moveaxis(layout, axis, 0)[0]
+    if layout.ndim >= 2 and not layout.flags.c_contiguous:
+        set_layout(wrapped, layout)
+
+
+def copied(source, result, order="K") -> None:
+    """Record NumPy's memory order for `result`, a copy (or cast) of `source` made while tracing in
+    `order`: 'K' keeps source's order, 'F' and 'A' (source Fortran-contiguous) give Fortran's."""
+    if order == "F":
+        fortran(result)
+        return
+    layout = _layout(source) if order != "C" else None
+    if layout is None:
+        return
+    if order == "K":
+        elementwise((source,), (result,))
+    elif layout.flags.f_contiguous and not layout.flags.c_contiguous:
+        fortran(result)
+
+
+def fortran(result) -> None:
+    """Record Fortran's order for `result`, an array made while tracing (np.zeros(..., order="F"))."""
+    value = getattr(result, "_value", None)
+    if type(value) is not Tracer or len(value.shape) < 2 or 0 in value.shape:
+        return
+    strides, step = [], np.dtype(value.dtype).itemsize
+    for d in value.shape:
+        strides.append(step)
+        step *= d
+    zero = np.zeros(1, np.dtype(value.dtype))
+    set_layout(result, as_strided(zero, tuple(value.shape), tuple(strides), writeable=False))

@@ -1,0 +1,155 @@
+"""NumPy's memory order of new arrays while tracing (arraystack._transforms.result_layouts): the rule for
+an elementwise result's strides against NumPy's own ufuncs on random layouts, and programs whose
+reshapes view or copy by that order, against NumPy as the oracle (tests/fuzz/tiers.check_program)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy
+import pytest
+
+import arraystack
+from arraystack._transforms.result_layouts import k_order_strides
+from tests.fuzz.tiers import check_program
+
+np = numpy  # each program's `np` is rebound to the module under test
+
+
+def _random_operand(rng):
+    ndim = rng.randint(0, 4)
+    shape = [rng.choice([1, 2, 3, 4]) for _ in range(ndim)]
+    dtype = rng.choice([numpy.float64, numpy.float32, numpy.int8])
+    base = numpy.zeros([n * rng.choice([1, 2]) for n in shape], dtype)
+    if ndim >= 2 and rng.random() < 0.3:
+        base = numpy.asfortranarray(base)
+    key = tuple(
+        slice(None, None, rng.choice([1, 2, -1, -2])) if rng.random() < 0.4 else slice(None)
+        for _ in range(ndim)
+    )
+    view = base[key]
+    if ndim >= 2 and rng.random() < 0.4:
+        view = view.transpose(rng.sample(range(ndim), ndim))
+    if ndim and view.shape[-1] and rng.random() < 0.2:
+        view = numpy.broadcast_to(view[..., :1], view.shape[:-1] + (3,))
+    return view
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_elementwise_strides_are_numpys(seed):
+    """The strides of every axis longer than 1 (NumPy's reshape and contiguity read no others)."""
+    rng = random.Random(seed)
+    checked = 0
+    while checked < 500:
+        operands = [_random_operand(rng) for _ in range(rng.randint(1, 3))]
+        try:
+            shape = numpy.broadcast_shapes(*(o.shape for o in operands))
+        except ValueError:
+            continue
+        if 0 in shape:
+            continue
+        if len(operands) == 3:
+            result = numpy.where(operands[0] > 0, operands[1], operands[2])
+        elif len(operands) == 2:
+            result = numpy.add(*operands)
+        else:
+            result = numpy.negative(operands[0])
+        got = k_order_strides([(o.shape, o.strides) for o in operands], shape, result.itemsize)
+        long = [k for k, n in enumerate(shape) if n != 1]
+        assert [got[k] for k in long] == [result.strides[k] for k in long], (
+            [(o.shape, o.strides) for o in operands],
+            result.strides,
+            got,
+        )
+        checked += 1
+
+
+def transposed_product(a):
+    y = a.T * 2.0
+    z = y.reshape(-1)  # NumPy: a copy (y is Fortran-ordered)
+    y += 1.0
+    return z, y
+
+
+def kept_by_astype_and_copy(a):
+    c = a.T.astype(np.float32)
+    d = np.copy(a.T)
+    e = np.array(a.T)
+    views = [c.reshape(-1), d.reshape(-1), e.reshape(-1)]
+    c[0, 0] = d[0, 0] = e[0, 0] = -5
+    return tuple(views) + (c, d, e)
+
+
+def made_c_ordered(a):
+    y = (a.T + 1.0).copy()  # ndarray.copy: C order
+    z = np.asarray(a.T * 1.0, order="C")  # a copy into C order
+    u, w = y.reshape(-1), z.reshape(-1)  # views
+    y[0, 0] = z[0, 0] = 7.0
+    return u, w
+
+
+def fortran_copy(a):
+    y = np.copy(a + 1.0, order="F")
+    z = y.reshape(-1)  # a copy
+    y[1, 1] = 0.0
+    return z, y
+
+
+def mixed_orders(a):
+    y = a + a.T.T  # C and C
+    z = a.T * a.T + 1.0  # Fortran and Fortran
+    w = z.reshape(-1)
+    z[0, 1] = -3.0
+    u = (a.T + np.ones((3, 2))).reshape(-1)  # Fortran and C: C wins, a view
+    return y, w, u
+
+
+def kept_by_sort_scans_and_likes(a):
+    made = [
+        np.sort(a.T, axis=0),
+        np.cumsum(a.T, axis=1),
+        np.nan_to_num(a.T),
+        np.zeros_like(a.T),
+        np.full_like(a.T, 2.0),
+        np.zeros((3, 2), order="F"),
+    ]
+    views = [m.reshape(-1) for m in made]  # copies: each is Fortran-ordered in NumPy
+    for m in made:
+        m[0, 1] = -1.0
+    return tuple(views) + tuple(made)
+
+
+def shape_set_on_a_fortran_result(a):
+    y = a.T * 3.0
+    y.shape = (3, 2)  # the same shape: fine
+    t = y.reshape(2, 3)  # a copy
+    y[0, 0] = 0.0
+    return t, y
+
+
+@pytest.mark.parametrize(
+    "f",
+    [
+        transposed_product,
+        kept_by_astype_and_copy,
+        made_c_ordered,
+        fortran_copy,
+        mixed_orders,
+        kept_by_sort_scans_and_likes,
+        shape_set_on_a_fortran_result,
+    ],
+)
+def test_reshapes_of_results_view_or_copy_as_numpys(f):
+    check_program(f, lambda: [numpy.arange(6.0).reshape(2, 3)])
+
+
+def test_setting_the_shape_of_a_fortran_ordered_result_raises_as_numpys():
+    def f(a):
+        y = a.T * 3.0
+        y.shape = (6,)
+        return y
+
+    with pytest.raises(AttributeError, match="Incompatible shape"):
+        f(numpy.arange(6.0).reshape(2, 3))
+    with pytest.raises(AttributeError, match="Incompatible shape"):
+        arraystack.jit(f)(arraystack.arange(6.0).reshape(2, 3))
