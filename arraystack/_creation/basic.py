@@ -24,7 +24,7 @@ from arraystack._core.dtypes import (
 )
 from arraystack._core.overrides import defers_to_numpy, numpy_subclass
 from arraystack._transforms import result_layouts
-from arraystack._transforms.aliasing import layout_of
+from arraystack._transforms.aliasing import layout_of, note_layout_decision
 from arraystack.ir.core import Tracer, active, bind, device_namespaces, is_tracing, user_line
 from arraystack.ir.primitives import convert_p, copy_p
 from arraystack.ir.structural import reshape_p
@@ -206,6 +206,8 @@ def _asarray_ndarray(a, dtype, order, copy_flag):
             return astype(a, dtype, order=order or "K")
         if value.var.aval.weak_type:
             return wrap(_strong(value))  # a fresh value: a copy too
+        if order in ("C", "F"):
+            note_layout_decision()
         if order in ("C", "F") and not layout_of(a).flags[order + "_CONTIGUOUS"]:
             if copy_flag is False:
                 raise ValueError(_NO_COPY)

@@ -18,7 +18,7 @@ from arraystack._core.operands import convert_raw
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import format_shape, shape_tuple
 from arraystack._transforms import result_layouts
-from arraystack._transforms.aliasing import layout_of
+from arraystack._transforms.aliasing import layout_of, note_layout_decision
 from arraystack._creation.basic import (
     _FLOAT64,
     _SCALAR_DTYPES,
@@ -283,6 +283,8 @@ def _like(a, dtype, order, shape):
     dtype = check_array_dtype(a.dtype if dtype is None else dtype, "a *_like function")
     shape = a.shape if shape is None else shape_tuple(shape)
     if order in ("K", "A"):  # a traced value's layout: the one NumPy would give it
+        if type(a._value) is Tracer:
+            note_layout_decision()
         layout = layout_of(a) if type(a._value) is Tracer else a._value
         order = "F" if layout.flags.f_contiguous and not layout.flags.c_contiguous else "C"
     return dtype, shape, "F" if order == "F" else "C"

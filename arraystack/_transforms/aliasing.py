@@ -22,6 +22,8 @@ view of one, raises WriteOutsideTraceError naming the line. Nothing is changed w
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import weakref
 
 import numpy as np
@@ -51,6 +53,49 @@ _links: dict[int, _Link] = {}  # id(view) -> how it derives from its base
 _views: dict[int, dict[int, weakref.ref]] = {}  # id(base) -> {id(view): weak reference to the view}
 _born: dict[int, tuple] = {}  # id(array) -> (weak ref to it, weak ref to the trace that made it)
 _roots: dict[int, tuple] = {}  # id(array) -> (weak ref to it, its layout): not C-ordered roots
+
+
+class LayoutUse:
+    """What a trace did that makes its result depend on its arguments' memory layouts: a view-or-copy
+    decision taken on a layout (`decided`) and a write that could show it (`wrote`)."""
+
+    __slots__ = ("decided", "wrote")
+
+    def __init__(self):
+        self.decided = self.wrote = False
+
+    @property
+    def matters(self) -> bool:
+        return self.decided and self.wrote
+
+
+_recording = threading.local()  # .uses: the LayoutUse of each trace recording, innermost last
+
+
+@contextlib.contextmanager
+def recording_layout_use():
+    """A LayoutUse filled in while the block traces (jit: whether its cache entry must be keyed by
+    its arguments' layouts as well)."""
+    uses = getattr(_recording, "uses", None)
+    if uses is None:
+        uses = _recording.uses = []
+    use = LayoutUse()
+    uses.append(use)
+    try:
+        yield use
+    finally:
+        uses.pop()
+
+
+def note_layout_decision() -> None:
+    """A view or a copy was chosen by a traced value's layout (a reshape, `x.shape = ...`)."""
+    for use in getattr(_recording, "uses", ()):
+        use.decided = True
+
+
+def _note_write() -> None:
+    for use in getattr(_recording, "uses", ()):
+        use.wrote = True
 
 
 def _forget(view_id, base_id):
@@ -150,6 +195,7 @@ def rebind(x, value, what="an in-place update") -> None:
     if trace is None:
         x._value = value
         return
+    _note_write()
     chain = [x]
     link_ = _links.get(id(x))
     while link_ is not None:
@@ -208,6 +254,8 @@ def reshape_in_place(x, shape, reshape_raw=_reshape_raw):
             f"setting the shape at {user_line()} changes an array that the traced function did not "
             "create; reshape a copy instead (a = a.reshape(...))"
         )
+    note_layout_decision()
+    _note_write()  # x changes shape: as a write, its outcome may depend on the layout
     try:
         layout = np.reshape(layout_of(x), shape, copy=False)
     except ValueError:
@@ -324,6 +372,8 @@ def view_of(base, prim, **params):
             out = wrap(bind(p.copy_p, out._value))
         return mark(out)
     if active.n and current_trace() is not None:
+        if prim is s.reshape_p:
+            note_layout_decision()
         layout = _VIEW_LAYOUTS[prim](layout_of(base), params)
         if layout is not None:
             link(out, base, lambda b: bind(prim, b, **params), _VIEW_WRITES[prim](params), layout)

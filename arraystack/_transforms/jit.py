@@ -23,6 +23,8 @@ from arraystack._core.array import _make, ndarray, wrap_array as wrap
 from arraystack._core.devices import buffer_devices as _buffer_devices
 from arraystack._core.config import config
 from arraystack._core.devices import backend_of_arguments
+from arraystack._transforms import result_layouts
+from arraystack._transforms.aliasing import recording_layout_use
 from arraystack._transforms.jit_arguments import (
     IntegerChecks,
     _describe_change,
@@ -31,6 +33,7 @@ from arraystack._transforms.jit_arguments import (
     adopt,
     donated_leaves,
     is_static_position,
+    layout_key,
     split_arguments,
 )
 from arraystack._transforms.jit_cache import Specializations
@@ -163,6 +166,7 @@ class JitFunction(_JitBase):
             static,
             self.passes if self.passes is not None else tuple(_passes.PIPELINE),
             None if self.placement is None else self.placement.key,
+            tuple(map(layout_key, leaves)),
             backend,
         )
         return key, leaves
@@ -232,7 +236,8 @@ class JitFunction(_JitBase):
             entry.checks(leaves, buffers)
         if entry.written:  # arguments the function writes in place: checked now, written back after
             check_writable(entry.written, leaves)
-        elif self._plain and not kwargs:
+        elif self._plain and not kwargs and not entry.layout_sensitive:
+            # (the fast key has no strides: an entry whose result depends on them is not served there)
             fast_key = _fast_key(args)
             if fast_key is not None:
                 self._specs.put_fast(fast_key, entry)
@@ -244,7 +249,7 @@ class JitFunction(_JitBase):
             outs = write_back(entry.written, leaves, outs)
         return _finish(entry, outs)
 
-    def _trace(self, args, kwargs, weak_int_casts=None, written=None):
+    def _trace(self, args, kwargs, weak_int_casts=None, written=None, layout_use=None):
         """Trace with the dynamic leaves abstract; returns (graph, consts, out_tree). The graph's outputs
         are the function's, then the new values of the arguments it wrote in place, whose positions
         among the leaves are appended to `written`."""
@@ -256,6 +261,8 @@ class JitFunction(_JitBase):
 
         def body(*tracers):
             wrapped = [wrap(t) for t in tracers]
+            for w, leaf in zip(wrapped, leaves):  # NumPy's strides of each argument, for its reshapes
+                result_layouts.argument(w, leaf)
             rebuilt_args, rebuilt_kwargs = tree.unflatten(treedef, wrapped)
             call_args = [
                 args[i] if a is None and is_static_position(self, i, len(args)) else a
@@ -274,7 +281,10 @@ class JitFunction(_JitBase):
                 written.extend(changed)
             return results + [wrapped[k]._value for k in changed]
 
-        graph, consts = trace_graph(body, avals, weak_int_casts)
+        with recording_layout_use() as use:
+            graph, consts = trace_graph(body, avals, weak_int_casts)
+        if layout_use is not None:
+            layout_use.append(use)
         return graph, consts, out_tree[0]
 
     def _build(self, key, args, kwargs):
@@ -297,8 +307,8 @@ class JitFunction(_JitBase):
                 getattr(self.fun, "__qualname__", self.fun),
                 reason,
             )
-        casts, written = [], []
-        graph, consts, out_tree = self._trace(args, kwargs, casts, written)
+        casts, written, layout_use = [], [], []
+        graph, consts, out_tree = self._trace(args, kwargs, casts, written, layout_use)
         backend = key[-1]
         target = backend_named(backend)
         report = PassReport()
@@ -317,6 +327,7 @@ class JitFunction(_JitBase):
         lowered = Lowered(graph, optimized, report, backend)
         entry = _Entry(executable, out_tree, consts, captures, lowered, checks)
         entry.written = tuple(written)
+        entry.layout_sensitive = layout_use[0].matters  # a write that a layout's view or copy shows
         if pending is not None:
             entry.tier = 0
             entry.pending = pending

@@ -114,6 +114,15 @@ def _leaf_buffer(leaf, aval):
     return np.asarray(leaf, aval.dtype)  # scalars: 0-d arrays of their (weak) dtype
 
 
+def layout_key(leaf):
+    """The strides of an argument NumPy holds in another order than C (where a reshape of it, or of a
+    result in its order, may copy where C's views), else None: part of the cache key."""
+    value = leaf._value if type(leaf) is ndarray else leaf
+    if type(value) is not np.ndarray or value.ndim < 2 or value.flags.c_contiguous:
+        return None
+    return value.strides
+
+
 def _static_key(value, where):
     try:
         hash(value)
@@ -167,7 +176,7 @@ def _describe_change(old, new) -> str:
     if old is None:
         return "first call"
     parts = ["code", "argument structure", "argument shapes/dtypes", "static arguments"]
-    parts += ["optimizer passes", "placement", "backend"]
+    parts += ["optimizer passes", "placement", "argument memory layouts", "backend"]
     changed = [name for name, a, b in zip(parts, old, new) if a != b]
     if "argument shapes/dtypes" in changed:
         pairs = [f"{a.str_short()} -> {b.str_short()}" for a, b in zip(old[2], new[2]) if a != b]

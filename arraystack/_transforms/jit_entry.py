@@ -45,6 +45,7 @@ class _Entry:
         self.fast_keys: list = []  # and those of the C fast path it is stored under
         self.changed = ""  # what made current_consts() ask for a retrace
         self.written = ()  # the argument leaves the function writes in place (jit_writeback.py)
+        self.layout_sensitive = False  # its result depends on its arguments' strides (jit._build)
 
     def switch(self, executable):
         """Run `executable` from now on (a backend's compiled tier replacing its first one)."""

@@ -48,13 +48,6 @@ def _namespace(program, arguments):
     return env, None
 
 
-def _reshape_of_argument_layout(program, arguments) -> bool:
-    """A reshape, a write, and an argument in another layout than C."""
-    reshapes = any(stmt.op in ("reshape", "setitem_reshape") for stmt in program.stmts)
-    layouts = any(spec.layout != "C" for spec in program.inputs)
-    return reshapes and layouts and _writes(program, arguments)
-
-
 def _mean_of_nothing(program, arguments) -> bool:
     """A mean (var, std) in the program and a value of no elements in NumPy's run of it."""
     if not {"mean", "var", "std", "nanmean", "nanvar", "nanstd", "average"} & set(program.ops()):
@@ -114,16 +107,6 @@ SHARP_EDGES = [
 ]
 
 KNOWN = [
-    KnownFailure(
-        "reshape of an argument in another order, under jit",
-        "documented (docs/guide/sharp-edges.md): a jitted function's arguments count as "
-        "C-contiguous (its cache key holds shapes and dtypes, not strides), so a reshape of a "
-        "transposed or Fortran-ordered argument, or of an elementwise result of one, is a view "
-        "where NumPy copies, and a later write reaches both",
-        JIT_TIERS + ("grad under jit",),
-        "",
-        _reshape_of_argument_layout,
-    ),
     KnownFailure(
         "the tangent of a mean of no elements is NaN",
         "a mean over an axis of length 0 is NaN (0/0) and so is its tangent, as in JAX "

@@ -35,14 +35,10 @@ def test_a_write_into_a_read_only_argument_raises():
     check_program(f, lambda: [numpy.broadcast_to(numpy.ones(2), (3, 2))])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a jitted function's arguments count as C-contiguous (docs/guide/sharp-edges.md)",
-)
 def test_reshape_of_a_fortran_ordered_argument_under_jit():
-    """Known class: "reshape of an argument in another order, under jit". y = a + 1 of a
-    transposed argument is Fortran-ordered in NumPy, so y.reshape(-1) is a copy the write misses;
-    jit takes the argument to be C-contiguous."""
+    """Found by the fuzzer, fixed: y = a + 1 of a transposed argument is Fortran-ordered in NumPy, so
+    y.reshape(-1) is a copy the write misses; jit took every argument to be C-contiguous. A jitted
+    function whose writes can show its arguments' layouts is now keyed by their strides."""
 
     def f(a):
         y = a + 1.0

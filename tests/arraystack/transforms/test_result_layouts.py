@@ -153,3 +153,31 @@ def test_setting_the_shape_of_a_fortran_ordered_result_raises_as_numpys():
         f(numpy.arange(6.0).reshape(2, 3))
     with pytest.raises(AttributeError, match="Incompatible shape"):
         arraystack.jit(f)(arraystack.arange(6.0).reshape(2, 3))
+
+
+def test_a_jitted_function_is_keyed_by_its_arguments_layouts_where_they_show():
+    """A function whose write shows whether a reshape of its argument's sum viewed or copied gives
+    NumPy's result for C-, Fortran-ordered and transposed arguments, one trace per layout; a function
+    with no write is traced once for both, and served by the fast path."""
+
+    def f(a):
+        y = a + 1.0
+        z = y.reshape(-1)
+        y *= 2.0
+        return z
+
+    jitted = arraystack.jit(f)
+    c = numpy.arange(6.0).reshape(2, 3)
+    calls = [c, numpy.asfortranarray(c), c, numpy.arange(6.0).reshape(3, 2).T, c]
+    for a in calls:
+        numpy.testing.assert_array_equal(numpy.asarray(jitted(a)), f(a))
+    assert jitted.stats()["traces"] == 2  # F and the transpose have the same strides
+    assert "argument memory layouts" in jitted.stats()["retrace_reasons"][-1]
+
+    def g(a):
+        return (a * 2.0).reshape(-1)
+
+    jitted = arraystack.jit(g)
+    for a in calls:
+        numpy.testing.assert_array_equal(numpy.asarray(jitted(a)), g(a))
+    assert jitted.stats()["traces"] == 1
