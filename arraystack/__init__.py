@@ -48,7 +48,7 @@ _io/             input and output
 _transforms/     function transformations
     jit.py and jit_arguments.py, jit_cache.py, jit_captures.py, jit_entry.py, jit_lowered.py,
     jit_placement.py, jit_writeback.py, aliasing.py (views while tracing), result_layouts.py
-    (NumPy's memory order of traced results), traced_scalars.py, tiering.py;
+    (NumPy's memory order of traced results), traced_scalars.py, scan_unroll.py, tiering.py;
     make_graph.py, abstract.py (ShapeDtypeStruct, eval_shape), device_put.py (device_put,
     block_until_ready); autodiff.py (grad, vjp, jvp, linearize), jacobian.py, custom.py (custom rules,
     checkpoint), vmap.py, control.py (cond, switch, while_loop, fori_loop, scan), functional.py

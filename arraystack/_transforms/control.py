@@ -17,6 +17,7 @@ from arraystack._core.array import is_tracing, ndarray, raw, wrap_array as wrap
 from arraystack._core.devices import host_values
 from arraystack._core.dtypes import result_type
 from arraystack._core.operands import broadcast_raw, convert_raw
+from arraystack._transforms.scan_unroll import unroll_count, unrolled_scan
 from arraystack.ir import tree
 from arraystack.ir.avals import ShapedArray, aval_of_concrete
 from arraystack.ir.control import scan_p, switch_p, while_p
@@ -337,7 +338,12 @@ def while_loop(
 
 
 def fori_loop(
-    lower: ArrayLike, upper: ArrayLike, body_fun: Callable[[Any, PyTree], PyTree], init_val: PyTree
+    lower: ArrayLike,
+    upper: ArrayLike,
+    body_fun: Callable[[Any, PyTree], PyTree],
+    init_val: PyTree,
+    *,
+    unroll: int | bool | None = None,
 ) -> PyTree:
     """Run ``for i in range(lower, upper): val = body_fun(i, val)``, traceable under jit.
 
@@ -349,6 +355,9 @@ def fori_loop(
         ``(i, carry) -> carry`` of the same structure, shapes and dtypes.
     init_val : pytree
         The initial carry.
+    unroll : int or bool, optional
+        Iterations of `body_fun` per iteration of the recorded loop (True: all), as `scan`'s;
+        the bounds must then be Python ints (known while tracing).
 
     Returns
     -------
@@ -372,6 +381,11 @@ def fori_loop(
     array(6.5)
     """
     lo, hi = (raw(b) if isinstance(b, ndarray) else b for b in (lower, upper))
+    if unroll is not None and (type(lo) is Tracer or type(hi) is Tracer):
+        raise ValueError(
+            "fori_loop can only unroll (`unroll=`) a loop whose bounds are known while tracing "
+            "(Python ints); these are traced values"
+        )
     if not is_tracing():
         val = init_val
         for i in range(int(host_values(lo)), int(host_values(hi))):
@@ -389,7 +403,8 @@ def fori_loop(
             return (i + 1, body_fun(i, val)), None
 
         trips = max(int(host_values(hi)) - int(host_values(lo)), 0)
-        return scan(step, (start, init_val), length=trips)[0][1]
+        unrolled = 1 if unroll is None else unroll
+        return scan(step, (start, init_val), length=trips, unroll=unrolled)[0][1]
 
     def loop_cond(state):
         i, n, _ = state
@@ -408,6 +423,7 @@ def scan(
     xs: PyTree = None,
     length: int | None = None,
     reverse: bool = False,
+    unroll: int | bool = 1,
 ) -> tuple[PyTree, PyTree]:
     """Loop ``carry, y = f(carry, x)`` over the leading axis of `xs`, stacking the `y` values.
 
@@ -423,6 +439,10 @@ def scan(
         The number of iterations (required when `xs` is None).
     reverse : bool, optional
         Scan from the last element to the first.
+    unroll : int or bool, optional
+        Iterations of the body per iteration of the recorded loop (True: all of them): the program
+        holds that many copies of the body, which the optimizer fuses across. The values are the
+        same.
 
     Returns
     -------
@@ -460,6 +480,9 @@ def scan(
             f"scan got inconsistent lengths {sorted(sizes)} (xs leading axes and length=)"
         )
     n = sizes.pop()
+    k = unroll_count(unroll, n)
+    if k > 1:
+        return unrolled_scan(scan, f, init, xs_leaves, xs_tree, n, k, bool(reverse))
     carry_avals = [_aval(leaf, "carry") for leaf in init_leaves]
     x_avals = [a.update(shape=a.shape[1:]) for a in (_aval(x, "xs") for x in xs_leaves)]
     nc = len(carry_avals)
