@@ -51,8 +51,8 @@ def store_scan(r, out, source=None):
     where the scan keeps its shape), as NumPy allocates it."""
     if out is None:
         result = wrap(r)
-        if source is not None and type(r) is Tracer:
-            result_layouts.copied(source, result)
+        if source is not None and type(r) is Tracer:  # NumPy's accumulate: its operand's order
+            result_layouts.elementwise((source,), (result,))
         return result
     out = unpack_out(out)
     if tuple(out.shape) != tuple(r.shape):

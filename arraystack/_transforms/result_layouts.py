@@ -114,17 +114,36 @@ def argument(wrapped, given, axis=None) -> None:
 
 def copied(source, result, order="K") -> None:
     """Record NumPy's memory order for `result`, a copy (or cast) of `source` made while tracing in
-    `order`: 'K' keeps source's order, 'F' and 'A' (source Fortran-contiguous) give Fortran's."""
+    `order` (np.copy, astype, sort's copy, *_like): 'K' keeps source's order, by NumPy's rule for a
+    new array like another (`like_strides`), 'F' and 'A' (source Fortran-contiguous) give Fortran's."""
     if order == "F":
         fortran(result)
         return
     layout = _layout(source) if order != "C" else None
-    if layout is None:
+    if layout is None or layout.flags.c_contiguous:
         return
-    if order == "K":
-        elementwise((source,), (result,))
-    elif layout.flags.f_contiguous and not layout.flags.c_contiguous:
+    if layout.flags.f_contiguous:
         fortran(result)
+    elif order == "K":
+        value = getattr(result, "_value", None)
+        if type(value) is Tracer and tuple(value.shape) == layout.shape and 0 not in layout.shape:
+            dtype = np.dtype(value.dtype)
+            strides = like_strides(layout.strides, layout.shape, dtype.itemsize)
+            set_layout(
+                result, as_strided(np.zeros(1, dtype), layout.shape, strides, writeable=False)
+            )
+
+
+def like_strides(strides, shape, itemsize) -> tuple:
+    """The strides of NumPy's copy in order 'K' (np.copy, astype, empty_like: PyArray_NewLikeArray) of
+    an array with `strides` that is neither C- nor Fortran-contiguous: its axes from the largest
+    |stride| to the smallest (a broadcast axis, stride 0, last), ties in axis order."""
+    order = sorted(range(len(shape)), key=lambda i: -abs(strides[i]))
+    out, step = [0] * len(shape), itemsize
+    for i in reversed(order):
+        out[i] = step
+        step *= shape[i]
+    return tuple(out)
 
 
 def fortran(result) -> None:

@@ -69,6 +69,19 @@ def test_reshape_of_an_elementwise_result_of_a_transpose_copies_as_in_numpy():
     assert_derivatives(f, [numpy.arange(1.0, 7.0).reshape(2, 3)])
 
 
+def test_reshape_of_a_copy_of_a_broadcast_argument_copies_as_in_numpy():
+    """Fuzz program 370138: np.copy of a broadcast array puts the broadcast axis fastest (NumPy's
+    rule for a new array like another), so the copy's reshape(-1) copies and the write misses it."""
+
+    def f(a0):
+        v0 = np.copy(a0)
+        v0 += a0
+        v0.reshape(-1)[0] = 2.0
+        return v0
+
+    check_program(f, lambda: [numpy.broadcast_to(numpy.array([[[-0.25, -2.5, 1.0]]]), (3, 1, 3))])
+
+
 def test_reshape_of_a_fortran_ordered_argument_under_grad_and_vmap():
     """Found by the fuzzer, fixed: grad and vmap see their arguments' strides (and an example's,
     x[i]), so a * a of a Fortran-ordered argument is Fortran-ordered and its reshape a copy, as in

@@ -119,6 +119,18 @@ def kept_by_sort_scans_and_likes(a):
     return tuple(views) + tuple(made)
 
 
+def copies_of_broadcasts_and_reversals(a):
+    b = np.broadcast_to(a, (3, 2, 3))
+    c = np.copy(b)  # NumPy: the broadcast axis fastest, so not C-contiguous
+    r = a[::-1, ::-1].astype(np.float32)  # C-contiguous: the reshape views
+    d, e = c.reshape(-1), r.reshape(-1)
+    c[0, 0, 0] = r[0, 0] = -1.0
+    s = np.cumsum(b, axis=1)  # accumulate allocates as ufuncs do: C order here
+    t = s.reshape(-1)
+    s[0, 0, 0] = -2.0
+    return d, e, c, r, t
+
+
 def shape_set_on_a_fortran_result(a):
     y = a.T * 3.0
     y.shape = (3, 2)  # the same shape: fine
@@ -136,6 +148,7 @@ def shape_set_on_a_fortran_result(a):
         fortran_copy,
         mixed_orders,
         kept_by_sort_scans_and_likes,
+        copies_of_broadcasts_and_reversals,
         shape_set_on_a_fortran_result,
     ],
 )
