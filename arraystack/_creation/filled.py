@@ -275,6 +275,13 @@ def empty(
     return zeros(shape, dtype, order, device=device)
 
 
+def _in_order_of(a, out, order):
+    """out, a *_like result of `a`, in NumPy's memory order for it (result_layouts.like)."""
+    if isinstance(a, ndarray) and out.shape == a.shape:
+        return result_layouts.like(a, out, order)
+    return out
+
+
 def _like(a, dtype, order, shape):
     """dtype, shape and memory order of a *_like result."""
     _check_order(order)
@@ -333,10 +340,11 @@ def full_like(
     target = _placed(device, _device_buffer(a))
     if target is not None:
         return _devices.create_on(target, full_like, a, fill_value, dtype, order, subok, shape)
+    given = order
     dtype, shape, order = _like(a, dtype, order, shape)
     if is_host(dtype):
         return _host_filled("full", shape, dtype, order, fill_value)
-    return full(shape, fill_value, dtype, order)
+    return _in_order_of(a, full(shape, fill_value, dtype, order), given)
 
 
 @defers_to_numpy
@@ -379,10 +387,11 @@ def zeros_like(
     target = _placed(device, _device_buffer(a))
     if target is not None:
         return _devices.create_on(target, zeros_like, a, dtype, order, subok, shape)
+    given = order
     dtype, shape, order = _like(a, dtype, order, shape)
     if is_host(dtype):
         return _host_filled("zeros", shape, dtype, order)
-    return _filled(shape, 0, dtype, order)
+    return _in_order_of(a, _filled(shape, 0, dtype, order), given)
 
 
 @defers_to_numpy
@@ -428,10 +437,11 @@ def ones_like(
     target = _placed(device, _device_buffer(a))
     if target is not None:
         return _devices.create_on(target, ones_like, a, dtype, order, subok, shape)
+    given = order
     dtype, shape, order = _like(a, dtype, order, shape)
     if is_host(dtype):
         return _host_filled("ones", shape, dtype, order)
-    return _filled(shape, 1, dtype, order)
+    return _in_order_of(a, _filled(shape, 1, dtype, order), given)
 
 
 @defers_to_numpy

@@ -412,9 +412,8 @@ def _nan_to_num(x, copy, nan, posinf, neginf):
         result = wrap(bind(p.complex_p, replace(real(x)._value), replace(imag(x)._value)))
     else:
         result = wrap(replace(x._value))
-    if copy:
-        result_layouts.copied(x, result)  # NumPy's copy keeps x's memory order
-        return result
+    if copy:  # NumPy's copy keeps x's memory order
+        return result_layouts.like(x, result)
     return assign(x, result)
 
 

@@ -157,3 +157,28 @@ def fortran(result) -> None:
         step *= d
     zero = np.zeros(1, np.dtype(value.dtype))
     set_layout(result, as_strided(zero, tuple(value.shape), tuple(strides), writeable=False))
+
+
+def like(source, result, order="K"):
+    """`result`, a new array of source's shape (a *_like function's, nan_to_num's), in the memory
+    order NumPy gives a new array like `source`: eagerly in a buffer of that order, while tracing
+    recorded (`copied`)."""
+    from arraystack._core.array import ndarray, wrap
+
+    value = result._value
+    given = source._value if type(source) is ndarray else source
+    if type(value) is Tracer:
+        copied(source, result, order)
+        return result
+    if (
+        type(value) is np.ndarray
+        and type(given) is np.ndarray
+        and order in ("K", "A")
+        and value.shape == given.shape
+        and given.ndim >= 2
+        and not given.flags.c_contiguous
+    ):
+        out = np.empty_like(given, dtype=value.dtype, order=order)
+        out[...] = value
+        return wrap(out)
+    return result

@@ -194,3 +194,39 @@ def test_a_jitted_function_is_keyed_by_its_arguments_layouts_where_they_show():
     for a in calls:
         numpy.testing.assert_array_equal(numpy.asarray(jitted(a)), g(a))
     assert jitted.stats()["traces"] == 1
+
+
+LAYOUTS = {
+    "broadcast": lambda: numpy.broadcast_to(numpy.arange(15.0).reshape(1, 5, 3), (3, 5, 3)),
+    "permuted": lambda: numpy.arange(60.0).reshape(3, 4, 5).transpose(1, 0, 2)[:, :, ::2],
+    "fortran": lambda: numpy.asfortranarray(numpy.arange(60.0).reshape(3, 4, 5)),
+    "reversed": lambda: numpy.arange(60.0).reshape(3, 4, 5)[::-1, :, ::-1],
+}
+NEW_ARRAYS = {
+    "copy": "np.copy(a)",
+    "array": "np.array(a)",
+    "astype": "a.astype(np.float32)",
+    "sort": "np.sort(a, axis=1)",
+    "cumsum": "np.cumsum(a, axis=1)",
+    "nan_to_num": "np.nan_to_num(a)",
+    "negative": "np.negative(a)",
+    "where": "np.where(a > 2, a, 0.0)",
+    "clip": "np.clip(a, 1, 4)",
+    "zeros_like": "np.zeros_like(a) + a",
+    "ones_like": "np.ones_like(a)",
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@pytest.mark.parametrize("made", sorted(NEW_ARRAYS))
+def test_new_arrays_from_arguments_in_any_layout(made, layout):
+    """Each way of making a new array from an argument of each layout: NumPy's result is in its
+    own memory order (two rules: ufuncs' and new-arrays-like-another's), which decides whether
+    its reshape is a view the writes reach, eagerly and in every traced tier."""
+    source = (
+        f"def f(a):\n    y = {NEW_ARRAYS[made]}\n    z = y.reshape(-1)\n"
+        "    z[0] = 99\n    z[-1] = 98\n    return y\n"
+    )
+    namespace = {"np": numpy}
+    exec(source, namespace)  # noqa: S102  (a program of the table above)
+    check_program(namespace["f"], lambda: [LAYOUTS[layout]()])
