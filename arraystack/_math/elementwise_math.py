@@ -104,7 +104,12 @@ def _logaddexp_like(exp_prim, scale, same):
         flag = _select(unordered, _const(np.inf, dtype), zero)
         result = bind(p.add_p, bind(p.add_p, larger, out), bind(p.sub_p, flag, flag))
         result = _select(unordered, tmp, result)
-        return _select(equal, bind(p.add_p, x, _const(same, dtype)), result)
+        # a tie is x + `same`, spelled x + (y - x) / 2 (+0 for finite x == y, kept off infinities) so
+        # that its derivative is 1/2 for each operand, as the function's is (and JAX's)
+        finite = bind(p.and_p, equal, bind(p.isfinite_p, x))
+        half = bind(p.sub_p, _select(finite, y, zero), _select(finite, x, zero))
+        tie = bind(p.add_p, x, bind(p.mul_p, half, _const(0.5, dtype)))
+        return _select(equal, bind(p.add_p, tie, _const(same, dtype)), result)
 
     return impl
 

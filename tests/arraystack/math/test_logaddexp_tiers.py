@@ -96,3 +96,16 @@ def test_equal_operands_infinities_and_nan_are_numpy_bits_in_every_tier():
     oracle.assert_same_bits(want, fun(x, y))
     oracle.assert_same_bits(want, ast.jit(fun, backend="reference")(x, y))
     oracle.assert_same_bits(want, ast.jit(fun, tiered=False)(x, y))
+
+
+@pytest.mark.parametrize("function", [ast.logaddexp, ast.logaddexp2])
+def test_the_derivative_at_a_tie_is_half_for_each_operand(function):
+    """d/dx logaddexp(x, y) = exp(x - logaddexp(x, y)): 1/2 at x == y, as a central difference and
+    JAX's jvp give it; the tie's value is computed apart (x + ln 2), and its derivative follows."""
+    for x in (2.0, -3.5, 0.0):
+        gx, gy = ast.grad(lambda a, b: function(a, b), argnums=(0, 1))(x, x)
+        assert float(gx) == float(gy) == 0.5
+        step = 1e-6
+        central = (float(function(x + step, x)) - float(function(x - step, x))) / (2 * step)
+        assert abs(central - 0.5) < 1e-6
+    assert float(ast.grad(lambda a: function(a, a))(1.25)) == 1.0
