@@ -9,7 +9,7 @@ function differentiates its body, where JAX would raise).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from arraystack._core.array import ndarray, raw, wrap_array as wrap
@@ -244,7 +244,13 @@ class custom_jvp:  # noqa: N801  (JAX's name)
         return _rewrap(out_tree, list(wrapped))
 
 
-def checkpoint(fun: Callable[..., PyTree]) -> Callable[..., PyTree]:
+def checkpoint(
+    fun: Callable[..., PyTree],
+    *,
+    prevent_cse: bool = True,
+    policy: Callable[..., bool] | None = None,
+    static_argnums: int | Sequence[int] = (),
+) -> Callable[..., PyTree]:
     """Rematerialize `fun` under reverse mode: keep its inputs, recompute its intermediates.
 
     Parameters
@@ -252,11 +258,28 @@ def checkpoint(fun: Callable[..., PyTree]) -> Callable[..., PyTree]:
     fun : callable
         The function whose intermediate values are recomputed in the backward pass instead of
         stored.
+    prevent_cse : bool, optional
+        Under `jit`, keep the optimizer from merging the recomputation with the forward pass (which
+        would keep the forward values alive instead of recomputing them). False lets it merge, as
+        JAX's does, for a checkpoint inside a `scan` or `fori_loop` body, whose iterations keep
+        nothing alive across the loop anyway.
+    policy : None, optional
+        JAX's policies (``jax.checkpoint_policies``: which intermediates to save) are not offered:
+        every intermediate is recomputed (JAX's ``nothing_saveable``); anything but None raises
+        NotImplementedError.
+    static_argnums : int or sequence of int, optional
+        Positional arguments passed through as they are (Python values the function branches on),
+        neither differentiated nor traced.
 
     Returns
     -------
     callable
         `fun` with the same values and derivatives, trading compute for memory under `grad`/`vjp`.
+
+    Raises
+    ------
+    NotImplementedError
+        For a `policy`.
 
     See Also
     --------
@@ -265,9 +288,7 @@ def checkpoint(fun: Callable[..., PyTree]) -> Callable[..., PyTree]:
 
     Notes
     -----
-    Also available as ``arraystack.remat``. Under `jit` a barrier keeps the optimizer from merging
-    the recomputation with the forward pass. JAX's `policy` and `static_argnums` arguments are not
-    offered.
+    Also available as ``arraystack.remat``.
 
     Examples
     --------
@@ -276,26 +297,46 @@ def checkpoint(fun: Callable[..., PyTree]) -> Callable[..., PyTree]:
     >>> bool(np.allclose(np.grad(f)(1.0), np.cos(np.sin(1.0)) * np.cos(1.0)))
     True
     """
+    if policy is not None:
+        raise NotImplementedError(
+            "checkpoint policies (jax.checkpoint_policies) are not offered: arraystack's checkpoint "
+            "keeps the function's inputs and recomputes every intermediate (JAX's nothing_saveable); "
+            "pass policy=None, or split the function into checkpointed parts"
+        )
+    statics = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
 
     @functools.wraps(fun)
     def remat_fun(*args):
+        fixed = {}
+        for i in statics:
+            if not -len(args) <= i < len(args):
+                raise ValueError(
+                    f"checkpoint static_argnums {i} is out of range for {len(args)} arguments"
+                )
+            fixed[i % len(args)] = args[i]
+        dynamic = [a for k, a in enumerate(args) if k not in fixed]
+
+        def call(*values):
+            it = iter(values)
+            return fun(*[fixed[k] if k in fixed else next(it) for k in range(len(args))])
+
         top = _top()
-        leaves, treedef = _raw_leaves(args)
+        leaves, treedef = _raw_leaves(dynamic)
         if not isinstance(top, reverse.TapeTrace) or not _tracked(leaves, top):
-            return fun(*args)
+            return call(*dynamic)
         with below(top):
-            out = fun(*_rewrap(treedef, _unwrap(leaves, top)))
+            out = call(*_rewrap(treedef, _unwrap(leaves, top)))
         out_leaves, out_tree = tree.flatten(out)
         out_raw = [o._value if isinstance(o, ndarray) else raw(o) for o in out_leaves]
 
         def rule(ct, out_, needs, *primals):
             def replay(*xs):
-                res = fun(*_rewrap(treedef, list(xs)))
+                res = call(*_rewrap(treedef, list(xs)))
                 return [o._value if isinstance(o, ndarray) else raw(o) for o in tree.leaves(res)]
 
             # the barrier keeps jit's passes from merging the replay with the forward pass (which would keep
             # the forward values alive instead of recomputing them)
-            arrays = [k for k, v in enumerate(primals) if _is_array(v)]
+            arrays = [k for k, v in enumerate(primals) if _is_array(v)] if prevent_cse else []
             fenced = list(primals)
             for k, v in zip(arrays, bind(barrier_p, *[primals[k] for k in arrays]) if arrays else ()):
                 fenced[k] = v

@@ -182,6 +182,29 @@ def test_checkpoint_recomputes_and_matches():
     close(ast.grad(ast.grad(lambda y: ast.checkpoint(f)(y * 1.0)))(0.3), ast.grad(ast.grad(f))(0.3))
 
 
+def test_checkpoint_static_argnums_prevent_cse_and_policy():
+    """JAX's keywords: a static argument is passed through (the function branches on it); without
+    prevent_cse the jitted backward pass has no barrier; a policy is refused, saying why."""
+
+    def f(x, mode):
+        return ast.sum(ast.sin(x) * 2.0) if mode == "double" else ast.sum(ast.cos(x))
+
+    x = numpy.linspace(0, 1, 4)
+    for mode in ("double", "plain"):
+        g = ast.checkpoint(f, static_argnums=1)
+        close(ast.grad(lambda y: g(y, mode))(x), ast.grad(lambda y: f(y, mode))(x))
+        close(ast.jit(ast.grad(lambda y: g(y, mode)))(x), ast.grad(lambda y: f(y, mode))(x))
+    h = lambda x: ast.sin(ast.sin(x))  # noqa: E731
+    for prevent_cse in (True, False):
+        grad = ast.jit(ast.grad(ast.checkpoint(h, prevent_cse=prevent_cse)))
+        close(grad(1.0), ast.grad(h)(1.0))
+        assert ("barrier" in grad.lower(1.0).as_text()) == prevent_cse
+    with pytest.raises(NotImplementedError, match="nothing_saveable"):
+        ast.checkpoint(h, policy=lambda *a, **k: True)
+    with pytest.raises(ValueError, match="out of range"):
+        ast.grad(lambda y: ast.checkpoint(f, static_argnums=3)(y, "double"))(x)
+
+
 def test_while_loop_reverse_mode_is_a_clear_error_or_works_forward():
     def f(x):
         return ast.while_loop(lambda c: c[0] < 3, lambda c: (c[0] + 1, c[1] * 2.0), (0, x))[1]
