@@ -51,13 +51,13 @@ _transforms/     function transformations
     (NumPy's memory order of traced results), traced_scalars.py, scan_unroll.py, tiering.py;
     make_graph.py, abstract.py (ShapeDtypeStruct, eval_shape), device_put.py (device_put,
     block_until_ready); autodiff.py (grad, vjp, jvp, linearize), jacobian.py, custom.py (custom rules,
-    checkpoint), vmap.py, control.py (cond, switch, while_loop, fori_loop, scan), functional.py
-    (apply_along_axis, apply_over_axes, vectorize)
+    checkpoint), remat_policies.py (checkpoint's policy=), vmap.py, control.py (cond, switch,
+    while_loop, fori_loop, scan), functional.py (apply_along_axis, apply_over_axes, vectorize)
 _cli/            `python -m arraystack` (__main__.py): info.py, bench.py, cache.py, demo_train.py
 
 Public subpackages and modules keep NumPy's names: fft, linalg (also the top-level products and
 einsum: _matmul.py, _contractions.py, _einsum.py; _gufuncs.py), random, emath, testing, typing,
-ctypeslib, and arraystack's own nn, optim, prng and datasets. The IR and its transformations are arraystack.ir (jit/), the
+ctypeslib, and arraystack's own nn, optim, prng, datasets and checkpoint_policies. The IR and its transformations are arraystack.ir (jit/), the
 backends arraystack.backends (backends/).
 """
 
@@ -67,6 +67,7 @@ backends arraystack.backends (backends/).
 # fmt: off
 from arraystack import errors, fft, lib, linalg, ma, nn, onnx, optim, polynomial, prng, random, scipy, testing, typing
 from arraystack import distributed  # dask is imported only when used
+from arraystack import checkpoint_policies
 from arraystack._core.array import ndarray
 from arraystack._core.array_api import __array_api_version__, e, inf, nan, newaxis, pi
 from arraystack._core.array_api_info import __array_namespace_info__
@@ -243,7 +244,7 @@ __all__ = [
     "bfloat16", "binary_repr", "bincount", "bitwise_and", "bitwise_count", "bitwise_invert",
     "bitwise_left_shift", "bitwise_not", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
     "blackman", "block", "bool", "bool_", "broadcast", "broadcast_arrays", "broadcast_shapes",
-    "broadcast_to", "byte", "c_", "can_cast", "cbrt", "cdouble", "ceil", "checkpoint", "choose",
+    "broadcast_to", "byte", "c_", "can_cast", "cbrt", "cdouble", "ceil", "checkpoint", "checkpoint_policies", "choose",
     "clip", "column_stack", "common_type", "complex64", "complex128", "complexfloating", "compress",
     "concat", "concatenate", "cond", "config", "conj", "conjugate", "convolve", "copy", "copysign",
     "copyto", "corrcoef", "correlate", "cos", "cosh", "count_nonzero", "cov", "cross", "csingle",

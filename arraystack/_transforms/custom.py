@@ -13,6 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from arraystack._core.array import ndarray, raw, wrap_array as wrap
+from arraystack import checkpoint_policies
+from arraystack._transforms import remat_policies
 from arraystack.ir import primitives as p
 from arraystack.ir.control import barrier_p
 from arraystack.ir import tree
@@ -263,10 +265,11 @@ def checkpoint(
         would keep the forward values alive instead of recomputing them). False lets it merge, as
         JAX's does, for a checkpoint inside a `scan` or `fori_loop` body, whose iterations keep
         nothing alive across the loop anyway.
-    policy : None, optional
-        JAX's policies (``jax.checkpoint_policies``: which intermediates to save) are not offered:
-        every intermediate is recomputed (JAX's ``nothing_saveable``); anything but None raises
-        NotImplementedError.
+    policy : callable, optional
+        Which intermediates the forward pass saves for the backward pass, as JAX's:
+        ``policy(prim, *input_avals, **params) -> bool`` per operation, for example
+        ``checkpoint_policies.dots_saveable`` (keep matrix products, recompute the elementwise work
+        between them). None (``nothing_saveable``): save nothing, recompute every intermediate.
     static_argnums : int or sequence of int, optional
         Positional arguments passed through as they are (Python values the function branches on),
         neither differentiated nor traced.
@@ -275,11 +278,6 @@ def checkpoint(
     -------
     callable
         `fun` with the same values and derivatives, trading compute for memory under `grad`/`vjp`.
-
-    Raises
-    ------
-    NotImplementedError
-        For a `policy`.
 
     See Also
     --------
@@ -297,12 +295,10 @@ def checkpoint(
     >>> bool(np.allclose(np.grad(f)(1.0), np.cos(np.sin(1.0)) * np.cos(1.0)))
     True
     """
-    if policy is not None:
-        raise NotImplementedError(
-            "checkpoint policies (jax.checkpoint_policies) are not offered: arraystack's checkpoint "
-            "keeps the function's inputs and recomputes every intermediate (JAX's nothing_saveable); "
-            "pass policy=None, or split the function into checkpointed parts"
-        )
+    if policy is not None and not callable(policy):
+        raise TypeError(f"checkpoint policy must be callable (checkpoint_policies), got {policy!r}")
+    if policy is checkpoint_policies.nothing_saveable:
+        policy = None  # the rule below: every intermediate recomputed
     statics = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
 
     @functools.wraps(fun)
@@ -324,6 +320,10 @@ def checkpoint(
         leaves, treedef = _raw_leaves(dynamic)
         if not isinstance(top, reverse.TapeTrace) or not _tracked(leaves, top):
             return call(*dynamic)
+        if policy is checkpoint_policies.everything_saveable:
+            return call(*dynamic)  # nothing to recompute: the function as it is
+        if policy is not None:
+            return _remat_with_policy(call, policy, prevent_cse, top, leaves, treedef)
         with below(top):
             out = call(*_rewrap(treedef, _unwrap(leaves, top)))
         out_leaves, out_tree = tree.flatten(out)
@@ -347,6 +347,41 @@ def checkpoint(
         return _rewrap(out_tree, list(wrapped))
 
     return remat_fun
+
+
+def _remat_with_policy(call, policy, prevent_cse, top, leaves, treedef):
+    """checkpoint's recording under reverse mode with a policy: the forward pass keeps the outputs of the
+    equations `policy` saves, the backward pass recomputes the others from them (remat_policies.py)."""
+    from arraystack._transforms.control import _aval, _trace
+
+    primals = _unwrap(leaves, top)
+    with below(top):
+        avals = [_aval(v, "checkpoint argument") for v in primals]
+        graph, consts, out_tree = _trace(call, treedef, avals, what="checkpoint function")
+        saves = remat_policies.saved_equations(graph, policy)
+        outs, kept = remat_policies.run(graph, list(primals) + list(consts), saves)
+
+    sizes = [len(outs_) for outs_ in kept]
+
+    def rule(ct, out_, needs, *values):
+        # the barrier fences the saved values too, so that jit's passes do not merge what the backward
+        # pass recomputes from them with the forward pass's own computation
+        flat = list(values) + [v for outs_ in kept for v in outs_]
+        arrays = [k for k, v in enumerate(flat) if _is_array(v)] if prevent_cse else []
+        for k, v in zip(arrays, bind(barrier_p, *[flat[k] for k in arrays]) if arrays else ()):
+            flat[k] = v
+        fenced, rest, saved = flat[: len(values)], iter(flat[len(values) :]), []
+        for n in sizes:
+            saved.append([next(rest) for _ in range(n)])
+
+        def replay(*xs):
+            return remat_policies.run(graph, list(xs) + list(consts), saves, saved)[0]
+
+        _, back = reverse.vjp(replay, fenced)
+        return back(list(ct))
+
+    wrapped = top.record(rule, leaves, {}, tuple(outs), True)
+    return _rewrap(out_tree, list(wrapped))
 
 
 remat = checkpoint

@@ -23,7 +23,7 @@ import pytest
 import arraystack
 
 SUBMODULES = [
-    "linalg", "fft", "random", "nn", "nn.initializers", "optim", "prng", "testing", "tree_util",
+    "linalg", "fft", "random", "nn", "nn.initializers", "optim", "prng", "testing", "tree_util", "checkpoint_policies",
     "datasets", "lib", "lib.format", "lib.stride_tricks", "lib.array_utils", "lib.mixins", "strings", "char", "onnx", "distributed",
 ]
 TRANSFORMATIONS = [
