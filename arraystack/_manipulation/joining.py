@@ -16,6 +16,7 @@ from arraystack._core.dtypes import result_type
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axis
 from arraystack._creation.basic import asarray, astype
+from arraystack._transforms import result_layouts
 from arraystack._transforms.aliasing import view_of
 from arraystack._manipulation.reshaping import ravel
 from arraystack.ir.core import active, bind, is_tracing
@@ -138,6 +139,7 @@ def concatenate(
     raws = [a._value if a.dtype == target else astype(a, target)._value for a in arrays]
     result = wrap(bind(concatenate_p, *raws, dimension=axis))
     if out is None:
+        result_layouts.joined(arrays, result)  # in the operands' memory order, as NumPy's
         return result
     if out.shape != result.shape:
         raise ValueError("Output array is the wrong shape")
@@ -200,6 +202,8 @@ def stack(
     axis = normalize_axis(axis, len(shape) + 1)
     new = shape[:axis] + (1,) + shape[axis:]
     expanded = [wrap(bind(reshape_p, a._value, new_sizes=new)) for a in arrays]
+    for a, e in zip(arrays, expanded):  # NumPy stacks views of its operands: their layouts
+        result_layouts.expanded(a, e, axis)
     return concatenate(expanded, axis=axis, out=out, dtype=dtype, casting=casting)
 
 

@@ -27,42 +27,66 @@ from arraystack._transforms.aliasing import other_layout, set_layout
 from arraystack.ir.core import Tracer
 
 
+def _sorted_axes(axes, swap) -> list:
+    """NumPy's stable insertion sort of axes (nditer's and concatenate's): `swap(moving, other)` is
+    the operands' vote on moving an axis before one placed earlier: None when no operand compares the
+    two, which passes over `other`."""
+    order = list(axes)
+    for i0 in range(1, len(order)):
+        moving, place = order[i0], i0
+        for i1 in range(i0 - 1, -1, -1):
+            vote = swap(moving, order[i1])
+            if vote is None:
+                continue
+            if not vote:
+                break
+            place = i1
+        if place != i0:
+            order[place + 1 : i0 + 1] = order[place:i0]
+            order[place] = moving
+    return order
+
+
+def _vote(keeps) -> bool | None:
+    """The operands' vote from whether each comparing operand keeps the order: the first decides,
+    and any keeping one overrides a swap (C's order wins a conflict). None: no operand compared."""
+    decided, swap = False, False
+    for keep in keeps:
+        if keep:
+            swap = False
+        elif not decided:
+            swap = True
+        decided = True
+    return swap if decided else None
+
+
+def _contiguous(axes, shape, itemsize) -> tuple:
+    """The strides of a new array laid out with `axes` from the fastest to the slowest."""
+    strides, step = [0] * len(shape), itemsize
+    for axis in axes:
+        strides[axis] = step
+        step *= shape[axis]
+    return tuple(strides)
+
+
 def k_order_strides(operands, shape, itemsize) -> tuple:
     """The strides of NumPy's result of `shape`, `itemsize` bytes per element, of an elementwise
     operation (order='K') on operands given as (shape, strides) pairs, each broadcastable to `shape`."""
     ndim = len(shape)
-    table = []  # per iterator axis, the last array axis first: each operand's stride (0: broadcast)
-    for axis in range(ndim - 1, -1, -1):
+    table = {}  # per axis: each operand's stride (0: broadcast)
+    for axis in range(ndim):
         row = []
         for op_shape, op_strides in operands:
             k = axis - (ndim - len(op_shape))
             row.append(0 if k < 0 or op_shape[k] == 1 else op_strides[k])
-        table.append(row)
-    order = list(range(ndim))  # iterator axes, fastest first
-    for i0 in range(1, ndim):
-        moving, place = order[i0], i0
-        for i1 in range(i0 - 1, -1, -1):
-            decided, swap = False, False
-            for s0, s1 in zip(table[moving], table[order[i1]]):
-                if s0 != 0 and s1 != 0:
-                    if abs(s1) <= abs(s0):
-                        swap = False
-                    elif not decided:
-                        swap = True
-                    decided = True
-            if decided:
-                if not swap:
-                    break
-                place = i1
-        if place != i0:
-            order[place + 1 : i0 + 1] = order[place:i0]
-            order[place] = moving
-    strides, step = [0] * ndim, itemsize
-    for j in order:
-        axis = ndim - 1 - j
-        strides[axis] = step
-        step *= shape[axis]
-    return tuple(strides)
+        table[axis] = row
+
+    def swap(moving, other):
+        pairs = zip(table[moving], table[other])
+        return _vote(abs(b) <= abs(a) for a, b in pairs if a != 0 and b != 0)
+
+    # the iterator's axes run from the last array axis, sorted from the smallest stride up
+    return _contiguous(_sorted_axes(range(ndim - 1, -1, -1), swap), shape, itemsize)
 
 
 def _layout(x):
@@ -182,3 +206,55 @@ def like(source, result, order="K"):
         out[...] = value
         return wrap(out)
     return result
+
+
+def joined(operands, result) -> None:
+    """Record NumPy's memory order for `result`, the concatenation of `operands` made while tracing:
+    concatenate sorts the axes by all operands' strides (`multi_sorted_strides`)."""
+    layouts = [_layout(a) for a in operands]
+    if all(layout is None or layout.flags.c_contiguous for layout in layouts):
+        return
+    value = getattr(result, "_value", None)
+    if type(value) is not Tracer or 0 in value.shape:
+        return
+    pairs = [
+        (layout.shape, layout.strides) if layout is not None else _c_pair(a)
+        for layout, a in zip(layouts, operands)
+    ]
+    dtype = np.dtype(value.dtype)
+    strides = multi_sorted_strides(pairs, tuple(value.shape), dtype.itemsize)
+    layout = as_strided(np.zeros(1, dtype), tuple(value.shape), strides, writeable=False)
+    if not layout.flags.c_contiguous:
+        set_layout(result, layout)
+
+
+def _c_pair(a) -> tuple:
+    shape, step, strides = tuple(a.shape), np.dtype(a.dtype).itemsize, []
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return shape, tuple(reversed(strides))
+
+
+def multi_sorted_strides(operands, shape, itemsize) -> tuple:
+    """The strides of NumPy's concatenation of `shape` (PyArray_CreateMultiSortedStridePerm): the axes
+    from the largest stride to the smallest by the same sort, where each operand longer than 1 on both
+    axes votes."""
+
+    def swap(moving, other):
+        return _vote(
+            abs(st[moving]) <= abs(st[other])
+            for sh, st in operands
+            if sh[moving] != 1 and sh[other] != 1
+        )
+
+    order = _sorted_axes(range(len(shape)), swap)
+    return _contiguous(reversed(order), shape, itemsize)
+
+
+def expanded(source, result, axis: int) -> None:
+    """Record for `result` (source with a new axis of length 1 at `axis`, made while tracing) source's
+    layout with that axis, as NumPy's stack sees its operands."""
+    layout = _layout(source) if getattr(source, "ndim", 0) >= 2 else None
+    if layout is not None and not layout.flags.c_contiguous:
+        set_layout(result, np.expand_dims(layout, axis))

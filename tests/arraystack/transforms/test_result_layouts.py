@@ -10,7 +10,7 @@ import numpy
 import pytest
 
 import arraystack
-from arraystack._transforms.result_layouts import k_order_strides
+from arraystack._transforms.result_layouts import k_order_strides, multi_sorted_strides
 from tests.fuzz.tiers import check_program
 
 np = numpy  # each program's `np` is rebound to the module under test
@@ -61,6 +61,35 @@ def test_elementwise_strides_are_numpys(seed):
             result.strides,
             got,
         )
+        checked += 1
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_concatenation_strides_are_numpys(seed):
+    rng = random.Random(seed)
+    checked = 0
+    while checked < 400:
+        ndim, axis = rng.randint(2, 3), rng.randrange(3)
+        axis %= ndim
+        common = [rng.choice([1, 2, 3]) for _ in range(ndim)]
+        operands = []
+        for _ in range(rng.randint(1, 3)):
+            shape = list(common)
+            shape[axis] = rng.choice([1, 2])
+            permutation = rng.sample(range(ndim), ndim)
+            base = numpy.zeros(
+                [shape[k] for k in permutation], rng.choice([numpy.float64, numpy.int8])
+            )
+            view = base.transpose(numpy.argsort(permutation))
+            if rng.random() < 0.3:
+                view = view[(slice(None, None, -1),) * ndim]
+            operands.append(view)
+        result = numpy.concatenate(operands, axis=axis)
+        got = multi_sorted_strides(
+            [(o.shape, o.strides) for o in operands], result.shape, result.itemsize
+        )
+        long = [k for k, n in enumerate(result.shape) if n != 1]
+        assert [got[k] for k in long] == [result.strides[k] for k in long]
         checked += 1
 
 
@@ -214,6 +243,8 @@ NEW_ARRAYS = {
     "clip": "np.clip(a, 1, 4)",
     "zeros_like": "np.zeros_like(a) + a",
     "ones_like": "np.ones_like(a)",
+    "concatenate": "np.concatenate([a, a * 2], axis=1)",
+    "stack": "np.stack([a, a], axis=1)",
 }
 
 
