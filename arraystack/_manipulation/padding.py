@@ -12,6 +12,8 @@ import numpy as np
 from arraystack._core.array import ndarray, wrap
 from arraystack._creation.basic import asarray, astype, copy
 from arraystack._creation.filled import zeros
+from arraystack._transforms import result_layouts
+from arraystack._transforms.aliasing import layout_of
 from arraystack._math.elementwise import apply_ufunc
 from arraystack._manipulation.reshaping import moveaxis, squeeze
 from arraystack._core.operands import convert_raw
@@ -154,7 +156,7 @@ def pad(
     array = asarray(array)
     widths = _normalize_widths(pad_width, array.ndim)
     if callable(mode):
-        return _pad_with_function(array, widths, mode, kwargs)
+        return _in_pad_order(array, _pad_with_function(array, widths, mode, kwargs))
     try:
         unsupported = set(kwargs) - set(_ALLOWED_KWARGS[mode])
     except (KeyError, TypeError):
@@ -163,14 +165,15 @@ def pad(
         raise ValueError(f"unsupported keyword arguments for mode '{mode}': {unsupported}")
     if mode in ("constant", "empty"):
         # Note: mode 'empty' pads with zeros (NumPy leaves the pad area uninitialized).
-        return _pad_constant(array, widths, kwargs.get("constant_values", 0))
+        return _in_pad_order(array, _pad_constant(array, widths, kwargs.get("constant_values", 0)))
     if array.size == 0:
         for axis, pair in enumerate(widths):
             if array.shape[axis] == 0 and any(pair):
                 raise ValueError(
                     f"can't extend empty axis {axis} using modes other than 'constant' or 'empty'"
                 )
-        return zeros(tuple(d + lo + hi for d, (lo, hi) in zip(array.shape, widths)), array.dtype)
+        padded = tuple(d + lo + hi for d, (lo, hi) in zip(array.shape, widths))
+        return _in_pad_order(array, zeros(padded, array.dtype))
     out = array._value
     if mode == "edge":
         for axis, (lo, hi) in enumerate(widths):
@@ -197,7 +200,20 @@ def pad(
         lengths = _as_pairs(kwargs.get("stat_length"), array.ndim, as_index=True)
         for axis, (lo, hi) in enumerate(widths):
             out = _pad_stat(out, axis, lo, hi, lengths[axis], mode, array.dtype)
-    return copy(array) if out is array._value else wrap(out)
+    return _in_pad_order(array, copy(array) if out is array._value else wrap(out))
+
+
+def _in_pad_order(array, out):
+    """`out` in the memory order NumPy's pad allocates: Fortran's for a Fortran-ordered array (not
+    also C-contiguous), else C's; eagerly in a buffer of that order, while tracing recorded."""
+    layout = layout_of(array)
+    if layout.ndim < 2 or not layout.flags.f_contiguous or layout.flags.c_contiguous:
+        return out
+    value = out._value
+    if type(value) is np.ndarray and not value.flags.f_contiguous:
+        return wrap(np.asfortranarray(value))
+    result_layouts.fortran(out)
+    return out
 
 
 def _pad_constant(array, widths, constant_values):

@@ -18,6 +18,7 @@ from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import normalize_axis, normalize_axis_tuple
 from arraystack._creation.basic import asarray, copy
 from arraystack._manipulation.reshaping import moveaxis, ravel, reshape, transpose
+from arraystack._transforms import result_layouts
 from arraystack._transforms.aliasing import view_of
 from arraystack.ir.core import ShapeDependsOnDataError, Tracer, bind
 from arraystack.ir.structural import (
@@ -162,7 +163,10 @@ def roll(a: ArrayLike, shift: int | Sequence[int], axis: AxisLike = None) -> NDA
             tail = _axis_slice(out, ax, n - offset, n)
             head = _axis_slice(out, ax, 0, n - offset)
             out = bind(concatenate_p, tail, head, dimension=ax)
-    return copy(a) if out is a._value else wrap(out)
+    if out is a._value:
+        return copy(a)
+    # NumPy's roll fills empty_like(a): a's memory order
+    return result_layouts.like(a, wrap(out))
 
 
 @defers_to_numpy
@@ -318,7 +322,11 @@ def repeat(a: ArrayLike, repeats: ArrayLike, axis: int | None = None) -> NDArray
         dims = tuple(i if i <= axis else i + 1 for i in range(a.ndim))
         out = bind(broadcast_in_dim_p, a._value, shape=spread, broadcast_dimensions=dims)
         out = wrap(bind(reshape_p, out, new_sizes=shape[:axis] + (n * r,) + shape[axis + 1 :]))
-        return _detached(out, a)
+        out = _detached(out, a)
+        value = out._value  # NumPy's repeat makes a new C-ordered array
+        if type(value) is np.ndarray and not value.flags.c_contiguous:
+            out = wrap(np.ascontiguousarray(value))
+        return out
     if counts.shape[0] != n:
         raise ValueError(
             f"operands could not be broadcast together with shape ({n},) ({counts.shape[0]},)"

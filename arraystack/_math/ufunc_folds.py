@@ -209,7 +209,8 @@ def _fold(function, name, x, axes, keepdims, initial, where, identity, dtype):
 def accumulate(function, ufunc, array, axis, dtype, out):
     """ufunc.accumulate (see ufunc_methods.accumulate) as primitives."""
     name = ufunc.__name__
-    x = anp.asarray(array)._value
+    source = anp.asarray(array)
+    x = source._value
     if x.ndim == 0:
         raise TypeError("cannot accumulate on a scalar")
     if type(axis) is tuple:
@@ -238,7 +239,7 @@ def accumulate(function, ufunc, array, axis, dtype, out):
         xs = anp.moveaxis(wrap(x), ax, 0)
         ys = anp.scan(_step(function, dtypes[0]), xs[0], xs[1:])[1]
         r = anp.moveaxis(anp.concatenate([xs[:1], ys]), 0, ax)._value
-    return store_scan(r, out)
+    return store_scan(r, out, source)  # an accumulation keeps its operand's memory order
 
 
 def _concrete_indices(indices, name):

@@ -245,6 +245,10 @@ NEW_ARRAYS = {
     "ones_like": "np.ones_like(a)",
     "concatenate": "np.concatenate([a, a * 2], axis=1)",
     "stack": "np.stack([a, a], axis=1)",
+    "pad": "np.pad(a, 1)",
+    "roll": "np.roll(a, 1, axis=0)",
+    "repeat": "np.repeat(a, 2, axis=0)",
+    "accumulate": "np.maximum.accumulate(a, axis=1)",
 }
 
 
