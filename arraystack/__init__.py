@@ -211,6 +211,7 @@ from arraystack._statistics.quantiles import (
 from arraystack._transforms.autodiff import grad, jvp, linearize, value_and_grad, vjp
 from arraystack._transforms.control import cond, fori_loop, scan, switch, while_loop
 from arraystack._transforms.custom import checkpoint, custom_jvp, custom_vjp, remat, stop_gradient
+from arraystack._transforms.remat_policies import checkpoint_name
 from arraystack._transforms.abstract import ShapeDtypeStruct, eval_shape
 from arraystack._transforms.device_put import block_until_ready, device_put
 from arraystack._transforms.functional import (
@@ -244,7 +245,7 @@ __all__ = [
     "bfloat16", "binary_repr", "bincount", "bitwise_and", "bitwise_count", "bitwise_invert",
     "bitwise_left_shift", "bitwise_not", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
     "blackman", "block", "bool", "bool_", "broadcast", "broadcast_arrays", "broadcast_shapes",
-    "broadcast_to", "byte", "c_", "can_cast", "cbrt", "cdouble", "ceil", "checkpoint", "checkpoint_policies", "choose",
+    "broadcast_to", "byte", "c_", "can_cast", "cbrt", "cdouble", "ceil", "checkpoint", "checkpoint_name", "checkpoint_policies", "choose",
     "clip", "column_stack", "common_type", "complex64", "complex128", "complexfloating", "compress",
     "concat", "concatenate", "cond", "config", "conj", "conjugate", "convolve", "copy", "copysign",
     "copyto", "corrcoef", "correlate", "cos", "cosh", "count_nonzero", "cov", "cross", "csingle",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
 from arraystack.ir.avals import ShapedArray
 from arraystack.ir.core import Primitive
@@ -110,6 +111,89 @@ def save_from_both_policies(
     return policy
 
 
+def _named(prim: Primitive, params: dict) -> str | None:
+    return params.get("name") if prim is p.checkpoint_name_p else None
+
+
+def save_only_these_names(*names: str) -> Callable[..., bool]:
+    """A policy saving the values named by `checkpoint_name` with one of `names`, and nothing else.
+
+    Parameters
+    ----------
+    *names : str
+        The names (``checkpoint_name(x, name)``) of the values to save.
+
+    Returns
+    -------
+    callable
+        The policy.
+
+    See Also
+    --------
+    jax.checkpoint_policies.save_only_these_names : the function mirrored.
+    arraystack.checkpoint_name, arraystack.checkpoint
+    """
+    wanted = frozenset(names)
+
+    def policy(prim: Primitive, *avals: ShapedArray, **params: Any) -> bool:
+        return _named(prim, params) in wanted
+
+    return policy
+
+
+def save_any_names_but_these(*names: str) -> Callable[..., bool]:
+    """A policy saving every value named by `checkpoint_name`, except those named one of `names`.
+
+    Parameters
+    ----------
+    *names : str
+        The names of the named values not to save.
+
+    Returns
+    -------
+    callable
+        The policy.
+
+    See Also
+    --------
+    jax.checkpoint_policies.save_any_names_but_these : the function mirrored.
+    arraystack.checkpoint_name, arraystack.checkpoint
+    """
+    unwanted = frozenset(names)
+
+    def policy(prim: Primitive, *avals: ShapedArray, **params: Any) -> bool:
+        name = _named(prim, params)
+        return name is not None and name not in unwanted
+
+    return policy
+
+
+def save_anything_except_these_names(*names: str) -> Callable[..., bool]:
+    """A policy saving every intermediate except the values named one of `names`.
+
+    Parameters
+    ----------
+    *names : str
+        The names of the values to recompute.
+
+    Returns
+    -------
+    callable
+        The policy.
+
+    See Also
+    --------
+    jax.checkpoint_policies.save_anything_except_these_names : the function mirrored.
+    arraystack.checkpoint_name, arraystack.checkpoint
+    """
+    unwanted = frozenset(names)
+
+    def policy(prim: Primitive, *avals: ShapedArray, **params: Any) -> bool:
+        return prim is not p.checkpoint_name_p or params.get("name") not in unwanted
+
+    return policy
+
+
 __all__ = [
     "checkpoint_dots",
     "checkpoint_dots_with_no_batch_dims",
@@ -117,5 +201,8 @@ __all__ = [
     "dots_with_no_batch_dims_saveable",
     "everything_saveable",
     "nothing_saveable",
+    "save_any_names_but_these",
+    "save_anything_except_these_names",
     "save_from_both_policies",
+    "save_only_these_names",
 ]

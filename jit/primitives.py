@@ -112,6 +112,9 @@ imag_p = _unary("imag", NUMERIC, _complex_to_real)
 popcount_p = _unary("popcount", INT, lambda dtype: np.dtype(np.uint8))
 stop_gradient_p = _unary("stop_gradient", ANY)  # the identity, with zero derivative (simplify removes it)
 copy_p = _unary("copy", ANY)  # a fresh buffer with the same contents (eager np.copy; a no-op when traced)
+# checkpoint_name[name] x -> x: the identity, naming a value for checkpoint's policies (simplify removes it)
+checkpoint_name_p = Primitive("checkpoint_name")
+abstract_eval_rules[checkpoint_name_p] = lambda x, name=None: x
 
 
 def _binary(name, kinds, out=None):

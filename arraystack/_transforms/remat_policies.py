@@ -15,9 +15,53 @@ from __future__ import annotations
 
 from typing import Any
 
+from arraystack._core.array import ndarray, raw
+from arraystack._core.array import wrap_array as wrap
+from arraystack.ir import primitives as p
+from arraystack.ir import tree
 from arraystack.ir.ad import reverse
-from arraystack.ir.core import bind
+from arraystack.ir.core import bind, is_tracing
 from arraystack.ir.ir import Literal
+
+
+def checkpoint_name(x: Any, name: str) -> Any:
+    """Name `x` for the policies of `checkpoint` (``checkpoint_policies.save_only_these_names``, ...).
+
+    Parameters
+    ----------
+    x : pytree of arrays
+        The value(s) to name.
+    name : str
+        The name the policies read.
+
+    Returns
+    -------
+    pytree
+        `x` itself outside a transformation; while tracing, the same values as new traced arrays.
+
+    See Also
+    --------
+    jax.ad_checkpoint.checkpoint_name : the function mirrored.
+    arraystack.checkpoint, arraystack.checkpoint_policies
+
+    Examples
+    --------
+    >>> import arraystack as np
+    >>> policy = np.checkpoint_policies.save_only_these_names("hidden")
+    >>> f = np.checkpoint(lambda x: np.sum(np.checkpoint_name(np.sin(x), "hidden") ** 2), policy=policy)
+    >>> float(np.grad(f)(0.5)) == float(np.sin(1.0))
+    True
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"checkpoint_name's name must be a str, got {type(name).__name__}")
+    if not is_tracing():
+        return x
+
+    def named(leaf):
+        value = leaf._value if isinstance(leaf, ndarray) else raw(leaf)
+        return wrap(bind(p.checkpoint_name_p, value, name=name))
+
+    return tree.tree_map(named, x)
 
 
 def saved_equations(graph, policy) -> list:
@@ -66,3 +110,6 @@ def _given(eqn, ins, outs) -> list:
         return back(list(ct))
 
     return list(top.record(rule, ins, {}, tuple(outs), True))
+
+
+__all__ = ["checkpoint_name"]

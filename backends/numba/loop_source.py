@@ -320,5 +320,6 @@ LOWERINGS = {
     "full": _full,
     "copy": _copy,
     "stop_gradient": _identity,
+    "checkpoint_name": _identity,
     "optimization_barrier": _identity,
 }

@@ -234,6 +234,7 @@ def _convert(args, eqn):
 
 numba_rules[p.convert_p] = _convert
 numba_rules[p.stop_gradient_p] = lambda args, eqn: args[0]
+numba_rules[p.checkpoint_name_p] = lambda args, eqn: args[0]
 
 # Integer remainder and floor division by a positive constant (i % 2, n // 4): numba's integer % and // are
 # Python's, as NumPy's are (the sign of the divisor, the floor); with the divisor a positive constant none

@@ -276,6 +276,8 @@ jvp_rules[p.convert_p] = _convert_jvp
 vjp_rules[p.convert_p] = _convert_vjp
 jvp_rules[p.stop_gradient_p] = lambda primals, tangents, out: None
 vjp_rules[p.stop_gradient_p] = lambda ct, out, needs, x: [None]
+jvp_rules[p.checkpoint_name_p] = lambda primals, tangents, out, name=None: tangents[0]
+vjp_rules[p.checkpoint_name_p] = lambda ct, out, needs, x, name=None: [ct]
 jvp_rules[p.ldexp_p] = lambda primals, tangents, out: ops.expand_like(
     ops.binop(p.ldexp_p, tangents[0], primals[1]), ops.shape(out)
 )

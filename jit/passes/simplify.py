@@ -130,6 +130,7 @@ simplify_rules[s.transpose_p] = _transpose
 simplify_rules[p.convert_p] = _chain(_convert, layout.layout_rules)
 simplify_rules[s.broadcast_in_dim_p] = _broadcast
 simplify_rules[p.stop_gradient_p] = _stop_gradient
+simplify_rules[p.checkpoint_name_p] = _stop_gradient  # checkpoint's policies read names before any pass
 simplify_rules[p.copy_p] = _copy
 
 

@@ -77,3 +77,49 @@ def test_batched_products_are_not_saved_by_the_no_batch_dims_policy():
         ast.ir.structural.dot_general_p, dimension_numbers=(((2,), (1,)), ((0,), (0,)))
     )
     assert saved(ast.ir.structural.dot_general_p, dimension_numbers=(((1,), (0,)), ((), ())))
+
+
+def named_net(w1, w2, x):
+    z = ast.checkpoint_name(x @ w1, "z")
+    h = ast.checkpoint_name(ast.tanh(z), "h")
+    return ast.sum(ast.sin(h @ w2) ** 2)
+
+
+@pytest.mark.parametrize(
+    "policy",
+    [
+        cp.save_only_these_names("z"),
+        cp.save_only_these_names("z", "h"),
+        cp.save_any_names_but_these("h"),
+        cp.save_anything_except_these_names("z"),
+    ],
+)
+def test_named_values(policy):
+    f = ast.checkpoint(named_net, policy=policy)
+    expected = ast.grad(net, argnums=(0, 1))(W1, W2, X)
+    for grad in (ast.grad(f, argnums=(0, 1)), ast.jit(ast.grad(f, argnums=(0, 1)))):
+        for g, e in zip(grad(W1, W2, X), expected):
+            numpy.testing.assert_allclose(numpy.asarray(g), numpy.asarray(e), rtol=1e-12)
+
+
+def test_a_saved_name_keeps_its_product():
+    def counts(policy):
+        grad = ast.jit(ast.value_and_grad(ast.checkpoint(named_net, policy=policy), argnums=(0, 1)))
+        return grad.lower(W1, W2, X).as_text().split("# after passes")[1].count("dot_general")
+
+    assert counts(None) == 7
+    assert counts(cp.save_only_these_names("z")) == 6  # x @ w1 kept, h @ w2 computed again
+
+
+def test_checkpoint_name_outside_a_transformation_is_the_value():
+    x = ast.asarray([1.0, 2.0])
+    assert ast.checkpoint_name(x, "x") is x
+    with pytest.raises(TypeError, match="must be a str"):
+        ast.checkpoint_name(x, 3)
+    assert (
+        ast.jit(lambda v: ast.checkpoint_name(v, "v") * 2)
+        .lower(x)
+        .as_text()
+        .count("checkpoint_name")
+        == 1
+    )

@@ -112,12 +112,15 @@ def test_select_ldexp_frexp_convert_stop_gradient(check_grads):
     g = ast.grad(lambda a: ast.sum(ast.stop_gradient(a) * a))(UNIT)
     numpy.testing.assert_array_equal(numpy.asarray(g), UNIT)
     assert float(ast.jvp(lambda a: ast.sum(ast.stop_gradient(a) * 2.0), (UNIT,), (UNIT,))[1]) == 0.0
+    # checkpoint_name is the identity, derivatives included
+    check_grads(lambda a: ast.sin(ast.checkpoint_name(a * a, "s")), [UNIT], order=2)
 
 
 def test_every_elementwise_primitive_is_covered_here_or_not_differentiable():
     from arraystack.ir.ad.rules_elementwise import ELEMENTWISE, not_differentiable
 
-    tested = set(UNARY) | set(BINARY) | {p.select_p, p.ldexp_p, p.frexp_p, p.convert_p, p.stop_gradient_p}
+    tested = set(UNARY) | set(BINARY)
+    tested |= {p.select_p, p.ldexp_p, p.frexp_p, p.convert_p, p.stop_gradient_p, p.checkpoint_name_p}
     for prim in ELEMENTWISE:
         if prim in not_differentiable:
             continue
