@@ -105,6 +105,7 @@ elementwise_rules[p.ge_p] = _simple("GreaterOrEqual", _INTS + _FLOATS)
 elementwise_rules[p.ne_p] = lambda b, eqn, x, y: b.op("Not", [b.op("Equal", [x, y])])
 elementwise_rules[p.copy_p] = lambda b, eqn, x: b.op("Identity", [x])
 elementwise_rules[p.stop_gradient_p] = lambda b, eqn, x: b.op("Identity", [x])
+elementwise_rules[p.checkpoint_name_p] = lambda b, eqn, x: b.op("Identity", [x])
 elementwise_rules[p.select_p] = lambda b, eqn, c, x, y: b.where(c, x, y, _in(eqn, 1))
 
 
