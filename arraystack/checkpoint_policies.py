@@ -111,87 +111,58 @@ def save_from_both_policies(
     return policy
 
 
-def _named(prim: Primitive, params: dict) -> str | None:
-    return params.get("name") if prim is p.checkpoint_name_p else None
+_NAMES_DOC = """A policy saving {summary}.
+
+Parameters
+----------
+*names : str
+    Names given with ``checkpoint_name(x, name)``.
+
+Returns
+-------
+callable
+    The policy.
+
+See Also
+--------
+jax.checkpoint_policies.{jax_name} : the function mirrored.
+arraystack.checkpoint_name, arraystack.checkpoint
+"""
 
 
-def save_only_these_names(*names: str) -> Callable[..., bool]:
-    """A policy saving the values named by `checkpoint_name` with one of `names`, and nothing else.
+def _by_names(jax_name: str, summary: str, saves: Callable[[str | None, frozenset], bool]):
+    """JAX's policy maker `jax_name` (`*names -> policy`): its policy asks `saves(name, names)`, `name`
+    being the value's name for a checkpoint_name equation and None for any other equation."""
 
-    Parameters
-    ----------
-    *names : str
-        The names (``checkpoint_name(x, name)``) of the values to save.
+    def maker(*names: str) -> Callable[..., bool]:
+        chosen = frozenset(names)
 
-    Returns
-    -------
-    callable
-        The policy.
+        def policy(prim: Primitive, *avals: ShapedArray, **params: Any) -> bool:
+            name = params.get("name") if prim is p.checkpoint_name_p else None
+            return saves(name, chosen)
 
-    See Also
-    --------
-    jax.checkpoint_policies.save_only_these_names : the function mirrored.
-    arraystack.checkpoint_name, arraystack.checkpoint
-    """
-    wanted = frozenset(names)
+        return policy
 
-    def policy(prim: Primitive, *avals: ShapedArray, **params: Any) -> bool:
-        return _named(prim, params) in wanted
-
-    return policy
+    maker.__name__ = maker.__qualname__ = jax_name
+    maker.__doc__ = _NAMES_DOC.format(summary=summary, jax_name=jax_name)
+    return maker
 
 
-def save_any_names_but_these(*names: str) -> Callable[..., bool]:
-    """A policy saving every value named by `checkpoint_name`, except those named one of `names`.
-
-    Parameters
-    ----------
-    *names : str
-        The names of the named values not to save.
-
-    Returns
-    -------
-    callable
-        The policy.
-
-    See Also
-    --------
-    jax.checkpoint_policies.save_any_names_but_these : the function mirrored.
-    arraystack.checkpoint_name, arraystack.checkpoint
-    """
-    unwanted = frozenset(names)
-
-    def policy(prim: Primitive, *avals: ShapedArray, **params: Any) -> bool:
-        name = _named(prim, params)
-        return name is not None and name not in unwanted
-
-    return policy
-
-
-def save_anything_except_these_names(*names: str) -> Callable[..., bool]:
-    """A policy saving every intermediate except the values named one of `names`.
-
-    Parameters
-    ----------
-    *names : str
-        The names of the values to recompute.
-
-    Returns
-    -------
-    callable
-        The policy.
-
-    See Also
-    --------
-    jax.checkpoint_policies.save_anything_except_these_names : the function mirrored.
-    arraystack.checkpoint_name, arraystack.checkpoint
-    """
-    unwanted = frozenset(names)
-
-    def policy(prim: Primitive, *avals: ShapedArray, **params: Any) -> bool:
-        return prim is not p.checkpoint_name_p or params.get("name") not in unwanted
-
-    return policy
+save_only_these_names = _by_names(
+    "save_only_these_names",
+    "the values named one of `names`, and nothing else",
+    lambda name, names: name in names,
+)
+save_any_names_but_these = _by_names(
+    "save_any_names_but_these",
+    "every named value except those named one of `names`",
+    lambda name, names: name is not None and name not in names,
+)
+save_anything_except_these_names = _by_names(
+    "save_anything_except_these_names",
+    "every intermediate except the values named one of `names`",
+    lambda name, names: name is None or name not in names,
+)
 
 
 __all__ = [
