@@ -111,8 +111,10 @@ def _identity(site, *operands, **params):
     )
 
 
-for _name in ("sharding_constraint", "layout_constraint", "reshard", "name", "random_clone"):
+for _name in ("sharding_constraint", "layout_constraint", "reshard", "random_clone"):
     math_rules[_name] = _identity
+# jax.ad_checkpoint.checkpoint_name: the same name, for the policies of arraystack.checkpoint
+math_rules["name"] = lambda site, x, name: bind(p.checkpoint_name_p, x, name=name)
 math_rules["device_put"] = lambda site, *xs, **params: list(xs)
 
 

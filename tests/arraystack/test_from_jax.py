@@ -238,6 +238,18 @@ def test_jit_of_a_converted_function_compiles_it():
     same(ast.jit(ast.from_jax(rnn))(w, xs), jax.jit(rnn)(w, xs))
 
 
+def test_checkpoint_names_come_through_for_the_policies():
+    from jax.ad_checkpoint import checkpoint_name
+
+    f = ast.from_jax(lambda x: checkpoint_name(jnp.sin(x), "a") * 2.0)
+    x = numpy.linspace(0.0, 1.0, 5)
+    traced = ast.jit(f).lower(x).as_text().split("# after passes")[0]
+    assert traced.count("checkpoint_name[name='a']") == 1
+    policy = ast.checkpoint_policies.save_only_these_names("a")
+    g = ast.grad(ast.checkpoint(lambda v: ast.sum(f(v)), policy=policy))(x)
+    numpy.testing.assert_allclose(numpy.asarray(g), 2.0 * numpy.cos(x), rtol=1e-6)  # JAX's float32
+
+
 def test_vmap_of_a_converted_function_matches_jax_vmap():
     params = mlp_params()
     xs = RNG.standard_normal((5, 3, 4)).astype(numpy.float32)
