@@ -381,6 +381,8 @@ def fori_loop(
     array(6.5)
     """
     lo, hi = (raw(b) if isinstance(b, ndarray) else b for b in (lower, upper))
+    if unroll is not None:
+        unroll_count(unroll, 1)  # a bool or a positive int, eagerly too
     if unroll is not None and (type(lo) is Tracer or type(hi) is Tracer):
         raise ValueError(
             "fori_loop can only unroll (`unroll=`) a loop whose bounds are known while tracing "

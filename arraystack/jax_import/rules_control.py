@@ -91,7 +91,7 @@ def _while(site, *operands, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts, 
 control_rules["while"] = _while
 
 
-def _scan(site, *operands, jaxpr, num_consts, num_carry, length, reverse=False, **params):
+def _scan(site, *operands, jaxpr, num_consts, num_carry, length, reverse=False, unroll=1, **params):
     import arraystack
 
     consts = list(operands[:num_consts])
@@ -102,7 +102,8 @@ def _scan(site, *operands, jaxpr, num_consts, num_carry, length, reverse=False, 
         out = site.run(jaxpr, consts + _raw_list(carry) + _raw_list(x), " body")
         return out[:num_carry], out[num_carry:]
 
-    carry, ys = arraystack.scan(step, init, xs, length=length, reverse=bool(reverse))
+    # unroll: JAX's iterations per loop iteration (an int >= 1 in a jaxpr), kept
+    carry, ys = arraystack.scan(step, init, xs, length, bool(reverse), unroll)
     return _raw_list(carry) + _raw_list(ys)
 
 

@@ -250,6 +250,18 @@ def test_checkpoint_names_come_through_for_the_policies():
     numpy.testing.assert_allclose(numpy.asarray(g), 2.0 * numpy.cos(x), rtol=1e-6)  # JAX's float32
 
 
+def test_a_scans_unroll_comes_through():
+    def f(xs, unroll):
+        return lax.scan(lambda c, x: (c * 0.5 + x, c), 0.0, xs, unroll=unroll, reverse=True)
+
+    xs = numpy.arange(7.0, dtype=numpy.float32)
+    for unroll, copies in [(1, 1), (3, 4), (True, 7)]:  # 3: two blocks of 3, then one of 1
+        g = ast.from_jax(lambda v, u=unroll: f(v, u))
+        for got, expected in zip(g(xs), jax.jit(f, static_argnums=1)(xs, unroll)):
+            numpy.testing.assert_array_equal(numpy.asarray(got), numpy.asarray(expected))
+        assert ast.jit(g).lower(xs).as_text().split("# after passes")[0].count(" mul ") == copies
+
+
 def test_vmap_of_a_converted_function_matches_jax_vmap():
     params = mlp_params()
     xs = RNG.standard_normal((5, 3, 4)).astype(numpy.float32)

@@ -63,6 +63,8 @@ def test_fori_loop_unroll():
     expected = f(numpy.asarray(0.5), None)
     for unroll in (2, 4, True):
         assert float(np.jit(f, static_argnums=1)(numpy.asarray(0.5), unroll)) == float(expected)
+    with pytest.raises(ValueError, match="positive int"):
+        np.fori_loop(0, 3, lambda i, v: v + i, 0, unroll=0)
     with pytest.raises(ValueError, match="known while tracing"):
         np.jit(lambda n: np.fori_loop(0, n, lambda i, v: v + i, 0, unroll=2))(3)
 
