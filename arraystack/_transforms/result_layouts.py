@@ -105,10 +105,15 @@ def _layout(x):
 def elementwise(operands, results) -> None:
     """Record NumPy's memory order for `results` (arrays made while tracing by an elementwise operation
     on `operands`) where it is not C's."""
-    layouts = [layout for layout in map(_layout, operands) if layout is not None]
-    if all(layout.flags.c_contiguous for layout in layouts):
+    layouts = [_layout(a) for a in operands]
+    if all(layout is None or layout.flags.c_contiguous for layout in layouts):
         return
-    pairs = [(layout.shape, layout.strides) for layout in layouts]
+    pairs = []  # every operand of two or more axes votes: a C-ordered one too (C's order wins a tie)
+    for layout, a in zip(layouts, operands):
+        if layout is not None:
+            pairs.append((layout.shape, layout.strides))
+        elif not isinstance(a, (bool, int, float, complex)) and np.ndim(a) >= 2:
+            pairs.append(_c_pair(a if hasattr(a, "dtype") else np.asarray(a)))
     for result in results:
         value = getattr(result, "_value", None)
         if type(value) is not Tracer or len(value.shape) < 2:

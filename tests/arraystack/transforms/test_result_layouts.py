@@ -133,6 +133,18 @@ def mixed_orders(a):
     return y, w, u
 
 
+def a_traced_c_operand_votes(a):
+    # fuzz 440041: y is traced and C-ordered, a.T is not: C's order wins, so the sum is C-ordered,
+    # its transpose is not, and that transpose's reshape is a copy the write misses
+    y = a.T.copy()
+    s = np.fmin(y, a.T)
+    t = np.moveaxis(s, 0, -1)
+    t.reshape(-1)[1] = 0.25
+    u = (a.T + [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]).reshape(-1)  # a list: C-ordered, so a view
+    u[0] = -1.0
+    return s, t, u
+
+
 def kept_by_sort_scans_and_likes(a):
     made = [
         np.sort(a.T, axis=0),
@@ -176,6 +188,7 @@ def shape_set_on_a_fortran_result(a):
         made_c_ordered,
         fortran_copy,
         mixed_orders,
+        a_traced_c_operand_votes,
         kept_by_sort_scans_and_likes,
         copies_of_broadcasts_and_reversals,
         shape_set_on_a_fortran_result,
