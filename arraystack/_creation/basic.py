@@ -493,6 +493,10 @@ def _copy_value(a, order="K"):
         # copy_p's rule keeps the layout (order "K"); a requested layout is NumPy's copy in that order.
         # (A reshape to flat and back is no copy where the strides happen to be uniform, e.g. x[::-1, ::-2].)
         return wrap(np.array(value, order=order))
+    xp = device_namespaces.get(type(value))
+    if xp is not None and order in ("C", "F"):  # a device array: its library's copy in that order
+        with value.device:
+            return wrap(xp.array(value, order=order, copy=True))
     result = wrap(bind(copy_p, value))
     if type(value) is Tracer:  # NumPy's memory order of the copy, for its reshapes
         result_layouts.copied(a, result, order)

@@ -26,6 +26,19 @@ def test_devices_lists_the_cuda_devices(standin):
     assert ast.__array_namespace_info__().devices() == ["cpu", "cuda:0", "cuda:1"]
 
 
+def test_a_copy_in_an_order_on_a_device_is_in_that_order(standin):
+    """x.copy() is C-ordered and copy(x, order="F") Fortran-ordered on a device as on the host (cupy's
+    own copy keeps x's order), on the array's device: fuzz 440041, where a reshape of a transposed
+    copy then viewed where NumPy copies."""
+    x = ast.asarray(np.arange(6.0).reshape(2, 3), device="cuda:1").T
+    c, f = x.copy(), ast.copy(x, order="F")
+    assert c._value.flags.c_contiguous and f._value.flags.f_contiguous
+    assert c.device == f.device == x.device
+    host = np.arange(6.0).reshape(2, 3).T
+    np.testing.assert_array_equal(np.asarray(c.to_device("cpu")), host)
+    np.testing.assert_array_equal(np.asarray(f.to_device("cpu")), host)
+
+
 def test_without_cupy_or_a_device_only_the_cpu_is_there():
     if importlib.util.find_spec("cupy") is not None:
         pytest.skip("cupy is installed here")
