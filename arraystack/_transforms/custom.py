@@ -336,17 +336,23 @@ def checkpoint(
 
             # the barrier keeps jit's passes from merging the replay with the forward pass (which would keep
             # the forward values alive instead of recomputing them)
-            arrays = [k for k, v in enumerate(primals) if _is_array(v)] if prevent_cse else []
-            fenced = list(primals)
-            for k, v in zip(arrays, bind(barrier_p, *[primals[k] for k in arrays]) if arrays else ()):
-                fenced[k] = v
-            _, back = reverse.vjp(replay, fenced)
+            _, back = reverse.vjp(replay, _fenced(primals, prevent_cse))
             return back(list(ct))
 
         wrapped = top.record(rule, leaves, {}, tuple(out_raw), True)
         return _rewrap(out_tree, list(wrapped))
 
     return remat_fun
+
+
+def _fenced(values, prevent_cse):
+    """`values` with their arrays passed through one optimization barrier (when `prevent_cse`), so that
+    jit's passes do not merge what the backward pass computes from them with the forward pass."""
+    values = list(values)
+    arrays = [k for k, v in enumerate(values) if _is_array(v)] if prevent_cse else []
+    for k, v in zip(arrays, bind(barrier_p, *[values[k] for k in arrays]) if arrays else ()):
+        values[k] = v
+    return values
 
 
 def _remat_with_policy(call, policy, prevent_cse, top, leaves, treedef):
@@ -366,10 +372,7 @@ def _remat_with_policy(call, policy, prevent_cse, top, leaves, treedef):
     def rule(ct, out_, needs, *values):
         # the barrier fences the saved values too, so that jit's passes do not merge what the backward
         # pass recomputes from them with the forward pass's own computation
-        flat = list(values) + [v for outs_ in kept for v in outs_]
-        arrays = [k for k, v in enumerate(flat) if _is_array(v)] if prevent_cse else []
-        for k, v in zip(arrays, bind(barrier_p, *[flat[k] for k in arrays]) if arrays else ()):
-            flat[k] = v
+        flat = _fenced(list(values) + [v for outs_ in kept for v in outs_], prevent_cse)
         fenced, rest, saved = flat[: len(values)], iter(flat[len(values) :]), []
         for n in sizes:
             saved.append([next(rest) for _ in range(n)])
