@@ -32,6 +32,7 @@ from arraystack._indexing.keys import (
     transpose_raw,
 )
 from arraystack._indexing.updates import updated, updated_part
+from arraystack._transforms import result_layouts
 from arraystack._transforms.aliasing import layout_of, link, rebind
 from arraystack._transforms.traced_scalars import mark, marked_scalar
 from arraystack.ir.core import (
@@ -115,6 +116,8 @@ def getitem(x: ndarray, key, mode="raise"):
         mark(out)
     elif traced:  # a view of x where NumPy's basic indexing gives one
         _link_view(out, x, key, plan, shape)
+        if plan.groups:  # a copy, in the memory order NumPy gives it
+            result_layouts.gathered(x, key, broadcast, back, out)
     return out
 
 

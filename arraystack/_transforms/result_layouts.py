@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from arraystack._transforms.aliasing import other_layout, set_layout
+from arraystack._transforms.aliasing import layout_of, other_layout, set_layout
 from arraystack.ir.core import Tracer
 
 
@@ -263,3 +263,49 @@ def expanded(source, result, axis: int) -> None:
     layout = _layout(source) if getattr(source, "ndim", 0) >= 2 else None
     if layout is not None and not layout.flags.c_contiguous:
         set_layout(result, np.expand_dims(layout, axis))
+
+
+def gathered(x, key, broadcast, back, result) -> None:
+    """Record NumPy's memory order for `result`, x[key] with index arrays, made while tracing
+    (`broadcast`: the index arrays' broadcast shape; `back`: the permutation that moves the indexed
+    axes to where the index stood, or None). NumPy (mapping.c, PyArray_MapIterNew) allocates the
+    indexed axes outermost and the rest innermost, then moves the indexed block: the indexed axes in
+    C's order, or nditer's order of the index arrays where the rest holds one element; the rest in
+    the order of x's strides (largest first), as the view x[key] with each index replaced by 0 has
+    them. Where this is C's order nothing is recorded."""
+    from arraystack._indexing.keys import _classify
+
+    value = getattr(result, "_value", None)
+    if type(value) is not Tracer or len(value.shape) < 2 or 0 in value.shape:
+        return
+    key0, pairs = [], []  # x's key with each index as 0 (the rest as a view); the arrays' layouts
+    for item in key if type(key) is tuple else (key,):
+        kind, index = _classify(item)
+        if kind in ("new", "ellipsis", "slice"):
+            key0.append(item)
+        elif kind == "mask":  # its nonzero() arrays are one-dimensional: they do not vote
+            if index.ndim == 0:
+                return
+            key0.extend([0] * index.ndim)
+        else:
+            key0.append(0)
+            if kind == "array" and index.ndim >= 2:
+                layout = _layout(item)
+                pairs.append(
+                    (layout.shape, layout.strides) if layout is not None else _c_pair(index)
+                )
+    rest = layout_of(x)[tuple(key0)]
+    itemsize = np.dtype(value.dtype).itemsize
+    if rest.size == 1:
+        outer = k_order_strides(pairs, tuple(broadcast), itemsize)
+    else:
+        outer = _contiguous(range(len(broadcast) - 1, -1, -1), broadcast, itemsize * rest.size)
+    shape = tuple(broadcast) + rest.shape
+    strides = outer + like_strides(rest.strides, rest.shape, itemsize)
+    if back is not None:
+        shape, strides = tuple(shape[i] for i in back), tuple(strides[i] for i in back)
+    if shape != tuple(value.shape):
+        return
+    layout = as_strided(np.zeros(1, value.dtype), shape, strides, writeable=False)
+    if not layout.flags.c_contiguous:
+        set_layout(result, layout)
