@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from arraystack._transforms.aliasing import layout_of, other_layout, set_layout
+from arraystack._transforms.aliasing import has_aliases, layout_of, other_layout, set_layout
 from arraystack.ir.core import Tracer
 
 
@@ -60,7 +60,7 @@ def _vote(keeps) -> bool | None:
     return swap if decided else None
 
 
-def _contiguous(axes, shape, itemsize) -> tuple:
+def contiguous_strides(axes, shape, itemsize) -> tuple:
     """The strides of a new array laid out with `axes` from the fastest to the slowest."""
     strides, step = [0] * len(shape), itemsize
     for axis in axes:
@@ -86,7 +86,7 @@ def k_order_strides(operands, shape, itemsize) -> tuple:
         return _vote(abs(b) <= abs(a) for a, b in pairs if a != 0 and b != 0)
 
     # the iterator's axes run from the last array axis, sorted from the smallest stride up
-    return _contiguous(_sorted_axes(range(ndim - 1, -1, -1), swap), shape, itemsize)
+    return contiguous_strides(_sorted_axes(range(ndim - 1, -1, -1), swap), shape, itemsize)
 
 
 def _layout(x):
@@ -143,8 +143,10 @@ def argument(wrapped, given, axis=None) -> None:
 
 def copied(source, result, order="K") -> None:
     """Record NumPy's memory order for `result`, a copy (or cast) of `source` made while tracing in
-    `order` (np.copy, astype, sort's copy, *_like): 'K' keeps source's order, by NumPy's rule for a
-    new array like another (`like_strides`), 'F' and 'A' (source Fortran-contiguous) give Fortran's."""
+    `order` (np.copy, astype, sort's copy, *_like), or a new array with as many axes
+    (`empty_like(source, shape=...)`, as numpy.fft allocates): 'K' keeps source's order, by NumPy's
+    rule for a new array like another (`like_strides`), 'F' and 'A' (source Fortran-contiguous)
+    give Fortran's."""
     if order == "F":
         fortran(result)
         return
@@ -155,12 +157,11 @@ def copied(source, result, order="K") -> None:
         fortran(result)
     elif order == "K":
         value = getattr(result, "_value", None)
-        if type(value) is Tracer and tuple(value.shape) == layout.shape and 0 not in layout.shape:
+        shape = tuple(getattr(value, "shape", ()))
+        if type(value) is Tracer and len(shape) == layout.ndim and 0 not in shape:
             dtype = np.dtype(value.dtype)
-            strides = like_strides(layout.strides, layout.shape, dtype.itemsize)
-            set_layout(
-                result, as_strided(np.zeros(1, dtype), layout.shape, strides, writeable=False)
-            )
+            strides = like_strides(layout.strides, shape, dtype.itemsize)
+            set_layout(result, as_strided(np.zeros(1, dtype), shape, strides, writeable=False))
 
 
 def like_strides(strides, shape, itemsize) -> tuple:
@@ -189,9 +190,9 @@ def fortran(result) -> None:
 
 
 def like(source, result, order="K"):
-    """`result`, a new array of source's shape (a *_like function's, nan_to_num's), in the memory
-    order NumPy gives a new array like `source`: eagerly in a buffer of that order, while tracing
-    recorded (`copied`)."""
+    """`result`, a new array of source's shape or number of axes (a *_like function's, nan_to_num's,
+    an fft's), in the memory order NumPy gives a new array like `source`: eagerly in a buffer of
+    that order, while tracing recorded (`copied`)."""
     from arraystack._core.array import ndarray, wrap
 
     value = result._value
@@ -203,11 +204,12 @@ def like(source, result, order="K"):
         type(value) is np.ndarray
         and type(given) is np.ndarray
         and order in ("K", "A")
-        and value.shape == given.shape
-        and given.ndim >= 2
+        and value.ndim == given.ndim >= 2
         and not given.flags.c_contiguous
     ):
-        out = np.empty_like(given, dtype=value.dtype, order=order)
+        out = np.empty_like(given, dtype=value.dtype, order=order, shape=value.shape)
+        if out.strides == value.strides:
+            return result
         out[...] = value
         return wrap(out)
     return result
@@ -254,7 +256,7 @@ def multi_sorted_strides(operands, shape, itemsize) -> tuple:
         )
 
     order = _sorted_axes(range(len(shape)), swap)
-    return _contiguous(reversed(order), shape, itemsize)
+    return contiguous_strides(reversed(order), shape, itemsize)
 
 
 def expanded(source, result, axis: int) -> None:
@@ -299,7 +301,7 @@ def gathered(x, key, broadcast, back, result) -> None:
     if rest.size == 1:
         outer = k_order_strides(pairs, tuple(broadcast), itemsize)
     else:
-        outer = _contiguous(range(len(broadcast) - 1, -1, -1), broadcast, itemsize * rest.size)
+        outer = contiguous_strides(range(len(broadcast) - 1, -1, -1), broadcast, itemsize * rest.size)
     shape = tuple(broadcast) + rest.shape
     strides = outer + like_strides(rest.strides, rest.shape, itemsize)
     if back is not None:
@@ -309,3 +311,35 @@ def gathered(x, key, broadcast, back, result) -> None:
     layout = as_strided(np.zeros(1, value.dtype), shape, strides, writeable=False)
     if not layout.flags.c_contiguous:
         set_layout(result, layout)
+
+
+def c_ordered(result):
+    """`result`, a new array that NumPy allocates in C's order where the composition that made it
+    need not be (take and choose are gathers, meshgrid's copies are ndarray.copy): eagerly its buffer
+    made C-contiguous (copied only where it is not); while tracing a fresh array of its value, with
+    no order or view recorded."""
+    from arraystack._core.array import wrap
+
+    value = result._value
+    if type(value) is Tracer:
+        return wrap(value) if has_aliases(result) else result
+    if type(value) is np.ndarray and value.ndim >= 2 and not value.flags.c_contiguous:
+        return wrap(np.ascontiguousarray(value))
+    return result
+
+
+def by_source_order(source, result):
+    """`result` in Fortran's order where `source` is Fortran- and not C-contiguous, else in C's:
+    NumPy's insert and delete allocate with `order='F' if arr.flags.fnc else 'C'`."""
+    from arraystack._core.array import wrap
+
+    layout = _layout(source)
+    if layout is None or not layout.flags.f_contiguous or layout.flags.c_contiguous:
+        return c_ordered(result)
+    value = result._value
+    if type(value) is Tracer:
+        result = c_ordered(result)
+        fortran(result)
+    elif type(value) is np.ndarray and not value.flags.f_contiguous:
+        result = wrap(np.asfortranarray(value))
+    return result

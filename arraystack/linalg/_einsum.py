@@ -29,6 +29,7 @@ from arraystack.ir.structural import (
     slice_p,
     transpose_p,
 )
+from arraystack.linalg import _einsum_layouts
 
 if TYPE_CHECKING:
     from typing import Any
@@ -331,6 +332,15 @@ def einsum(
     shapes = [x.shape for x in arrays]
     labels, out_labels = _parse(subscripts, shapes)
     sizes = _label_sizes(labels, shapes)
+    if _einsum_layouts.is_view(arrays, labels, out_labels, out, dt):
+
+        def lower(raw):
+            raw, lab = _diagonal(raw, list(labels[0]))
+            return bind(transpose_p, raw, permutation=tuple(lab.index(x) for x in out_labels))
+
+        result = _einsum_layouts.view(arrays[0], list(labels[0]), list(out_labels), lower)
+        if result is not None:
+            return result
     values = []
     for x, lab in zip(arrays, labels):
         value, lab = _diagonal(convert_raw(x._value, dt), list(lab))
@@ -363,6 +373,8 @@ def einsum(
         or type(value) in device_namespaces
         else np.asarray(value)
     )
+    if optimize is False:  # NumPy's iterator over the operands allocates the result
+        result = _einsum_layouts.in_operands_order(arrays, labels, out_labels, sizes, result)
     if out is None:
         return scalar_result(result)
     from arraystack._math.elementwise import store_results
