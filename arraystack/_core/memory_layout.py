@@ -15,6 +15,7 @@ import arraystack as anp
 from arraystack._core.array import ndarray
 from arraystack._core.host_calls import host_arguments, wrap_result
 from arraystack._core.overrides import defers_to_numpy
+from arraystack._transforms.aliasing import view_writeable
 from arraystack.ir.core import Tracer
 
 if TYPE_CHECKING:
@@ -86,8 +87,12 @@ def require(
     requirements = {_POSSIBLE_FLAGS[x.upper()] for x in requirements}
     if requirements >= {"C", "F"}:
         raise ValueError('Cannot specify both "C" and "F" order')
-    # Note: a traced value has no memory layout: only the dtype is required of it
-    return anp.asarray(a, dtype=dtype)
+    order = "C" if "C" in requirements else "F" if "F" in requirements else "A"
+    arr = anp.asarray(a, dtype=dtype, order=order)
+    writeable = view_writeable(arr) if isinstance(arr, ndarray) else None
+    if ("O" in requirements and writeable is not None) or ("W" in requirements and writeable is False):
+        return anp.copy(arr, order=order)  # a view: NumPy's arr.copy(order)
+    return arr
 
 
 def isfortran(a: NDArray) -> bool:

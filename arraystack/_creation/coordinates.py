@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arraystack._creation.basic import asarray
-from arraystack._creation.filled import zeros
 from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.dtypes import check_supported
-from arraystack._manipulation.reshaping import broadcast_arrays, reshape
-from arraystack._manipulation.joining import concatenate
-from arraystack._core.shapes import shape_tuple
 from arraystack._core.overrides import defers_to_numpy
+from arraystack._core.shapes import shape_tuple
+from arraystack._creation.basic import asarray
+from arraystack._creation.filled import zeros
+from arraystack._manipulation.joining import concatenate
+from arraystack._manipulation.reshaping import broadcast_arrays, reshape
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -151,7 +151,7 @@ def meshgrid(
     if not sparse:
         output = broadcast_arrays(*output)
     if copy:
-        output = [copy_array(x) for x in output]
+        output = [copy_array(x, order="C") for x in output]  # NumPy's x.copy()
     return tuple(output)
 
 

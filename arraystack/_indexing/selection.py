@@ -27,6 +27,7 @@ from arraystack._manipulation.reshaping import broadcast_arrays, ravel, reshape
 from arraystack._math.elementwise_functions import clip, where
 from arraystack._math.reductions import any as any_
 from arraystack._math.reductions import sum as sum_
+from arraystack._transforms import result_layouts
 from arraystack.ir.core import ShapeDependsOnDataError, Tracer, is_tracing
 
 if TYPE_CHECKING:
@@ -154,7 +155,7 @@ def take(
     indices = _apply_mode(indices, n, mode, axis)
     # a[:, ..., :, indices]: the index axes replace `axis`, and a traced index out of bounds raises
     # NumPy's IndexError naming `axis` when the gather runs
-    return _store(out, a[(slice(None),) * axis + (indices,)])
+    return _store(out, result_layouts.c_ordered(a[(slice(None),) * axis + (indices,)]))
 
 
 def _along_axis_key(arr_shape, indices, axis):
@@ -471,7 +472,7 @@ def choose(
     key = _along_axis_key(stacked.shape, reshape(index, (1,) + index.shape), 0)
     # a traced index is checked as numpy.choose checks it (ValueError outside [0, n)) by the gather
     picked = getitem(stacked, key, "choose" if mode == "raise" else "raise")
-    return _store(out, reshape(picked, index.shape))
+    return _store(out, result_layouts.c_ordered(reshape(picked, index.shape)))
 
 
 # -- selection by condition: compress, extract, select, piecewise ----------------------------------

@@ -20,6 +20,7 @@ from arraystack._core.array import ndarray
 from arraystack._core.devices import constants_on_operand_device, host_values
 from arraystack._core.host_calls import host_arguments, wrap_result
 from arraystack._core.overrides import defers_to_numpy
+from arraystack._transforms import result_layouts
 from arraystack.ir.core import ShapeDependsOnDataError, device_namespaces
 
 if TYPE_CHECKING:
@@ -121,8 +122,23 @@ def delete(arr: ArrayLike, obj: Any, axis: int | None = None) -> NDArray:
     arr, axis = _editing_axis(anp.asarray(arr), axis)
     n = arr.shape[axis]
     positions = np.arange(n).reshape((1,) * axis + (n,) + (1,) * (arr.ndim - axis - 1))
-    kept = np.delete(positions, _host_index(obj), axis=axis).ravel()
-    return anp.take(arr, kept, axis=axis)
+    obj = _host_index(obj)
+    kept = np.delete(positions, obj, axis=axis).ravel()
+    if _single_position(obj):  # NumPy copies the parts into an array in arr's order
+        return result_layouts.by_source_order(arr, anp.take(arr, kept, axis=axis))
+    keep = np.zeros(n, dtype=bool)
+    keep[kept] = True
+    return arr[(slice(None),) * axis + (keep,)]  # NumPy's own index: its memory order too
+
+
+def _single_position(obj) -> bool:
+    """Whether NumPy's delete takes `obj` as a slice or one position (its copy by parts)."""
+    if isinstance(obj, slice):
+        return True
+    if isinstance(obj, (int, np.integer)) and not isinstance(obj, (bool, np.bool_)):
+        return True
+    positions = np.asarray(obj)
+    return positions.size == 1 and positions.dtype.kind in "ui"
 
 
 @defers_to_numpy
@@ -190,7 +206,8 @@ def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None)
     source = np.empty(n + numnew, dtype=np.intp)  # output position -> position in arr ++ values
     source[old_mask] = np.arange(n)
     source[indices] = n + np.arange(numnew)
-    return anp.take(anp.concatenate((arr, values), axis=axis), source, axis=axis)
+    inserted = anp.take(anp.concatenate((arr, values), axis=axis), source, axis=axis)
+    return result_layouts.by_source_order(arr, inserted)
 
 
 def _insert_block(arr, obj, indices, values, axis):
@@ -211,7 +228,8 @@ def _insert_block(arr, obj, indices, values, axis):
     after = [slice(None)] * arr.ndim
     before[axis] = slice(None, index)
     after[axis] = slice(index, None)
-    return anp.concatenate((arr[tuple(before)], values, arr[tuple(after)]), axis=axis)
+    joined = anp.concatenate((arr[tuple(before)], values, arr[tuple(after)]), axis=axis)
+    return result_layouts.by_source_order(arr, joined)  # NumPy's insert: in arr's order
 
 
 def _assigned(values, shape):

@@ -152,7 +152,7 @@ def _cumulative(prim, identity, x, axis, dtype, out, include_initial):
         shape[ax] = 1
         first = bind(full_p, scalar(identity, r.dtype), shape=tuple(shape), dtype=r.dtype)
         r = bind(concatenate_p, first, r, dimension=ax)
-    return store_scan(r, out)
+    return store_scan(r, out, x)  # NumPy's accumulate (with the initial value joined): x's order
 
 
 @defers_to_numpy

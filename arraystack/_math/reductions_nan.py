@@ -35,6 +35,7 @@ from arraystack._math.reduce import (
     warn,
     where_mask,
 )
+from arraystack._transforms import result_layouts
 from arraystack.ir.core import bind
 from arraystack.ir.primitives import (
     add_p,
@@ -223,8 +224,9 @@ def nancumsum(
     numpy.nancumsum : The NumPy function this mirrors.
     cumsum, nansum
     """
-    x, _ = replace_nan(as_array(a)._value, 0)
-    return cumsum(wrap(x), axis, dtype, out)
+    a = as_array(a)
+    x, _ = replace_nan(a._value, 0)
+    return cumsum(result_layouts.like(a, wrap(x)), axis, dtype, out)
 
 
 @defers_to_numpy
@@ -258,8 +260,9 @@ def nancumprod(
     numpy.nancumprod : The NumPy function this mirrors.
     cumprod, nanprod
     """
-    x, _ = replace_nan(as_array(a)._value, 1)
-    return cumprod(wrap(x), axis, dtype, out)
+    a = as_array(a)
+    x, _ = replace_nan(a._value, 1)
+    return cumprod(result_layouts.like(a, wrap(x)), axis, dtype, out)
 
 
 def first_of(x, axes):

@@ -17,6 +17,7 @@ import arraystack as anp
 from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.host_calls import host_arguments, wrap_result
 from arraystack._core.overrides import defers_to_numpy
+from arraystack._transforms import result_layouts
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, NDArray
@@ -69,7 +70,7 @@ def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> NDAr
         repeated = anp.broadcast_to(anp.reshape(x.astype(dtype), (n, 1)), (n, N - 1))
         columns.append(anp.cumprod(repeated, axis=1))
     v = anp.concatenate(columns, axis=1)
-    return v if increasing else v[:, ::-1]
+    return v if increasing else result_layouts.c_ordered(v[:, ::-1])  # NumPy fills a C array
 
 
 @defers_to_numpy

@@ -331,7 +331,9 @@ def partition(
     x, kth, axis = _partition_args(a, kth, axis, kind, order, np.partition)
     if kth is None:
         return x
-    return wrap(bind(partition_p, x, kth=kth, axis=axis))
+    result = wrap(bind(partition_p, x, kth=kth, axis=axis))
+    result_layouts.copied(a, result)  # NumPy partitions a copy in a's memory order (order='K')
+    return result
 
 
 @defers_to_numpy

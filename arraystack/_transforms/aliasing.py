@@ -228,6 +228,13 @@ def _refresh(base, chain_ids):
         _refresh(view, chain_ids)
 
 
+def view_writeable(x) -> bool | None:
+    """Whether x, made while tracing, is a view NumPy lets write (None: x is no view, it owns its
+    data): numpy.require's 'O' and 'W'."""
+    link = _links.get(id(x))
+    return None if link is None else link.write is not None
+
+
 def has_aliases(x) -> bool:
     """Whether x has views or is one, or has a layout of its own (then `x.shape = ...` follows it)."""
     return id(x) in _links or id(x) in _views or id(x) in _roots

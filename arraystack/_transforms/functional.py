@@ -18,6 +18,7 @@ import arraystack as anp
 from arraystack._core.array import ndarray, wrap
 from arraystack._core.devices import host_values
 from arraystack._core.overrides import defers_to_numpy
+from arraystack._transforms import result_layouts
 from arraystack.ir.core import Tracer, device_namespaces
 
 if TYPE_CHECKING:
@@ -216,6 +217,9 @@ class vectorize:
         if self.otypes:
             outs = [o.astype(t) for o, t in zip(outs, self.otypes)]
         outs = [anp.reshape(o, loop + o.shape[1:]) for o in outs]
+        if self.signature is None:  # NumPy's loop (frompyfunc's ufunc): its operands' order
+            outs = [result_layouts.c_ordered(o) for o in outs]
+            result_layouts.elementwise(inputs, outs)
         if (
             out_core is not None
             and len(out_core) != len(outs)

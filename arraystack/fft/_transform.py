@@ -15,9 +15,10 @@ import warnings
 import numpy as np
 
 from arraystack._core.array import ndarray, raw, wrap
-from arraystack._creation.basic import asarray
 from arraystack._core.operands import convert_raw, shape_of
 from arraystack._core.shapes import normalize_axis
+from arraystack._creation.basic import asarray
+from arraystack._transforms import result_layouts
 from arraystack.ir.core import bind
 from arraystack.ir.fft import complex_dtype_of, fft_p, real_dtype_of
 from arraystack.ir.structural import pad_p, slice_p
@@ -89,7 +90,8 @@ def _transform(a, kind, lengths, axes, norm, out):
         # Note: NumPy's irfft writes the result of float16 input as float16; its irfftn over two
         # axes or more runs ifft first, whose complex64 result gives float32
         x = convert_raw(x, np.float16)
-    return _store(wrap(x), out)
+    # NumPy's result is empty_like(a, shape=...): in a's memory order
+    return _store(result_layouts.like(a, wrap(x)), out)
 
 
 def _store(result, out):

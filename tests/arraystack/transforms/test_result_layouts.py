@@ -278,3 +278,40 @@ def test_new_arrays_from_arguments_in_any_layout(made, layout):
     namespace = {"np": numpy}
     exec(source, namespace)  # noqa: S102  (a program of the table above)
     check_program(namespace["f"], lambda: [LAYOUTS[layout]()])
+
+
+LAYOUTS_2D = {
+    "fortran": lambda: numpy.asfortranarray(numpy.arange(1.0, 13.0).reshape(3, 4)),
+    "reversed": lambda: numpy.arange(1.0, 25.0).reshape(4, 6)[::-1, ::2],
+}
+MORE_NEW_ARRAYS = {
+    "partition": "np.partition(a, 1, axis=0)",
+    "nancumsum": "np.nancumsum(a, axis=1)",
+    "cumulative_sum": "np.cumulative_sum(a, axis=0, include_initial=True)",
+    "take": "np.take(a, [0, 2], axis=1)",  # C-ordered, where the index a[:, [0, 2]] is not
+    "choose": "np.choose((a > 3).astype(int), [a, -a])",
+    "delete one": "np.delete(a, 1, axis=1)",
+    "delete two": "np.delete(a, [0, 2], axis=1)",
+    "insert": "np.insert(a, [1, 2], 0.0, axis=1)",
+    "require": "np.require(a, requirements='CO')",
+    "vectorize": "np.vectorize(lambda v: v * 2.0)(a)",
+    "einsum": "np.einsum('ij,ij->ij', a, a)",
+    "vander": "np.vander(a[0], 3)",
+    "meshgrid": "np.meshgrid(a[0], a[:, 0])[0]",
+    "fft": "np.fft.fft(a, axis=0)",
+    "irfft": "np.fft.irfft(a, n=4, axis=1)",
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS_2D))
+@pytest.mark.parametrize("made", sorted(MORE_NEW_ARRAYS))
+def test_more_new_arrays_in_numpys_order(made, layout):
+    """Functions whose result NumPy allocates in an order of their own (the argument's, Fortran's
+    where the argument is Fortran-contiguous, or C's): its reshape views or copies as NumPy's."""
+    source = (
+        f"def f(a):\n    y = {MORE_NEW_ARRAYS[made]}\n    z = y.reshape(-1)\n"
+        "    z[0] = 99\n    z[-1] = 98\n    return y\n"
+    )
+    namespace = {"np": numpy}
+    exec(source, namespace)  # noqa: S102  (a program of the table above)
+    check_program(namespace["f"], lambda: [LAYOUTS_2D[layout]()])
