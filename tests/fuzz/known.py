@@ -59,11 +59,13 @@ def _mean_of_nothing(program, arguments) -> bool:
 
 
 def _live(program) -> set:
-    """Names whose values reach the outputs (or a write): backwards over the statements."""
+    """Names whose values reach the outputs (or a write): backwards over the statements. A name
+    read only for its shape, ndim, size or dtype is not live: those are known while tracing."""
     live = set(program.outputs)
     for stmt in reversed(program.stmts):
         if stmt.target is None or stmt.target in live:
-            live |= set(re.findall(r"\b[av]\d+\b", stmt.text))
+            text = re.sub(r"\b([av]\d+)\.(shape|ndim|size|dtype)\b", "", stmt.text)
+            live |= set(re.findall(r"\b[av]\d+\b", text))
     return live
 
 
