@@ -24,8 +24,8 @@ from arraystack._manipulation.joining import concatenate
 from arraystack._manipulation.reshaping import moveaxis, reshape, transpose
 from arraystack._math.elementwise_functions import clip
 from arraystack._math.reductions import sum as sum_
-from arraystack._transforms.aliasing import read_only_view
-from arraystack.ir.core import Tracer, is_tracing
+from arraystack._transforms.aliasing import layout_of, read_only_view
+from arraystack.ir.core import Tracer, active, is_tracing
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -508,13 +508,18 @@ def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> N
     axis1, axis2 = normalize_axis(axis1, a.ndim), normalize_axis(axis2, a.ndim)
     if axis1 == axis2:
         raise ValueError("axis1 and axis2 cannot be the same")
+    if not active.n and type(a._value) is np.ndarray:  # NumPy's own read-only view of a's buffer
+        return wrap(np.diagonal(a._value, offset, axis1, axis2))
     rows, cols = a.shape[axis1], a.shape[axis2]
     r0, c0 = max(-offset, 0), max(offset, 0)
     n = max(0, min(rows - r0, cols - c0))
     moved = moveaxis(a, (axis1, axis2), (-2, -1))
     i = arange(r0, r0 + n)
     out = moved[..., i, i + (c0 - r0)]
-    return read_only_view(out, a, lambda b: diagonal(wrap(b), offset, axis1, axis2)._value)
+    layout = np.diagonal(layout_of(a), offset, axis1, axis2) if active.n else None
+    return read_only_view(
+        out, a, lambda b: diagonal(wrap(b), offset, axis1, axis2)._value, layout
+    )
 
 
 @defers_to_numpy

@@ -382,12 +382,13 @@ def view_of(base, prim, **params):
     return out
 
 
-def read_only_view(out, base, read):
+def read_only_view(out, base, read, layout=None):
     """`out`, computed from `base`, as the read-only view NumPy returns (diagonal): eager, its buffer
-    refuses writes; while tracing, a write through it raises NumPy's ValueError."""
+    refuses writes; while tracing, a write through it raises NumPy's ValueError, and it reads
+    base's later values. `layout`: the view's as NumPy has it (by default out's own)."""
     value = out._value
     if type(value) is np.ndarray:
         value.flags.writeable = False
     elif active.n and current_trace() is not None:
-        link(out, base, read, None, layout_of(out))
+        link(out, base, read, None, layout_of(out) if layout is None else layout)
     return out
