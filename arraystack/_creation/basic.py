@@ -489,12 +489,12 @@ def _copy_value(a, order="K"):
     value = a._value
     if type(value) is Tracer and value.var.aval.weak_type:
         return wrap(_strong(value))  # a traced copy is a fresh value, here also strongly typed
-    if type(value) is np.ndarray and order in ("C", "F"):
+    if type(value) is np.ndarray and order in ("C", "F", "A"):
         # copy_p's rule keeps the layout (order "K"); a requested layout is NumPy's copy in that order.
         # (A reshape to flat and back is no copy where the strides happen to be uniform, e.g. x[::-1, ::-2].)
         return wrap(np.array(value, order=order))
     xp = device_namespaces.get(type(value))
-    if xp is not None and order in ("C", "F"):  # a device array: its library's copy in that order
+    if xp is not None and order in ("C", "F", "A"):  # a device array: its library's copy in that order
         with value.device:
             return wrap(xp.array(value, order=order, copy=True))
     result = wrap(bind(copy_p, value))

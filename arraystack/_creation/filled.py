@@ -276,8 +276,9 @@ def empty(
 
 
 def _in_order_of(a, out, order):
-    """out, a *_like result of `a`, in NumPy's memory order for it (result_layouts.like)."""
-    if isinstance(a, ndarray) and out.shape == a.shape:
+    """out, a *_like result of `a`, in NumPy's memory order for it (result_layouts.like): a's order
+    where out has as many axes (NumPy keeps it for a `shape=` of the same length)."""
+    if isinstance(a, ndarray) and out.ndim == a.ndim:
         return result_layouts.like(a, out, order)
     return out
 

@@ -24,6 +24,7 @@ from arraystack.ir import primitives as p
 from arraystack.ir.core import bind, is_tracing
 from arraystack.ir.structural import pad_p, reshape_p, slice_p
 from arraystack._core.overrides import defers_to_numpy
+from arraystack._transforms import result_layouts
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, DTypeLike, NDArray
@@ -175,8 +176,11 @@ def _masked(m, mask, keep_where_true):
     value = broadcast_raw(m._value, shape)
     zero = m.dtype.type(0)
     if keep_where_true:
-        return wrap(bind(p.select_p, pred, value, zero))
-    return wrap(bind(p.select_p, pred, zero, value))
+        result = wrap(bind(p.select_p, pred, value, zero))
+    else:
+        result = wrap(bind(p.select_p, pred, zero, value))
+    result_layouts.elementwise((mask, m), (result,))  # NumPy's where: its operands' order
+    return result
 
 
 @defers_to_numpy

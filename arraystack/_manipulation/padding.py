@@ -10,17 +10,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from arraystack._core.array import ndarray, wrap
+from arraystack._core.operands import convert_raw
+from arraystack._core.overrides import defers_to_numpy
 from arraystack._creation.basic import asarray, astype, copy
 from arraystack._creation.filled import zeros
-from arraystack._transforms import result_layouts
-from arraystack._transforms.aliasing import layout_of
-from arraystack._math.elementwise import apply_ufunc
 from arraystack._manipulation.reshaping import moveaxis, squeeze
-from arraystack._core.operands import convert_raw
+from arraystack._math.elementwise import apply_ufunc
+from arraystack._transforms import result_layouts
 from arraystack.ir import primitives as p
 from arraystack.ir.core import ConcretizationError, Tracer, bind, concretization_message
 from arraystack.ir.structural import broadcast_in_dim_p, concatenate_p, pad_p, rev_p, slice_p
-from arraystack._core.overrides import defers_to_numpy
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -206,14 +205,7 @@ def pad(
 def _in_pad_order(array, out):
     """`out` in the memory order NumPy's pad allocates: Fortran's for a Fortran-ordered array (not
     also C-contiguous), else C's; eagerly in a buffer of that order, while tracing recorded."""
-    layout = layout_of(array)
-    if layout.ndim < 2 or not layout.flags.f_contiguous or layout.flags.c_contiguous:
-        return out
-    value = out._value
-    if type(value) is np.ndarray and not value.flags.f_contiguous:
-        return wrap(np.asfortranarray(value))
-    result_layouts.fortran(out)
-    return out
+    return result_layouts.by_source_order(array, out)
 
 
 def _pad_constant(array, widths, constant_values):

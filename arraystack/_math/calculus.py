@@ -16,6 +16,7 @@ from arraystack._core.array import scalar_result, wrap
 from arraystack._core.devices import constants_on_operand_device, host_values
 from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to_numpy
+from arraystack._transforms import result_layouts
 from arraystack.ir.core import Tracer, bind
 from arraystack.ir.primitives import complex_p
 
@@ -470,7 +471,7 @@ def cross(
     a2 = a[..., 2] if na == 3 else None
     b2 = b[..., 2] if nb == 3 else None
     if na == 2 and nb == 2:
-        return anp.broadcast_to(a0 * b1 - a1 * b0, shape).astype(dtype)
+        return result_layouts.c_ordered(anp.broadcast_to(a0 * b1 - a1 * b0, shape).astype(dtype))
     if na == 2:
         parts = (a1 * b2, 0 - a0 * b2, a0 * b1 - a1 * b0)
     elif nb == 3:
@@ -478,7 +479,7 @@ def cross(
     else:
         parts = (0 - a2 * b1, a2 * b0, a0 * b1 - a1 * b0)
     cp = anp.stack([anp.broadcast_to(p, shape).astype(dtype) for p in parts], axis=-1)
-    return anp.moveaxis(cp, -1, axisc)
+    return anp.moveaxis(result_layouts.c_ordered(cp), -1, axisc)  # NumPy fills a C array
 
 
 @defers_to_numpy

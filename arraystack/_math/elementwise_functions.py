@@ -296,8 +296,15 @@ def round(a: ArrayLike, decimals: int = 0, out: NDArray | None = None) -> NDArra
     if kind == "c":
         parts = (_round_real(real(a), decimals, None), _round_real(imag(a), decimals, None))
         result = wrap(bind(p.complex_p, *(part._value for part in parts)))
-        return result if out is None else assign(out, result)
-    return _round_real(a, decimals, out)
+        if out is None:  # NumPy rounds the parts in a copy of `a`, in its order
+            return result_layouts.like(a, result)
+        return assign(out, result)
+    result = _round_real(a, decimals, out)
+    new = decimals < 0 if kind in "iu" else decimals != 0 and kind == "f"
+    if out is None and new:
+        # a new array (PyArray_Round): Fortran's order for a Fortran-ordered `a`, else C's
+        return result_layouts.by_source_order(a, result)
+    return result
 
 
 around = defers_to(np.around)(undeferred(round))  # numpy.around is a function of its own

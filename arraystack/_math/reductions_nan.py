@@ -86,6 +86,7 @@ def _plain_first(a, dtype, out, where) -> bool:
 
 
 @defers_to_numpy
+@result_layouts.keeps_operand_order()
 def nansum(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -140,6 +141,7 @@ def nansum(
 
 
 @defers_to_numpy
+@result_layouts.keeps_operand_order()
 def nanprod(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -333,6 +335,7 @@ def _nan_extreme(prim, name, combine, sign, a, axis, out, keepdims, initial, whe
 
 
 @defers_to_numpy
+@result_layouts.keeps_operand_order()
 def nanmin(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -378,6 +381,7 @@ def nanmin(
 
 
 @defers_to_numpy
+@result_layouts.keeps_operand_order()
 def nanmax(
     a: ArrayLike,
     axis: AxisLike = None,

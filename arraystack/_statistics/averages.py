@@ -37,6 +37,7 @@ from arraystack._math.reduce import (
     warn,
 )
 from arraystack._math.reductions import object_result
+from arraystack._transforms import result_layouts
 from arraystack.ir.avals import bfloat16, kind_of
 from arraystack.ir.core import active, bind, device_namespaces
 from arraystack.ir.primitives import (
@@ -94,6 +95,7 @@ def summand(x, dtype, out):
 
 
 @defers_to_numpy
+@result_layouts.keeps_operand_order()
 def mean(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -236,6 +238,7 @@ def ddof_of(ddof, correction):
 
 
 @defers_to_numpy
+@result_layouts.keeps_operand_order()
 def var(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -307,6 +310,7 @@ def sqrt_result(r, out):
 
 
 @defers_to_numpy
+@result_layouts.keeps_operand_order()
 def std(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -384,6 +388,7 @@ def _weights(weights, a, axis):
 
 
 @defers_to_numpy
+@result_layouts.keeps_operand_order()
 def average(
     a: ArrayLike,
     axis: AxisLike = None,

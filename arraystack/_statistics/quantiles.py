@@ -17,6 +17,7 @@ from arraystack._core.devices import constants_on_operand_device, host_values
 from arraystack._core.dtypes import holds_host
 from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to_numpy
+from arraystack._transforms import result_layouts
 from arraystack.ir.core import Tracer
 
 if TYPE_CHECKING:
@@ -308,6 +309,7 @@ def _quantile_api(a, q, axis, out, method, keepdims, weights, scale, nan):
 
 @defers_to_numpy
 @constants_on_operand_device
+@result_layouts.allocates_c_order
 def quantile(
     a: ArrayLike,
     q: ArrayLike,
@@ -363,6 +365,7 @@ def quantile(
 
 @defers_to_numpy
 @constants_on_operand_device
+@result_layouts.allocates_c_order
 def percentile(
     a: ArrayLike,
     q: ArrayLike,
@@ -527,6 +530,7 @@ def nanpercentile(
 
 
 @defers_to_numpy
+@result_layouts.keeps_operand_order()
 def median(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -576,6 +580,7 @@ def median(
 
 @defers_to_numpy
 @constants_on_operand_device
+@result_layouts.keeps_operand_order(eager=True)
 def nanmedian(
     a: ArrayLike,
     axis: AxisLike = None,

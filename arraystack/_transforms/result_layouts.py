@@ -20,11 +20,19 @@ contiguity ignore them).
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from arraystack._transforms.aliasing import has_aliases, layout_of, other_layout, set_layout
-from arraystack.ir.core import Tracer
+from arraystack._transforms.aliasing import (
+    has_aliases,
+    layout_of,
+    other_layout,
+    set_layout,
+    view_writeable,
+)
+from arraystack.ir.core import Tracer, active
 
 
 def _sorted_axes(axes, swap) -> list:
@@ -342,4 +350,126 @@ def by_source_order(source, result):
         fortran(result)
     elif type(value) is np.ndarray and not value.flags.f_contiguous:
         result = wrap(np.asfortranarray(value))
+    return result
+
+
+def reduced(a, axis, result):
+    """`result`, a reduction of `a` over `axis` (None: all axes), with or without the reduced axes
+    kept, in NumPy's memory order: NumPy's iterator allocates it in order 'K', so its axes keep
+    their order in `a`. Eagerly in a buffer of that order, while tracing recorded."""
+    from numpy.lib.array_utils import normalize_axis_tuple
+
+    from arraystack._core.array import wrap
+
+    value = getattr(result, "_value", None)
+    layout = _layout(a)
+    if (
+        type(value) not in (Tracer, np.ndarray)
+        or len(value.shape) < 2
+        or 0 in value.shape
+        or layout is None
+        or layout.flags.c_contiguous
+        or (type(value) is Tracer and view_writeable(result) is not None)
+    ):
+        return result
+    ndim, shape = layout.ndim, tuple(value.shape)
+    if len(shape) == ndim:  # the reduced axes kept, of length 1
+        kept = list(range(ndim))
+    else:
+        try:
+            axes = range(ndim) if axis is None else normalize_axis_tuple(axis, ndim)
+        except (TypeError, ValueError):
+            return result
+        kept = [k for k in range(ndim) if k not in axes]
+    if len(kept) != len(shape):
+        return result
+    itemsize = np.dtype(value.dtype).itemsize
+    full = k_order_strides([(layout.shape, layout.strides)], layout.shape, itemsize)
+    order = sorted(range(len(kept)), key=lambda i: full[kept[i]])  # the fastest axis first
+    strides = contiguous_strides(order, shape, itemsize)
+    if type(value) is Tracer:
+        if strides != contiguous_strides(range(len(shape) - 1, -1, -1), shape, itemsize):
+            set_layout(
+                result, as_strided(np.zeros(1, value.dtype), shape, strides, writeable=False)
+            )
+    elif any(n != 1 and value.strides[k] != strides[k] for k, n in enumerate(shape)):
+        ordered = as_strided(np.empty(value.size, value.dtype), shape, strides)
+        ordered[...] = value
+        result = wrap(ordered)
+    return result
+
+
+def keeps_operand_order(axis_at: int = 1, eager: bool = False):
+    """Decorate a reduction `f(a, ..., axis, ...)` (`axis` the positional argument at `axis_at`)
+    so that its result made while tracing has NumPy's memory order (`reduced`); `eager`: also an
+    eager result (where the function does not compute it with NumPy's own reduction)."""
+
+    def decorate(function):
+        @functools.wraps(function)
+        def reduction(*args, **kwargs):
+            if not active.n and not eager:
+                return function(*args, **kwargs)
+            result = function(*args, **kwargs)
+            value = getattr(result, "_value", None)
+            if not active.n and (type(value) is not np.ndarray or value.ndim < 2):
+                return result
+            if kwargs.get("out") is not None or any(result is v for v in args):
+                return result  # written into an array given
+            a = args[0] if args else kwargs.get("a", kwargs.get("x"))
+            axis = args[axis_at] if len(args) > axis_at else kwargs.get("axis")
+            return reduced(a, axis, result)
+
+        return reduction
+
+    return decorate
+
+
+def allocates_c_order(function):
+    """Decorate a function whose result NumPy allocates in C's order (quantile: a gather by take),
+    where the composition that computes it need not give that order (`c_ordered`); a result
+    written into an array given is left as it is."""
+
+    @functools.wraps(function)
+    def allocating(*args, **kwargs):
+        result = function(*args, **kwargs)
+        if any(result is v for v in args) or any(result is v for v in kwargs.values()):
+            return result
+        return c_ordered(result) if type(result) is _ndarray_type() else result
+
+    return allocating
+
+
+def _ndarray_type():
+    from arraystack._core.array import ndarray
+
+    return ndarray
+
+
+def looped(operands, result, core: int = 1):
+    """`result` of a generalized ufunc whose operands' last `core` axes are its core and whose result
+    has none (vecdot: "(n),(n)->()") in NumPy's memory order: nditer's order over the operands' loop
+    axes. Eagerly in a buffer of that order, while tracing recorded."""
+    from arraystack._core.array import wrap
+
+    value = result._value
+    shape = tuple(getattr(value, "shape", ()))
+    if len(shape) < 2 or 0 in shape:
+        return result
+    pairs = []
+    for a in operands:
+        layout = layout_of(a) if a.ndim - core >= 2 else None
+        if layout is not None:
+            pairs.append((layout.shape[:-core], layout.strides[:-core]))
+    itemsize = np.dtype(value.dtype).itemsize
+    strides = k_order_strides(pairs, shape, itemsize)
+    if type(value) is Tracer:
+        layout = as_strided(np.zeros(1, value.dtype), shape, strides, writeable=False)
+        if not layout.flags.c_contiguous:
+            set_layout(result, layout)
+    elif type(value) is np.ndarray and any(
+        n != 1 and value.strides[k] != strides[k] for k, n in enumerate(shape)
+    ):
+        ordered = as_strided(np.empty(value.size, value.dtype), shape, strides)
+        ordered[...] = value
+        return wrap(ordered)
     return result

@@ -10,13 +10,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.array import ndarray, scalar_result, wrap
+from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.dtypes import holds_host, result_type
 from arraystack._core.interop import call_host
 from arraystack._core.operands import convert_raw
 from arraystack._core.overrides import defers_to_numpy, kind
-from arraystack.linalg._gufuncs import as_gufunc
 from arraystack._core.shapes import normalize_axis
 from arraystack._creation.basic import asarray
 from arraystack._manipulation.reshaping import (
@@ -27,8 +26,10 @@ from arraystack._manipulation.reshaping import (
     reshape,
 )
 from arraystack._math.elementwise import conjugate, multiply
+from arraystack._transforms import result_layouts
 from arraystack.ir.core import bind
 from arraystack.ir.structural import dot_general_p
+from arraystack.linalg._gufuncs import as_gufunc
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -41,7 +42,16 @@ def _promoted(a, b):
     """Both operands as arraystack arrays of their common dtype."""
     a, b = asarray(a), asarray(b)
     dt = result_type(a, b)
-    return wrap(convert_raw(a._value, dt)), wrap(convert_raw(b._value, dt))
+    return _cast(a, dt), _cast(b, dt)
+
+
+def _cast(x, dtype):
+    """x as `dtype`: x itself where it already is, else a cast in x's memory order (order 'K')."""
+    if x.dtype == dtype:
+        return x
+    out = wrap(convert_raw(x._value, dtype))
+    result_layouts.copied(x, out)
+    return out
 
 
 def _conj(x):
@@ -322,7 +332,8 @@ def vecdot(
     a = broadcast_to(a, loop + a.shape[-1:])
     b = broadcast_to(b, loop + b.shape[-1:])
     batch = tuple(range(len(loop)))
-    return _into(_dot_general(a, b, ((len(loop),), (len(loop),)), (batch, batch)), out)
+    result = _dot_general(a, b, ((len(loop),), (len(loop),)), (batch, batch))
+    return _into(result_layouts.looped((a, b), result) if out is None else result, out)
 
 
 def matvec(x1: ArrayLike, x2: ArrayLike, /, out: NDArray | None = None) -> NDArray:

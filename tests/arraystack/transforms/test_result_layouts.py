@@ -315,3 +315,39 @@ def test_more_new_arrays_in_numpys_order(made, layout):
     namespace = {"np": numpy}
     exec(source, namespace)  # noqa: S102  (a program of the table above)
     check_program(namespace["f"], lambda: [LAYOUTS_2D[layout]()])
+
+
+REDUCED_AND_OTHERS = {
+    "sum": "np.sum(a, axis=1)",
+    "mean keepdims": "np.mean(a, axis=2, keepdims=True)",
+    "std": "np.std(a, axis=0)",
+    "max": "np.max(a, axis=(0,))",
+    "ptp": "np.ptp(a, axis=1)",
+    "count_nonzero": "np.count_nonzero(a > 3, axis=2) * 1",
+    "median": "np.median(a, axis=0)",
+    "nanmedian": "np.nanmedian(a, axis=1)",
+    "quantile": "np.quantile(a, [0.2, 0.5], axis=1)",
+    "norm": "np.linalg.norm(a, axis=2)",
+    "vecdot": "np.vecdot(a, a, axis=0)",
+    "tril": "np.tril(a)",
+    "round": "np.round(a, 1)",
+    "cross": "np.cross(a[..., :3], a[..., 1:4])",
+    "diagonal": "np.diagonal(a, 0, 1, 2) * 1.0",
+    "zeros_like shape": "np.zeros_like(a, shape=(2, 2, 2))",
+    "pad edge": "np.pad(a, 1, mode='edge')",
+    "copy A": "a.copy(order='A')",
+}
+
+
+@pytest.mark.parametrize("layout", ["fortran", "permuted"])
+@pytest.mark.parametrize("made", sorted(REDUCED_AND_OTHERS))
+def test_reductions_and_others_in_numpys_order(made, layout):
+    """Reductions keep their operand's order (NumPy's iterator, order 'K'); the others allocate in
+    an order of their own: the reshape of each views or copies as NumPy's."""
+    source = (
+        f"def f(a):\n    y = {REDUCED_AND_OTHERS[made]}\n    z = y.reshape(-1)\n"
+        "    z[0] = 99\n    z[-1] = 98\n    return y\n"
+    )
+    namespace = {"np": numpy}
+    exec(source, namespace)  # noqa: S102  (a program of the table above)
+    check_program(namespace["f"], lambda: [LAYOUTS[layout]()])
