@@ -110,7 +110,16 @@ def _expand_and_squeeze(xp, x):
     return y
 
 
+def _diagonal_reads_later_writes(xp, x):
+    y = x * 1.0
+    d = xp.diagonal(y)  # a read-only view: it shows the writes to y that follow
+    y[1, 1] = -7.0
+    y[0] += 1.0
+    return d * 1.0
+
+
 PROGRAMS = [
+    _diagonal_reads_later_writes,
     _slice_times, _reshape_write, _transpose_add, _out_into_a_view, _view_read_after_base_write,
     _transpose_then_base_add, _reshape_of_transpose_copies, _view_of_a_view, _real_and_imag,
     _split_flip_swapaxes, _shape_set_on_a_view, _chained_item_writes, _sort_a_row_in_place,
