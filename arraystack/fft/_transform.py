@@ -60,6 +60,26 @@ def _step(x, kind, axes, lengths, norm):
     return bind(fft_p, x, fft_type=kind, axes=tuple(axes), lengths=tuple(lengths), norm=norm)
 
 
+_FORWARD = ("fft", "rfft")
+
+
+def _scales(kind, norm) -> bool:
+    """Whether a `kind` transform with `norm` multiplies by a factor (1/n or 1/sqrt(n))."""
+    return norm == "ortho" or (norm == "forward") == (kind in _FORWARD)
+
+
+def _half_first_step(x, kind, axis, n, norm):
+    """numpy.fft's transform of a float16 operand: the factor is computed in the operand's float16
+    (reciprocal(n) or reciprocal(sqrt(n)), as numpy.fft's `fct`), then applied to the unnormalized
+    complex64 (or float32) transform."""
+    unscaled = _step(x, kind, [axis], [n], "backward" if kind in _FORWARD else "forward")
+    if norm == "ortho":
+        factor = np.reciprocal(np.sqrt(n, dtype=np.float16))
+    else:
+        factor = np.reciprocal(n, dtype=np.float16)
+    return (wrap(unscaled) * np.float32(factor))._value
+
+
 def _transform(a, kind, lengths, axes, norm, out):
     """The `kind` transform of ndarray `a` with resolved lengths and axes (NumPy's per-axis order)."""
     for n in lengths:
@@ -74,18 +94,22 @@ def _transform(a, kind, lengths, axes, norm, out):
         x = convert_raw(raw(a), real_dtype_of(a.dtype))
     else:
         x = convert_raw(raw(a), complex_dtype_of(a.dtype))
-    if len(set(axes)) == len(axes):
+    half = a.dtype == np.float16  # numpy.fft's first transform normalizes in float16
+    if len(set(axes)) == len(axes) and not (half and _scales(kind, norm)):
         x = _step(x, kind, axes, lengths, norm)
-    else:  # repeated axes: one transform at a time, in numpy.fft's order
+    else:  # one transform at a time, in numpy.fft's order
         steps = list(zip(axes, lengths))
         if kind in ("fft", "ifft"):
             order = [(kind, step) for step in reversed(steps)]
         elif kind == "rfft":
-            order = [("rfft", steps[-1])] + [("fft", step) for step in steps[:-1]]
+            order = [("rfft", steps[-1])] + [("fft", step) for step in reversed(steps[:-1])]
         else:
             order = [("ifft", step) for step in steps[:-1]] + [("irfft", steps[-1])]
-        for k, (axis, n) in order:
-            x = _step(x, k, [axis], [n], norm)
+        for i, (k, (axis, n)) in enumerate(order):
+            if i == 0 and half and _scales(k, norm):
+                x = _half_first_step(x, k, axis, n, norm)
+            else:
+                x = _step(x, k, [axis], [n], norm)
     if kind == "irfft" and a.dtype == np.float16 and len(axes) == 1:
         # Note: NumPy's irfft writes the result of float16 input as float16; its irfftn over two
         # axes or more runs ifft first, whose complex64 result gives float32
