@@ -565,8 +565,17 @@ class MaskedReductions:
 
 
 for _name in (
-    "sum", "prod", "mean", "var", "std", "min", "max", "ptp", "argmin", "argmax", "any", "all",
-    "cumsum", "cumprod", "trace",
+    "sum", "prod", "min", "max", "ptp", "argmin", "argmax", "any", "all", "cumsum", "cumprod",
+    "trace",
 ):  # fmt: skip
     setattr(MaskedReductions, _name, writes_out(getattr(MaskedReductions, _name)))
+# numpy.ma's mean writes `out.flat = result`; its var and std do where the array has a mask (else
+# they are ndarray's, with its checks)
+MaskedReductions.mean = writes_out(MaskedReductions.mean, flat=lambda self: True)
+for _name in ("var", "std"):
+    setattr(
+        MaskedReductions,
+        _name,
+        writes_out(getattr(MaskedReductions, _name), flat=lambda self: self._mask is not _ma().nomask),
+    )
 MaskedReductions.product = MaskedReductions.prod

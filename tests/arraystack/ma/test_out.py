@@ -61,3 +61,49 @@ def test_functions_pass_out_through():
         assert function(m, out=out, **args) is out
         expected = function(m, **args)
         assert out.mask.tolist() == arraystack.ma.getmaskarray(expected).tolist()
+
+
+MASKS = {
+    "some": [[0, 1, 0], [0, 0, 1]],
+    "none": numpy.ma.nomask,
+    "all": [[1, 1, 1], [1, 1, 1]],
+    "a column": [[1, 0, 0], [1, 0, 0]],
+}
+OUTS = {
+    "(1, 3)": lambda xp: xp.zeros((1, 3)),
+    "(2,)": lambda xp: xp.zeros(2),
+    "int32 (3,)": lambda xp: xp.zeros(3, dtype=numpy.int32),
+    "(4,)": lambda xp: xp.zeros(4),
+    "masked (3,)": lambda xp: xp.ma.zeros((3,)),
+    "0-d": lambda xp: xp.zeros(()),
+    "int64 (3,)": lambda xp: xp.zeros(3, dtype=numpy.int64),
+}
+
+
+def _outcome(xp, mask, name, axis, out):
+    m = xp.ma.masked_array(numpy.arange(6.0).reshape(2, 3), mask=mask)
+    o = OUTS[out](xp)
+    try:
+        with numpy.errstate(all="ignore"):
+            result = getattr(m, name)(axis=axis, out=o)
+    except Exception as e:  # noqa: BLE001  (the exception type is the outcome compared)
+        return type(e).__name__
+    data = numpy.asarray(o.data if isinstance(o, xp.ma.MaskedArray) else o)
+    return repr(data.tolist()), xp.ma.getmaskarray(o).tolist(), result is o
+
+
+@pytest.mark.parametrize("out", sorted(OUTS))
+@pytest.mark.parametrize("mask", sorted(MASKS))
+@pytest.mark.parametrize("axis", [0, None])
+@pytest.mark.parametrize(
+    "name", ["mean", "var", "std", "sum", "prod", "max", "min", "ptp", "argmax", "any", "all"]
+)
+def test_out_of_any_shape_as_numpy_ma(name, axis, mask, out):
+    """numpy.ma's mean writes `out.flat = result` (an out of any size: repeated or cut), and so do
+    var and std of an array with a mask; the other reductions check out's shape as NumPy's
+    reductions do and cast into it; min and max put NaN under the mask of a float out and refuse an
+    integer one; a fully masked prod or all writes the identity."""
+    want = _outcome(numpy, MASKS[mask], name, axis, out)
+    if want == "AttributeError":
+        pytest.skip("numpy.ma's var(axis=None, out=) of a masked array fails in NumPy itself")
+    assert _outcome(arraystack, MASKS[mask], name, axis, out) == want
