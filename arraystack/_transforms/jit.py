@@ -19,10 +19,11 @@ from typing import Any
 import numpy as np
 
 from arraystack._core.accelerator import fastpath as _fastpath
-from arraystack._core.array import _make, ndarray, wrap_array as wrap
-from arraystack._core.devices import buffer_devices as _buffer_devices
+from arraystack._core.array import _make, ndarray
+from arraystack._core.array import wrap_array as wrap
 from arraystack._core.config import config
 from arraystack._core.devices import backend_of_arguments
+from arraystack._core.devices import buffer_devices as _buffer_devices
 from arraystack._transforms import result_layouts
 from arraystack._transforms.aliasing import recording_layout_use
 from arraystack._transforms.jit_arguments import (
@@ -106,6 +107,7 @@ class JitFunction(_JitBase):
         self._specs = Specializations(self._stats)  # at most config.jit_cache_size, LRU
         self._cache = self._specs.entries  # key -> entry
         self._fast = self._specs.fast  # (type, shape, dtype) per positional array argument -> entry
+        self._fast_c = self._specs.fast_c  # the same, for C-ordered arguments only
         self._plain = not self.static_argnums and not self.static_argnames
         self._lock = threading.Lock()
         self._last_key = None
@@ -200,7 +202,12 @@ class JitFunction(_JitBase):
                 key.append(v.shape)
                 key.append(v.dtype)
             else:
-                entry = self._fast.get(tuple(key))
+                key = tuple(key)
+                entry = self._fast.get(key)
+                if entry is None and self._fast_c:
+                    entry = self._fast_c.get(key)
+                    if entry is not None and not _c_ordered(values):
+                        entry = None  # traced for C-ordered arguments: the slow path decides
                 if entry is not None and not active.n and not config.disable_jit:
                     guards, consts = entry.bound
                     if guards:
@@ -236,11 +243,13 @@ class JitFunction(_JitBase):
             entry.checks(leaves, buffers)
         if entry.written:  # arguments the function writes in place: checked now, written back after
             check_writable(entry.written, leaves)
-        elif self._plain and not kwargs and not entry.layout_sensitive:
-            # (the fast key has no strides: an entry whose result depends on them is not served there)
+        elif self._plain and not kwargs:
+            # the fast key has no strides: an entry whose result depends on them is served there for
+            # C-ordered arguments only, where it was traced for them
+            c_only = entry.layout_sensitive
             fast_key = _fast_key(args)
-            if fast_key is not None:
-                self._specs.put_fast(fast_key, entry)
+            if fast_key is not None and not (c_only and any(k is not None for k in key[6])):
+                self._specs.put_fast(fast_key, entry, c_only)
         outs = entry.executable(*buffers, *consts)
         if entry.pending is not None and not entry.pending.started:
             # the first tier answered; now compile in the background
@@ -352,6 +361,15 @@ class JitFunction(_JitBase):
             backend,
             call=(self, consts, out_tree),  # so plan(...).run(*args) can execute the plan
         )
+
+
+def _c_ordered(values) -> bool:
+    """Whether every NumPy array among `values` is C-contiguous, or has fewer than two axes (the
+    layouts a cache key counts as C's: jit_arguments.layout_key)."""
+    for v in values:
+        if type(v) is _host_array and v.ndim >= 2 and not v.flags.c_contiguous:
+            return False
+    return True
 
 
 def _fast_key(args):

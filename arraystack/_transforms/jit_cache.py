@@ -4,7 +4,9 @@ recently used evicted first (an evicted one retraces when it is called again).
 Three dicts, which the C fast path of cached calls (_core/_fastpath_jit.c) shares: `entries` (the
 full cache key -> entry), `fast` (the C path's key: pipeline generation, backend, type/shape/dtype per
 argument -> entry) and `used` (entry -> None, least recently used first; the C path moves the entries it
-serves to the end).
+serves to the end). A fourth, `fast_c`, has the same keys for the entries whose results depend on
+their arguments' strides and that were traced for C-ordered arguments: the Python fast path serves
+them where every argument is C-ordered (the C path's key has no strides).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ class Specializations:
     def __init__(self, stats):
         self.entries: dict = {}
         self.fast: dict = {}
+        self.fast_c: dict = {}
         self.used: dict = {}
         self.stats = stats  # counts evictions
 
@@ -44,10 +47,12 @@ class Specializations:
             self._drop(victim)
             self.stats.evictions += 1
 
-    def put_fast(self, fast_key, entry):
-        if self.fast.get(fast_key) is entry or self.entries.get(entry.key) is not entry:
+    def put_fast(self, fast_key, entry, c_only=False):
+        """Serve `entry` on the fast path under `fast_key`; `c_only`: for C-ordered arguments only."""
+        table = self.fast_c if c_only else self.fast
+        if table.get(fast_key) is entry or self.entries.get(entry.key) is not entry:
             return  # already there, or evicted meanwhile (another thread)
-        self.fast[fast_key] = entry
+        table[fast_key] = entry
         entry.fast_keys.append(fast_key)
 
     def _drop(self, entry):
@@ -55,6 +60,7 @@ class Specializations:
         if self.entries.get(entry.key) is entry:
             del self.entries[entry.key]
         for fast_key in entry.fast_keys:
-            if self.fast.get(fast_key) is entry:
-                del self.fast[fast_key]
+            for table in (self.fast, self.fast_c):
+                if table.get(fast_key) is entry:
+                    del table[fast_key]
         entry.fast_keys = []

@@ -228,6 +228,14 @@ def test_a_jitted_function_is_keyed_by_its_arguments_layouts_where_they_show():
         numpy.testing.assert_array_equal(numpy.asarray(jitted(a)), f(a))
     assert jitted.stats()["traces"] == 2  # F and the transpose have the same strides
     assert "argument memory layouts" in jitted.stats()["retrace_reasons"][-1]
+    # the entry for C-ordered arguments is served by the fast path, for C-ordered arguments only
+    c_entry = next(e for k, e in jitted._specs.entries.items() if k[6] == (None,))
+    assert list(jitted._specs.fast_c.values()) == [c_entry]
+    hits = jitted.stats()["cache_hits"]
+    for a in calls:
+        numpy.testing.assert_array_equal(numpy.asarray(jitted(a)), f(a))
+    assert jitted.stats()["cache_hits"] == hits + len(calls)
+    assert jitted.stats()["traces"] == 2
 
     def g(a):
         return (a * 2.0).reshape(-1)
