@@ -19,6 +19,8 @@ from arraystack._core.devices import read_on_default
 from arraystack._core.dtypes import check_supported
 from arraystack._core.host_calls import host_arguments, wrap_result
 from arraystack._core.overrides import defers_to_numpy
+from arraystack._transforms import result_layouts
+from arraystack._transforms.aliasing import layout_of
 from arraystack.ir.core import Tracer
 
 if TYPE_CHECKING:
@@ -60,9 +62,30 @@ def block(arrays: Any) -> NDArray:
     host = host_arguments(arrays)
     if host is not None:
         return wrap_result(np.block(host[0]))
-    arrays, list_ndim, result_ndim, _ = _block_setup(arrays)
+    arrays, list_ndim, result_ndim, final_size = _block_setup(arrays)
     result = _block(arrays, list_ndim, result_ndim)
-    return anp.copy(result) if list_ndim == 0 else result
+    if list_ndim == 0:
+        return anp.copy(result, order="C")  # NumPy's ndarray.copy
+    if list_ndim * final_size > 2 * 512 * 512:
+        # NumPy fills an empty array: Fortran-ordered where every block is (and not all are C's)
+        blocks = [anp.asarray(a) for a in _leaves(arrays)]
+        fortran = all(_layout_flag(b, "f_contiguous") for b in blocks)
+        if fortran and not all(_layout_flag(b, "c_contiguous") for b in blocks):
+            return anp.asfortranarray(result)
+        return result_layouts.c_ordered(result)
+    return result
+
+
+def _leaves(nested):
+    if isinstance(nested, list):
+        for item in nested:
+            yield from _leaves(item)
+    else:
+        yield nested
+
+
+def _layout_flag(x, flag) -> bool:
+    return bool(getattr(layout_of(x).flags, flag))
 
 
 def _block(arrays, max_depth, result_ndim, depth=0):

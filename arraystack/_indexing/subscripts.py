@@ -33,7 +33,7 @@ from arraystack._indexing.keys import (
 )
 from arraystack._indexing.updates import updated, updated_part
 from arraystack._transforms import result_layouts
-from arraystack._transforms.aliasing import layout_of, link, rebind
+from arraystack._transforms.aliasing import layout_of, link, rebind, view_of
 from arraystack._transforms.traced_scalars import mark, marked_scalar
 from arraystack.ir.core import (
     HostDtypeError,
@@ -45,7 +45,14 @@ from arraystack.ir.core import (
     is_tracing,
 )
 from arraystack.ir.primitives import copy_p
-from arraystack.ir.structural import concatenate_p, gather_p, nonzero_p, reshape_p, slice_p
+from arraystack.ir.structural import (
+    concatenate_p,
+    gather_p,
+    nonzero_p,
+    reshape_p,
+    slice_p,
+    transpose_p,
+)
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, NDArray
@@ -261,10 +268,10 @@ def argwhere(a: ArrayLike, *, size: int | None = None, fill_value: int = 0) -> N
         )
     parts = bind(nonzero_p, a._value, **params)
     n = parts[0].shape[0]
-    columns = [bind(reshape_p, i, new_sizes=(n, 1)) for i in parts]
-    if len(columns) == 1:
-        return wrap(columns[0])
-    return wrap(bind(concatenate_p, *columns, dimension=1))
+    rows = [bind(reshape_p, i, new_sizes=(1, n)) for i in parts]
+    # NumPy's transpose(nonzero(a)): a Fortran-ordered view of the indices' rows
+    stacked = wrap(rows[0] if len(rows) == 1 else bind(concatenate_p, *rows, dimension=0))
+    return view_of(stacked, transpose_p, permutation=(1, 0))
 
 
 @defers_to_numpy

@@ -35,8 +35,8 @@ from arraystack._math.ufunc import accelerated, composite
 from arraystack._math.ufunc_out import assign, normalize_out
 from arraystack._transforms import result_layouts
 from arraystack._transforms.aliasing import view_of
-from arraystack.ir.avals import kind_of
 from arraystack.ir import primitives as p
+from arraystack.ir.avals import kind_of
 from arraystack.ir.core import Tracer, active, bind, device_namespaces, trace_state
 
 if TYPE_CHECKING:
@@ -514,7 +514,8 @@ def imag(val: ArrayLike) -> NDArray:
         return view_of(val, p.imag_p)
     if not _tracing():
         return wrap(bind(p.imag_p, val._value))
-    return zeros(val.shape, val.dtype)
+    # NumPy's zeros of a real array's .imag: Fortran-ordered for a Fortran-ordered array, else C
+    return result_layouts.by_source_order(val, zeros(val.shape, val.dtype))
 
 
 @defers_to_numpy
@@ -592,7 +593,7 @@ def iscomplex(x: ArrayLike) -> NDArray:
     x = asarray(x)
     if x.dtype.kind == "c":
         return not_equal(imag(x), 0)
-    return zeros_like(x, dtype=bool)  # on x's device
+    return zeros_like(x, dtype=bool, order="C")  # on x's device; NumPy's zeros(x.shape)
 
 
 @defers_to_numpy
