@@ -28,6 +28,7 @@ from arraystack._creation.basic import _placed, asarray, astype
 from arraystack._creation.filled import zeros
 from arraystack._manipulation.reshaping import expand_dims, moveaxis, reshape
 from arraystack._math.elementwise import apply_ufunc
+from arraystack._transforms import result_layouts
 from arraystack.ir import primitives as p
 from arraystack.ir.core import Tracer, active, bind, is_tracing
 from arraystack.ir.structural import concatenate_p, full_p, reduce_or_p, slice_p
@@ -410,6 +411,7 @@ def linspace(
             by_step = _ufunc(p.mul_p, np.multiply, y, step)
         if traced:
             y = wrap(bind(p.select_p, step_zero._value, by_div._value, by_step._value))
+            result_layouts.elementwise((by_step,), (y,))  # NumPy's y is one of the two
         else:
             y = by_div if bool(step_zero) else by_step
     else:

@@ -445,16 +445,38 @@ def _ndarray_type():
     return ndarray
 
 
-def looped(operands, result, core: int = 1):
-    """`result` of a generalized ufunc whose operands' last `core` axes are its core and whose result
-    has none (vecdot: "(n),(n)->()") in NumPy's memory order: nditer's order over the operands' loop
-    axes. Eagerly in a buffer of that order, while tracing recorded."""
+def looped(operands, result, cores=(1, 1), out_core: int = 0):
+    """`result` of a generalized ufunc in NumPy's memory order (vecdot "(n),(n)->()", matvec
+    "(m,n),(n)->(m)"): operand i's last `cores[i]` axes are its core, the result's last `out_core`.
+    NumPy's iterator orders the loop axes by the operands' strides (nditer's rule) and keeps the
+    result's core axes innermost, in C's order. Eagerly in a buffer of that order, while tracing
+    recorded."""
     from arraystack._core.array import wrap
 
     value = result._value
     shape = tuple(getattr(value, "shape", ()))
     if len(shape) < 2 or 0 in shape:
         return result
+    loop, core = shape[: len(shape) - out_core], shape[len(shape) - out_core :]
+    pairs = []
+    for a, c in zip(operands, cores):
+        if a.ndim - c >= 2:
+            layout = layout_of(a)
+            pairs.append((layout.shape[: a.ndim - c], layout.strides[: a.ndim - c]))
+    itemsize = np.dtype(value.dtype).itemsize
+    inner = contiguous_strides(range(len(core) - 1, -1, -1), core, itemsize)
+    strides = k_order_strides(pairs, loop, itemsize * int(np.prod(core))) + inner
+    if type(value) is Tracer:
+        layout = as_strided(np.zeros(1, value.dtype), shape, strides, writeable=False)
+        if not layout.flags.c_contiguous:
+            set_layout(result, layout)
+    elif type(value) is np.ndarray and any(
+        n != 1 and value.strides[k] != strides[k] for k, n in enumerate(shape)
+    ):
+        ordered = as_strided(np.empty(value.size, value.dtype), shape, strides)
+        ordered[...] = value
+        return wrap(ordered)
+    return result
     pairs = []
     for a in operands:
         layout = layout_of(a) if a.ndim - core >= 2 else None

@@ -378,7 +378,8 @@ def matvec(x1: ArrayLike, x2: ArrayLike, /, out: NDArray | None = None) -> NDArr
     b = broadcast_to(b, loop + b.shape[-1:])
     nl = len(loop)
     batch = tuple(range(nl))
-    return _into(_dot_general(a, b, ((nl + 1,), (nl,)), (batch, batch)), out)
+    result = _dot_general(a, b, ((nl + 1,), (nl,)), (batch, batch))
+    return _into(result_layouts.looped((a, b), result, (2, 1), 1) if out is None else result, out)
 
 
 def vecmat(x1: ArrayLike, x2: ArrayLike, /, out: NDArray | None = None) -> NDArray:
@@ -423,7 +424,8 @@ def vecmat(x1: ArrayLike, x2: ArrayLike, /, out: NDArray | None = None) -> NDArr
     b = broadcast_to(b, loop + b.shape[-2:])
     nl = len(loop)
     batch = tuple(range(nl))
-    return _into(_dot_general(a, b, ((nl,), (nl,)), (batch, batch)), out)
+    result = _dot_general(a, b, ((nl,), (nl,)), (batch, batch))
+    return _into(result_layouts.looped((a, b), result, (1, 2), 1) if out is None else result, out)
 
 
 for _function in (vecdot, matvec, vecmat):

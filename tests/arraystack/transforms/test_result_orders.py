@@ -1,7 +1,7 @@
-"""NumPy's memory order for the result of every function of one array argument that NumPy and
-arraystack share, eagerly and while tracing: a Fortran-ordered, a permuted-and-reversed and a
-C-ordered 3-d operand. The order decides whether a later reshape views or copies, and so whether a
-write through it reaches the result (tests/arraystack/transforms/test_result_layouts.py)."""
+"""NumPy's memory order for the result of every function of one array (or of two arrays, or of an array
+and a number) that NumPy and arraystack share, eagerly and while tracing: Fortran-ordered,
+permuted-and-reversed and C-ordered 3-d operands. The order decides whether a later reshape views or
+copies, and so whether a write through it reaches the result (test_result_layouts.py)."""
 
 from __future__ import annotations
 
@@ -14,18 +14,19 @@ import arraystack
 from arraystack._transforms import aliasing
 
 A = numpy.arange(1.0, 61.0).reshape(3, 4, 5) / 7.0
+B = (numpy.arange(60.0).reshape(3, 4, 5) % 7) / 3.0
 LAYOUTS = {
     "fortran": lambda a: a.transpose(2, 1, 0),
     "permuted": lambda a: a.transpose(1, 0, 2)[:, ::-1],
     "c": lambda a: a,
 }
-# functions whose result is no new array of the argument's values, or that take no array first
+# functions whose result is no new array of the arguments' values, or that take no array first
 NOT_CALLED = {
-    "array", "asarray", "broadcast", "copyto", "dtype", "empty", "empty_like", "errstate",
-    "fill_diagonal", "flatiter", "frombuffer", "frompyfunc", "info", "memmap", "may_share_memory",
-    "ndarray", "ndenumerate", "ndindex", "nditer", "nested_iters", "place", "printoptions", "put",
-    "putmask", "save", "savetxt", "savez", "set_printoptions", "shares_memory", "show_config",
-    "show_runtime", "vectorize",
+    "array", "asarray", "broadcast", "copyto", "dtype", "einsum", "einsum_path", "empty",
+    "empty_like", "errstate", "fill_diagonal", "flatiter", "frombuffer", "frompyfunc", "info",
+    "memmap", "may_share_memory", "ndarray", "ndenumerate", "ndindex", "nditer", "nested_iters",
+    "place", "printoptions", "put", "putmask", "save", "savetxt", "savez", "set_printoptions",
+    "shares_memory", "show_config", "show_runtime", "vectorize",
 }  # fmt: skip
 
 
@@ -50,37 +51,58 @@ def _first(result):
     return result[0] if isinstance(result, tuple) and result else result
 
 
+def _compare(name, f, g, layouts, wrong) -> bool:
+    """Call NumPy's `f` and arraystack's `g` on A (and B) in `layouts` (a layout's name, or None for
+    the number 2): False where NumPy does not take the call; else each way g's result differs in
+    order from f's is appended to `wrong`."""
+
+    def operands(module, values):
+        return [2 if lay is None else LAYOUTS[lay](v) for lay, v in zip(layouts, values)]
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            want = _first(f(*operands(numpy, [A.copy(), B.copy()])))
+        except Exception:  # noqa: BLE001  (NumPy does not take this call: nothing to compare)
+            return False
+        if not isinstance(want, numpy.ndarray) or want.ndim < 2 or want.size == 0:
+            return False
+        eager = _first(g(*operands(arraystack, [arraystack.asarray(A), arraystack.asarray(B)])))
+        seen = {}
+
+        def traced(a, b):
+            result = _first(g(*operands(arraystack, [a, b])))
+            seen["layout"] = aliasing.layout_of(result)
+            return result
+
+        try:
+            arraystack.eval_shape(traced, arraystack.asarray(A), arraystack.asarray(B))
+        except arraystack.errors.TracerError:
+            pass  # a function that cannot be traced (a shape that depends on the values)
+    if _order(eager._value) != _order(want):
+        wrong.append(
+            f"{name}{layouts} eager: strides {eager._value.strides}, NumPy's {want.strides}"
+        )
+    if "layout" in seen and _order(seen["layout"]) != _order(want):
+        wrong.append(
+            f"{name}{layouts} traced: strides {seen['layout'].strides}, NumPy's {want.strides}"
+        )
+    return True
+
+
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
 def test_every_result_is_in_numpys_order(layout):
-    view = LAYOUTS[layout]
+    wrong = []
+    checked = sum(_compare(name, f, g, (layout,), wrong) for name, f, g in _functions())
+    assert checked > 100
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_every_result_of_two_operands_is_in_numpys_order(layout):
     wrong, checked = [], 0
     for name, f, g in _functions():
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            try:
-                want = _first(f(view(A.copy())))
-            except Exception:  # noqa: BLE001, S112  (NumPy does not take this call: nothing to compare)
-                continue
-            if not isinstance(want, numpy.ndarray) or want.ndim < 2 or want.size == 0:
-                continue
-            eager = _first(g(view(arraystack.asarray(A.copy()))))
-            seen = {}
-
-            def traced(a, g=g, seen=seen):
-                result = _first(g(view(a)))
-                seen["layout"] = aliasing.layout_of(result)
-                return result
-
-            try:
-                arraystack.eval_shape(traced, arraystack.asarray(A))
-            except arraystack.errors.TracerError:
-                pass  # a function that cannot be traced (a shape that depends on the values)
-        checked += 1
-        if _order(eager._value) != _order(want):
-            wrong.append(f"{name} (eager): strides {eager._value.strides}, NumPy's {want.strides}")
-        if "layout" in seen and _order(seen["layout"]) != _order(want):
-            wrong.append(
-                f"{name} (traced): strides {seen['layout'].strides}, NumPy's {want.strides}"
-            )
-    assert checked > 100
+        for second in [*sorted(LAYOUTS), None]:
+            checked += _compare(name, f, g, (layout, second), wrong)
+    assert checked > 200
     assert not wrong, "\n".join(wrong)
