@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 
-from arraystack._transforms.aliasing import rebind
+from arraystack._transforms.aliasing import has_aliases, rebind
 from arraystack._core.array import ndarray, raw, wrap, wrap_scalar
 from arraystack._creation.basic import asarray
 from arraystack._core.dtypes import check_supported, holds_host
@@ -297,7 +297,7 @@ def store(r, out, name="add"):
 def write(out, r):
     """Eager: copy `r` into out's buffer; traced: rebind `out` to `r` cast to its dtype."""
     target = out._value
-    if type(target) is not Tracer and type(r) is not Tracer:
+    if type(target) is not Tracer and type(r) is not Tracer and not (active.n and has_aliases(out)):
         np.copyto(target, r, casting="unsafe")
     else:
         rebind(out, as_dtype(r, out.dtype), "a reduction's out=")

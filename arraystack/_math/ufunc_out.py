@@ -12,8 +12,8 @@ import numpy as np
 
 from arraystack._core.array import ndarray, raw, wrap
 from arraystack._core.operands import broadcast_raw, convert_raw, shape_of
-from arraystack._transforms.aliasing import rebind
-from arraystack.ir.core import Tracer, bind, device_namespaces
+from arraystack._transforms.aliasing import has_aliases, rebind
+from arraystack.ir.core import Tracer, active, bind, device_namespaces
 from arraystack.ir.primitives import select_p
 
 _ndarray_np = np.ndarray
@@ -160,7 +160,12 @@ def assign(target: ndarray, value, casting="same_kind", mask=None, name="ufunc")
         type(current) in device_namespaces
     ):
         _check_same_device(value, current, name)
-    if type(current) is _ndarray_np and type(value) is not Tracer and type(mask) is not Tracer:
+    if (
+        type(current) is _ndarray_np
+        and type(value) is not Tracer
+        and type(mask) is not Tracer
+        and not (active.n and has_aliases(target))
+    ):  # (a value a trace holds views of is rebound, with them, as x[...] = v rebinds it there)
         if not current.flags.writeable:
             raise ValueError("output array is read-only")
         if mask is None:

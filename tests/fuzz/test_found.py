@@ -355,3 +355,29 @@ def test_a_float_sum_over_no_axes_adds_numpys_identity():
 
     check_program(f, lambda: [numpy.array(-0.0)])
     check_program(f, lambda: [numpy.array([-0.0]).astype(numpy.complex64)[0:1].reshape(())])
+
+
+def test_an_in_place_op_after_a_write_into_an_untraced_view_under_vmap():
+    """Fuzz program 490377 (vmap with in_axes=(0, None)): v0 does not depend on the mapped argument,
+    so the trace computes it eagerly, a NumPy array. The write through its view v1 rebinds both (the
+    trace's way), and then `v1 *= v1` wrote v1's buffer in place, which no longer was v0's: v0 kept
+    -1.0 where NumPy squares it. Such an array is now rebound by in-place operations too."""
+
+    def program(m):
+        def f(a0, a1):
+            v0 = a1 * 1.0
+            v1 = v0[-2:, None, :]
+            v1[::2, -2:] = -1.0
+            v1 *= v1
+            m.add(v0[:1], 1.0, out=v0[:1])
+            m.sum(v1, axis=1, out=v1[:, 0])
+            return v0 + a0[0]
+
+        return f
+
+    a1 = numpy.arange(27.0).reshape(3, 3, 3) + 1
+    batch = numpy.stack([numpy.ones(3), numpy.full(3, 2.0)])
+    got = np.vmap(program(np), in_axes=(0, None))(np.asarray(batch), np.asarray(a1))
+    for b in range(2):
+        want = program(numpy)(batch[b], a1.copy())
+        numpy.testing.assert_array_equal(numpy.asarray(got[b]), want)
