@@ -1,21 +1,25 @@
-"""The memory order NumPy gives a new array while tracing, where it is not C's: an argument's own, and the
-result of an elementwise operation (order='K') in the order of its operands.
+"""The memory order NumPy gives a new array while tracing, where it is not C's.
 
 Whether `y.reshape(...)` is a view of `y` depends on y's strides (aliasing.layout_of). NumPy's ufuncs
 allocate their result in the memory order of their operands: `x.T * 2` is Fortran-ordered, so
 `(x.T * 2).reshape(-1)` is a copy, and a write through it does not reach the product. A traced root
-counts as C-contiguous unless it is recorded here (aliasing.set_layout): the results of ufuncs with an
-operand of another order (`elementwise`), and the arguments of grad, vjp, jvp and vmap, which a trace
-sees each call (`argument`). The arguments of a jitted function count as C-contiguous (its cache key
-holds their shapes and dtypes, not their strides).
-
-`k_order_strides` is NumPy's own rule (numpy/_core/src/multiarray/nditer_constr.c): an iterator over the
-broadcast operands sorts its axes from the smallest stride to the largest by a stable insertion sort in
-which, for two axes, each operand with a non-zero stride on both votes, the first vote decides and a
-vote for C's order overrides it; the result is allocated contiguous in that order. (Where every operand
-is C- or Fortran-contiguous alike, NumPy's trivial loop allocates in that order, which the sort gives
-as well.) Strides of axes of length 1 may differ from NumPy's: nothing reads them (NumPy's reshape and
-contiguity ignore them).
+counts as C-contiguous unless its layout is recorded here (aliasing.set_layout). NumPy has a few
+rules, each implemented here and called by the functions that follow it:
+- nditer's order 'K' (`k_order_strides`, numpy/_core/src/multiarray/nditer_constr.c): an iterator
+  over the broadcast operands sorts its axes from the smallest stride to the largest by a stable
+  insertion sort in which, for two axes, each operand with a non-zero stride on both votes, the first
+  vote decides and a vote for C's order overrides it; the result is allocated contiguous in that
+  order. Elementwise functions (`elementwise`), reductions (`reduced`: the kept axes), generalized
+  ufuncs' loop axes (`looped`);
+- a new array like another (`like_strides`, PyArray_NewLikeArray): copies, casts, the `*_like`
+  functions, fft results (`copied`, `like`);
+- concatenate's sort over all operands (`multi_sorted_strides`, `joined`);
+- advanced indexing (`gathered`, mapping.c);
+- Fortran's order for a Fortran-ordered operand, else C's (`by_source_order`: pad, insert, delete,
+  round), and C's (`c_ordered`: take, choose, quantile).
+The arguments of grad, vjp, jvp and vmap keep their strides (`argument`); jit keys its entries by them
+where a write shows them (jit_arguments.layout_key). Strides of axes of length 1 may differ from
+NumPy's: nothing reads them (NumPy's reshape and contiguity ignore them).
 """
 
 from __future__ import annotations
