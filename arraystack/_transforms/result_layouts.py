@@ -363,8 +363,6 @@ def reduced(a, axis, result):
     their order in `a`. Eagerly in a buffer of that order, while tracing recorded."""
     from numpy.lib.array_utils import normalize_axis_tuple
 
-    from arraystack._core.array import wrap
-
     value = getattr(result, "_value", None)
     layout = _layout(a)
     if (
@@ -391,16 +389,7 @@ def reduced(a, axis, result):
     full = k_order_strides([(layout.shape, layout.strides)], layout.shape, itemsize)
     order = sorted(range(len(kept)), key=lambda i: full[kept[i]])  # the fastest axis first
     strides = contiguous_strides(order, shape, itemsize)
-    if type(value) is Tracer:
-        if strides != contiguous_strides(range(len(shape) - 1, -1, -1), shape, itemsize):
-            set_layout(
-                result, as_strided(np.zeros(1, value.dtype), shape, strides, writeable=False)
-            )
-    elif any(n != 1 and value.strides[k] != strides[k] for k, n in enumerate(shape)):
-        ordered = as_strided(np.empty(value.size, value.dtype), shape, strides)
-        ordered[...] = value
-        result = wrap(ordered)
-    return result
+    return in_strides(result, shape, strides)
 
 
 def keeps_operand_order(axis_at: int = 1, eager: bool = False):
@@ -455,8 +444,6 @@ def looped(operands, result, cores=(1, 1), out_core: int = 0):
     NumPy's iterator orders the loop axes by the operands' strides (nditer's rule) and keeps the
     result's core axes innermost, in C's order. Eagerly in a buffer of that order, while tracing
     recorded."""
-    from arraystack._core.array import wrap
-
     value = result._value
     shape = tuple(getattr(value, "shape", ()))
     if len(shape) < 2 or 0 in shape:
@@ -470,24 +457,15 @@ def looped(operands, result, cores=(1, 1), out_core: int = 0):
     itemsize = np.dtype(value.dtype).itemsize
     inner = contiguous_strides(range(len(core) - 1, -1, -1), core, itemsize)
     strides = k_order_strides(pairs, loop, itemsize * int(np.prod(core))) + inner
-    if type(value) is Tracer:
-        layout = as_strided(np.zeros(1, value.dtype), shape, strides, writeable=False)
-        if not layout.flags.c_contiguous:
-            set_layout(result, layout)
-    elif type(value) is np.ndarray and any(
-        n != 1 and value.strides[k] != strides[k] for k, n in enumerate(shape)
-    ):
-        ordered = as_strided(np.empty(value.size, value.dtype), shape, strides)
-        ordered[...] = value
-        return wrap(ordered)
-    return result
-    pairs = []
-    for a in operands:
-        layout = layout_of(a) if a.ndim - core >= 2 else None
-        if layout is not None:
-            pairs.append((layout.shape[:-core], layout.strides[:-core]))
-    itemsize = np.dtype(value.dtype).itemsize
-    strides = k_order_strides(pairs, shape, itemsize)
+    return in_strides(result, shape, strides)
+
+
+def in_strides(result, shape, strides):
+    """`result`, a new array of `shape`, with `strides` (NumPy's for it): while tracing recorded
+    where they are not C's; eagerly its buffer copied into them where it is in another order."""
+    from arraystack._core.array import wrap
+
+    value = result._value
     if type(value) is Tracer:
         layout = as_strided(np.zeros(1, value.dtype), shape, strides, writeable=False)
         if not layout.flags.c_contiguous:

@@ -17,7 +17,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from arraystack._core.array import wrap
 from arraystack._transforms import result_layouts
-from arraystack._transforms.aliasing import layout_of, link, set_layout, view_of
+from arraystack._transforms.aliasing import layout_of, link, view_of
 from arraystack.ir.core import Tracer, is_tracing
 from arraystack.ir.structural import reshape_p, transpose_p
 
@@ -94,14 +94,4 @@ def in_operands_order(arrays, labels, out_labels, sizes, result):
     order = sorted(range(len(out_labels)), key=lambda k: full[k])  # the fastest axis first
     shape = tuple(value.shape)
     strides = tuple(int(s) for s in result_layouts.contiguous_strides(order, shape, itemsize))
-    layout = as_strided(np.zeros(1, value.dtype), shape, strides, writeable=False)
-    if type(value) is Tracer:
-        if not layout.flags.c_contiguous:
-            set_layout(result, layout)
-    elif type(value) is np.ndarray and any(
-        n != 1 and value.strides[k] != strides[k] for k, n in enumerate(shape)
-    ):  # the composition's buffer is in another order
-        ordered = as_strided(np.empty(value.size, value.dtype), shape, strides)
-        ordered[...] = value
-        result = wrap(ordered)
-    return result
+    return result_layouts.in_strides(result, shape, strides)
