@@ -395,11 +395,16 @@ def arg_reduce(prim, name, a, axis, out, keepdims):
     if out is None:
         return wrap_scalar(r)
     out = unpack_out(out)
-    if tuple(out.shape) != tuple(r.shape):
+    check_arg_out(name, out, tuple(r.shape))
+    return write(out, r)
+
+
+def check_arg_out(name, out, shape) -> None:
+    """NumPy's checks of argmax's (argmin's) `out`: the result's shape, an integer dtype."""
+    if tuple(out.shape) != tuple(shape):
         raise ValueError(f"output array does not match result of np.{name}.")
     if out.dtype.kind not in "iu":
         raise TypeError(
             f"Cannot cast array data from dtype('{out.dtype}') to dtype('int64') according to the "
             "rule 'safe'"
         )
-    return write(out, r)

@@ -33,13 +33,9 @@ def write_out(out, result, name=None):
     else:
         value = xp.asarray(_masking.getdata(result))
     if name in ("argmin", "argmax"):
-        if tuple(target.shape) != tuple(value.shape):
-            raise ValueError(f"output array does not match result of np.{name}.")
-        if target.dtype.kind not in "iu":
-            raise TypeError(
-                f"Cannot cast array data from {target.dtype!r} to dtype('int64') according to "
-                "the rule 'safe'"
-            )
+        from arraystack._math.reduce import check_arg_out
+
+        check_arg_out(name, target, tuple(value.shape))
     if target.ndim != value.ndim:
         operation = f" operation {_REDUCTION_UFUNCS[name]}" if name in _REDUCTION_UFUNCS else ""
         raise ValueError(

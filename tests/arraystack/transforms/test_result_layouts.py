@@ -273,19 +273,25 @@ NEW_ARRAYS = {
 }
 
 
+def _writes_through_a_reshape(expression):
+    """A program making y by `expression` (of its argument a), writing through y's flat reshape and
+    returning y: NumPy's memory order of y decides whether the writes reach it."""
+    source = (
+        f"def f(a):\n    y = {expression}\n    z = y.reshape(-1)\n"
+        "    z[0] = 99\n    z[-1] = 98\n    return y\n"
+    )
+    namespace = {"np": numpy}
+    exec(source, namespace)  # noqa: S102  (a program of one of the tables below)
+    return namespace["f"]
+
+
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
 @pytest.mark.parametrize("made", sorted(NEW_ARRAYS))
 def test_new_arrays_from_arguments_in_any_layout(made, layout):
     """Each way of making a new array from an argument of each layout: NumPy's result is in its
     own memory order (two rules: ufuncs' and new-arrays-like-another's), which decides whether
     its reshape is a view the writes reach, eagerly and in every traced tier."""
-    source = (
-        f"def f(a):\n    y = {NEW_ARRAYS[made]}\n    z = y.reshape(-1)\n"
-        "    z[0] = 99\n    z[-1] = 98\n    return y\n"
-    )
-    namespace = {"np": numpy}
-    exec(source, namespace)  # noqa: S102  (a program of the table above)
-    check_program(namespace["f"], lambda: [LAYOUTS[layout]()])
+    check_program(_writes_through_a_reshape(NEW_ARRAYS[made]), lambda: [LAYOUTS[layout]()])
 
 
 LAYOUTS_2D = {
@@ -316,13 +322,7 @@ MORE_NEW_ARRAYS = {
 def test_more_new_arrays_in_numpys_order(made, layout):
     """Functions whose result NumPy allocates in an order of their own (the argument's, Fortran's
     where the argument is Fortran-contiguous, or C's): its reshape views or copies as NumPy's."""
-    source = (
-        f"def f(a):\n    y = {MORE_NEW_ARRAYS[made]}\n    z = y.reshape(-1)\n"
-        "    z[0] = 99\n    z[-1] = 98\n    return y\n"
-    )
-    namespace = {"np": numpy}
-    exec(source, namespace)  # noqa: S102  (a program of the table above)
-    check_program(namespace["f"], lambda: [LAYOUTS_2D[layout]()])
+    check_program(_writes_through_a_reshape(MORE_NEW_ARRAYS[made]), lambda: [LAYOUTS_2D[layout]()])
 
 
 REDUCED_AND_OTHERS = {
@@ -352,10 +352,4 @@ REDUCED_AND_OTHERS = {
 def test_reductions_and_others_in_numpys_order(made, layout):
     """Reductions keep their operand's order (NumPy's iterator, order 'K'); the others allocate in
     an order of their own: the reshape of each views or copies as NumPy's."""
-    source = (
-        f"def f(a):\n    y = {REDUCED_AND_OTHERS[made]}\n    z = y.reshape(-1)\n"
-        "    z[0] = 99\n    z[-1] = 98\n    return y\n"
-    )
-    namespace = {"np": numpy}
-    exec(source, namespace)  # noqa: S102  (a program of the table above)
-    check_program(namespace["f"], lambda: [LAYOUTS[layout]()])
+    check_program(_writes_through_a_reshape(REDUCED_AND_OTHERS[made]), lambda: [LAYOUTS[layout]()])
