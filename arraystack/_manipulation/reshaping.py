@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.array import ndarray, wrap
+from arraystack._core.devices import constants_on_operand_device
 from arraystack._core.overrides import defers_to_numpy
 from arraystack._core.shapes import (  # normalize_axes is imported from here by other families
     format_shape,
@@ -25,7 +25,7 @@ from arraystack._core.shapes import (  # normalize_axes is imported from here by
     resolve_shape,
 )
 from arraystack._creation.basic import asarray, copy
-from arraystack._transforms.aliasing import view_of
+from arraystack._transforms.aliasing import layout_of, note_layout_read, view_of
 from arraystack.ir.core import Tracer, active
 from arraystack.ir.structural import (
     broadcast_in_dim_p,
@@ -39,11 +39,16 @@ if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, AxisLike, NDArray, ShapeLike
 
 
-def _eager_order(value, order):
-    """'A' (and, for ravel, 'K') resolved against an eager buffer's layout; traced values read as C."""
-    if type(value) is Tracer or value.flags.c_contiguous:
+def _layout_order(a, order):
+    """'A' (and, for ravel, 'K') resolved against a's layout: an eager buffer's, or a traced value's
+    as NumPy would have it (which the result's values then depend on)."""
+    layout = a._value
+    if type(layout) is Tracer:
+        note_layout_read()
+        layout = layout_of(a)
+    if layout.flags.c_contiguous:
         return "C"
-    return "F" if value.flags.f_contiguous else order
+    return "F" if layout.flags.f_contiguous else order
 
 
 @defers_to_numpy
@@ -92,7 +97,7 @@ def reshape(
         order = "C"
     if order != "C":
         if order == "A":
-            order = "F" if _eager_order(value, "C") == "F" else "C"
+            order = "F" if _layout_order(a, "C") == "F" else "C"
         elif order == "K":
             raise ValueError("order 'K' is not permitted for reshaping")
         elif order != "F":
@@ -142,11 +147,11 @@ def ravel(a: ArrayLike, order: str = "C") -> NDArray:
     if order not in ("F", "A", "K"):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
     if order != "F":
-        order = _eager_order(value, order)
+        order = _layout_order(a, order)
     if order == "A":
         order = "C"
     if order == "K":
-        strides = value.strides
+        strides = layout_of(a).strides
         perm = sorted(range(value.ndim), key=lambda i: -abs(strides[i]))
         a = transpose(a, perm)
     elif order == "F":

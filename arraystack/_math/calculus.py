@@ -223,6 +223,8 @@ def gradient(
             f = f.astype(np.float64)
         otype = np.dtype(np.float64)
     outvals = [_gradient_axis(f, ax, d, edge_order, otype) for ax, d in zip(axes, dx)]
+    # NumPy fills empty_like(f): each result in f's memory order
+    outvals = [result_layouts.like(f, out) for out in outvals]
     return outvals[0] if len(axes) == 1 else tuple(outvals)
 
 

@@ -205,7 +205,13 @@ def apply_ufunc(
         return result
     results = (result,) if ufunc.nout == 1 else result
     # NumPy's resolution above checked the casts into out= already
-    return write_out(results, outs, mask, shape, "unsafe")
+    final = write_out(results, outs, mask, shape, "unsafe")
+    if outs is None:  # new results where= masks: in the order of the operands and the mask
+        voters = (*args, where)
+        if ufunc.nout == 1:
+            return result_layouts.elementwise_result(voters, final)
+        return tuple(result_layouts.elementwise_result(voters, r) for r in final)
+    return final
 
 
 def _scalar(value):
@@ -382,6 +388,9 @@ def unary(
             check_options(casting, order)
         if type(x) is not ndarray and kind(x) is not None:  # a pandas Series, ...: NumPy dispatches
             return ufunc(x, **given_options(out, where, casting, dtype, order, subok))
+        if order not in ("K", "k", None) and out is None:  # a new result in the order asked
+            result = fn(x, where=where, casting=casting, dtype=dtype, subok=subok)
+            return result_layouts.in_order(result, order, (x,))
         if out is None and where is True and dtype is None:
             if host is not None and not active.n and type(x) is ndarray:
                 value = x._value
@@ -420,6 +429,9 @@ def binary(
             type(x2) is not ndarray and kind(x2) is not None
         ):  # an object overriding NumPy (a pandas Series, ...): NumPy's ufunc dispatches to it
             return ufunc(x1, x2, **given_options(out, where, casting, dtype, order, subok))
+        if order not in ("K", "k", None) and out is None:  # a new result in the order asked
+            result = fn(x1, x2, where=where, casting=casting, dtype=dtype, subok=subok)
+            return result_layouts.in_order(result, order, (x1, x2))
         if out is None and where is True and dtype is None:
             a = x1._value if type(x1) is ndarray else raw(x1)
             b = x2._value if type(x2) is ndarray else raw(x2)
@@ -463,6 +475,9 @@ def composite(
         for a in args:
             if type(a) is not ndarray and kind(a) is not None:  # a Series, a masked array: NumPy's
                 return ufunc(*args, **given_options(out, where, casting, dtype, order, subok))
+        if order not in ("K", "k", None) and out is None and len(args) == nin:  # in the order asked
+            result = fn(*args, where=where, casting=casting, dtype=dtype, subok=subok)
+            return result_layouts.in_order(result, order, args)
         if len(args) != nin:
             if not nin < len(args) <= nin + nout:
                 raise TypeError(

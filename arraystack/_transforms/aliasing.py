@@ -93,6 +93,13 @@ def note_layout_decision() -> None:
         use.decided = True
 
 
+def note_layout_read() -> None:
+    """Values were read in a traced value's memory order (ravel(order='K'), reshape(order='A')): the
+    result depends on the layout itself."""
+    for use in getattr(_recording, "uses", ()):
+        use.decided = use.wrote = True
+
+
 def _note_write() -> None:
     for use in getattr(_recording, "uses", ()):
         use.wrote = True

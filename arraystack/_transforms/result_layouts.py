@@ -343,18 +343,10 @@ def c_ordered(result):
 def by_source_order(source, result):
     """`result` in Fortran's order where `source` is Fortran- and not C-contiguous, else in C's:
     NumPy's insert and delete allocate with `order='F' if arr.flags.fnc else 'C'`."""
-    from arraystack._core.array import wrap
-
     layout = _layout(source)
     if layout is None or not layout.flags.f_contiguous or layout.flags.c_contiguous:
         return c_ordered(result)
-    value = result._value
-    if type(value) is Tracer:
-        result = c_ordered(result)
-        fortran(result)
-    elif type(value) is np.ndarray and not value.flags.f_contiguous:
-        result = wrap(np.asfortranarray(value))
-    return result
+    return fortran_ordered(result)
 
 
 def reduced(a, axis, result):
@@ -476,4 +468,57 @@ def in_strides(result, shape, strides):
         ordered = as_strided(np.empty(value.size, value.dtype), shape, strides)
         ordered[...] = value
         return wrap(ordered)
+    return result
+
+
+def elementwise_result(operands, result):
+    """`result`, a new array of an elementwise operation on `operands` (NumPy's iterator in order
+    'K', a where= mask among them), in NumPy's memory order: eagerly its buffer reordered where it
+    is in another, while tracing recorded."""
+    value = getattr(result, "_value", None)
+    shape = tuple(getattr(value, "shape", ()))
+    if len(shape) < 2 or 0 in shape:
+        return result
+    pairs = []
+    for a in operands:
+        layout = _layout(a)
+        if layout is not None:
+            pairs.append((layout.shape, layout.strides))
+        elif not isinstance(a, (bool, int, float, complex)) and np.ndim(a) >= 2:
+            pairs.append(_c_pair(a if hasattr(a, "dtype") else np.asarray(a)))
+    strides = k_order_strides(pairs, shape, np.dtype(value.dtype).itemsize)
+    return in_strides(result, shape, strides)
+
+
+def in_order(result, order: str, operands):
+    """A ufunc's new result(s) in the memory order its `order=` asks: 'C', 'F', or 'A' (Fortran's
+    where every array operand is Fortran-contiguous, else C's); 'K' leaves them as they are."""
+    order = order.upper()
+    if order == "K":
+        return result
+    if order == "A":
+        arrays = [a for a in operands if np.ndim(a) >= 1 and hasattr(a, "dtype")]
+        fortran = all(
+            (layout_of(a) if hasattr(a, "_value") else a).flags.f_contiguous for a in arrays
+        )
+        order = "F" if arrays and fortran else "C"
+    results = result if isinstance(result, tuple) else (result,)
+    if order == "F":
+        fixed = tuple(fortran_ordered(r) for r in results)
+    else:
+        fixed = tuple(c_ordered(r) for r in results)
+    return fixed if isinstance(result, tuple) else fixed[0]
+
+
+def fortran_ordered(result):
+    """`result`, a new array, in Fortran's order: eagerly copied where it is not, while tracing
+    recorded."""
+    from arraystack._core.array import wrap
+
+    value = result._value
+    if type(value) is Tracer:
+        result = c_ordered(result)
+        fortran(result)
+    elif type(value) is np.ndarray and not value.flags.f_contiguous:
+        result = wrap(np.asfortranarray(value))
     return result

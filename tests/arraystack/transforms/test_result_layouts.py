@@ -353,3 +353,29 @@ def test_reductions_and_others_in_numpys_order(made, layout):
     """Reductions keep their operand's order (NumPy's iterator, order 'K'); the others allocate in
     an order of their own: the reshape of each views or copies as NumPy's."""
     check_program(_writes_through_a_reshape(REDUCED_AND_OTHERS[made]), lambda: [LAYOUTS[layout]()])
+
+
+def read_in_memory_order(a):
+    """ravel(order='K') and reshape/ravel/flatten in order 'A' read the values in a's memory order:
+    under a trace too, where that order is the argument's (or a result's, as NumPy has it)."""
+    y = a.T * 2.0
+    return (
+        np.ravel(a, order="K"),
+        a.ravel("A"),
+        a.reshape(-1, order="A"),
+        y.flatten("K"),
+        np.ravel(a[::-1], order="K"),
+        y.T.reshape(2, -1, order="A"),
+    )
+
+
+@pytest.mark.parametrize("layout", ["c", "fortran", "transposed", "reversed"])
+def test_values_read_in_memory_order_are_numpys(layout):
+    base = numpy.arange(12.0).reshape(3, 4)
+    made = {
+        "c": lambda: base.copy(),
+        "fortran": lambda: numpy.asfortranarray(base),
+        "transposed": lambda: base.reshape(4, 3).T,
+        "reversed": lambda: base[:, ::-1],
+    }[layout]
+    check_program(read_in_memory_order, lambda: [made()])

@@ -106,3 +106,41 @@ def test_every_result_of_two_operands_is_in_numpys_order(layout):
             checked += _compare(name, f, g, (layout, second), wrong)
     assert checked > 200
     assert not wrong, "\n".join(wrong)
+
+
+KEYWORD_CALLS = {
+    "add order F": lambda m, a: m.add(a, 1, order="F"),
+    "add order C": lambda m, a: m.add(a, 1, order="C"),
+    "add order A": lambda m, a: m.add(a, 1, order="A"),
+    "negative order F": lambda m, a: m.negative(a, order="F"),
+    "clip order F": lambda m, a: m.clip(a, 1, 2, order="F"),
+    "sqrt where": lambda m, a: m.sqrt(a, where=a > 1),
+    "divmod where": lambda m, a: m.divmod(a, 2.0, where=a > 1)[1],
+    "reshape order A": lambda m, a: m.reshape(a, (a.shape[0], -1), order="A"),
+    "reshape order F": lambda m, a: m.reshape(a, (a.shape[0], -1), order="F"),
+    "ravel order K": lambda m, a: m.ravel(a, order="K").reshape(2, -1),
+    "flatten order A": lambda m, a: a.flatten("A").reshape(2, -1),
+    "astype order A": lambda m, a: a.astype(m.float32, order="A"),
+    "astype order F": lambda m, a: a.astype(m.float32, order="F"),
+    "zeros_like order A": lambda m, a: m.zeros_like(a, order="A"),
+    "array order F": lambda m, a: m.array(a, order="F", copy=True),
+    "gradient": lambda m, a: m.gradient(a, axis=2),
+    "sum keepdims": lambda m, a: m.sum(a, axis=(0, 2), keepdims=True),
+    "stack axis 3": lambda m, a: m.stack([a, a], axis=3),
+    "take_along_axis": lambda m, a: m.take_along_axis(a, m.argsort(a, axis=2), axis=2),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@pytest.mark.parametrize("call", sorted(KEYWORD_CALLS))
+def test_results_of_calls_with_keywords_are_in_numpys_order(call, layout):
+    wrong = []
+    function = KEYWORD_CALLS[call]
+    assert _compare(
+        call,
+        lambda a: function(numpy, a),
+        lambda a: function(arraystack, a),
+        (layout,),
+        wrong,
+    )
+    assert not wrong, "\n".join(wrong)
