@@ -246,7 +246,25 @@ class nditer:
         self._single, self._flags, self.shape = single, flags, shape
         self._f_order = order == "F" or (order in ("K", "A") and self._fortran(ops))
         self._chunk = self._chunk_axes() if "external_loop" in flags else 0
+        # order 'K' element by element: the axes in the operands' memory order, as NumPy's
+        self._walk = self._memory_walk() if order == "K" and not self._chunk else None
         self.reset()
+
+    def _memory_walk(self):
+        """(axes from the slowest to the fastest, the axes walked backwards): nditer's order 'K'
+        (its axis sort over every operand, and the axes whose strides are all negative flipped)."""
+        from arraystack._transforms.result_layouts import k_order_strides
+
+        layouts = [_layout(v) for v in self._views]
+        ndim = len(self.shape)
+        pairs = [(lay.shape, lay.strides) for lay in layouts if lay.ndim]
+        flips = set()
+        for axis in range(ndim):
+            steps = [lay.strides[axis] for lay in layouts if lay.ndim and lay.shape[axis] > 1]
+            if steps and all(st <= 0 for st in steps) and any(st < 0 for st in steps):
+                flips.add(axis)
+        full = k_order_strides(pairs, self.shape, 1)
+        return sorted(range(ndim), key=lambda a: -full[a]), flips
 
     @classmethod
     def _op_flags(cls, op_flags, n):
@@ -272,10 +290,9 @@ class nditer:
 
     @staticmethod
     def _fortran(ops):
-        values = [o._value for o in ops if o.ndim > 1]
-        return bool(values) and all(
-            type(v) is not Tracer and v.flags.f_contiguous and not v.flags.c_contiguous
-            for v in values
+        layouts = [_layout(o) for o in ops if o.ndim > 1]
+        return bool(layouts) and all(
+            lay.flags.f_contiguous and not lay.flags.c_contiguous for lay in layouts
         )
 
     def _chunk_axes(self) -> int:
@@ -298,15 +315,19 @@ class nditer:
 
     @staticmethod
     def _strides(view):
-        value = view._value
-        return None if type(value) is Tracer else value.strides
+        return _layout(view).strides
 
     def reset(self):
         chunked = self._chunk
         ndim = len(self.shape)
         outer = range(ndim - chunked) if not self._f_order else range(chunked, ndim)
         ranges = [range(self.shape[a]) for a in outer]
-        if self._f_order:
+        if self._walk is not None:
+            axes, flips = self._walk
+            walked = [range(self.shape[a])[::-1] if a in flips else range(self.shape[a]) for a in axes]
+            back = sorted(range(ndim), key=axes.__getitem__)
+            order = (tuple(t[k] for k in back) for t in itertools.product(*walked))
+        elif self._f_order:
             order = (tuple(reversed(t)) for t in itertools.product(*reversed(ranges)))
         else:
             order = itertools.product(*ranges)
@@ -378,3 +399,13 @@ class nditer:
 
 
 __all__ = ["ndenumerate", "ndindex", "nditer"]
+
+
+def _layout(array):
+    """The array's memory layout as NumPy has it (a traced value's recorded one, whose order the
+    iteration then depends on)."""
+    from arraystack._transforms.aliasing import layout_of, note_layout_read
+
+    if type(array._value) is Tracer:
+        note_layout_read()
+    return layout_of(array)

@@ -17,7 +17,8 @@ from numpy.lib import stride_tricks as _np_stride_tricks
 from arraystack._core.array import ndarray, wrap
 from arraystack._core.array_memory import host_buffer
 from arraystack._creation.basic import asarray
-from arraystack._manipulation.reshaping import reshape
+from arraystack._manipulation.reshaping import reshape, transpose
+from arraystack._transforms.aliasing import layout_of, note_layout_read
 from arraystack.ir.core import active, user_line
 
 if TYPE_CHECKING:
@@ -60,9 +61,12 @@ def as_strided(
 
     Notes
     -----
-    As in NumPy, nothing checks that the view stays inside `x`'s memory eagerly. Traced, `x` is
-    taken to be C-contiguous, the elements are gathered (a copy, so writes to the result do not reach
-    `x`), and strides that are not multiples of the itemsize or reach outside `x` raise ValueError.
+    As in NumPy, nothing checks that the view stays inside `x`'s memory eagerly. Traced, the strides
+    count in `x`'s memory as NumPy lays it out (a C- or Fortran-ordered or otherwise permuted
+    array, whose memory holds its elements and nothing else); the elements are gathered (a copy, so
+    writes to the result do not reach `x`), and strides that are not multiples of the itemsize or
+    reach outside `x` raise ValueError, as does a traced view with gaps or reversed axes, whose
+    memory holds other elements too (as_strided of a copy reads that copy).
     """
     x = x if isinstance(x, ndarray) else asarray(x)
     value = None if active.n else host_buffer(x)
@@ -70,8 +74,30 @@ def as_strided(
         return wrap(_np_stride_tricks.as_strided(value, shape, strides, False, writeable))
     itemsize = x.dtype.itemsize
     shape = tuple(x.shape) if shape is None else tuple(int(d) for d in np.atleast_1d(shape))
-    strides = _c_strides(x.shape, itemsize) if strides is None else tuple(strides)
+    if strides is None:
+        strides = _c_strides(x.shape, itemsize)
+    else:
+        strides = tuple(strides)
+        x = _in_memory_order(x)
     return _gather_strided(x, shape, strides)
+
+
+def _in_memory_order(x: ndarray) -> ndarray:
+    """A traced x as the C-ordered array of its memory (its elements in the order NumPy stores them),
+    where that memory holds x's elements alone; else ValueError."""
+    note_layout_read()
+    layout = layout_of(x)
+    if layout.flags.c_contiguous or x.size <= 1:
+        return x
+    perm = sorted(range(layout.ndim), key=lambda k: -abs(layout.strides[k]))
+    dense = layout.transpose(perm)
+    if not dense.flags.c_contiguous:
+        raise ValueError(
+            f"as_strided of a traced value at {user_line()}: its memory (strides "
+            f"{layout.strides}) holds other elements than its own, which a trace does not have; "
+            "call it on a copy (np.ascontiguousarray(x))"
+        )
+    return transpose(x, perm)
 
 
 def sliding_window_view(

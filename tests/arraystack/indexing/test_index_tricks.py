@@ -125,6 +125,10 @@ def test_nditer():
         ([x, x.astype(numpy.int8)], {"flags": ["common_dtype", "buffered"]}),
         (x[:0], {"flags": ["zerosize_ok"]}),
         (numpy.array(5), {}),
+        (x[::-1], {"flags": ["multi_index"]}),  # order 'K' walks memory: a reversed axis backwards
+        (numpy.arange(24).reshape(2, 3, 4).transpose(1, 0, 2), {"flags": ["multi_index"]}),
+        (numpy.arange(24).reshape(2, 3, 4).transpose(1, 0, 2)[::-1, :, ::2], {}),
+        ([x.T, x.T[::-1]], {"flags": ["multi_index"]}),
     ):
         wrapped = (
             [arraystack.asarray(o) for o in ops]
@@ -175,6 +179,22 @@ def _nditer_programs(xp):
         w[...] = v / 3
     out.append(repr(it.operands[1]))
     return out
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda x: x, lambda x: x.T, lambda x: x[:, ::-1], lambda x: (x.T * 2).T],
+    ids=["c", "transposed", "reversed", "a result in a transposed order"],
+)
+def test_nditer_in_order_k_under_jit_walks_numpys_memory_order(make):
+    x = numpy.arange(12.0).reshape(3, 4)
+
+    def values(xp, v):
+        return xp.stack([t * 1.0 for t in xp.nditer(make(v), order="K")])
+
+    expected = values(numpy, x)
+    got = arraystack.jit(lambda v: values(arraystack, v))(x)
+    numpy.testing.assert_array_equal(numpy.asarray(got), expected)
 
 
 def test_nditer_writes_and_external_loops():

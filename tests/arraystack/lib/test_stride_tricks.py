@@ -99,3 +99,22 @@ def test_as_strided_traced_rejects_what_it_cannot_gather():
         run_traced(lambda xp, v: st.as_strided(v, (4,), (64,)), numpy.arange(6.0))
     with pytest.raises(ValueError, match="multiples of the itemsize"):
         run_traced(lambda xp, v: st.as_strided(v, (2,), (4,)), numpy.arange(6.0))
+    with pytest.raises(ValueError, match="holds other elements"):
+        run_traced(lambda xp, v: st.as_strided(v[::2], (2,), (8,)), X)
+
+
+@pytest.mark.parametrize(
+    "argument, made",
+    [
+        (X.T, lambda m, v: v),
+        (numpy.asfortranarray(X), lambda m, v: v),
+        (X, lambda m, v: v.reshape(6, 4).T * 1.0),  # an elementwise result in its operand's order
+    ],
+    ids=["transposed", "fortran", "a product of a transposed array"],
+)
+def test_as_strided_traced_counts_strides_in_numpys_memory_order(argument, made):
+    """Under a trace the strides count in the memory NumPy lays the array out in."""
+    shape, strides = (3, 2), (8, 16)
+    expected = np_st.as_strided(made(numpy, argument), shape, strides).copy()
+    got = arraystack.jit(lambda v: st.as_strided(made(arraystack, v), shape, strides))(argument)
+    assert_same(expected, got)
