@@ -288,8 +288,11 @@ class ndarray(_ArrayBase, ArrayMethods):
 
         Notes
         -----
-        Concrete arrays only: a traced value has no memory layout (ConcretizationError).
+        A traced value's are those of the memory layout NumPy would give it (a jitted function
+        that reads them is then keyed by its arguments' layouts).
         """
+        if type(self._value) is Tracer:
+            return families.traced_flags.traced_strides(self)
         return self._concrete("strides").strides
 
     @property
@@ -302,8 +305,11 @@ class ndarray(_ArrayBase, ArrayMethods):
 
         Notes
         -----
-        Concrete arrays only: a traced value has no memory layout (ConcretizationError).
+        A traced value's, to read, are those of the memory layout NumPy would give it (a jitted
+        function that reads them is then keyed by its arguments' layouts).
         """
+        if type(self._value) is Tracer:
+            return families.traced_flags.traced_flags(self)
         return self._concrete("flags").flags
 
     @property

@@ -35,6 +35,7 @@ MODULES = {
     "sorting": "arraystack._sorting.sorting",
     "averages": "arraystack._statistics.averages",
     "subscripts": "arraystack._indexing.subscripts",
+    "traced_flags": "arraystack._transforms.traced_flags",
     "ufunc": "arraystack._math.ufunc",
     "ufunc_dispatch": "arraystack._math.ufunc_dispatch",
 }

@@ -66,9 +66,32 @@ def test_attributes_traced():
     assert (shape, dtype, ndim, size, itemsize, nbytes) == ((2, 3), numpy.float32, 2, 6, 4, 24)
     assert _traced(lambda x: x.T.shape) == (3, 2)
     assert _traced(lambda x: x.mT.shape) == (3, 2)
-    for what in ("strides", "flags"):
-        with pytest.raises(ConcretizationError, match=what):
-            _traced(lambda x, what=what: getattr(x, what))
+    # strides and flags: NumPy's for the layout NumPy would give the value
+    assert _traced(lambda x: x.strides) == (12, 4)
+    assert _traced(lambda x: (x.T * 2).strides) == (4, 12)
+    flags = _traced(lambda x: x.T.flags)
+    assert (flags.c_contiguous, flags["F"], flags.fnc, flags.writeable) == (False, True, True, True)
+    assert not _traced(lambda x: arraystack.broadcast_to(x[0], (2, 3)).flags.writeable)
+    with pytest.raises(AttributeError, match="cannot be set"):
+        _traced(lambda x: setattr(x.flags, "writeable", False))
+
+
+@pytest.mark.parametrize("layout", ["c", "fortran"])
+def test_a_jitted_function_reading_strides_and_flags_is_numpys_for_each_layout(layout):
+    def program(m):
+        def f(x):
+            y = x.T * 1.0
+            scale = 2.0 if y.flags.f_contiguous else 3.0
+            return y * scale + y.strides[0]
+
+        return f
+
+    a = numpy.arange(6.0).reshape(2, 3)
+    a = numpy.asfortranarray(a) if layout == "fortran" else a
+    jitted = arraystack.jit(program(arraystack))
+    for argument in (a, numpy.ascontiguousarray(a), a):
+        got = numpy.asarray(jitted(argument))
+        numpy.testing.assert_array_equal(got, program(numpy)(argument))
 
 
 def test_device():
