@@ -115,7 +115,8 @@ def isfortran(a: NDArray) -> bool:
 
     Notes
     -----
-    A traced value has no memory layout: it raises ConcretizationError.
+    A traced value's is that of the memory layout NumPy would give it (a jitted function that asks
+    is keyed by its arguments' layouts).
     """
     return a.flags.fnc
 
