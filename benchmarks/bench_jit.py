@@ -3,7 +3,8 @@
     python benchmarks/bench_jit.py [--threads N] [--quick] [--json out.json] [--no-first-call]
 
 Workloads (issue 4): (a) fused chain tanh(a*b+c)*0.5+exp(-a*a) on 1e7 float32; (b) row softmax and layernorm on
-(4096, 1024) float32; (c) sum of squares on 1e7 float32; (d) cached-call dispatch of x*2+1 on shape (8,);
+(4096, 1024) float32; (c) sum of squares on 1e7 float32; (d) cached-call dispatch of x*2+1 on shape (8,),
+and of a function writing through a reshape of its product (keyed by its argument's layout);
 (e) first-call latency in a fresh process, cold and with a warm disk cache; (f) a STREAM triad as the
 bandwidth roofline, timed again within each bandwidth row's rounds (its % of triad compares the two
 in the same rounds; with jax present, a bandwidth row also prints the largest jax/ours ratio a kernel
@@ -107,6 +108,17 @@ def workloads(quick: bool):
     def small(xp):
         return lambda x: x * 2 + 1
 
+    def small_write(xp):  # a write through a reshape: jit keys it by its argument's layout
+        if xp.__name__.startswith("jax"):
+            return lambda x: (x * 2).at[0].set(1.0)
+
+        def f(x):
+            y = x * 2
+            y.reshape(2, 4)[0, 0] = 1.0
+            return y
+
+        return f
+
     def gelu(xp):  # exact GELU, x * Phi(x): NumPy has no erf, so its row is NumPy with scipy's erf
         if xp is np:
             from scipy.special import erf
@@ -125,6 +137,7 @@ def workloads(quick: bool):
         (f"(b) layernorm ({rows},1024)", layernorm, (x2, g), 2 * x2.nbytes),
         ("(c) sum of squares", sumsq, (a,), a.nbytes),
         ("(d) dispatch x*2+1 (8,)", small, (tiny,), None),
+        ("(d) write through a reshape (8,)", small_write, (tiny,), None),
         (f"(g) exact GELU ({rows},1024)", gelu, (x2,), 2 * x2.nbytes),
     ], ast
 
