@@ -458,7 +458,8 @@ def union1d(ar1: ArrayLike, ar2: ArrayLike) -> NDArray:
     -----
     Its output shape depends on the data, so it is not traceable under `jit`.
     """
-    return unique(concatenate((asarray(ar1), asarray(ar2)), axis=None))
+    # as NumPy's: the operands as they are, so a Python number promotes weakly (NEP 50)
+    return unique(concatenate((ar1, ar2), axis=None))
 
 
 @defers_to_numpy

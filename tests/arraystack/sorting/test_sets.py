@@ -166,3 +166,11 @@ def test_isin_kinds_and_shapes(parity):
 
 def test_in1d_is_absent_as_in_numpy():
     assert hasattr(numpy, "in1d") == hasattr(arraystack, "in1d")
+
+
+@pytest.mark.parametrize("number", [3, 2.5, 1 + 2j])
+@pytest.mark.parametrize("dtype", ["int8", "float32", "complex64"])
+def test_union1d_with_a_python_number_promotes_weakly(parity, dtype, number):
+    """NumPy concatenates the number as it is (NEP 50): an int8 array's union with 3 is int8."""
+    a = numpy.arange(3).astype(dtype)
+    parity(lambda xp, a: xp.union1d(a, number), a, traced=False)
