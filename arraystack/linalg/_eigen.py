@@ -86,7 +86,8 @@ def _real_if_real(a, *values):
         )
     if np.all(w.imag == 0):
         dt = real_dtype(a.dtype)
-        return [wrap(v.real.astype(dt)) for v in values]  # on the values' device
+        # NumPy returns w.real: a view of the complex values where the dtype is already the real one
+        return [wrap(v.real.astype(dt, copy=False)) for v in values]  # on the values' device
     return [wrap(v) for v in values]
 
 

@@ -39,19 +39,22 @@ def _order(x):
     )
 
 
-def _functions():
-    for name in sorted(set(dir(numpy)) & set(dir(arraystack))):
-        f = getattr(numpy, name)
+def _functions(module=""):
+    ours, theirs = arraystack, numpy
+    for part in filter(None, module.split(".")):
+        ours, theirs = getattr(ours, part), getattr(theirs, part)
+    for name in sorted(set(dir(theirs)) & set(dir(ours))):
+        f = getattr(theirs, name)
         if name.startswith("_") or name in NOT_CALLED or not callable(f) or isinstance(f, type):
             continue
-        yield name, f, getattr(arraystack, name)
+        yield f"{module}.{name}" if module else name, f, getattr(ours, name)
 
 
 def _first(result):
     return result[0] if isinstance(result, tuple) and result else result
 
 
-def _compare(name, f, g, layouts, wrong) -> bool:
+def _compare(name, f, g, layouts, wrong, data=(A, B)) -> bool:
     """Call NumPy's `f` and arraystack's `g` on A (and B) in `layouts` (a layout's name, or None for
     the number 2): False where NumPy does not take the call; else each way g's result differs in
     order from f's is appended to `wrong`."""
@@ -62,12 +65,12 @@ def _compare(name, f, g, layouts, wrong) -> bool:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            want = _first(f(*operands(numpy, [A.copy(), B.copy()])))
+            want = _first(f(*operands(numpy, [d.copy() for d in data])))
         except Exception:  # noqa: BLE001  (NumPy does not take this call: nothing to compare)
             return False
         if not isinstance(want, numpy.ndarray) or want.ndim < 2 or want.size == 0:
             return False
-        eager = _first(g(*operands(arraystack, [arraystack.asarray(A), arraystack.asarray(B)])))
+        eager = _first(g(*operands(arraystack, [arraystack.asarray(d) for d in data])))
         seen = {}
 
         def traced(a, b):
@@ -76,7 +79,7 @@ def _compare(name, f, g, layouts, wrong) -> bool:
             return result
 
         try:
-            arraystack.eval_shape(traced, arraystack.asarray(A), arraystack.asarray(B))
+            arraystack.eval_shape(traced, *[arraystack.asarray(d) for d in data])
         except arraystack.errors.TracerError:
             pass  # a function that cannot be traced (a shape that depends on the values)
     if _order(eager._value) != _order(want):
@@ -143,4 +146,15 @@ def test_results_of_calls_with_keywords_are_in_numpys_order(call, layout):
         (layout,),
         wrong,
     )
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@pytest.mark.parametrize("module", ["linalg", "fft", "emath"])
+def test_every_result_of_a_submodule_is_in_numpys_order(module, layout):
+    square = numpy.arange(1.0, 49.0).reshape(3, 4, 4) / 7.0 + numpy.eye(4) * 3  # for linalg
+    wrong, checked = [], 0
+    for name, f, g in _functions(module):
+        checked += _compare(name, f, g, (layout,), wrong, (square, B))
+    assert checked > 5
     assert not wrong, "\n".join(wrong)
