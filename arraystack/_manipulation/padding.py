@@ -113,6 +113,10 @@ def _join(axis, left, middle, right):
     return parts[0] if len(parts) == 1 else bind(concatenate_p, *parts, dimension=axis)
 
 
+# NumPy's pad allocates in Fortran's order for a Fortran-ordered array (not C's too), else in C's
+_in_pad_order = result_layouts.by_source_order
+
+
 @defers_to_numpy
 def pad(
     array: ArrayLike,
@@ -201,11 +205,6 @@ def pad(
             out = _pad_stat(out, axis, lo, hi, lengths[axis], mode, array.dtype)
     return _in_pad_order(array, copy(array) if out is array._value else wrap(out))
 
-
-def _in_pad_order(array, out):
-    """`out` in the memory order NumPy's pad allocates: Fortran's for a Fortran-ordered array (not
-    also C-contiguous), else C's; eagerly in a buffer of that order, while tracing recorded."""
-    return result_layouts.by_source_order(array, out)
 
 
 def _pad_constant(array, widths, constant_values):

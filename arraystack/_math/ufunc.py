@@ -388,7 +388,7 @@ def unary(
             check_options(casting, order)
         if type(x) is not ndarray and kind(x) is not None:  # a pandas Series, ...: NumPy dispatches
             return ufunc(x, **given_options(out, where, casting, dtype, order, subok))
-        if order not in ("K", "k", None) and out is None:  # a new result in the order asked
+        if order != "K" and out is None and order not in ("k", None):  # a result in that order
             result = fn(x, where=where, casting=casting, dtype=dtype, subok=subok)
             return result_layouts.in_order(result, order, (x,))
         if out is None and where is True and dtype is None:
@@ -429,7 +429,7 @@ def binary(
             type(x2) is not ndarray and kind(x2) is not None
         ):  # an object overriding NumPy (a pandas Series, ...): NumPy's ufunc dispatches to it
             return ufunc(x1, x2, **given_options(out, where, casting, dtype, order, subok))
-        if order not in ("K", "k", None) and out is None:  # a new result in the order asked
+        if order != "K" and out is None and order not in ("k", None):  # a result in that order
             result = fn(x1, x2, where=where, casting=casting, dtype=dtype, subok=subok)
             return result_layouts.in_order(result, order, (x1, x2))
         if out is None and where is True and dtype is None:
@@ -475,7 +475,7 @@ def composite(
         for a in args:
             if type(a) is not ndarray and kind(a) is not None:  # a Series, a masked array: NumPy's
                 return ufunc(*args, **given_options(out, where, casting, dtype, order, subok))
-        if order not in ("K", "k", None) and out is None and len(args) == nin:  # in the order asked
+        if order != "K" and out is None and order not in ("k", None) and len(args) == nin:
             result = fn(*args, where=where, casting=casting, dtype=dtype, subok=subok)
             return result_layouts.in_order(result, order, args)
         if len(args) != nin:

@@ -114,18 +114,25 @@ def _layout(x):
     return layout if layout is not None and layout.ndim >= 2 else None
 
 
+def _voters(operands, layouts) -> list:
+    """The (shape, strides) of each operand of two or more axes (`layouts`: theirs from `_layout`), a
+    C-ordered one too: all vote in nditer's sort (C's order wins a tie)."""
+    pairs = []
+    for layout, a in zip(layouts, operands):
+        if layout is not None:
+            pairs.append((layout.shape, layout.strides))
+        elif not isinstance(a, (bool, int, float, complex)) and np.ndim(a) >= 2:
+            pairs.append(_c_pair(a if hasattr(a, "dtype") else np.asarray(a)))
+    return pairs
+
+
 def elementwise(operands, results) -> None:
     """Record NumPy's memory order for `results` (arrays made while tracing by an elementwise operation
     on `operands`) where it is not C's."""
     layouts = [_layout(a) for a in operands]
     if all(layout is None or layout.flags.c_contiguous for layout in layouts):
         return
-    pairs = []  # every operand of two or more axes votes: a C-ordered one too (C's order wins a tie)
-    for layout, a in zip(layouts, operands):
-        if layout is not None:
-            pairs.append((layout.shape, layout.strides))
-        elif not isinstance(a, (bool, int, float, complex)) and np.ndim(a) >= 2:
-            pairs.append(_c_pair(a if hasattr(a, "dtype") else np.asarray(a)))
+    pairs = _voters(operands, layouts)
     for result in results:
         value = getattr(result, "_value", None)
         if type(value) is not Tracer or len(value.shape) < 2:
@@ -313,7 +320,9 @@ def gathered(x, key, broadcast, back, result) -> None:
     if rest.size == 1:
         outer = k_order_strides(pairs, tuple(broadcast), itemsize)
     else:
-        outer = contiguous_strides(range(len(broadcast) - 1, -1, -1), broadcast, itemsize * rest.size)
+        outer = contiguous_strides(
+            range(len(broadcast) - 1, -1, -1), broadcast, itemsize * rest.size
+        )
     shape = tuple(broadcast) + rest.shape
     strides = outer + like_strides(rest.strides, rest.shape, itemsize)
     if back is not None:
@@ -419,15 +428,9 @@ def allocates_c_order(function):
         result = function(*args, **kwargs)
         if any(result is v for v in args) or any(result is v for v in kwargs.values()):
             return result
-        return c_ordered(result) if type(result) is _ndarray_type() else result
+        return c_ordered(result) if hasattr(result, "_value") else result
 
     return allocating
-
-
-def _ndarray_type():
-    from arraystack._core.array import ndarray
-
-    return ndarray
 
 
 def looped(operands, result, cores=(1, 1), out_core: int = 0):
@@ -479,13 +482,7 @@ def elementwise_result(operands, result):
     shape = tuple(getattr(value, "shape", ()))
     if len(shape) < 2 or 0 in shape:
         return result
-    pairs = []
-    for a in operands:
-        layout = _layout(a)
-        if layout is not None:
-            pairs.append((layout.shape, layout.strides))
-        elif not isinstance(a, (bool, int, float, complex)) and np.ndim(a) >= 2:
-            pairs.append(_c_pair(a if hasattr(a, "dtype") else np.asarray(a)))
+    pairs = _voters(operands, [_layout(a) for a in operands])
     strides = k_order_strides(pairs, shape, np.dtype(value.dtype).itemsize)
     return in_strides(result, shape, strides)
 

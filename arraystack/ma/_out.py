@@ -19,15 +19,24 @@ _REDUCTION_UFUNCS = {
 }  # fmt: skip
 
 
-def write_out(out, result, name=None):
-    """`result` (a MaskedArray, an array, or `masked`) written into `out`, with the checks of the
-    reduction `name` runs; `out` returned."""
-    from arraystack.ma import _array, _masking
+def _target(out):
+    """(whether `out` is a masked array, the array its data is written into); TypeError for another
+    object, as NumPy's."""
+    from arraystack.ma import _array
 
     masked_out = isinstance(out, _array.MaskedArray)
     target = out._data if masked_out else out
     if not isinstance(target, (xp.ndarray, np.ndarray)):
         raise TypeError("return arrays must be of ArrayType")
+    return masked_out, target
+
+
+def write_out(out, result, name=None):
+    """`result` (a MaskedArray, an array, or `masked`) written into `out`, with the checks of the
+    reduction `name` runs; `out` returned."""
+    from arraystack.ma import _array, _masking
+
+    masked_out, target = _target(out)
     if result is _array.masked and name in ("prod", "all"):
         value = xp.ones((), bool)  # numpy.ma reduces the data filled with the identity
     else:
@@ -75,10 +84,7 @@ def write_flat(out, result, masked_as_nan=True):
     mean writes it)."""
     from arraystack.ma import _array, _masking
 
-    masked_out = isinstance(out, _array.MaskedArray)
-    target = out._data if masked_out else out
-    if not isinstance(target, (xp.ndarray, np.ndarray)):
-        raise TypeError("return arrays must be of ArrayType")
+    masked_out, target = _target(out)
     if result is _array.masked and not masked_as_nan:
         result = _array.MaskedArray._new(xp.zeros((), target.dtype), xp.ones((), bool))
     elif result is _array.masked:
