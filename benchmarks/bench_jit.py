@@ -12,7 +12,8 @@ moving the row's bytes at the triad's bandwidth would reach). A row reading one 
 output of its size also times a plain copy of the input in its rounds, on the same threads: the same
 bytes moved by the simplest loop (at one thread the kernels came within 10% of it, at two they beat it).
 Beyond the issue's list, (g) GELU in its exact form, through erf, on (4096, 1024) float32 (NumPy's row
-uses scipy.special.erf). Systems are timed interleaved round-robin, each round in a shuffled order;
+uses scipy.special.erf), and (h) a Python loop writing 64 rows of a (64, 256) float32 array one by one
+(jax.jit's row: the same loop of `.at[i].set`). Systems are timed interleaved round-robin, each round in a shuffled order;
 tables report medians.
 """
 
@@ -119,6 +120,25 @@ def workloads(quick: bool):
 
         return f
 
+    def row_writes(xp):  # a Python loop of row writes: each costs its row, not the whole array
+        if xp.__name__.startswith("jax"):
+
+            def functional(x):
+                out = xp.zeros_like(x)
+                for i in range(x.shape[0]):
+                    out = out.at[i].set(x[i] * 2 + 1)
+                return out
+
+            return functional
+
+        def f(x):
+            out = xp.empty_like(x)
+            for i in range(x.shape[0]):
+                out[i] = x[i] * 2 + 1
+            return out
+
+        return f
+
     def gelu(xp):  # exact GELU, x * Phi(x): NumPy has no erf, so its row is NumPy with scipy's erf
         if xp is np:
             from scipy.special import erf
@@ -138,6 +158,7 @@ def workloads(quick: bool):
         ("(c) sum of squares", sumsq, (a,), a.nbytes),
         ("(d) dispatch x*2+1 (8,)", small, (tiny,), None),
         ("(d) write through a reshape (8,)", small_write, (tiny,), None),
+        ("(h) 64 row writes (64,256)", row_writes, (x2[:64, :256].copy(),), None),
         (f"(g) exact GELU ({rows},1024)", gelu, (x2,), 2 * x2.nbytes),
     ], ast
 

@@ -95,7 +95,7 @@ for _prim in (s.reshape_p, s.broadcast_in_dim_p, s.transpose_p, s.slice_p, s.rev
 cost_rules[p.stop_gradient_p] = _free  # the identity
 cost_rules[p.checkpoint_name_p] = _free  # the identity
 cost_rules[c.barrier_p] = _free  # the identity on its operands
-for _prim in (p.copy_p, p.iota_p, s.full_p, s.concatenate_p, s.pad_p, s.gather_p):
+for _prim in (p.copy_p, p.iota_p, s.full_p, s.concatenate_p, s.pad_p, s.gather_p, s.update_slice_p):
     cost_rules[_prim] = _moves
 
 

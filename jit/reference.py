@@ -199,6 +199,15 @@ def _slice(xp, x, *, start_indices, limit_indices, strides):
 
 
 reference_rules[s.slice_p] = _slice
+
+
+def _update_slice(xp, x, v, *, start_indices, limit_indices, strides):
+    out = xp.asarray(x).copy()
+    out[tuple(slice(lo, hi, st) for lo, hi, st in zip(start_indices, limit_indices, strides))] = v
+    return out
+
+
+reference_rules[s.update_slice_p] = _update_slice
 reference_rules[s.rev_p] = lambda xp, x, *, dimensions: xp.flip(x, dimensions) if dimensions else x
 reference_rules[s.concatenate_p] = lambda xp, *xs, dimension: xp.concatenate(xs, axis=dimension)
 

@@ -106,6 +106,24 @@ def _slice_rule(x, *, start_indices, limit_indices, strides):
 
 abstract_eval_rules[slice_p] = _slice_rule
 
+# update_slice[start_indices, limit_indices, strides] x v: x with x[start:limit:stride] = v, the slice's
+# window (as slice_p's) replaced by v of the window's shape and x's dtype. A basic-index write under a
+# trace (`x[i] = v`); the numba plan writes into x's buffer where x dies there (backends/numba/updates.py).
+update_slice_p = Primitive("update_slice")
+
+
+def _update_slice_rule(x, v, *, start_indices, limit_indices, strides):
+    window = _slice_rule(x, start_indices=start_indices, limit_indices=limit_indices, strides=strides)
+    if v.dtype != x.dtype or tuple(v.shape) != tuple(window.shape):
+        raise TypeError(
+            f"update_slice of {x.str_short()} needs a value of the window's shape and dtype "
+            f"{window.str_short()}, got {v.str_short()}"
+        )
+    return _strong(x)
+
+
+abstract_eval_rules[update_slice_p] = _update_slice_rule
+
 rev_p = Primitive("rev")  # rev[dimensions]: reverse the order along those axes
 
 

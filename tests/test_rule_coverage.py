@@ -256,6 +256,10 @@ SAMPLES = {
     "rev": lambda d: [([sample(d)], {"dimensions": (1,)}), ([sample(d)], {"dimensions": ()})],
     "concatenate": lambda d: [([sample(d), sample(d)], {"dimension": 0})],
     "pad": lambda d: [([sample(d), _scalar(d)], {"padding_config": ((1, 0, 0), (0, 2, 1))})],
+    "update_slice": lambda d: [
+        ([sample(d), sample(d, (1, 2))], {"start_indices": (1, 0), "limit_indices": (2, 3), "strides": (1, 2)}),
+        ([sample(d, ()), sample(d, ())], {"start_indices": (), "limit_indices": (), "strides": ()}),
+    ],
     "gather": lambda d: [
         ([sample(d), _idx(1, 0, -1, 5)], {"mode": "clip"}),
         ([sample(d), _idx(1, 0, -1), _idx(2, 0, 1)], {"mode": "raise"}),

@@ -1,8 +1,7 @@
 """Functionalized assignment: the new value of x after `x[key] = v` or `x.real = v` inside a trace.
 
-Basic keys update through pad + select (no scatter, so the update fuses with its neighbours);
-advanced keys scatter into a transposed view of the basic stage's result; a traced boolean mask
-selects. Every check runs before the caller rebinds x, so an error leaves x unchanged.
+Basic keys update a window (update_slice, which a plan may run in x's own buffer); advanced keys
+scatter into a transposed view of the basic stage's result; a traced boolean mask selects. Every check runs before the caller rebinds x, so an error leaves x unchanged.
 """
 
 from __future__ import annotations
@@ -34,8 +33,7 @@ from arraystack.ir.core import (
 from arraystack.ir.primitives import complex_p, copy_p, imag_p, real_p, select_p
 from arraystack.ir.structural import (
     broadcast_in_dim_p,
-    full_p,
-    pad_p,
+    update_slice_p,
     reshape_p,
     rev_p,
     scatter_p,
@@ -174,7 +172,7 @@ def _element_value(value, dtype):
 
 
 def _update_basic(xv, shape, plan, v):
-    """x with the basic stage's result (`v`, of shape plan.shape) written back: pad v and select."""
+    """x with the basic stage's result (`v`, of shape plan.shape) written into its window."""
     sliced = plan.sliced
     if 0 in sliced:  # nothing written, but x was written to (a read-only x still refuses it, as NumPy)
         return bind(copy_p, xv)
@@ -184,13 +182,14 @@ def _update_basic(xv, shape, plan, v):
         v = bind(rev_p, v, dimensions=tuple(plan.rev))
     if sliced == list(shape) and not any(plan.starts):
         return v
-    config = tuple(
-        (lo, n - hi, st - 1) for lo, hi, st, n in zip(plan.starts, plan.limits, plan.strides, shape)
+    return bind(
+        update_slice_p,
+        xv,
+        v,
+        start_indices=tuple(plan.starts),
+        limit_indices=tuple(plan.limits),
+        strides=tuple(plan.strides),
     )
-    padded = bind(pad_p, v, convert_raw(0, xv.dtype), padding_config=config)
-    written = bind(full_p, True, shape=tuple(sliced), dtype=np.dtype(bool))
-    written = bind(pad_p, written, False, padding_config=config)
-    return bind(select_p, written, padded, xv)
 
 
 def _inverse(perm):

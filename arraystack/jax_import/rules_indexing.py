@@ -15,7 +15,7 @@ import numpy
 from arraystack._indexing.at import default_fill_value
 from arraystack.ir import primitives as p
 from arraystack.ir import structural as s
-from arraystack.ir.core import bind
+from arraystack.ir.core import Tracer, bind
 from arraystack.jax_import.rules_math import const, convert, select
 from arraystack.jax_import.rules_structural import broadcast, reshape, slice_axis, transpose
 
@@ -202,11 +202,32 @@ def _dynamic_slice(site, x, *operands, slice_sizes, **params):
     return transpose(out, numpy.argsort(K + R))
 
 
+def _static_starts(x, starts_raw, sizes):
+    """The starts clamped as XLA clamps them, when every one is a constant; else None."""
+    if any(isinstance(raw, Tracer) for raw in starts_raw):
+        return None
+    return tuple(
+        min(max(int(numpy.asarray(raw)), 0), max(n - size, 0))
+        for raw, n, size in zip(starts_raw, x.shape, sizes)
+    )
+
+
 def _dynamic_update_slice(site, x, update, *starts_raw, **params):
     sizes = [int(n) for n in update.shape]
-    K, R, idx = _dynamic_plan(x, starts_raw, sizes)
-    if not K:
+    if sizes == [int(n) for n in x.shape]:
         return update
+    starts = _static_starts(x, starts_raw, sizes)
+    if starts is not None:  # a window known when converting: written in place where the plan can
+        limits = tuple(lo + n for lo, n in zip(starts, sizes))
+        return bind(
+            s.update_slice_p,
+            x,
+            update,
+            start_indices=starts,
+            limit_indices=limits,
+            strides=(1,) * len(sizes),
+        )
+    K, R, idx = _dynamic_plan(x, starts_raw, sizes)
     order = K + R
     out = bind(
         s.scatter_p, transpose(x, order), transpose(update, order), *idx, update="set", mode="clip"

@@ -92,6 +92,30 @@ def _pad(b, eqn, x, value):
     return b.op("Pad", [x, b.ints(pads), value], mode="constant")
 
 
+def _update_slice(b, eqn, x, v):
+    """ScatterND of v at the window's coordinates: per axis a Range of the window's positions,
+    broadcast to v's shape, stacked on a last axis."""
+    params = b.params(eqn)
+    rank = len(params["start_indices"])
+    if rank == 0:
+        return b.op("Identity", [v])
+    window = b.op("Shape", [v])
+    zero = b.ints([0])
+    columns = []
+    for axis, bounds in enumerate(
+        zip(params["start_indices"], params["limit_indices"], params["strides"])
+    ):
+        start, limit, stride = (b.op("Squeeze", [b.ints([n]), zero]) for n in bounds)
+        ramp = b.op("Range", [start, limit, stride])
+        others = [a for a in range(rank) if a != axis]
+        if others:
+            ramp = b.op("Unsqueeze", [ramp, b.ints(others)])
+        ramp = b.op("Expand", [ramp, window])
+        columns.append(b.op("Unsqueeze", [ramp, b.ints([-1])]))
+    index = columns[0] if rank == 1 else b.op("Concat", columns, axis=-1)
+    return b.op("ScatterND", [x, index, v])
+
+
 structural_rules[s.full_p] = _full
 structural_rules[p.iota_p] = _iota
 structural_rules[s.reshape_p] = _reshape
@@ -105,6 +129,7 @@ structural_rules[s.concatenate_p] = lambda b, eqn, *xs: b.op(
     "Concat", list(xs), axis=eqn.params["dimension"]
 )
 structural_rules[s.pad_p] = _pad
+structural_rules[s.update_slice_p] = _update_slice
 
 # -- indexing -------------------------------------------------------------------------------------
 

@@ -33,6 +33,8 @@ from arraystack.backends.numba.layouts import (
 )
 from arraystack.backends.numba.one_step import direct_runner, staged_runner
 from arraystack.backends.numba.scatter import scatter_add_step
+from arraystack.backends.numba.updates import describe as describe_update
+from arraystack.backends.numba.updates import overwritable, update_slice_step
 from arraystack.backends.reference import reference_step
 from arraystack.ir.control import fusion_p
 from arraystack.ir.ir import Literal
@@ -255,7 +257,21 @@ def _donated(x, shape, dtype, nbytes, argument):
 # buffers the plan owns, and reading a buffer with them leaves no alias behind that an in-place write would
 # change (reshape, slice, stop_gradient, convert to the same dtype, ... may return the operand itself).
 _FRESH_PRIMS = frozenset(
-    {"cumsum", "cumprod", "cummax", "cummin", "dot_general", "concatenate", "pad", "scatter"}
+    {
+        "cumsum",
+        "cumprod",
+        "cummax",
+        "cummin",
+        "dot_general",
+        "concatenate",
+        "pad",
+        "scatter",
+        "full",
+        "copy",
+    }
+    | {
+        "update_slice"
+    }  # a copy, or its dying operand's buffer, which nothing alive can see (updates.py)
     | {"reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and", "reduce_or"}
     | {"argmax", "argmin"}
 )
@@ -379,6 +395,12 @@ def compile_numba(graph, cache_dir=None, donate=frozenset(), blas=None) -> Execu
             steps.append(scatter[0])
             plan.append((eqn.prim.name, "numba scatter-add kernel"))
             sources.append(scatter[1])
+            continue
+        if eqn.prim.name == "update_slice":
+            in_place = overwritable(graph, k, owned, owning, last, readers)
+            steps.append(update_slice_step(eqn, in_place))
+            reused[-1] = (0,) if in_place else ()
+            plan.append((eqn.prim.name, describe_update(in_place)))
             continue
         compile_body = functools.partial(compile_numba, cache_dir=cache_dir, blas=blas)
         loop = _loop_step(eqn, cache_dir, compile_body)

@@ -4,8 +4,8 @@ sub-graphs, as the text of one numba function (backends/numba/loops.py compiles 
 Each body equation becomes statements on whole arrays: a fusion region calls the same generated kernel the
 plan would call on its own (its source is included under another name, so the loop's results are the host
 loop's, bit for bit, wherever the kernels decide them), a product calls BLAS through numba's np.dot, and
-slices, pads, transposes, reshapes, broadcasts, concatenations, gathers and scatters at scalar indices, and
-nested loops and branches are written out. Every value is a C-contiguous array; a 0-d value is held as an
+slices, pads, slice updates, transposes, reshapes, broadcasts, concatenations, gathers and scatters at
+scalar indices, and nested loops and branches are written out. Every value is a C-contiguous array; a 0-d value is held as an
 array of shape (1,), as the kernels take scalars. An equation with no lowering raises Unsupported, whose
 message says which, and the loop runs on the host instead (backends/control.py).
 """
@@ -271,6 +271,16 @@ def _pad(src, eqn, ins, depth):
     return name
 
 
+def _update_slice(src, eqn, ins, depth):
+    p = eqn.params
+    if not p["start_indices"]:  # 0-d: the value replaces the whole
+        return src.assign(depth, f"{ins[1]}.copy()")
+    name = src.assign(depth, f"{ins[0]}.copy()")
+    window = ", ".join(f"{a}:{b}:{s}" for a, b, s in zip(p["start_indices"], p["limit_indices"], p["strides"]))
+    src.emit(depth, f"{name}[{window}] = {ins[1]}")
+    return name
+
+
 def _rev(src, eqn, ins, depth):
     dims = set(eqn.params["dimensions"])
     rank = eqn.inputs[0].aval.ndim
@@ -315,6 +325,7 @@ LOWERINGS = {
     "convert": _convert,
     "concatenate": _concatenate,
     "pad": _pad,
+    "update_slice": _update_slice,
     "rev": _rev,
     "iota": _iota,
     "full": _full,

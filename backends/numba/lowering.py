@@ -326,6 +326,7 @@ reference_only: dict = {
     "partition": "NumPy's introselect order is the definition",
     "argpartition": "NumPy's introselect order is the definition",
     "searchsorted": "calls NumPy's binary search",
+    "update_slice": "a whole-array step writing into its operand's buffer where it dies (updates.py)",
     "argmax": _STRUCTURAL,
     "argmin": _STRUCTURAL,
     "concatenate": _STRUCTURAL,

@@ -45,6 +45,8 @@ from arraystack.backends.numba.extrema import kernel_extremum
 from arraystack.backends.numba.fusion_policy import float32_integer_power
 from arraystack.backends.numba.mathlib.twins import numpy_twin
 from arraystack.backends.numba.summation_order import kernel_reduce
+from arraystack.backends.numba.updates import describe as describe_update
+from arraystack.backends.numba.updates import overwritable, update_slice_step
 from arraystack.backends.reference import reference_step
 from arraystack.ir.control import fusion_p
 from arraystack.ir.ir import Literal
@@ -323,6 +325,13 @@ def compile_numba_twin(graph) -> Executable:
         if step is not None:
             steps.append(step)
             plan.append((eqn.prim.name, "host loop/branch over NumPy-twin bodies (tier 0)"))
+            continue
+        if eqn.prim.name == "update_slice":  # into its dying operand's buffer, else a copy: its own
+            in_place = overwritable(graph, k, exclusive, clean, last, readers)
+            steps.append(update_slice_step(eqn, in_place))
+            plan.append((eqn.prim.name, describe_update(in_place)))
+            exclusive.update(eqn.outputs)
+            clean.add(k)
             continue
         if eqn.prim.name == "dot_general":  # np.matmul's new array (or a reshaped view of it)
             exclusive.update(eqn.outputs)

@@ -89,6 +89,20 @@ def _pad(size, args, batched, *, padding_config):
 
 batch_rules[s.pad_p] = _pad
 
+
+def _update_slice(size, args, batched, *, start_indices, limit_indices, strides):
+    x, v = (move_to_front(a, b, size) for a, b in zip(args, batched))
+    return s.update_slice_p.bind(
+        x,
+        v,
+        start_indices=(0,) + tuple(start_indices),
+        limit_indices=(size,) + tuple(limit_indices),
+        strides=(1,) + tuple(strides),
+    )
+
+
+batch_rules[s.update_slice_p] = _update_slice
+
 # -- indexing -------------------------------------------------------------------------------------------------
 # gather/scatter index the leading axes of x. With only x batched, the batch axis moves behind the indexed
 # axes (a free axis of the gather); otherwise every index array gets the batch axis, and an iota indexes the

@@ -1,4 +1,4 @@
-"""Derivatives of the indexing primitives: slice, pad, concatenate, gather, scatter (and nonzero, which has none).
+"""Derivatives of the indexing primitives: slice, pad, update_slice, concatenate, gather, scatter (and nonzero, which has none).
 
 Conventions are those of forward.py (jvp_rules) and reverse.py (vjp_rules). slice/pad, gather/scatter-add
 and concatenate/slice are each other's transposes. Index operands are integers: their cotangent is None.
@@ -76,6 +76,23 @@ def _pad_vjp(ct, out, needs, x, value, *, padding_config):
 
 jvp_rules[s.pad_p] = _pad_jvp
 vjp_rules[s.pad_p] = _pad_vjp
+
+
+def _update_slice_jvp(primals, tangents, out, **window):
+    (x, v), (tx, tv) = primals, tangents
+    return s.update_slice_p.bind(_zero_or(tx, x), _zero_or(tv, v), **window)
+
+
+def _update_slice_vjp(ct, out, needs, x, v, *, start_indices, limit_indices, strides):
+    """x's cotangent is ct with the window zeroed (those elements were overwritten); v's is the window."""
+    window = {"start_indices": start_indices, "limit_indices": limit_indices, "strides": strides}
+    ct_x = s.update_slice_p.bind(ct, ops.zeros_like(v), **window) if needs[0] else None
+    ct_v = _slice(ct, start_indices, limit_indices, strides) if needs[1] else None
+    return [ct_x, ct_v]
+
+
+jvp_rules[s.update_slice_p] = _update_slice_jvp
+vjp_rules[s.update_slice_p] = _update_slice_vjp
 
 # -- concatenate ---------------------------------------------------------------------------------------------------
 

@@ -41,7 +41,14 @@ def compare(expected, actual, ulps: int = 0, signed_zeros: bool = True) -> str |
     if a.dtype != e.dtype:
         return f"dtype {a.dtype}, NumPy {e.dtype}"
     flat_e, flat_a = e.reshape(-1), a.reshape(-1)
-    if e.dtype.kind != "f":
+    if e.dtype.kind == "c":  # by value, part by part, a NaN part equal to a NaN part
+        part = numpy.dtype(f"f{e.dtype.itemsize // 2}")
+        parts_e = numpy.ascontiguousarray(flat_e).view(part).reshape(-1, 2)
+        parts_a = numpy.ascontiguousarray(flat_a).view(part).reshape(-1, 2)
+        differ = (parts_e != parts_a) & ~(numpy.isnan(parts_e) & numpy.isnan(parts_a))
+        bad = numpy.flatnonzero(differ.any(axis=1))
+        what = "values differ"
+    elif e.dtype.kind != "f":
         bad = numpy.flatnonzero(flat_e != flat_a)
         what = "values differ"
     else:

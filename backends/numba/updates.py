@@ -1,0 +1,71 @@
+"""update_slice (`x[i] = v` under a trace) as a host plan step that writes v into x's own buffer where the
+plan may: x dies at the write, and no other value still alive can see x's memory. Otherwise the step copies
+x first (the reference rule). A loop of row writes `out[i] = f(x[i])` then costs each write its row, not
+the whole array (128 rows of 256 float64: 12 ms a call as pads and selects, which copy the array per row).
+
+Both numba tiers use it: the compiled plan (backends/numba/__init__.py) and its NumPy twin (twin.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from arraystack.backends.reference import reference_step
+from arraystack.ir.ir import Literal
+
+_host_array = np.ndarray
+
+
+def overwritable(graph, k, fresh, clean, last, readers) -> bool:
+    """Whether equation k, an update_slice, may write into its operand x's buffer.
+
+    fresh: values in a buffer made for them alone (a kernel's output, a donated argument); clean: positions
+    of steps whose results never share memory with their operands. x must be fresh, read last at k and not
+    also as the written value, and every value that may view x's memory (what a step outside `clean` made
+    from x, and from those in turn) must be dead by k: the write then changes nothing anyone reads later.
+    A value read at k itself may overlap the window (`x[1:] = x[:-1]`): NumPy's assignment copies it first.
+    """
+    eqn = graph.eqns[k]
+    x = eqn.inputs[0]
+    if isinstance(x, Literal) or x not in fresh or last.get(x) != k or eqn.inputs.count(x) != 1:
+        return False
+    views, seen = [x], {x}
+    while views:
+        value = views.pop()
+        for j in readers.get(value, ()):
+            if j == k or j in clean:
+                continue
+            for out in graph.eqns[j].outputs:
+                if last.get(out, len(graph.eqns)) > k:
+                    return False
+                if out not in seen:
+                    seen.add(out)
+                    views.append(out)
+    return True
+
+
+def update_slice_step(eqn, in_place: bool):
+    """The step running the update_slice `eqn`: into x's buffer when `in_place` (see overwritable) and x is a
+    writeable host array, else into a copy."""
+    copying = reference_step(eqn)
+    if not in_place:
+        return copying
+    p = eqn.params
+    window = tuple(
+        slice(lo, hi, st)
+        for lo, hi, st in zip(p["start_indices"], p["limit_indices"], p["strides"])
+    )
+
+    def step(x, v):
+        if type(x) is not _host_array or not x.flags.writeable:
+            return copying(x, v)
+        x[window] = v
+        return x
+
+    return step
+
+
+def describe(in_place: bool) -> str:
+    """How an update_slice step runs, for .compile()."""
+    if in_place:
+        return "writes the window into its operand's buffer (the operand dies here)"
+    return "reference: a copy of its operand with the window written"
