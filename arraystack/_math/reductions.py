@@ -34,7 +34,7 @@ from arraystack._math.reduce import (
     ufunc_output_error,
     unpack_out,
 )
-from arraystack._transforms import result_layouts
+from arraystack._transforms import reduced_layouts
 from arraystack.ir.core import bind
 from arraystack.ir.primitives import add_p, max_p, min_p, mul_p, sub_p
 from arraystack.ir.structural import (
@@ -70,7 +70,7 @@ def object_result(result, value):
 
 
 @defers_to_numpy
-@result_layouts.keeps_operand_order()
+@reduced_layouts.keeps_operand_order()
 def sum(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -121,7 +121,7 @@ def sum(
 
 
 @defers_to_numpy
-@result_layouts.keeps_operand_order()
+@reduced_layouts.keeps_operand_order()
 def prod(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -172,7 +172,7 @@ def prod(
 
 
 @defers_to_numpy
-@result_layouts.keeps_operand_order()
+@reduced_layouts.keeps_operand_order()
 def max(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -221,7 +221,7 @@ def max(
 
 
 @defers_to_numpy
-@result_layouts.keeps_operand_order()
+@reduced_layouts.keeps_operand_order()
 def min(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -288,7 +288,7 @@ def _logical(prim, name, identity, a, axis, out, keepdims, where):
 
 
 @defers_to_numpy
-@result_layouts.keeps_operand_order()
+@reduced_layouts.keeps_operand_order()
 def any(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -331,7 +331,7 @@ def any(
 
 
 @defers_to_numpy
-@result_layouts.keeps_operand_order()
+@reduced_layouts.keeps_operand_order()
 def all(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -460,7 +460,7 @@ def argmin(
 
 
 @defers_to_numpy
-@result_layouts.keeps_operand_order()
+@reduced_layouts.keeps_operand_order()
 def ptp(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -519,7 +519,7 @@ def ptp(
 
 
 @defers_to_numpy
-@result_layouts.keeps_operand_order()
+@reduced_layouts.keeps_operand_order()
 def count_nonzero(a: ArrayLike, axis: AxisLike = None, *, keepdims: bool = False) -> NDArray:
     """Counts the number of non-zero values in the array a.
 

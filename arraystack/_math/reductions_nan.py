@@ -35,7 +35,7 @@ from arraystack._math.reduce import (
     warn,
     where_mask,
 )
-from arraystack._transforms import result_layouts
+from arraystack._transforms import reduced_layouts, result_layouts
 from arraystack.ir.core import bind
 from arraystack.ir.primitives import (
     add_p,
@@ -86,7 +86,7 @@ def _plain_first(a, dtype, out, where) -> bool:
 
 
 @defers_to_numpy
-@result_layouts.keeps_operand_order()
+@reduced_layouts.keeps_operand_order()
 def nansum(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -141,7 +141,7 @@ def nansum(
 
 
 @defers_to_numpy
-@result_layouts.keeps_operand_order()
+@reduced_layouts.keeps_operand_order()
 def nanprod(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -335,7 +335,7 @@ def _nan_extreme(prim, name, combine, sign, a, axis, out, keepdims, initial, whe
 
 
 @defers_to_numpy
-@result_layouts.keeps_operand_order()
+@reduced_layouts.keeps_operand_order()
 def nanmin(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -381,7 +381,7 @@ def nanmin(
 
 
 @defers_to_numpy
-@result_layouts.keeps_operand_order()
+@reduced_layouts.keeps_operand_order()
 def nanmax(
     a: ArrayLike,
     axis: AxisLike = None,

@@ -37,7 +37,7 @@ from arraystack._math.reduce import (
     warn,
 )
 from arraystack._math.reductions import object_result
-from arraystack._transforms import result_layouts
+from arraystack._transforms import reduced_layouts
 from arraystack.ir.avals import bfloat16, kind_of
 from arraystack.ir.core import active, bind, device_namespaces
 from arraystack.ir.primitives import (
@@ -95,7 +95,7 @@ def summand(x, dtype, out):
 
 
 @defers_to_numpy
-@result_layouts.keeps_operand_order()
+@reduced_layouts.keeps_operand_order()
 def mean(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -238,7 +238,7 @@ def ddof_of(ddof, correction):
 
 
 @defers_to_numpy
-@result_layouts.keeps_operand_order()
+@reduced_layouts.keeps_operand_order()
 def var(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -310,7 +310,7 @@ def sqrt_result(r, out):
 
 
 @defers_to_numpy
-@result_layouts.keeps_operand_order()
+@reduced_layouts.keeps_operand_order()
 def std(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -388,7 +388,7 @@ def _weights(weights, a, axis):
 
 
 @defers_to_numpy
-@result_layouts.keeps_operand_order()
+@reduced_layouts.keeps_operand_order()
 def average(
     a: ArrayLike,
     axis: AxisLike = None,

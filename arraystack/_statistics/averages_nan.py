@@ -32,7 +32,7 @@ from arraystack._math.reduce import (
 )
 from arraystack._math.reductions_nan import _INEXACT, _plain_first, replace_nan
 from arraystack._statistics.averages import ddof_of, mean, sqrt_result, std, sum_raw, summand, var
-from arraystack._transforms import result_layouts
+from arraystack._transforms import reduced_layouts
 from arraystack.ir.core import bind
 from arraystack.ir.primitives import conj_p, le_p, mul_p, not_p, real_p, sub_p
 from arraystack.ir.structural import reshape_p
@@ -54,7 +54,7 @@ def _counts(mask, axes, keepdims, where):
 
 
 @defers_to_numpy
-@result_layouts.keeps_operand_order()
+@reduced_layouts.keeps_operand_order()
 def nanmean(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -161,7 +161,7 @@ def _nanvar_raw(a, axis, dtype, out, ddof, keepdims, where, mean):
 
 
 @defers_to_numpy
-@result_layouts.keeps_operand_order()
+@reduced_layouts.keeps_operand_order()
 def nanvar(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -224,7 +224,7 @@ def nanvar(
 
 
 @defers_to_numpy
-@result_layouts.keeps_operand_order()
+@reduced_layouts.keeps_operand_order()
 def nanstd(
     a: ArrayLike,
     axis: AxisLike = None,

@@ -17,7 +17,7 @@ from arraystack._core.devices import constants_on_operand_device, host_values
 from arraystack._core.dtypes import holds_host
 from arraystack._core.interop import call_host
 from arraystack._core.overrides import defers_to_numpy
-from arraystack._transforms import result_layouts
+from arraystack._transforms import reduced_layouts, result_layouts
 from arraystack.ir.core import Tracer
 
 if TYPE_CHECKING:
@@ -530,7 +530,7 @@ def nanpercentile(
 
 
 @defers_to_numpy
-@result_layouts.keeps_operand_order()
+@reduced_layouts.keeps_operand_order()
 def median(
     a: ArrayLike,
     axis: AxisLike = None,
@@ -580,7 +580,7 @@ def median(
 
 @defers_to_numpy
 @constants_on_operand_device
-@result_layouts.keeps_operand_order(eager=True)
+@reduced_layouts.keeps_operand_order(eager=True)
 def nanmedian(
     a: ArrayLike,
     axis: AxisLike = None,

@@ -9,8 +9,8 @@ rules, each implemented here and called by the functions that follow it:
   over the broadcast operands sorts its axes from the smallest stride to the largest by a stable
   insertion sort in which, for two axes, each operand with a non-zero stride on both votes, the first
   vote decides and a vote for C's order overrides it; the result is allocated contiguous in that
-  order. Elementwise functions (`elementwise`), reductions (`reduced`: the kept axes), generalized
-  ufuncs' loop axes (`looped`);
+  order. Elementwise functions (`elementwise`), reductions (reduced_layouts.py: the kept axes),
+  generalized ufuncs' loop axes (reduced_layouts.py);
 - a new array like another (`like_strides`, PyArray_NewLikeArray): copies, casts, the `*_like`
   functions, fft results (`copied`, `like`);
 - concatenate's sort over all operands (`multi_sorted_strides`, `joined`);
@@ -34,9 +34,8 @@ from arraystack._transforms.aliasing import (
     layout_of,
     other_layout,
     set_layout,
-    view_writeable,
 )
-from arraystack.ir.core import Tracer, active
+from arraystack.ir.core import Tracer
 
 
 def _sorted_axes(axes, swap) -> list:
@@ -101,7 +100,7 @@ def k_order_strides(operands, shape, itemsize) -> tuple:
     return contiguous_strides(_sorted_axes(range(ndim - 1, -1, -1), swap), shape, itemsize)
 
 
-def _layout(x):
+def operand_layout(x):
     """x's layout where it may be in another order than C (an array of two or more axes), else None."""
     from arraystack._core.array import ndarray
 
@@ -115,7 +114,7 @@ def _layout(x):
 
 
 def _voters(operands, layouts) -> list:
-    """The (shape, strides) of each operand of two or more axes (`layouts`: theirs from `_layout`), a
+    """The (shape, strides) of each operand of two or more axes (`layouts`: theirs from `operand_layout`), a
     C-ordered one too: all vote in nditer's sort (C's order wins a tie)."""
     pairs = []
     for layout, a in zip(layouts, operands):
@@ -129,7 +128,7 @@ def _voters(operands, layouts) -> list:
 def elementwise(operands, results) -> None:
     """Record NumPy's memory order for `results` (arrays made while tracing by an elementwise operation
     on `operands`) where it is not C's."""
-    layouts = [_layout(a) for a in operands]
+    layouts = [operand_layout(a) for a in operands]
     if all(layout is None or layout.flags.c_contiguous for layout in layouts):
         return
     pairs = _voters(operands, layouts)
@@ -149,7 +148,7 @@ def elementwise(operands, results) -> None:
 def argument(wrapped, given, axis=None) -> None:
     """Record the memory order of `given` (an argument of grad, vjp, jvp or vmap) for `wrapped`, the
     traced array standing for it; `axis`: the axis vmap maps over (each example is given[i])."""
-    layout = given if type(given) is np.ndarray else _layout(given)
+    layout = given if type(given) is np.ndarray else operand_layout(given)
     if layout is None or type(getattr(wrapped, "_value", None)) is not Tracer:
         return
     if axis is not None:
@@ -169,7 +168,7 @@ def copied(source, result, order="K") -> None:
     if order == "F":
         fortran(result)
         return
-    layout = _layout(source) if order != "C" else None
+    layout = operand_layout(source) if order != "C" else None
     if layout is None or layout.flags.c_contiguous:
         return
     if layout.flags.f_contiguous:
@@ -237,7 +236,7 @@ def like(source, result, order="K"):
 def joined(operands, result) -> None:
     """Record NumPy's memory order for `result`, the concatenation of `operands` made while tracing:
     concatenate sorts the axes by all operands' strides (`multi_sorted_strides`)."""
-    layouts = [_layout(a) for a in operands]
+    layouts = [operand_layout(a) for a in operands]
     if all(layout is None or layout.flags.c_contiguous for layout in layouts):
         return
     value = getattr(result, "_value", None)
@@ -281,7 +280,7 @@ def multi_sorted_strides(operands, shape, itemsize) -> tuple:
 def expanded(source, result, axis: int) -> None:
     """Record for `result` (source with a new axis of length 1 at `axis`, made while tracing) source's
     layout with that axis, as NumPy's stack sees its operands."""
-    layout = _layout(source) if getattr(source, "ndim", 0) >= 2 else None
+    layout = operand_layout(source) if getattr(source, "ndim", 0) >= 2 else None
     if layout is not None and not layout.flags.c_contiguous:
         set_layout(result, np.expand_dims(layout, axis))
 
@@ -311,7 +310,7 @@ def gathered(x, key, broadcast, back, result) -> None:
         else:
             key0.append(0)
             if kind == "array" and index.ndim >= 2:
-                layout = _layout(item)
+                layout = operand_layout(item)
                 pairs.append(
                     (layout.shape, layout.strides) if layout is not None else _c_pair(index)
                 )
@@ -352,70 +351,10 @@ def c_ordered(result):
 def by_source_order(source, result):
     """`result` in Fortran's order where `source` is Fortran- and not C-contiguous, else in C's:
     NumPy's insert and delete allocate with `order='F' if arr.flags.fnc else 'C'`."""
-    layout = _layout(source)
+    layout = operand_layout(source)
     if layout is None or not layout.flags.f_contiguous or layout.flags.c_contiguous:
         return c_ordered(result)
     return fortran_ordered(result)
-
-
-def reduced(a, axis, result):
-    """`result`, a reduction of `a` over `axis` (None: all axes), with or without the reduced axes
-    kept, in NumPy's memory order: NumPy's iterator allocates it in order 'K', so its axes keep
-    their order in `a`. Eagerly in a buffer of that order, while tracing recorded."""
-    from numpy.lib.array_utils import normalize_axis_tuple
-
-    value = getattr(result, "_value", None)
-    layout = _layout(a)
-    if (
-        type(value) not in (Tracer, np.ndarray)
-        or len(value.shape) < 2
-        or 0 in value.shape
-        or layout is None
-        or layout.flags.c_contiguous
-        or (type(value) is Tracer and view_writeable(result) is not None)
-    ):
-        return result
-    ndim, shape = layout.ndim, tuple(value.shape)
-    if len(shape) == ndim:  # the reduced axes kept, of length 1
-        kept = list(range(ndim))
-    else:
-        try:
-            axes = range(ndim) if axis is None else normalize_axis_tuple(axis, ndim)
-        except (TypeError, ValueError):
-            return result
-        kept = [k for k in range(ndim) if k not in axes]
-    if len(kept) != len(shape):
-        return result
-    itemsize = np.dtype(value.dtype).itemsize
-    full = k_order_strides([(layout.shape, layout.strides)], layout.shape, itemsize)
-    order = sorted(range(len(kept)), key=lambda i: full[kept[i]])  # the fastest axis first
-    strides = contiguous_strides(order, shape, itemsize)
-    return in_strides(result, shape, strides)
-
-
-def keeps_operand_order(axis_at: int = 1, eager: bool = False):
-    """Decorate a reduction `f(a, ..., axis, ...)` (`axis` the positional argument at `axis_at`)
-    so that its result made while tracing has NumPy's memory order (`reduced`); `eager`: also an
-    eager result (where the function does not compute it with NumPy's own reduction)."""
-
-    def decorate(function):
-        @functools.wraps(function)
-        def reduction(*args, **kwargs):
-            if not active.n and not eager:
-                return function(*args, **kwargs)
-            result = function(*args, **kwargs)
-            value = getattr(result, "_value", None)
-            if not active.n and (type(value) is not np.ndarray or value.ndim < 2):
-                return result
-            if kwargs.get("out") is not None or any(result is v for v in args):
-                return result  # written into an array given
-            a = args[0] if args else kwargs.get("a", kwargs.get("x"))
-            axis = args[axis_at] if len(args) > axis_at else kwargs.get("axis")
-            return reduced(a, axis, result)
-
-        return reduction
-
-    return decorate
 
 
 def allocates_c_order(function):
@@ -431,28 +370,6 @@ def allocates_c_order(function):
         return c_ordered(result) if hasattr(result, "_value") else result
 
     return allocating
-
-
-def looped(operands, result, cores=(1, 1), out_core: int = 0):
-    """`result` of a generalized ufunc in NumPy's memory order (vecdot "(n),(n)->()", matvec
-    "(m,n),(n)->(m)"): operand i's last `cores[i]` axes are its core, the result's last `out_core`.
-    NumPy's iterator orders the loop axes by the operands' strides (nditer's rule) and keeps the
-    result's core axes innermost, in C's order. Eagerly in a buffer of that order, while tracing
-    recorded."""
-    value = result._value
-    shape = tuple(getattr(value, "shape", ()))
-    if len(shape) < 2 or 0 in shape:
-        return result
-    loop, core = shape[: len(shape) - out_core], shape[len(shape) - out_core :]
-    pairs = []
-    for a, c in zip(operands, cores):
-        if a.ndim - c >= 2:
-            layout = layout_of(a)
-            pairs.append((layout.shape[: a.ndim - c], layout.strides[: a.ndim - c]))
-    itemsize = np.dtype(value.dtype).itemsize
-    inner = contiguous_strides(range(len(core) - 1, -1, -1), core, itemsize)
-    strides = k_order_strides(pairs, loop, itemsize * int(np.prod(core))) + inner
-    return in_strides(result, shape, strides)
 
 
 def in_strides(result, shape, strides):
@@ -482,7 +399,7 @@ def elementwise_result(operands, result):
     shape = tuple(getattr(value, "shape", ()))
     if len(shape) < 2 or 0 in shape:
         return result
-    pairs = _voters(operands, [_layout(a) for a in operands])
+    pairs = _voters(operands, [operand_layout(a) for a in operands])
     strides = k_order_strides(pairs, shape, np.dtype(value.dtype).itemsize)
     return in_strides(result, shape, strides)
 

@@ -26,7 +26,7 @@ from arraystack._manipulation.reshaping import (
     reshape,
 )
 from arraystack._math.elementwise import conjugate, multiply
-from arraystack._transforms import result_layouts
+from arraystack._transforms import reduced_layouts, result_layouts
 from arraystack.ir.core import bind
 from arraystack.ir.structural import dot_general_p
 from arraystack.linalg._gufuncs import as_gufunc
@@ -333,7 +333,7 @@ def vecdot(
     b = broadcast_to(b, loop + b.shape[-1:])
     batch = tuple(range(len(loop)))
     result = _dot_general(a, b, ((len(loop),), (len(loop),)), (batch, batch))
-    return _into(result_layouts.looped((a, b), result) if out is None else result, out)
+    return _into(reduced_layouts.looped((a, b), result) if out is None else result, out)
 
 
 def matvec(x1: ArrayLike, x2: ArrayLike, /, out: NDArray | None = None) -> NDArray:
@@ -379,7 +379,7 @@ def matvec(x1: ArrayLike, x2: ArrayLike, /, out: NDArray | None = None) -> NDArr
     nl = len(loop)
     batch = tuple(range(nl))
     result = _dot_general(a, b, ((nl + 1,), (nl,)), (batch, batch))
-    return _into(result_layouts.looped((a, b), result, (2, 1), 1) if out is None else result, out)
+    return _into(reduced_layouts.looped((a, b), result, (2, 1), 1) if out is None else result, out)
 
 
 def vecmat(x1: ArrayLike, x2: ArrayLike, /, out: NDArray | None = None) -> NDArray:
@@ -425,7 +425,7 @@ def vecmat(x1: ArrayLike, x2: ArrayLike, /, out: NDArray | None = None) -> NDArr
     nl = len(loop)
     batch = tuple(range(nl))
     result = _dot_general(a, b, ((nl,), (nl,)), (batch, batch))
-    return _into(result_layouts.looped((a, b), result, (1, 2), 1) if out is None else result, out)
+    return _into(reduced_layouts.looped((a, b), result, (1, 2), 1) if out is None else result, out)
 
 
 for _function in (vecdot, matvec, vecmat):

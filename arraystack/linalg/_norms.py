@@ -22,7 +22,7 @@ from arraystack._math.reductions import count_nonzero
 from arraystack._math.reductions import max as _max
 from arraystack._math.reductions import min as _min
 from arraystack._math.reductions import sum as _sum
-from arraystack._transforms import result_layouts
+from arraystack._transforms import reduced_layouts
 from arraystack.linalg._factorizations import svd
 from arraystack.linalg._matmul import dot
 from arraystack.linalg._operands import (
@@ -92,7 +92,7 @@ def _matrix(x, ord, axis, keepdims):
 
 
 @defers_to(np.linalg.norm)
-@result_layouts.keeps_operand_order(axis_at=2)
+@reduced_layouts.keeps_operand_order(axis_at=2)
 def norm(
     x: ArrayLike, ord: float | str | None = None, axis: AxisLike = None, keepdims: bool = False
 ) -> NDArray:
