@@ -6,6 +6,7 @@ scatter into a transposed view of the basic stage's result; a traced boolean mas
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -164,11 +165,14 @@ def _element_value(value, dtype):
         except TracerError:  # a sequence holding traced values
             pass
     v = cast_value(value, dtype)
-    if shape_of(v) != ():
-        # Note: NumPy raises ValueError here (TypeError for complex targets; bool targets take the
-        # truth value of a one-element array)
-        raise ValueError("setting an array element with a sequence.")
-    return v
+    vshape = shape_of(v)
+    if vshape == ():
+        return v
+    if dtype.kind == "c":  # NumPy's rules, as the probe above applies them to concrete values
+        raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+    if dtype.kind == "b" and math.prod(vshape) == 1:  # the truth value of a one-element array
+        return bind(reshape_p, v, new_sizes=())
+    raise ValueError("setting an array element with a sequence.")
 
 
 def _update_basic(xv, shape, plan, v):

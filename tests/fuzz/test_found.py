@@ -145,7 +145,8 @@ def test_integer_power_with_a_negative_exponent_raises():
 
 
 @pytest.mark.xfail(
-    strict=True, reason="by design: jit drops unused values and their errors (docs/guide/sharp-edges.md)"
+    strict=True,
+    reason="by design: jit drops unused values and their errors (docs/guide/sharp-edges.md)",
 )
 def test_errstate_raise_sees_errors_in_unused_values():
     """Known class: "errors of unused values under jit"."""
@@ -158,7 +159,8 @@ def test_errstate_raise_sees_errors_in_unused_values():
 
 
 @pytest.mark.xfail(
-    strict=True, reason="by design: jit drops unused values and their errors (docs/guide/sharp-edges.md)"
+    strict=True,
+    reason="by design: jit drops unused values and their errors (docs/guide/sharp-edges.md)",
 )
 def test_an_unused_out_of_bounds_index_raises():
     """Known class: "errors of unused values under jit"."""
@@ -171,7 +173,8 @@ def test_an_unused_out_of_bounds_index_raises():
 
 
 @pytest.mark.xfail(
-    strict=True, reason="by design: jit drops unused values and their errors (docs/guide/sharp-edges.md)"
+    strict=True,
+    reason="by design: jit drops unused values and their errors (docs/guide/sharp-edges.md)",
 )
 def test_an_unused_integer_power_with_a_negative_exponent_raises():
     """Known class: "errors of unused values under jit"."""
@@ -184,7 +187,8 @@ def test_an_unused_integer_power_with_a_negative_exponent_raises():
 
 
 @pytest.mark.xfail(
-    strict=True, reason="by design: errors found while tracing come first (docs/guide/sharp-edges.md)"
+    strict=True,
+    reason="by design: errors found while tracing come first (docs/guide/sharp-edges.md)",
 )
 def test_an_out_of_bounds_index_raises_before_a_later_shape_error():
     """Known class: "errors found while tracing come before run-time errors of earlier lines".
@@ -199,7 +203,8 @@ def test_an_out_of_bounds_index_raises_before_a_later_shape_error():
 
 
 @pytest.mark.xfail(
-    strict=True, reason="by design: errors found while tracing come first (docs/guide/sharp-edges.md)"
+    strict=True,
+    reason="by design: errors found while tracing come first (docs/guide/sharp-edges.md)",
 )
 def test_a_floating_point_error_raises_before_a_later_constant_index_error():
     """Known class: "errors found while tracing come before run-time errors of earlier lines".
@@ -381,3 +386,32 @@ def test_an_in_place_op_after_a_write_into_an_untraced_view_under_vmap():
     for b in range(2):
         want = program(numpy)(batch[b], a1.copy())
         numpy.testing.assert_array_equal(numpy.asarray(got[b]), want)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "complex128"])
+@pytest.mark.parametrize("shape", [(1,), (1, 1), (2,), (0,)])
+def test_an_element_set_from_an_array_of_one_element(dtype, shape):
+    """Fuzz program 540063: `v0[1] = v2` with v0 boolean and v2 a traced one-element array. NumPy
+    takes a one-element array's truth value for a bool element, raises ValueError for other real
+    dtypes and TypeError for complex ones; traced, every target raised ValueError."""
+
+    def f(a, v):
+        b = a + 0
+        b[1] = v * 1
+        return b
+
+    check_program(f, lambda: [numpy.zeros(3, dtype), numpy.ones(shape)])
+
+
+def test_program_540063():
+    def f(a0, a1):
+        v0 = a0 != a1
+        v1 = np.broadcast_to(v0, a0.shape)
+        v2 = v1[numpy.array([False, True, False])]  # the program's mask(3, 287)
+        v3 = np.array(v0)
+        v0[1] = v2
+        return v3, v0
+
+    check_program(
+        f, lambda: [numpy.array([1, 1, -1], dtype=numpy.int32), numpy.array(1, dtype=numpy.int32)]
+    )
