@@ -61,6 +61,7 @@ class LoopSource:
         self.uses: Counter = Counter()  # what the loop runs, for the plan's explanation
         self.largest_product = 0  # multiply-adds of the loop's largest BLAS product
         self.largest_region = 0  # elements of the loop's largest kernel
+        self.in_place: set = set()  # ids of body writes into their own carry (loop_structure.py)
         self._count = 0
 
     def fresh(self, stem="t") -> str:
@@ -105,6 +106,15 @@ class LoopSource:
         self.uses[_USE_NAMES.get(eqn.prim.name, "kernel" if rule is _elementwise else eqn.prim.name)] += 1
         outs = rule(self, eqn, ins, depth)
         return outs if isinstance(outs, list) else [outs]
+
+    def written(self, eqn, x, depth) -> str:
+        """The name of the array a write `eqn` (scatter, update_slice) writes into: `x` itself where the
+        loop owns it (loop_structure._owned_carries), else a copy of it."""
+        if id(eqn) not in self.in_place:
+            return self.assign(depth, f"{x}.copy()")
+        self.uses[eqn.prim.name] -= 1
+        self.uses[f"in-place {eqn.prim.name}"] += 1
+        return x
 
     def assign(self, depth, expr) -> str:
         name = self.fresh()
@@ -275,7 +285,7 @@ def _update_slice(src, eqn, ins, depth):
     p = eqn.params
     if not p["start_indices"]:  # 0-d: the value replaces the whole
         return src.assign(depth, f"{ins[1]}.copy()")
-    name = src.assign(depth, f"{ins[0]}.copy()")
+    name = src.written(eqn, ins[0], depth)
     window = ", ".join(f"{a}:{b}:{s}" for a, b, s in zip(p["start_indices"], p["limit_indices"], p["strides"]))
     src.emit(depth, f"{name}[{window}] = {ins[1]}")
     return name

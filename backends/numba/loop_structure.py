@@ -14,12 +14,51 @@ from arraystack.backends.numba.loop_source import LOWERINGS, Unsupported, _shape
 from arraystack.ir.structural import RANGE_ERRORS
 
 
+# Equations writing into their first operand (x.at[i].set(v), x[a:b] = v), which a body may run in place
+_WRITES = frozenset({"scatter", "update_slice"})
+# Readers whose results never share their operand's memory: they may read a carry before it is written
+_FRESH = frozenset({"gather", "fusion", "dot_general"})
+
+
+def _owned_carries(src, body, first, ncarry, depth, ins):
+    """The loop's carries, named, and the body's writes that may run in place (into src.in_place): a
+    chain of writes from carry c (each into the last one's result) that ends in the body's carry c,
+    where every other step reading a value of the chain copies it (a gather, a kernel, a product) and
+    reads it before it is written. Such a carry is copied once before the loop, so the loop writes its
+    own buffer, never its operands, and each write costs its window instead of a copy of the array."""
+    readers: dict = {}
+    for k, e in enumerate(body.eqns):
+        for x in e.inputs:
+            readers.setdefault(x, []).append(k)
+    carry_of = {body.inputs[first + c]: c for c in range(ncarry)}  # a value in carry c's buffer
+    chains: dict = {}  # carry -> [(write equation, its result)]
+    for k, e in enumerate(body.eqns):
+        x = e.inputs[0] if e.prim.name in _WRITES and e.inputs else None
+        c = carry_of.get(x)
+        if c is None or x in e.inputs[1:] or x in body.outputs:
+            continue
+        if any(j > k or body.eqns[j].prim.name not in _FRESH for j in readers[x] if j != k):
+            continue
+        carry_of[e.outputs[0]] = c
+        chains.setdefault(c, []).append((e, e.outputs[0]))
+    owned = set()
+    for c, writes in chains.items():
+        last = writes[-1][1]
+        if body.outputs[c] is not last or body.outputs.count(last) != 1:
+            continue
+        if any(body.eqns[j].prim.name not in _FRESH for j in readers.get(last, ())):
+            continue
+        src.in_place.update(id(e) for e, _ in writes)
+        owned.add(c)
+    return [src.assign(depth, f"{x}.copy()" if c in owned else x) for c, x in enumerate(ins)]
+
+
 def _scan(src, eqn, ins, depth):
     p = eqn.params
     nconsts, ncarry, length = p["nconsts"], p["ncarry"], p["length"]
     body = p["body"]
     consts, xs = ins[:nconsts], ins[nconsts + ncarry :]
-    carry = [src.assign(depth, x) for x in ins[nconsts : nconsts + ncarry]]
+    carry = _owned_carries(src, body, nconsts, ncarry, depth, ins[nconsts : nconsts + ncarry])
     ys = []
     for y in body.out_avals[ncarry:]:
         shape = (length,) + tuple(y.shape)
@@ -42,7 +81,7 @@ def _while(src, eqn, ins, depth):
     p = eqn.params
     nc, nb = p["cond_nconsts"], p["body_nconsts"]
     cc, bc = ins[:nc], ins[nc : nc + nb]
-    carry = [src.assign(depth, x) for x in ins[nc + nb :]]
+    carry = _owned_carries(src, p["body"], nb, len(ins) - nc - nb, depth, ins[nc + nb :])
     src.emit(depth, "while True:")
     (go,) = src.lower_graph(p["cond"], list(cc) + carry, depth + 1)
     src.emit(depth + 1, f"if not {go}[0]:")
@@ -120,9 +159,11 @@ def _scatter(src, eqn, ins, depth):
     if x.dtype.kind == "b" and eqn.params["update"] != "set":
         raise Unsupported("a boolean scatter-" + eqn.params["update"])
     if is_storage(x.dtype) and eqn.params["update"] != "set":
-        raise Unsupported(f"a scatter-{eqn.params['update']} of {x.dtype.name} values outside a kernel")
+        raise Unsupported(
+            f"a scatter-{eqn.params['update']} of {x.dtype.name} values outside a kernel"
+        )
     index = _indices(src, eqn, x, ins[2:], depth)
-    out = src.assign(depth, f"{ins[0]}.copy()")
+    out = src.written(eqn, ins[0], depth)
     scalar = len(ins) - 2 == x.ndim
     u = f"{ins[1]}[0]" if scalar else ins[1]
     new = _COMBINE[eqn.params["update"]].format(old=f"{out}[{index}]", u=u)
