@@ -21,14 +21,14 @@ def control_step(eqn, compile_graph):
         return switch_step
     if eqn.prim is while_p:
         cond = compile_graph(params["cond"]).runner
-        body = compile_graph(params["body"]).runner
         nc, nb = params["cond_nconsts"], params["body_nconsts"]
+        body, owned = _body(compile_graph, params["body"], nb, len(eqn.inputs) - nc - nb)
 
         def while_step(*operands):
             operands = _arrays(operands)
             cc = list(operands[:nc])
             bc = list(operands[nc : nc + nb])
-            carry = list(operands[nc + nb :])
+            carry = _own(operands[nc + nb :], owned)
             while bool(cond(cc + carry)[0]):
                 carry = list(body(bc + carry))
             return carry
@@ -36,16 +36,16 @@ def control_step(eqn, compile_graph):
         return while_step
     if eqn.prim is scan_p:
         body_graph = params["body"]
-        body = compile_graph(body_graph).runner
         nconsts, ncarry, length, reverse = (
             params[k] for k in ("nconsts", "ncarry", "length", "reverse")
         )
+        body, owned = _body(compile_graph, body_graph, nconsts, ncarry)
         y_avals = body_graph.out_avals[ncarry:]
 
         def scan_step(*operands):
             operands = _arrays(operands)
             consts = list(operands[:nconsts])
-            carry = list(operands[nconsts : nconsts + ncarry])
+            carry = _own(operands[nconsts : nconsts + ncarry], owned)
             xs = [np.asarray(x) for x in operands[nconsts + ncarry :]]
             ys = [np.empty((length,) + tuple(a.shape), a.dtype) for a in y_avals]
             for i in range(length - 1, -1, -1) if reverse else range(length):
@@ -57,6 +57,35 @@ def control_step(eqn, compile_graph):
 
         return scan_step
     return None
+
+
+def _body(compile_graph, body, first, ncarry):
+    """(the body's runner, the carries it writes into). A carry the body writes (`x.at[i].set(v)`,
+    `x[a:b] = v`) is donated to the body's plan, which may then write it in place (a window per write,
+    not a copy of the array); the loop hands the body its own copy of such a carry on the first
+    iteration and the body's results after it (executable.alias_safe: never a view of a body input), so
+    it never writes its operands."""
+    carries = body.inputs[first : first + ncarry]
+    owned = sorted(
+        {
+            carries.index(e.inputs[0])
+            for e in body.eqns
+            if e.prim.name in _WRITES and e.inputs[0] in carries
+        }
+    )
+    if not owned:
+        return compile_graph(body).runner, ()
+    return compile_graph(body, donate=frozenset(first + c for c in owned)).runner, tuple(owned)
+
+
+def _own(carry, owned) -> list:
+    carry = list(carry)
+    for c in owned:
+        carry[c] = np.array(carry[c], copy=True)
+    return carry
+
+
+_WRITES = frozenset({"update_slice", "scatter"})
 
 
 def _arrays(values) -> list:

@@ -289,8 +289,9 @@ reference_rules[s.gather_p] = _gather
 _SCATTER_UFUNCS = {"add": "add", "mul": "multiply", "min": "minimum", "max": "maximum"}
 
 
-def _scatter(xp, x, updates, *indices, mode, update, axes=None):
-    out = xp.array(x, copy=True)  # an error leaves x as it was
+def scatter_into(xp, out, updates, *indices, mode, update, axes=None):
+    """The scatter written into `out`: the operand's copy (the reference rule), or the operand itself
+    where a plan may overwrite it."""
 
     def write(index):
         if update == "set":
@@ -298,8 +299,12 @@ def _scatter(xp, x, updates, *indices, mode, update, axes=None):
         else:
             getattr(xp, _SCATTER_UFUNCS[update]).at(out, index, updates)
 
-    _indexed(xp, x, indices, mode, axes, write)
+    _indexed(xp, out, indices, mode, axes, write)
     return out
+
+
+def _scatter(xp, x, updates, *indices, **params):
+    return scatter_into(xp, xp.array(x, copy=True), updates, *indices, **params)  # x as it was on error
 
 
 reference_rules[s.scatter_p] = _scatter

@@ -34,7 +34,7 @@ from arraystack.backends.numba.layouts import (
 from arraystack.backends.numba.one_step import direct_runner, staged_runner
 from arraystack.backends.numba.scatter import scatter_add_step
 from arraystack.backends.numba.updates import describe as describe_update
-from arraystack.backends.numba.updates import overwritable, update_slice_step
+from arraystack.backends.numba.updates import overwritable, write_step
 from arraystack.backends.reference import reference_step
 from arraystack.ir.control import fusion_p
 from arraystack.ir.ir import Literal
@@ -396,9 +396,9 @@ def compile_numba(graph, cache_dir=None, donate=frozenset(), blas=None) -> Execu
             plan.append((eqn.prim.name, "numba scatter-add kernel"))
             sources.append(scatter[1])
             continue
-        if eqn.prim.name == "update_slice":
+        if eqn.prim.name in ("update_slice", "scatter"):  # the scatter-add kernel's scatters are above
             in_place = overwritable(graph, k, owned, owning, last, readers)
-            steps.append(update_slice_step(eqn, in_place))
+            steps.append(write_step(eqn, in_place))
             reused[-1] = (0,) if in_place else ()
             plan.append((eqn.prim.name, describe_update(in_place)))
             continue

@@ -46,7 +46,7 @@ from arraystack.backends.numba.fusion_policy import float32_integer_power
 from arraystack.backends.numba.mathlib.twins import numpy_twin
 from arraystack.backends.numba.summation_order import kernel_reduce
 from arraystack.backends.numba.updates import describe as describe_update
-from arraystack.backends.numba.updates import overwritable, update_slice_step
+from arraystack.backends.numba.updates import overwritable, write_step
 from arraystack.backends.reference import reference_step
 from arraystack.ir.control import fusion_p
 from arraystack.ir.ir import Literal
@@ -301,11 +301,12 @@ def _donations(eqn, k, last, readers, exclusive, clean):
     return donated
 
 
-def compile_numba_twin(graph) -> Executable:
-    """The tier-0 executable of `graph` for the numba backend (see the module docstring)."""
+def compile_numba_twin(graph, donate=frozenset()) -> Executable:
+    """The tier-0 executable of `graph` for the numba backend (see the module docstring); `donate`: the
+    positions of inputs it may overwrite."""
     steps, plan = [], []
     last, readers = last_uses(graph), consumers(graph)
-    exclusive = set()  # values in a buffer the step defining them made for them alone
+    exclusive = {graph.inputs[i] for i in donate}  # values in a buffer made for them alone
     clean = set()  # positions of steps whose results never share memory with their operands
     for k, eqn in enumerate(graph.eqns):
         if eqn.prim is fusion_p:
@@ -326,9 +327,9 @@ def compile_numba_twin(graph) -> Executable:
             steps.append(step)
             plan.append((eqn.prim.name, "host loop/branch over NumPy-twin bodies (tier 0)"))
             continue
-        if eqn.prim.name == "update_slice":  # into its dying operand's buffer, else a copy: its own
+        if eqn.prim.name in ("update_slice", "scatter"):  # into its dying operand's buffer, else a copy
             in_place = overwritable(graph, k, exclusive, clean, last, readers)
-            steps.append(update_slice_step(eqn, in_place))
+            steps.append(write_step(eqn, in_place))
             plan.append((eqn.prim.name, describe_update(in_place)))
             exclusive.update(eqn.outputs)
             clean.add(k)
@@ -338,5 +339,5 @@ def compile_numba_twin(graph) -> Executable:
             clean.add(k)
         steps.append(reference_step(eqn))
         plan.append((eqn.prim.name, "numpy BLAS" if eqn.prim.name == "dot_general" else "reference"))
-    runner = interpret(graph, steps, [how for _, how in plan], last=last)
+    runner = interpret(graph, steps, [how for _, how in plan], donated=donate, last=last)
     return Executable(graph, plan, alias_safe(graph, runner))

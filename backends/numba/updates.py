@@ -1,5 +1,5 @@
-"""update_slice (`x[i] = v` under a trace) as a host plan step that writes v into x's own buffer where the
-plan may: x dies at the write, and no other value still alive can see x's memory. Otherwise the step copies
+"""update_slice (`x[i] = v` under a trace) and scatter (`x[idx] = v`, `x.at[i].set(v)`) as host plan steps
+that write into x's own buffer where the plan may: x dies at the write, and no other value still alive can see x's memory. Otherwise the step copies
 x first (the reference rule). A loop of row writes `out[i] = f(x[i])` then costs each write its row, not
 the whole array (128 rows of 256 float64: 12 ms a call as pads and selects, which copy the array per row).
 
@@ -8,9 +8,12 @@ Both numba tiers use it: the compiled plan (backends/numba/__init__.py) and its 
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from arraystack.backends.reference import reference_step
 from arraystack.ir.ir import Literal
+from arraystack.ir.reference import scatter_into
 
 _host_array = np.ndarray
 
@@ -43,17 +46,24 @@ def overwritable(graph, k, fresh, clean, last, readers) -> bool:
     return True
 
 
-def update_slice_step(eqn, in_place: bool):
-    """The step running the update_slice `eqn`: into x's buffer when `in_place` (see overwritable) and x is a
-    writeable host array, else into a copy."""
+def write_step(eqn, in_place: bool):
+    """The step running the update_slice or scatter `eqn`: into x's buffer when `in_place` (see
+    overwritable) and x is a writeable host array, else into a copy (the reference rule)."""
     copying = reference_step(eqn)
     if not in_place:
         return copying
     p = eqn.params
-    window = tuple(
-        slice(lo, hi, st)
-        for lo, hi, st in zip(p["start_indices"], p["limit_indices"], p["strides"])
-    )
+    if eqn.prim.name == "scatter":
+        into = functools.partial(scatter_into, np, **p)
+
+        def scatter(x, updates, *indices):
+            if type(x) is not _host_array or not x.flags.writeable:
+                return copying(x, updates, *indices)
+            return into(x, updates, *indices)
+
+        return scatter
+    bounds = zip(p["start_indices"], p["limit_indices"], p["strides"])
+    window = tuple(slice(lo, hi, st) for lo, hi, st in bounds)
 
     def step(x, v):
         if type(x) is not _host_array or not x.flags.writeable:
@@ -65,7 +75,7 @@ def update_slice_step(eqn, in_place: bool):
 
 
 def describe(in_place: bool) -> str:
-    """How an update_slice step runs, for .compile()."""
+    """How an update_slice or scatter step runs, for .compile()."""
     if in_place:
-        return "writes the window into its operand's buffer (the operand dies here)"
-    return "reference: a copy of its operand with the window written"
+        return "writes into its operand's buffer (the operand dies here)"
+    return "reference: a copy of its operand, written"

@@ -118,3 +118,30 @@ def test_a_carry_something_else_still_sees_is_copied(monkeypatch, case):
         cc = y
     in_place = case == "new value computed"
     _check(f, monkeypatch, (cc, dd), c, d, in_place=in_place)
+
+
+def test_a_host_loop_writes_its_own_copies(monkeypatch):
+    """A body that does not compile whole (a sort) runs as a host loop; the carry it writes is donated to
+    the body's plan, which writes it in place. A carry that becomes a constant's value (the cond's second
+    branch) arrives as a copy, so the constant is never written."""
+
+    def f(x, w):
+        def body(i, out):
+            out[i % 4] = ast.sort(x[i]) * 2
+            return ast.cond(i == 2, lambda: w, lambda: out)
+
+        return ast.fori_loop(0, x.shape[0], body, ast.zeros((4, x.shape[1])))
+
+    x = np.random.default_rng(3).standard_normal((6, 5))
+    w = np.full((4, 5), 7.0)
+    plan = _plan(f, x, w)
+    assert "host loop over compiled bodies" in plan, plan
+    want = np.zeros((4, 5))
+    for i in range(6):
+        want[i % 4] = np.sort(x[i]) * 2
+        if i == 2:
+            want = w.copy()
+    before = w.copy()
+    for tiered in (False, True):  # the compiled plan and the NumPy twin (tier 0)
+        np.testing.assert_array_equal(np.asarray(ast.jit(f, tiered=tiered)(x, w)), want)
+        np.testing.assert_array_equal(w, before)

@@ -157,9 +157,10 @@ def test_a_write_after_a_view_was_copied_runs_in_the_buffer():
     assert all(IN_PLACE in line for line in steps), steps  # views rebind at a write; w is a copy
 
 
-def test_an_argument_is_copied_unless_donated():
+@pytest.mark.parametrize("key", [slice(1, 3), numpy.array([1, 2])], ids=["window", "index array"])
+def test_an_argument_is_copied_unless_donated(key):
     def f(x):
-        return x.at[1:3].set(x[1:3] * 10)
+        return x.at[key].set(x[1:3] * 10)  # update_slice, or a scatter
 
     x0 = numpy.arange(8.0)
     assert all(COPY in line for line in _update_steps(_plan(f, x0)))
