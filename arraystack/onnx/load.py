@@ -27,6 +27,7 @@ def import_rules() -> dict:
     from arraystack.onnx.import_math import math_rules
     from arraystack.onnx.import_nn import nn_rules
     from arraystack.onnx.import_recurrent import recurrent_rules
+    from arraystack.onnx.import_resize import resize_rules
     from arraystack.onnx.import_tensor import tensor_rules
 
     return {
@@ -37,8 +38,30 @@ def import_rules() -> dict:
         **attention_rules,
         **loss_rules,
         **conv_transpose_rules,
+        **resize_rules,
         **control_rules,
     }
+
+
+# Operator inputs that are sizes (known when a function is traced), though of a float type
+_SIZE_INPUTS = {"Resize": (1, 2), "Upsample": (1,)}
+
+
+def _read_as_sizes_only(graph) -> set:
+    """Names of the values that every node reading them (in subgraphs too) reads as a size input."""
+    sizes, other = set(), set()
+
+    def visit(g):
+        for node in g.node:
+            positions = _SIZE_INPUTS.get(node.op_type, ())
+            for k, name in enumerate(node.input):
+                (sizes if k in positions else other).add(name)
+            for attr in node.attribute:
+                for sub in [attr.g] if attr.HasField("g") else list(attr.graphs):
+                    visit(sub)
+
+    visit(graph)
+    return sizes - other
 
 
 def load(path_or_model: Any) -> tuple[dict, Callable[..., tuple]]:
@@ -53,7 +76,8 @@ def load(path_or_model: Any) -> tuple[dict, Callable[..., tuple]]:
     -------
     params : dict
         Initializer name -> arraystack array, for the floating-point initializers (the weights).
-        Integer and bool initializers (shapes, indices) are constants of `fn`.
+        Integer and bool initializers (shapes, indices), and float ones read only as sizes
+        (Resize's scales and roi), are constants of `fn`.
     fn : callable
         ``fn(params, *inputs) -> tuple`` of the model's outputs, inputs in the graph's order. It is
         built from arraystack operations, so it runs eagerly, under `arraystack.jit`, and
@@ -97,9 +121,10 @@ def load(path_or_model: Any) -> tuple[dict, Callable[..., tuple]]:
     interpreter = Interpreter(opset, rules)
     graph = model.graph
     params, consts = {}, {}
+    sizes_only = _read_as_sizes_only(graph)
     for tensor in graph.initializer:
         value = numpy_helper.to_array(tensor)
-        if value.dtype.kind in "fc":
+        if value.dtype.kind in "fc" and tensor.name not in sizes_only:
             params[tensor.name] = asarray(value)
         else:
             consts[tensor.name] = value
