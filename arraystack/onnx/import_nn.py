@@ -1,17 +1,15 @@
 """Import rules of ONNX's reductions, contractions and neural-network operators, against `xp`.
 
 Convention: interpreter.py. Convolution goes through arraystack.nn.conv (so it is differentiable and
-jit-compiles); pooling is written here as strided slices of the padded input, which covers ONNX's
-dilations, ceil_mode and count_include_pad.
+jit-compiles); pooling is in import_pooling.py.
 """
 
 from __future__ import annotations
 
-import itertools
-
 import numpy
 
 from arraystack.onnx.errors import UnsupportedOperatorError
+from arraystack.onnx.import_pooling import pad_widths
 from arraystack.onnx.interpreter import dynamic
 
 nn_rules: dict = {}
@@ -307,24 +305,7 @@ nn_rules["MeanVarianceNormalization"] = _mvn
 nn_rules["LpNormalization"] = _lp_norm
 nn_rules["Dropout"] = _dropout
 
-# -- convolution and pooling ----------------------------------------------------------------------
-
-
-def _pads(node, sizes, window, strides, dilations):
-    """(lo, hi) per spatial axis from ONNX's pads or auto_pad."""
-    auto = node.attr("auto_pad", "NOTSET")
-    n = len(sizes)
-    if auto in ("SAME_UPPER", "SAME_LOWER"):
-        out = []
-        for size, k, s, d in zip(sizes, window, strides, dilations):
-            total = max((-(-size // s) - 1) * s + (k - 1) * d + 1 - size, 0)
-            small = total // 2
-            out.append((small, total - small) if auto == "SAME_UPPER" else (total - small, small))
-        return out
-    if auto == "VALID":
-        return [(0, 0)] * n
-    pads = node.attr("pads", [0] * (2 * n))
-    return [(int(pads[i]), int(pads[i + n])) for i in range(n)]
+# -- convolution ----------------------------------------------------------------------
 
 
 @dynamic
@@ -335,7 +316,7 @@ def _conv(xp, node, x, w, bias=None):
     window = tuple(numpy.shape(w)[2:])
     strides = tuple(node.attr("strides", [1] * nd))
     dilations = tuple(node.attr("dilations", [1] * nd))
-    pads = _pads(node, numpy.shape(x)[2:], window, strides, dilations)
+    pads = pad_widths(node, numpy.shape(x)[2:], window, strides, dilations)
     out = arraystack.nn.conv(
         x, w, strides=strides, padding=pads, dilation=dilations, groups=node.attr("group", 1)
     )
@@ -344,83 +325,6 @@ def _conv(xp, node, x, w, bias=None):
     return out
 
 
-def _pool(kind):
-    def rule(xp, node, x):
-        nd = numpy.ndim(x) - 2
-        sizes = numpy.shape(x)[2:]
-        window = tuple(node.attr("kernel_shape"))
-        strides = tuple(node.attr("strides", [1] * nd))
-        dilations = tuple(node.attr("dilations", [1] * nd))
-        pads = _pads(node, sizes, window, strides, dilations)
-        outs = []
-        for size, k, s, d, (lo, hi) in zip(sizes, window, strides, dilations, pads):
-            span = size + lo + hi - (k - 1) * d - 1
-            count = (-(-span // s) if node.attr("ceil_mode", 0) else span // s) + 1
-            if node.attr("ceil_mode", 0) and (count - 1) * s >= size + lo:
-                count -= 1  # a window may not start in the end padding
-            outs.append(count)
-        extra = [
-            max((o - 1) * s + (k - 1) * d + 1 - (n + lo + hi), 0)
-            for o, s, k, d, n, (lo, hi) in zip(outs, strides, window, dilations, sizes, pads)
-        ]
-        widths = [(0, 0), (0, 0)] + [(lo, hi + e) for (lo, hi), e in zip(pads, extra)]
-        fill = 0
-        if kind == "max":
-            kind_of = numpy.dtype(x.dtype).kind
-            fill = -numpy.inf if kind_of == "f" else numpy.iinfo(x.dtype).min
-        padded = xp.pad(x, widths, constant_values=numpy.asarray(fill, x.dtype).item())
-        views = []
-        for offsets in itertools.product(*(range(k) for k in window)):
-            index = (slice(None), slice(None)) + tuple(
-                slice(o * d, o * d + (n - 1) * s + 1, s)
-                for o, d, n, s in zip(offsets, dilations, outs, strides)
-            )
-            views.append(padded[index])
-        stacked = xp.stack(views, axis=0)
-        if kind == "max":
-            return xp.max(stacked, axis=0)
-        total = xp.sum(stacked, axis=0)
-        if node.attr("count_include_pad", 0):
-            ones = numpy.pad(numpy.ones(sizes), [(lo, hi) for lo, hi in pads], constant_values=1)
-            ones = numpy.pad(ones, [(0, e) for e in extra])
-        else:
-            ones = numpy.pad(numpy.ones(sizes), [(lo, hi + e) for (lo, hi), e in zip(pads, extra)])
-        counts = sum(
-            ones[
-                tuple(
-                    slice(o * d, o * d + (n - 1) * s + 1, s)
-                    for o, d, n, s in zip(offs, dilations, outs, strides)
-                )
-            ]
-            for offs in itertools.product(*(range(k) for k in window))
-        )
-        return total / xp.asarray(counts.astype(numpy.dtype(x.dtype)))
-
-    return rule
-
-
-def _max_pool(xp, node, x):
-    if len(node.proto.output) > 1 and node.proto.output[1]:
-        raise node.error("MaxPool's Indices output is not supported", UnsupportedOperatorError)
-    return _pool("max")(xp, node, x)
-
-
-def _global(kind):
-    def rule(xp, node, x):
-        axes = tuple(range(2, numpy.ndim(x)))
-        return (
-            xp.max(x, axis=axes, keepdims=True)
-            if kind == "max"
-            else xp.mean(x, axis=axes, keepdims=True)
-        )
-
-    return rule
-
-
 nn_rules["Conv"] = _conv
-nn_rules["MaxPool"] = _max_pool
-nn_rules["AveragePool"] = _pool("avg")
-nn_rules["GlobalMaxPool"] = _global("max")
-nn_rules["GlobalAveragePool"] = _global("avg")
 
 __all__ = ["nn_rules"]

@@ -26,6 +26,8 @@ def import_rules() -> dict:
     from arraystack.onnx.import_loss import loss_rules
     from arraystack.onnx.import_math import math_rules
     from arraystack.onnx.import_nn import nn_rules
+    from arraystack.onnx.import_pooling import pooling_rules
+    from arraystack.onnx.import_rearrange import rearrange_rules
     from arraystack.onnx.import_recurrent import recurrent_rules
     from arraystack.onnx.import_resize import resize_rules
     from arraystack.onnx.import_tensor import tensor_rules
@@ -34,6 +36,8 @@ def import_rules() -> dict:
         **math_rules,
         **tensor_rules,
         **nn_rules,
+        **pooling_rules,
+        **rearrange_rules,
         **recurrent_rules,
         **attention_rules,
         **loss_rules,
