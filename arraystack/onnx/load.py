@@ -30,6 +30,7 @@ def import_rules() -> dict:
     from arraystack.onnx.import_rearrange import rearrange_rules
     from arraystack.onnx.import_recurrent import recurrent_rules
     from arraystack.onnx.import_resize import resize_rules
+    from arraystack.onnx.import_sampling import sampling_rules
     from arraystack.onnx.import_tensor import tensor_rules
 
     return {
@@ -43,6 +44,7 @@ def import_rules() -> dict:
         **loss_rules,
         **conv_transpose_rules,
         **resize_rules,
+        **sampling_rules,
         **control_rules,
     }
 

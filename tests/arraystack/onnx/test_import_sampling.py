@@ -1,0 +1,71 @@
+"""GridSample and AffineGrid beyond ONNX's node tests: every mode and padding mode with grid positions
+well outside the image, eagerly and under jit, against onnx's ReferenceEvaluator; gradients of a spatial
+transformer (AffineGrid then GridSample) in the image and in theta against finite differences."""
+
+from __future__ import annotations
+
+import numpy
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+from onnx.reference import ReferenceEvaluator
+
+import arraystack as ast
+
+RNG = numpy.random.default_rng(0)
+X = RNG.normal(size=(2, 3, 4, 5))
+GRID = RNG.uniform(-1.7, 1.7, size=(2, 3, 6, 2))  # positions up to 0.7 outside on either side
+
+
+def _grid_sample_model(**attrs):
+    node = helper.make_node("GridSample", ["x", "grid"], ["y"], **attrs)
+    graph = helper.make_graph(
+        [node],
+        "gs",
+        [
+            helper.make_tensor_value_info("x", TensorProto.DOUBLE, X.shape),
+            helper.make_tensor_value_info("grid", TensorProto.DOUBLE, GRID.shape),
+        ],
+        [helper.make_tensor_value_info("y", TensorProto.DOUBLE, [None] * 4)],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)])
+
+
+@pytest.mark.parametrize("align", [0, 1])
+@pytest.mark.parametrize("padding", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("mode", ["nearest", "linear", "cubic"])
+def test_grid_sample_as_the_reference(mode, padding, align):
+    model = _grid_sample_model(mode=mode, padding_mode=padding, align_corners=align)
+    want = ReferenceEvaluator(model).run(None, {"x": X, "grid": GRID})[0]
+    params, fn = ast.onnx.load(model)
+    for f in (fn, ast.jit(fn)):
+        numpy.testing.assert_allclose(
+            numpy.asarray(f(params, X, GRID)[0]), want, rtol=1e-5, atol=1e-5
+        )
+
+
+def test_spatial_transformer_gradients(check_grads):
+    size = numpy.array([2, 3, 3, 4], numpy.int64)
+    nodes = [
+        helper.make_node("AffineGrid", ["theta", "size"], ["grid"]),
+        helper.make_node("GridSample", ["x", "grid"], ["y"], mode="linear", padding_mode="border"),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "stn",
+        [
+            helper.make_tensor_value_info("x", TensorProto.DOUBLE, X.shape),
+            helper.make_tensor_value_info("theta", TensorProto.DOUBLE, [2, 2, 3]),
+        ],
+        [helper.make_tensor_value_info("y", TensorProto.DOUBLE, [2, 3, 3, 4])],
+        [numpy_helper.from_array(size, "size")],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)])
+    # near the identity, off the lattice: a position exactly on a pixel is a kink of linear interpolation
+    rng = numpy.random.default_rng(0)
+    theta = numpy.array([[[1.0, 0, 0], [0, 1, 0]]] * 2) * 0.83 + rng.normal(size=(2, 2, 3)) * 0.17
+    want = ReferenceEvaluator(model).run(None, {"x": X, "theta": theta})[0]
+    params, fn = ast.onnx.load(model)
+    numpy.testing.assert_allclose(
+        numpy.asarray(ast.jit(fn)(params, X, theta)[0]), want, rtol=1e-5, atol=1e-5
+    )
+    check_grads(lambda x, t: fn(params, x, t)[0], (X, theta), modes=("rev",))
