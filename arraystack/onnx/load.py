@@ -31,6 +31,7 @@ def import_rules() -> dict:
     from arraystack.onnx.import_recurrent import recurrent_rules
     from arraystack.onnx.import_resize import resize_rules
     from arraystack.onnx.import_sampling import sampling_rules
+    from arraystack.onnx.import_signal import signal_rules
     from arraystack.onnx.import_tensor import tensor_rules
 
     return {
@@ -45,12 +46,13 @@ def import_rules() -> dict:
         **conv_transpose_rules,
         **resize_rules,
         **sampling_rules,
+        **signal_rules,
         **control_rules,
     }
 
 
 # Operator inputs that are sizes (known when a function is traced), though of a float type
-_SIZE_INPUTS = {"Resize": (1, 2), "Upsample": (1,)}
+_SIZE_INPUTS = {"Resize": (1, 2), "Upsample": (1,), "MelWeightMatrix": (3, 4)}
 
 
 def _read_as_sizes_only(graph) -> set:
@@ -83,7 +85,7 @@ def load(path_or_model: Any) -> tuple[dict, Callable[..., tuple]]:
     params : dict
         Initializer name -> arraystack array, for the floating-point initializers (the weights).
         Integer and bool initializers (shapes, indices), and float ones read only as sizes
-        (Resize's scales and roi), are constants of `fn`.
+        (Resize's scales and roi, MelWeightMatrix's edges), are constants of `fn`.
     fn : callable
         ``fn(params, *inputs) -> tuple`` of the model's outputs, inputs in the graph's order. It is
         built from arraystack operations, so it runs eagerly, under `arraystack.jit`, and
