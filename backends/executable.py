@@ -277,7 +277,7 @@ def _unshare_donated(buffers, donated):
 
 # Primitives whose reference rule may return a view of (or the very) operand buffer.
 _VIEW_PRIMS = frozenset(
-    {"reshape", "transpose", "slice", "rev", "broadcast_in_dim", "real", "imag"}
+    {"reshape", "transpose", "slice", "rev", "broadcast_in_dim", "real", "imag", "bitcast"}
 )
 
 

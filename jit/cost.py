@@ -90,7 +90,7 @@ def _moves(eqn):
     return 0, io_bytes(eqn)
 
 
-for _prim in (s.reshape_p, s.broadcast_in_dim_p, s.transpose_p, s.slice_p, s.rev_p):
+for _prim in (s.reshape_p, s.broadcast_in_dim_p, s.transpose_p, s.slice_p, s.rev_p, s.bitcast_p):
     cost_rules[_prim] = _free  # views of their operand
 cost_rules[p.stop_gradient_p] = _free  # the identity
 cost_rules[p.checkpoint_name_p] = _free  # the identity

@@ -208,6 +208,20 @@ def _update_slice(xp, x, v, *, start_indices, limit_indices, strides):
 
 
 reference_rules[s.update_slice_p] = _update_slice
+
+
+def _bitcast(xp, x, *, dtype):
+    dtype = np.dtype(dtype)
+    x = xp.asarray(x)
+    have, want = x.dtype.itemsize, dtype.itemsize
+    if have == want:
+        return x.view(dtype)
+    if have > want:  # each element becomes a last axis of have // want narrower ones
+        return xp.ascontiguousarray(x).reshape(x.shape + (1,)).view(dtype)
+    return xp.ascontiguousarray(x).view(dtype).reshape(x.shape[:-1])
+
+
+reference_rules[s.bitcast_p] = _bitcast
 reference_rules[s.rev_p] = lambda xp, x, *, dimensions: xp.flip(x, dimensions) if dimensions else x
 reference_rules[s.concatenate_p] = lambda xp, *xs, dimension: xp.concatenate(xs, axis=dimension)
 

@@ -124,6 +124,31 @@ def _update_slice_rule(x, v, *, start_indices, limit_indices, strides):
 
 abstract_eval_rules[update_slice_p] = _update_slice_rule
 
+# bitcast[dtype] x: x's bits read as `dtype` (NumPy's view as another dtype). A narrower dtype adds a last
+# axis of itemsize ratio r (x's shape + (r,)); a wider one takes x's last axis, which must be r, away.
+bitcast_p = Primitive("bitcast")
+
+
+def _bitcast_rule(x, *, dtype):
+    dtype = np.dtype(dtype)
+    have, want = x.dtype.itemsize, dtype.itemsize
+    if dtype.kind not in "biufc" or x.dtype.kind not in "biufcV":
+        raise TypeError(f"bitcast of {x.str_short()} to {dtype.name}: only numeric and bool values")
+    if have == want:
+        return ShapedArray(tuple(x.shape), dtype)
+    if have > want:
+        if have % want:
+            raise ValueError(f"bitcast of {x.str_short()} to {dtype.name}: {have} bytes are not whole {want}s")
+        return ShapedArray(tuple(x.shape) + (have // want,), dtype)
+    if want % have or not x.shape or x.shape[-1] != want // have:
+        raise ValueError(
+            f"bitcast of {x.str_short()} to {dtype.name} needs a last axis of {want // max(have, 1)} elements"
+        )
+    return ShapedArray(tuple(x.shape[:-1]), dtype)
+
+
+abstract_eval_rules[bitcast_p] = _bitcast_rule
+
 rev_p = Primitive("rev")  # rev[dimensions]: reverse the order along those axes
 
 

@@ -256,6 +256,10 @@ SAMPLES = {
     "rev": lambda d: [([sample(d)], {"dimensions": (1,)}), ([sample(d)], {"dimensions": ()})],
     "concatenate": lambda d: [([sample(d), sample(d)], {"dimension": 0})],
     "pad": lambda d: [([sample(d), _scalar(d)], {"padding_config": ((1, 0, 0), (0, 2, 1))})],
+    "bitcast": lambda d: [
+        ([sample(d)], {"dtype": np.dtype(t)})
+        for t in {1: ("u1", "i1"), 2: ("i2", "f2"), 4: ("f4", "u2"), 8: ("i8", "f4"), 16: ("c8",)}[d.itemsize]
+    ],
     "update_slice": lambda d: [
         ([sample(d), sample(d, (1, 2))], {"start_indices": (1, 0), "limit_indices": (2, 3), "strides": (1, 2)}),
         ([sample(d, ()), sample(d, ())], {"start_indices": (), "limit_indices": (), "strides": ()}),

@@ -18,7 +18,6 @@ from arraystack._transforms.traced_scalars import mark, marked_scalar
 from arraystack.ir.core import (
     ConcretizationError,
     Tracer,
-    TracerError,
     concretization_message,
     user_line,
 )
@@ -58,8 +57,9 @@ class MemoryMethods:
         Notes
         -----
         While tracing, a view of the same dtype aliases the array as basic indexing does; a view as
-        another dtype reinterprets bits, which arraystack's IR cannot express (it has no bitcast
-        primitive), so it raises a TracerError naming the line.
+        another dtype reads its bits (the bitcast primitive), and writes through it reach the array.
+        Bits have no derivative: grad sees a constant through such a view, as JAX's
+        bitcast_convert_type.
         """
         if type is None and _is_array_type(dtype):
             dtype, type = None, dtype
@@ -71,12 +71,11 @@ class MemoryMethods:
         array = families.array
         if isinstance(value, Tracer):
             if dtype is not None and np.dtype(dtype) != value.dtype:
-                raise TracerError(
-                    f"ndarray.view({np.dtype(dtype)}) of a traced value {value.aval.str_short()} at "
-                    f"{user_line()}: a view as another dtype reinterprets the bits, and arraystack's IR "
-                    "has no bitcast primitive. Call it outside jit/grad/vmap, or convert with astype."
-                )
-            out = self[...]
+                from arraystack._transforms.bitcast_views import traced_view
+
+                out = traced_view(self, dtype)
+            else:
+                out = self[...]
         else:
             raw = value.view() if dtype is None else value.view(dtype)
             if type is not None and issubclass(type, np.ndarray):

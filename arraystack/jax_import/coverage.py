@@ -148,7 +148,6 @@ for _name in (
 
 # Converted, with a restriction the rule raises JaxConversionError for (shown in the table).
 PARTIAL: dict = {
-    "bitcast_convert_type": "integer <-> integer and integer -> float32/float64 of one width",
     "conv_general_dilated": "batch_group_count 1 and non-negative padding",
     "mulhi": "8-, 16- and 32-bit integers",
     "reduce": "one operand, a body of one add, mul, max, min (and, or on booleans)",

@@ -11,7 +11,7 @@ import numpy
 
 from arraystack.ir import primitives as p
 from arraystack.ir.core import bind
-from arraystack.ir.structural import broadcast_in_dim_p
+from arraystack.ir.structural import bitcast_p, broadcast_in_dim_p
 from arraystack.jax_import.interpreter import JaxConversionError
 
 math_rules: dict = {}
@@ -271,46 +271,7 @@ math_rules["convert_element_type"] = _convert_element_type
 
 
 def _bitcast_convert_type(site, x, *, new_dtype, **params):
-    src, dst = dtype_of(x), numpy.dtype(new_dtype)
-    if src.itemsize != dst.itemsize:
-        raise site.error(f"{src.name} -> {dst.name} changes the width", JaxConversionError)
-    if src.kind in "iu" and dst.kind in "iu":
-        return convert(x, dst)  # the same bits: convert wraps around modulo 2**bits
-    if src.kind in "iu" and dst.kind == "f" and dst.itemsize in (4, 8):
-        return _bits_to_float(x, dst)
-    raise site.error(
-        f"{src.name} -> {dst.name}: only integer <-> integer and integer -> float32/float64 "
-        "bitcasts have a composition of arraystack primitives",
-        JaxConversionError,
-    )
-
-
-def _bits_to_float(x, dtype):
-    """The float whose IEEE bits are x: sign, exponent and mantissa fields put together exactly with
-    ldexp (a NaN keeps its sign but not its payload)."""
-    mant_bits, exp_bits = (23, 8) if dtype.itemsize == 4 else (52, 11)
-    u = convert(x, _unsigned(dtype))
-    ut = u.dtype
-    mantissa = bind(p.and_p, u, const((1 << mant_bits) - 1, ut))
-    exponent = bind(
-        p.and_p, bind(p.shift_right_p, u, const(mant_bits, ut)), const((1 << exp_bits) - 1, ut)
-    )
-    negative = bind(p.ne_p, bind(p.shift_right_p, u, const(mant_bits + exp_bits, ut)), const(0, ut))
-    bias = (1 << (exp_bits - 1)) - 1
-    top = (1 << exp_bits) - 1
-    frac = bind(p.ldexp_p, convert(mantissa, dtype), const(-mant_bits, numpy.int32))
-    normal = bind(p.add_p, frac, const(1, dtype))
-    is_sub = bind(p.eq_p, exponent, const(0, ut))
-    scale = bind(
-        p.sub_p,
-        convert(select(is_sub, const(1, ut), exponent), numpy.int32),
-        const(bias, numpy.int32),
-    )
-    magnitude = bind(p.ldexp_p, select(is_sub, frac, normal), scale)
-    is_zero_mant = bind(p.eq_p, mantissa, const(0, ut))
-    special = select(is_zero_mant, const(numpy.inf, dtype), const(numpy.nan, dtype))
-    magnitude = select(bind(p.eq_p, exponent, const(top, ut)), special, magnitude)
-    return select(negative, bind(p.neg_p, magnitude), magnitude)
+    return bind(bitcast_p, x, dtype=numpy.dtype(new_dtype))  # lax's shape rule, as arraystack's
 
 
 math_rules["bitcast_convert_type"] = _bitcast_convert_type

@@ -131,6 +131,20 @@ structural_rules[s.concatenate_p] = lambda b, eqn, *xs: b.op(
 structural_rules[s.pad_p] = _pad
 structural_rules[s.update_slice_p] = _update_slice
 
+
+def _bitcast(b, eqn, x):
+    from onnx import helper
+
+    src, dst = eqn.inputs[0].aval.dtype, eqn.outputs[0].aval.dtype
+    if src.itemsize != dst.itemsize:
+        raise ExportError(f"bitcast of {src.name} to {dst.name}: ONNX BitCast keeps the bit width")
+    if "c" in (src.kind, dst.kind):
+        raise ExportError("bitcast to or from complex: ONNX runtimes have no complex tensors")
+    return b.op("BitCast", [x], to=helper.np_dtype_to_tensor_dtype(dst))
+
+
+structural_rules[s.bitcast_p] = _bitcast
+
 # -- indexing -------------------------------------------------------------------------------------
 
 

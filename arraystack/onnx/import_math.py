@@ -173,8 +173,18 @@ def _cast(xp, node, x, like=None):
     return x.astype(dtype)
 
 
+def _bitcast(xp, node, x):
+    from onnx import helper
+
+    dtype = numpy.dtype(helper.tensor_dtype_to_np_dtype(node.attr("to")))
+    if dtype.itemsize != numpy.dtype(x.dtype).itemsize:
+        raise node.error(f"BitCast of {numpy.dtype(x.dtype).name} to {dtype.name} changes the bit width")
+    return x.view(dtype)  # NumPy's view; traced, the bitcast primitive
+
+
 math_rules.update(
     {
+        "BitCast": _bitcast,
         "Div": _div,
         "Mod": _mod,
         "Pow": _pow,

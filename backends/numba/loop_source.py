@@ -291,6 +291,13 @@ def _update_slice(src, eqn, ins, depth):
     return name
 
 
+def _bitcast(src, eqn, ins, depth):
+    """NumPy's view as the other dtype (float16 and bfloat16 values are already their uint16 bits)."""
+    out = eqn.outputs[0].aval
+    view = f"np.ascontiguousarray({ins[0]}).view({dtype_text(out.dtype)})"
+    return src.assign(depth, f"{view}.reshape({_shape_text(out.shape)}).copy()")
+
+
 def _rev(src, eqn, ins, depth):
     dims = set(eqn.params["dimensions"])
     rank = eqn.inputs[0].aval.ndim
@@ -336,6 +343,7 @@ LOWERINGS = {
     "concatenate": _concatenate,
     "pad": _pad,
     "update_slice": _update_slice,
+    "bitcast": _bitcast,
     "rev": _rev,
     "iota": _iota,
     "full": _full,

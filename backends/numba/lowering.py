@@ -327,6 +327,7 @@ reference_only: dict = {
     "argpartition": "NumPy's introselect order is the definition",
     "searchsorted": "calls NumPy's binary search",
     "update_slice": "a whole-array step writing into its operand's buffer where it dies (updates.py)",
+    "bitcast": "NumPy's view of its operand as another dtype, its own step",
     "argmax": _STRUCTURAL,
     "argmin": _STRUCTURAL,
     "concatenate": _STRUCTURAL,

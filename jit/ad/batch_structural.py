@@ -102,6 +102,7 @@ def _update_slice(size, args, batched, *, start_indices, limit_indices, strides)
 
 
 batch_rules[s.update_slice_p] = _update_slice
+batch_rules[s.bitcast_p] = lambda size, args, batched, *, dtype: s.bitcast_p.bind(args[0], dtype=dtype)
 
 # -- indexing -------------------------------------------------------------------------------------------------
 # gather/scatter index the leading axes of x. With only x batched, the batch axis moves behind the indexed

@@ -94,6 +94,10 @@ def _update_slice_vjp(ct, out, needs, x, v, *, start_indices, limit_indices, str
 jvp_rules[s.update_slice_p] = _update_slice_jvp
 vjp_rules[s.update_slice_p] = _update_slice_vjp
 
+# bitcast reads bits: no value of the result moves smoothly with its operand's (JAX's zero derivative)
+jvp_rules[s.bitcast_p] = lambda primals, tangents, out, **params: None
+vjp_rules[s.bitcast_p] = lambda ct, out, needs, x, **params: [None]
+
 # -- concatenate ---------------------------------------------------------------------------------------------------
 
 
