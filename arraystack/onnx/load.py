@@ -31,6 +31,7 @@ def import_rules() -> dict:
     from arraystack.onnx.import_recurrent import recurrent_rules
     from arraystack.onnx.import_resize import resize_rules
     from arraystack.onnx.import_sampling import sampling_rules
+    from arraystack.onnx.import_selection import selection_rules
     from arraystack.onnx.import_signal import signal_rules
     from arraystack.onnx.import_tensor import tensor_rules
 
@@ -46,6 +47,7 @@ def import_rules() -> dict:
         **conv_transpose_rules,
         **resize_rules,
         **sampling_rules,
+        **selection_rules,
         **signal_rules,
         **control_rules,
     }
