@@ -1,6 +1,7 @@
 """Import rules of ONNX's operators that move elements without arithmetic on them, against `xp`
-(convention: interpreter.py): ReverseSequence, CenterCropPad, and Col2Im, which adds im2col's columns
-back into an image (where blocks overlap, their elements add up).
+(convention: interpreter.py): ReverseSequence, CenterCropPad, TensorScatter (a KV cache's append),
+MaxUnpool, and Col2Im, which adds im2col's columns back into an image (where blocks overlap, their
+elements add up).
 """
 
 from __future__ import annotations
@@ -85,6 +86,73 @@ def _col2im(xp, node, x, image_shape, block_shape):
     return out[(slice(None), slice(None), *crop)]
 
 
+def _tensor_scatter(xp, node, cache, update, write_indices=None):
+    """The cache with each batch entry's `update` written along `axis` from its write index (0 when
+    omitted; modulo the axis's length in mode "circular"): a KV cache's append."""
+    rank = numpy.ndim(cache)
+    axis = node.attr("axis", -2) % rank
+    shape = numpy.shape(update)
+    length, room = shape[axis], numpy.shape(cache)[axis]
+    batch = shape[0]
+    starts = (
+        xp.zeros((batch,), dtype=numpy.int64)
+        if write_indices is None
+        else xp.astype(write_indices, numpy.int64)
+    )
+    at = [1] * rank
+    at[axis] = length
+    position = xp.reshape(starts, (batch,) + (1,) * (rank - 1)) + xp.reshape(xp.arange(length), at)
+    if _text(node.attr("mode", "linear")) == "circular":
+        position = position % room
+    index = []
+    for d in range(rank):
+        if d == axis:
+            index.append(position)
+        else:
+            along = [1] * rank
+            along[d] = shape[d]
+            index.append(xp.reshape(xp.arange(shape[d]), along))
+    if xp is numpy:
+        out = numpy.array(cache, copy=True)
+        out[tuple(index)] = update
+        return out
+    return cache.at[tuple(index)].set(update)
+
+
+def _max_unpool(xp, node, x, indices, output_shape=None):
+    """Zeros with x's values at `indices`, MaxPool's flat indices into the whole output of spatial sizes
+    (in - 1) * stride + kernel - pads; an `output_shape` extends that output with zeros at the ends."""
+    shape = numpy.shape(x)
+    nd = len(shape) - 2
+    kernel = node.attr("kernel_shape")
+    strides = node.attr("strides", [1] * nd)
+    pads = node.attr("pads", [0] * (2 * nd))
+    inferred = shape[:2] + tuple(
+        (n - 1) * s + k - pads[i] - pads[i + nd]
+        for i, (n, s, k) in enumerate(zip(shape[2:], strides, kernel))
+    )
+    flat = xp.zeros((_prod(inferred),), dtype=x.dtype)
+    where = xp.reshape(xp.astype(indices, numpy.int64), (-1,))
+    values = xp.reshape(x, (-1,))
+    if xp is numpy:
+        flat[where] = values
+    else:
+        flat = flat.at[where].set(values)
+    out = xp.reshape(flat, inferred)
+    if output_shape is None:
+        return out
+    target = [int(n) for n in node.static(output_shape, "output_shape").reshape(-1)]
+    if any(t < n for t, n in zip(target, inferred)):
+        raise node.error(
+            f"MaxUnpool output_shape {target} is smaller than the unpooled {list(inferred)}"
+        )
+    return xp.pad(out, [(0, t - n) for t, n in zip(target, inferred)])
+
+
+def _text(value):
+    return value.decode() if isinstance(value, bytes) else value
+
+
 def _prod(values) -> int:
     return int(numpy.prod(values, dtype=numpy.int64))
 
@@ -92,5 +160,7 @@ def _prod(values) -> int:
 rearrange_rules["ReverseSequence"] = _reverse_sequence
 rearrange_rules["CenterCropPad"] = _center_crop_pad
 rearrange_rules["Col2Im"] = _col2im
+rearrange_rules["TensorScatter"] = _tensor_scatter
+rearrange_rules["MaxUnpool"] = _max_unpool
 
 __all__ = ["rearrange_rules"]

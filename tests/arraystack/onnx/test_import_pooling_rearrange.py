@@ -1,4 +1,5 @@
-"""LpPool, GlobalLpPool, LRN, ReverseSequence, CenterCropPad and Col2Im beyond ONNX's node tests: other
+"""LpPool, GlobalLpPool, LRN, ReverseSequence, CenterCropPad, Col2Im, TensorScatter and MaxUnpool beyond
+ONNX's node tests: other
 attributes, eagerly and under jit, against onnx's ReferenceEvaluator, and gradients against finite
 differences."""
 
@@ -116,3 +117,27 @@ def test_col2im_adds_overlapping_blocks(check_grads):
     )
     params, fn = _check(model, {"x": x})
     check_grads(lambda x: fn(params, x)[0], (x,), modes=("rev",))
+
+
+@pytest.mark.parametrize("mode", ["linear", "circular"])
+def test_tensor_scatter_appends_at_each_entrys_index(mode, check_grads):
+    cache = numpy.random.default_rng(3).normal(size=(2, 3, 6, 4))
+    update = numpy.random.default_rng(4).normal(size=(2, 3, 3, 4))
+    write = numpy.array([1, 3 if mode == "linear" else 5])
+    model = _model(
+        "TensorScatter",
+        [("cache", cache), ("update", update), ("write", write)],
+        opset=24,
+        mode=mode,
+    )
+    params, fn = _check(model, {"cache": cache, "update": update, "write": write})
+    check_grads(lambda c, u: fn(params, c, u, write)[0], (cache, update), modes=("rev",))
+
+
+def test_max_unpool_places_values_at_their_indices():
+    x = numpy.array([[[[5.0, 6.0], [7.0, 8.0]]]])
+    indices = numpy.array([[[[5, 7], [13, 15]]]])
+    for extra in ({}, {"shape": numpy.array([1, 1, 5, 5])}):
+        inputs = [("x", x), ("indices", indices), *extra.items()]
+        model = _model("MaxUnpool", inputs, inits=tuple(extra), kernel_shape=[2, 2], strides=[2, 2])
+        _check(model, {"x": x, "indices": indices})
