@@ -1,5 +1,5 @@
-"""Import rules of ONNX's GridSample (opsets 16 and 20) and AffineGrid, against `xp` (convention:
-interpreter.py).
+"""Import rules of ONNX's GridSample (opsets 16 and 20), AffineGrid and RoiAlign, against `xp`
+(convention: interpreter.py).
 
 GridSample reads X (N, C, d1..dr) at the positions of grid (N, o1..or, r), whose last axis lists the
 coordinates normalized to [-1, 1] from the last spatial axis to the first (x, y, ...). Each coordinate
@@ -16,6 +16,7 @@ computes it.
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy
 
@@ -144,7 +145,80 @@ def _affine_grid(xp, node, theta, size):
     return xp.einsum("...k,njk->n...j", base, theta)
 
 
+def _corners(v, size):
+    """Per sample coordinate along one axis: (low pixel, high pixel, weight of the high one, outside)."""
+    outside = (v < -1.0) | (v > size)
+    v = numpy.maximum(v, 0.0)
+    low = numpy.floor(v).astype(numpy.int64)
+    edge = low >= size - 1
+    low = numpy.where(edge, size - 1, low)
+    high = numpy.where(edge, size - 1, low + 1)
+    v = numpy.where(edge, low, v)
+    return low, high, v - low, outside
+
+
+def _roi_align(xp, node, x, rois, batch_indices):
+    """Per region (x1, y1, x2, y2, scaled by spatial_scale, shifted by half a pixel in half_pixel mode),
+    each of the output_height x output_width bins averages (or, mode "max", takes the largest weighted
+    corner of) a grid of bilinear samples, sampling_ratio per side or ceil(bin size) where it is 0;
+    samples more than a pixel outside the image count as 0. The regions are read when tracing (how many
+    samples a bin takes depends on them); x is gathered, so the result is differentiable in x."""
+    rois = node.static(rois, "rois of RoiAlign (how many samples a bin takes depends on them)")
+    batch = node.static(batch_indices, "batch_indices of RoiAlign").reshape(-1)
+    half = node.attr("coordinate_transformation_mode", "half_pixel") in (
+        "half_pixel",
+        b"half_pixel",
+    )
+    largest = node.attr("mode", "avg") in ("max", b"max")
+    oh, ow = int(node.attr("output_height", 1)), int(node.attr("output_width", 1))
+    ratio, scale = int(node.attr("sampling_ratio", 0)), float(node.attr("spatial_scale", 1.0))
+    n, c, h, w = numpy.shape(x)
+    flat = xp.reshape(x, (n, c, h * w))
+    outs = []
+    for roi, b in zip(numpy.asarray(rois, numpy.float64).reshape(-1, 4), batch):
+        x0, y0, x1, y1 = (v * scale - (0.5 if half else 0.0) for v in roi)
+        rw, rh = x1 - x0, y1 - y0
+        if not half:
+            rw, rh = max(rw, 1.0), max(rh, 1.0)
+        gh = ratio if ratio > 0 else math.ceil(rh / oh)
+        gw = ratio if ratio > 0 else math.ceil(rw / ow)
+        if gh <= 0 or gw <= 0:
+            outs.append(xp.zeros((c, oh, ow), dtype=x.dtype))
+            continue
+        ys = (
+            y0
+            + numpy.arange(oh)[:, None] * (rh / oh)
+            + (numpy.arange(gh)[None, :] + 0.5) * (rh / oh) / gh
+        )
+        xs = (
+            x0
+            + numpy.arange(ow)[:, None] * (rw / ow)
+            + (numpy.arange(gw)[None, :] + 0.5) * (rw / ow) / gw
+        )
+        ylo, yhi, ly, yout = (a[:, :, None, None] for a in _corners(ys, h))
+        xlo, xhi, lx, xout = (a[None, None, :, :] for a in _corners(xs, w))
+        keep = ~(yout | xout)
+        terms = []
+        for yy, wy in ((ylo, 1 - ly), (yhi, ly)):
+            for xx, wx in ((xlo, 1 - lx), (xhi, lx)):
+                weight = numpy.where(keep, wy * wx, 0.0)
+                where = numpy.where(keep, yy * w + xx, 0)  # (oh, gh, ow, gw)
+                values = xp.reshape(
+                    xp.take(flat[int(b)], where.reshape(-1), axis=1), (c, *where.shape)
+                )
+                terms.append(values * xp.asarray(weight.astype(numpy.dtype(x.dtype))))
+        if largest:
+            sample = xp.maximum(xp.maximum(terms[0], terms[1]), xp.maximum(terms[2], terms[3]))
+            outs.append(xp.max(sample, axis=(2, 4)))
+        else:
+            outs.append(xp.sum(terms[0] + terms[1] + terms[2] + terms[3], axis=(2, 4)) / (gh * gw))
+    if not outs:
+        return xp.zeros((0, c, oh, ow), dtype=x.dtype)
+    return xp.stack(outs)
+
+
 sampling_rules["GridSample"] = _grid_sample
+sampling_rules["RoiAlign"] = _roi_align
 sampling_rules["AffineGrid"] = _affine_grid
 
 __all__ = ["sampling_rules"]

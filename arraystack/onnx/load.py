@@ -54,7 +54,7 @@ def import_rules() -> dict:
 
 
 # Operator inputs that are sizes (known when a function is traced), though of a float type
-_SIZE_INPUTS = {"Resize": (1, 2), "Upsample": (1,), "MelWeightMatrix": (3, 4)}
+_SIZE_INPUTS = {"Resize": (1, 2), "Upsample": (1,), "MelWeightMatrix": (3, 4), "RoiAlign": (1,)}
 
 
 def _read_as_sizes_only(graph) -> set:
@@ -87,7 +87,7 @@ def load(path_or_model: Any) -> tuple[dict, Callable[..., tuple]]:
     params : dict
         Initializer name -> arraystack array, for the floating-point initializers (the weights).
         Integer and bool initializers (shapes, indices), and float ones read only as sizes
-        (Resize's scales and roi, MelWeightMatrix's edges), are constants of `fn`.
+        (Resize's scales and roi, MelWeightMatrix's edges, RoiAlign's regions), are constants of `fn`.
     fn : callable
         ``fn(params, *inputs) -> tuple`` of the model's outputs, inputs in the graph's order. It is
         built from arraystack operations, so it runs eagerly, under `arraystack.jit`, and

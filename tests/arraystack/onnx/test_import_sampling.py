@@ -1,4 +1,4 @@
-"""GridSample and AffineGrid beyond ONNX's node tests: every mode and padding mode with grid positions
+"""GridSample, AffineGrid and RoiAlign beyond ONNX's node tests: every mode and padding mode with grid positions
 well outside the image, eagerly and under jit, against onnx's ReferenceEvaluator; gradients of a spatial
 transformer (AffineGrid then GridSample) in the image and in theta against finite differences."""
 
@@ -69,3 +69,33 @@ def test_spatial_transformer_gradients(check_grads):
         numpy.asarray(ast.jit(fn)(params, X, theta)[0]), want, rtol=1e-5, atol=1e-5
     )
     check_grads(lambda x, t: fn(params, x, t)[0], (X, theta), modes=("rev",))
+
+
+@pytest.mark.parametrize("mode", ["avg", "max"])
+@pytest.mark.parametrize("transform", ["half_pixel", "output_half_pixel"])
+def test_roi_align_as_the_reference_and_its_gradient(mode, transform, check_grads):
+    rois = numpy.array([[0.5, 0.2, 3.7, 2.9], [1.0, 1.0, 1.2, 1.1], [-1.5, 2.0, 6.0, 5.0]])
+    batch = numpy.array([1, 0, 1])
+    node = helper.make_node(
+        "RoiAlign",
+        ["x", "rois", "batch"],
+        ["y"],
+        mode=mode,
+        coordinate_transformation_mode=transform,
+        output_height=2,
+        output_width=3,
+        spatial_scale=0.9,
+    )
+    graph = helper.make_graph(
+        [node],
+        "roi",
+        [helper.make_tensor_value_info("x", TensorProto.DOUBLE, X.shape)],
+        [helper.make_tensor_value_info("y", TensorProto.DOUBLE, [3, 3, 2, 3])],
+        [numpy_helper.from_array(rois, "rois"), numpy_helper.from_array(batch, "batch")],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 22)])
+    want = ReferenceEvaluator(model).run(None, {"x": X})[0]
+    params, fn = ast.onnx.load(model)
+    for f in (fn, ast.jit(fn)):  # the rois are constants of the model
+        numpy.testing.assert_allclose(numpy.asarray(f(params, X)[0]), want, rtol=1e-12, atol=1e-12)
+    check_grads(lambda x: fn(params, x)[0], (X,), modes=("rev",))
