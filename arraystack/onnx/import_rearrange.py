@@ -7,6 +7,7 @@ elements add up).
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy
 
@@ -65,8 +66,8 @@ def _col2im(xp, node, x, image_shape, block_shape):
         for n, a, b, d, k, s in zip(image, lo, hi, dilations, block, strides)
     ]
     batch, rows, length = numpy.shape(x)
-    kernel = _prod(block)
-    if rows % kernel or length != _prod(counts):
+    kernel = math.prod(block)
+    if rows % kernel or length != math.prod(counts):
         raise node.error(
             f"Col2Im input of shape {numpy.shape(x)} does not hold blocks {block} at {counts} positions"
         )
@@ -102,7 +103,7 @@ def _tensor_scatter(xp, node, cache, update, write_indices=None):
     at = [1] * rank
     at[axis] = length
     position = xp.reshape(starts, (batch,) + (1,) * (rank - 1)) + xp.reshape(xp.arange(length), at)
-    if _text(node.attr("mode", "linear")) == "circular":
+    if node.attr("mode", "linear") == "circular":
         position = position % room
     index = []
     for d in range(rank):
@@ -131,7 +132,7 @@ def _max_unpool(xp, node, x, indices, output_shape=None):
         (n - 1) * s + k - pads[i] - pads[i + nd]
         for i, (n, s, k) in enumerate(zip(shape[2:], strides, kernel))
     )
-    flat = xp.zeros((_prod(inferred),), dtype=x.dtype)
+    flat = xp.zeros((math.prod(inferred),), dtype=x.dtype)
     where = xp.reshape(xp.astype(indices, numpy.int64), (-1,))
     values = xp.reshape(x, (-1,))
     if xp is numpy:
@@ -147,14 +148,6 @@ def _max_unpool(xp, node, x, indices, output_shape=None):
             f"MaxUnpool output_shape {target} is smaller than the unpooled {list(inferred)}"
         )
     return xp.pad(out, [(0, t - n) for t, n in zip(target, inferred)])
-
-
-def _text(value):
-    return value.decode() if isinstance(value, bytes) else value
-
-
-def _prod(values) -> int:
-    return int(numpy.prod(values, dtype=numpy.int64))
 
 
 rearrange_rules["ReverseSequence"] = _reverse_sequence

@@ -99,16 +99,12 @@ def _taps(x, n):
 def _axis_tables(node, n_in, n_out, scale, roi):
     """(input positions (n_out, n), their weights or None for nearest, extrapolated positions or None)."""
     kind = node.attr("mode", "nearest")
-    if isinstance(kind, bytes):
-        kind = kind.decode()
     legacy = node.proto.op_type == "Upsample" or node.opset < 11
-    mode = (
-        "asymmetric" if legacy else _text(node.attr("coordinate_transformation_mode", "half_pixel"))
-    )
+    mode = "asymmetric" if legacy else node.attr("coordinate_transformation_mode", "half_pixel")
     y = numpy.arange(n_out, dtype=numpy.float64)
     x, outside = _source(mode, y, scale, n_in, n_out, roi)
     if kind == "nearest":
-        rounding = "floor" if legacy else _text(node.attr("nearest_mode", "round_prefer_floor"))
+        rounding = "floor" if legacy else node.attr("nearest_mode", "round_prefer_floor")
         index = numpy.clip(_nearest(x, rounding), 0, n_in - 1)[:, None]
         return index, None, outside
     if kind not in ("linear", "cubic"):
@@ -127,10 +123,6 @@ def _axis_tables(node, n_in, n_out, scale, roi):
     return numpy.clip(taps, 0, n_in - 1), weights, outside
 
 
-def _text(value):
-    return value.decode() if isinstance(value, bytes) else value
-
-
 def _plan(node, shape, roi, scales, sizes):
     """Per resized axis: (axis, output length, scale, its roi pair)."""
     rank = len(shape)
@@ -142,7 +134,7 @@ def _plan(node, shape, roi, scales, sizes):
             raise node.error(f"sizes has {len(sizes)} values for {len(axes)} axes")
         scale = {a: s / shape[a] for a, s in zip(axes, sizes)}
         out = dict(zip(axes, sizes))
-        policy = _text(node.attr("keep_aspect_ratio_policy", "stretch"))
+        policy = node.attr("keep_aspect_ratio_policy", "stretch")
         if policy != "stretch":
             if policy not in ("not_larger", "not_smaller"):
                 raise node.error(f"unknown keep_aspect_ratio_policy {policy!r}")

@@ -165,11 +165,8 @@ def _roi_align(xp, node, x, rois, batch_indices):
     samples a bin takes depends on them); x is gathered, so the result is differentiable in x."""
     rois = node.static(rois, "rois of RoiAlign (how many samples a bin takes depends on them)")
     batch = node.static(batch_indices, "batch_indices of RoiAlign").reshape(-1)
-    half = node.attr("coordinate_transformation_mode", "half_pixel") in (
-        "half_pixel",
-        b"half_pixel",
-    )
-    largest = node.attr("mode", "avg") in ("max", b"max")
+    half = node.attr("coordinate_transformation_mode", "half_pixel") == "half_pixel"
+    largest = node.attr("mode", "avg") == "max"
     oh, ow = int(node.attr("output_height", 1)), int(node.attr("output_width", 1))
     ratio, scale = int(node.attr("sampling_ratio", 0)), float(node.attr("spatial_scale", 1.0))
     n, c, h, w = numpy.shape(x)
