@@ -1,16 +1,22 @@
 """Executing control flow with compiled bodies: the loop or branch runs on the host, each body is a compiled
-Executable of the same backend (so the loop is real, never unrolled, and its body runs fused kernels)."""
+Executable of the same backend (so the loop is real, never unrolled, and its body runs fused kernels).
+The same loops drive host bodies (NumPy arrays) and device bodies (cupy's: backends/cupy/backend.py):
+the host reads what it decides by (a branch index, a while condition) from the body's results."""
 
 from __future__ import annotations
 
 import numpy as np
-
+from arraystack.backends.updates import WRITES
 from arraystack.ir.control import scan_p, switch_p, while_p
 
 
-def control_step(eqn, compile_graph):
-    """A step function for a switch/while/scan equation, or None for other primitives."""
+def control_step(eqn, compile_graph, xp=np):
+    """A step function for a switch/while/scan equation, or None for other primitives.
+
+    compile_graph(graph, donate=frozenset()) -> Executable compiles a body or branch; `xp` is the array
+    module the bodies run on (NumPy, cupy or its stand-in)."""
     params = eqn.params
+    _arrays = _host_arrays if xp is np else _arrays_of(xp)
     if eqn.prim is switch_p:
         runners = [compile_graph(g).runner for g in params["branches"]]
         last = len(runners) - 1
@@ -28,7 +34,7 @@ def control_step(eqn, compile_graph):
             operands = _arrays(operands)
             cc = list(operands[:nc])
             bc = list(operands[nc : nc + nb])
-            carry = _own(operands[nc + nb :], owned)
+            carry = _own(operands[nc + nb :], owned, xp)
             while bool(cond(cc + carry)[0]):
                 carry = list(body(bc + carry))
             return carry
@@ -45,9 +51,9 @@ def control_step(eqn, compile_graph):
         def scan_step(*operands):
             operands = _arrays(operands)
             consts = list(operands[:nconsts])
-            carry = _own(operands[nconsts : nconsts + ncarry], owned)
-            xs = [np.asarray(x) for x in operands[nconsts + ncarry :]]
-            ys = [np.empty((length,) + tuple(a.shape), a.dtype) for a in y_avals]
+            carry = _own(operands[nconsts : nconsts + ncarry], owned, xp)
+            xs = operands[nconsts + ncarry :]
+            ys = [xp.empty((length,) + tuple(a.shape), a.dtype) for a in y_avals]
             for i in range(length - 1, -1, -1) if reverse else range(length):
                 out = body(consts + carry + [x[i, ...] for x in xs])  # a 0-d array, never a scalar
                 carry = list(out[:ncarry])
@@ -70,7 +76,7 @@ def _body(compile_graph, body, first, ncarry):
         {
             carries.index(e.inputs[0])
             for e in body.eqns
-            if e.prim.name in _WRITES and e.inputs[0] in carries
+            if e.prim.name in WRITES and e.inputs[0] in carries
         }
     )
     if not owned:
@@ -78,17 +84,20 @@ def _body(compile_graph, body, first, ncarry):
     return compile_graph(body, donate=frozenset(first + c for c in owned)).runner, tuple(owned)
 
 
-def _own(carry, owned) -> list:
+def _own(carry, owned, xp) -> list:
     carry = list(carry)
     for c in owned:
-        carry[c] = np.array(carry[c], copy=True)
+        carry[c] = xp.array(carry[c], copy=True)
     return carry
 
 
-_WRITES = frozenset({"update_slice", "scatter"})
-
-
-def _arrays(values) -> list:
+def _host_arrays(values) -> list:
     """Operands as arrays: compiled bodies take arrays, while constants folded into the plan and Python
     numbers in a carry arrive as NumPy or Python scalars."""
     return [v if type(v) is np.ndarray else np.asarray(v) for v in values]
+
+
+def _arrays_of(xp):
+    """Operands as arrays of the device module `xp` (constants and numbers arrive as NumPy's or Python's)."""
+    array, asarray = xp.ndarray, xp.asarray
+    return lambda values: [v if isinstance(v, array) else asarray(v) for v in values]

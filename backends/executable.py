@@ -130,14 +130,14 @@ def interpret(graph: Graph, step_fns, describe=None, reused=None, donated=(), la
         if limits.host is not None:
             return run_limited(buffers, timed[0])
         if donated:
-            buffers = _unshare_donated(buffers, donated)
+            buffers = unshare_donated(buffers, donated)
         return timed[1](buffers)
 
     def run_limited(buffers, infos=None):
         if len(checks) != len(plan):
             make_checks()
         if donated:
-            buffers = _unshare_donated(buffers, donated)
+            buffers = unshare_donated(buffers, donated)
         with RunLedger(limits.host) as ledger:
             env = {}
             for v, b in zip(inputs, buffers):
@@ -168,7 +168,7 @@ def interpret(graph: Graph, step_fns, describe=None, reused=None, donated=(), la
         if limits.host is not None:
             return run_limited(buffers)
         if donated:
-            buffers = _unshare_donated(buffers, donated)
+            buffers = unshare_donated(buffers, donated)
         return straight(buffers)
 
     return run
@@ -263,14 +263,14 @@ def _source_of(eqn):
     return lines[0] if lines else None
 
 
-def _unshare_donated(buffers, donated):
+def unshare_donated(buffers, donated):
     """A donated argument whose memory another argument shares is copied: overwriting it would change
     what the plan reads through the other one."""
     roots = [buffer_owner(b) for b in buffers]
     buffers = list(buffers)
     for k in donated:
         if any(r is roots[k] for j, r in enumerate(roots) if j != k):
-            buffers[k] = np.array(buffers[k], copy=True)
+            buffers[k] = buffers[k].copy(order="K")
             roots[k] = buffers[k]
     return buffers
 

@@ -108,7 +108,7 @@ abstract_eval_rules[slice_p] = _slice_rule
 
 # update_slice[start_indices, limit_indices, strides] x v: x with x[start:limit:stride] = v, the slice's
 # window (as slice_p's) replaced by v of the window's shape and x's dtype. A basic-index write under a
-# trace (`x[i] = v`); the numba plan writes into x's buffer where x dies there (backends/numba/updates.py).
+# trace (`x[i] = v`); the numba plan writes into x's buffer where x dies there (backends/updates.py).
 update_slice_p = Primitive("update_slice")
 
 

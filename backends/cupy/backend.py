@@ -17,11 +17,21 @@ from dataclasses import replace
 
 import numpy as np
 from arraystack.backends import profiler
+from arraystack.backends.control import control_step
 from arraystack.backends.cupy import arrays, graph_copies, graphs, interpreter
-from arraystack.backends.executable import Executable, alias_safe
+from arraystack.backends.executable import (
+    Executable,
+    alias_safe,
+    consumers,
+    last_uses,
+    unshare_donated,
+)
 from arraystack.backends.hardware import Device, register_device_kind
 from arraystack.backends.interface import Backend, CompileOptions
 from arraystack.backends.memory import limits
+from arraystack.backends.updates import FRESH_PRIMS, WRITES, overwritable, write_step
+from arraystack.backends.updates import describe as describe_update
+from arraystack.ir.control import scan_p, switch_p, while_p
 from arraystack.ir.core import device_namespaces, register_array_namespace
 
 CODEGEN = "arraystack.backends.cupy.cuda_codegen"
@@ -75,6 +85,8 @@ class CupyBackend(Backend):
         start = profiler.clock()
         steps = [self.step(eqn, graph, options) for eqn in graph.eqns]
         how = [self.unsupported(e) or _described(_lowered(e, graph)) for e in graph.eqns]
+        donate = tuple(sorted(options.donate)) if options is not None else ()
+        _write_in_place(graph, steps, how, donate, xp)
         interpreted = interpreter.interpret(graph, steps, xp, how)
         runner = alias_safe(graph, interpreted)
         # a plan of one step launches once either way: a graph would only add the copies in and out
@@ -100,6 +112,8 @@ class CupyBackend(Backend):
                 if isinstance(b, np.ndarray):  # host arguments are copied to the device first
                     buffers = [asarray(b) if isinstance(b, np.ndarray) else b for b in buffers]
                     break
+            if donate:
+                buffers = unshare_donated(buffers, donate)
             graphed = self.cuda_graphs and replays is not None and not profiler.recording
             if graphed and limits.of(f"cuda:{index}") is None:
                 outs = replays(buffers)
@@ -133,6 +147,28 @@ class CupyBackend(Backend):
         return CupyRuntime(device, self, _namespace(self), cache_dir)
 
 
+def _write_in_place(graph, steps, how, donate, xp) -> None:
+    """Let each update_slice and scatter whose operand dies there, in a buffer the plan owns, write into
+    that buffer (updates.py): the plan owns the outputs of its kernels and of the rules that make fresh
+    arrays, and its donated arguments. steps and how change in place."""
+    lowered = [_lowered(e, graph) for e in graph.eqns]
+    owning = {
+        k
+        for k, (e, kernel) in enumerate(zip(graph.eqns, lowered))
+        if e.prim.name in FRESH_PRIMS or (kernel is not None and not isinstance(kernel, _HostLoop))
+    }
+    owned = {v for k in owning for v in graph.eqns[k].outputs}
+    owned.update(graph.inputs[i] for i in donate)
+    last, readers = last_uses(graph), consumers(graph)
+    for k, eqn in enumerate(graph.eqns):
+        writes = eqn.prim.name in WRITES and lowered[k] is None
+        if writes and overwritable(graph, k, owned, owning, last, readers):
+            rule = functools.partial(arrays.gpu_rule(eqn.prim), xp, **eqn.params)
+            write = write_step(eqn, True, xp, run=rule)
+            steps[k] = lambda *values, write=write: [write(*values)]
+            how[k] = describe_update(True)
+
+
 def _namespace(backend):
     """cupy (or the stand-in), with its arrays registered for eager evaluation (what fusion regions and
     loop bodies bind); BackendUnavailable's reason when there is none."""
@@ -144,6 +180,9 @@ def _namespace(backend):
     if xp.ndarray not in device_namespaces:
         register_array_namespace(xp.ndarray, xp, backend.arrays.evaluate)
     return xp
+
+
+_CONTROL = (switch_p, while_p, scan_p)  # host loops over compiled bodies
 
 
 class _HostLoop:
@@ -159,18 +198,21 @@ def _described(lowered) -> str:
 def _lowered(eqn, graph, xp=None, options=None):
     """What runs `eqn` compiled on the device, or None (its rule runs with xp = cupy). Without `xp`: a
     KernelSource (cuda_codegen.lower_region: a fusion region, argmax/argmin or a cumulative equation as
-    CUDA kernels) or a _HostLoop (switch, while, scan: cuda_control.py); with `xp`, the step running it:
-    kernels launched through xp.RawModule, a loop over bodies compiled by this backend. This is the one
+    CUDA kernels) or a _HostLoop (switch, while, scan: backends/control.py, on device arrays); with `xp`,
+    the step running it: kernels launched through xp.RawModule, a loop over bodies compiled by this
+    backend (a carry the body writes is donated to it: written in place, updates.py). This is the one
     place the backend asks for kernels."""
     if importlib.util.find_spec(CODEGEN) is None:
         return None
-    from arraystack.backends.cupy import cuda_control
-
-    if eqn.prim in cuda_control.CONTROL:
+    if eqn.prim in _CONTROL:
         if xp is None:
             return _HostLoop()
         options = options or CompileOptions()
-        return cuda_control.control_step(eqn, lambda g: backend.compile(g, options), xp)
+
+        def compile_body(g, donate=frozenset()):
+            return backend.compile(g, replace(options, donate=donate))
+
+        return control_step(eqn, compile_body, xp)
     kernels = importlib.import_module(CODEGEN).lower_region(eqn, graph)
     if kernels is None or xp is None:
         return kernels

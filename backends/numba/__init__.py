@@ -33,9 +33,9 @@ from arraystack.backends.numba.layouts import (
 )
 from arraystack.backends.numba.one_step import direct_runner, staged_runner
 from arraystack.backends.numba.scatter import scatter_add_step
-from arraystack.backends.numba.updates import describe as describe_update
-from arraystack.backends.numba.updates import overwritable, write_step
 from arraystack.backends.reference import reference_step
+from arraystack.backends.updates import FRESH_PRIMS, WRITES, overwritable, write_step
+from arraystack.backends.updates import describe as describe_update
 from arraystack.ir.control import fusion_p
 from arraystack.ir.ir import Literal
 from arraystack.ir.structural import broadcast_in_dim_p, reshape_p
@@ -253,34 +253,10 @@ def _donated(x, shape, dtype, nbytes, argument):
     return host_pool.empty(shape, dtype, nbytes)
 
 
-# Reference rules that always return fresh memory, never their operand or a view of it. Their outputs are
-# buffers the plan owns, and reading a buffer with them leaves no alias behind that an in-place write would
-# change (reshape, slice, stop_gradient, convert to the same dtype, ... may return the operand itself).
-_FRESH_PRIMS = frozenset(
-    {
-        "cumsum",
-        "cumprod",
-        "cummax",
-        "cummin",
-        "dot_general",
-        "concatenate",
-        "pad",
-        "scatter",
-        "full",
-        "copy",
-    }
-    | {
-        "update_slice"
-    }  # a copy, or its dying operand's buffer, which nothing alive can see (updates.py)
-    | {"reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and", "reduce_or"}
-    | {"argmax", "argmin"}
-)
-
-
 def _owning_steps(graph, kernels):
     """Positions of the equations whose outputs are fresh buffers and that keep no alias of their inputs:
-    compiled kernels and the reference rules of _FRESH_PRIMS."""
-    fresh = {k for k, eqn in enumerate(graph.eqns) if eqn.prim.name in _FRESH_PRIMS}
+    compiled kernels and the reference rules of FRESH_PRIMS (backends/updates.py)."""
+    fresh = {k for k, eqn in enumerate(graph.eqns) if eqn.prim.name in FRESH_PRIMS}
     return set(kernels) | fresh
 
 
@@ -396,7 +372,7 @@ def compile_numba(graph, cache_dir=None, donate=frozenset(), blas=None) -> Execu
             plan.append((eqn.prim.name, "numba scatter-add kernel"))
             sources.append(scatter[1])
             continue
-        if eqn.prim.name in ("update_slice", "scatter"):  # the scatter-add kernel's scatters are above
+        if eqn.prim.name in WRITES:  # the scatter-add kernel's scatters are above
             in_place = overwritable(graph, k, owned, owning, last, readers)
             steps.append(write_step(eqn, in_place))
             reused[-1] = (0,) if in_place else ()

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 from arraystack.backends.numba.codegen_widen import is_storage
 from arraystack.backends.numba.loop_source import LOWERINGS, Unsupported, _shape_text, dtype_text
+from arraystack.backends.updates import WRITES
 from arraystack.ir.structural import RANGE_ERRORS
 
-
-# Equations writing into their first operand (x.at[i].set(v), x[a:b] = v), which a body may run in place
-_WRITES = frozenset({"scatter", "update_slice"})
 # Readers whose results never share their operand's memory: they may read a carry before it is written
 _FRESH = frozenset({"gather", "fusion", "dot_general"})
 
@@ -33,7 +31,7 @@ def _owned_carries(src, body, first, ncarry, depth, ins):
     carry_of = {body.inputs[first + c]: c for c in range(ncarry)}  # a value in carry c's buffer
     chains: dict = {}  # carry -> [(write equation, its result)]
     for k, e in enumerate(body.eqns):
-        x = e.inputs[0] if e.prim.name in _WRITES and e.inputs else None
+        x = e.inputs[0] if e.prim.name in WRITES and e.inputs else None
         c = carry_of.get(x)
         if c is None or x in e.inputs[1:] or x in body.outputs:
             continue

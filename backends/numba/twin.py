@@ -45,9 +45,9 @@ from arraystack.backends.numba.extrema import kernel_extremum
 from arraystack.backends.numba.fusion_policy import float32_integer_power
 from arraystack.backends.numba.mathlib.twins import numpy_twin
 from arraystack.backends.numba.summation_order import kernel_reduce
-from arraystack.backends.numba.updates import describe as describe_update
-from arraystack.backends.numba.updates import overwritable, write_step
 from arraystack.backends.reference import reference_step
+from arraystack.backends.updates import WRITES, overwritable, write_step
+from arraystack.backends.updates import describe as describe_update
 from arraystack.ir.control import fusion_p
 from arraystack.ir.ir import Literal
 from arraystack.ir.regions import ELEMENTWISE
@@ -327,7 +327,7 @@ def compile_numba_twin(graph, donate=frozenset()) -> Executable:
             steps.append(step)
             plan.append((eqn.prim.name, "host loop/branch over NumPy-twin bodies (tier 0)"))
             continue
-        if eqn.prim.name in ("update_slice", "scatter"):  # into its dying operand's buffer, else a copy
+        if eqn.prim.name in WRITES:  # into its dying operand's buffer, else a copy
             in_place = overwritable(graph, k, exclusive, clean, last, readers)
             steps.append(write_step(eqn, in_place))
             plan.append((eqn.prim.name, describe_update(in_place)))

@@ -1,4 +1,4 @@
-"""The GPU path end to end on the stand-in (backends/cupy/backend.py `_lowered`, cuda_control.py): argmax and
+"""The GPU path end to end on the stand-in (backends/cupy/backend.py `_lowered`, backends/control.py): argmax and
 cumulative equations run as CUDA kernels, cond/while_loop/fori_loop/scan run as host loops whose bodies'
 fused regions are CUDA kernels too, and compile() and plan.explain() say per equation what runs a kernel
 and why the rest runs its cupy rule. NumPy (eager, on the host) is the oracle."""

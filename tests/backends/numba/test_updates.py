@@ -1,12 +1,12 @@
 """Basic-index writes under a trace (`x[i] = v`: update_slice) against NumPy, on every tier, and the plan's
-decision to write into the operand's own buffer (backends/numba/updates.py): only where nothing alive
+decision to write into the operand's own buffer (backends/updates.py): only where nothing alive
 sees that buffer."""
 
 from __future__ import annotations
 
 import numpy
 import pytest
-from arraystack.backends.numba.updates import describe
+from arraystack.backends.updates import describe
 
 import arraystack as ast
 from tests.fuzz.tiers import CUDA_TIERS, TIERS, check_program, with_module
