@@ -170,6 +170,10 @@ def _cast(xp, node, x, like=None):
         if xp is not numpy:
             raise node.error("casts from or to strings run only on constants")
         return numpy.asarray(x).astype(dtype)
+    if numpy.dtype(dtype).name.startswith("float8") and node.attr("saturate", 1):
+        from arraystack.onnx.import_quant import saturating_cast
+
+        return saturating_cast(xp, x, dtype)  # ONNX's default: beyond the range is the range's end
     return x.astype(dtype)
 
 

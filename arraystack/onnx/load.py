@@ -27,6 +27,7 @@ def import_rules() -> dict:
     from arraystack.onnx.import_math import math_rules
     from arraystack.onnx.import_nn import nn_rules
     from arraystack.onnx.import_pooling import pooling_rules
+    from arraystack.onnx.import_quant import quant_rules
     from arraystack.onnx.import_rearrange import rearrange_rules
     from arraystack.onnx.import_recurrent import recurrent_rules
     from arraystack.onnx.import_resize import resize_rules
@@ -40,6 +41,7 @@ def import_rules() -> dict:
         **tensor_rules,
         **nn_rules,
         **pooling_rules,
+        **quant_rules,
         **rearrange_rules,
         **recurrent_rules,
         **attention_rules,
