@@ -26,7 +26,16 @@ class ArraystackRep(BackendRep):
             inputs = list(inputs.values())
         if isinstance(inputs, numpy.ndarray):
             inputs = [inputs]
-        return tuple(numpy.asarray(out) for out in self.fn(self.params, *inputs))
+        return tuple(_host(out) for out in self.fn(self.params, *inputs))
+
+
+def _host(value):
+    """An output as NumPy: an array, a list of arrays (a sequence) or None (an empty optional)."""
+    if value is None:
+        return None
+    if isinstance(value, list):
+        return [numpy.asarray(v) for v in value]
+    return numpy.asarray(value)
 
 
 class ArraystackBackend(Backend):

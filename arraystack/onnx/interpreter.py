@@ -85,6 +85,13 @@ class Interpreter:
     def _run(self, graph, env: dict) -> list:
         import arraystack
 
+        for (
+            tensor
+        ) in graph.initializer:  # a sub-graph's own constants (load placed the main graph's)
+            if tensor.name not in env:
+                from onnx import numpy_helper
+
+                env[tensor.name] = numpy_helper.to_array(tensor)
         for proto in graph.node:
             node = Node(proto, self.opset, self)
             if proto.domain not in ("", "ai.onnx"):

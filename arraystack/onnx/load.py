@@ -33,6 +33,7 @@ def import_rules() -> dict:
     from arraystack.onnx.import_resize import resize_rules
     from arraystack.onnx.import_sampling import sampling_rules
     from arraystack.onnx.import_selection import selection_rules
+    from arraystack.onnx.import_sequence import sequence_rules
     from arraystack.onnx.import_signal import signal_rules
     from arraystack.onnx.import_tensor import tensor_rules
 
@@ -50,6 +51,7 @@ def import_rules() -> dict:
         **resize_rules,
         **sampling_rules,
         **selection_rules,
+        **sequence_rules,
         **signal_rules,
         **control_rules,
     }
@@ -151,8 +153,8 @@ def load(path_or_model: Any) -> tuple[dict, Callable[..., tuple]]:
         for name, value in params.items():
             env[name] = asarray(value)
         for info, value in zip(inputs, args):
-            env[info.name] = check_input(info, asarray(value))
-        return tuple(asarray(out) for out in interpreter.run(graph, env))
+            env[info.name] = check_input(info, value)
+        return tuple(_output(out) for out in interpreter.run(graph, env))
 
     fn.__doc__ = f"The ONNX graph {graph.name!r}: fn(params, {', '.join(i.name for i in inputs)})."
     return params, fn
@@ -269,11 +271,42 @@ def check_operators(graph, rules) -> None:
                 check_operators(g, rules)
 
 
-def check_input(info, value):
-    """An input that contradicts the graph's declared dtype or static sizes raises ModelError."""
+def _output(value):
+    """A graph output as the caller gets it: an array, a list of arrays (a sequence), or None (an empty
+    optional)."""
+    from arraystack import asarray
+    from arraystack.onnx.import_sequence import TensorSequence
+
+    if value is None:
+        return None
+    if isinstance(value, TensorSequence):
+        return [asarray(v) for v in value.items]
+    return asarray(value)
+
+
+def check_input(info, value, kind=None):
+    """The input as the graph reads it (an arraystack array; a sequence of them; None for an empty
+    optional); one that contradicts the graph's declared type, dtype or static sizes raises ModelError."""
     from onnx import helper
 
-    t = info.type.tensor_type
+    from arraystack import asarray
+    from arraystack.onnx.import_sequence import TensorSequence
+
+    t = info.type if kind is None else kind
+    which = t.WhichOneof("value")
+    if which == "optional_type":
+        return None if value is None else check_input(info, value, t.optional_type.elem_type)
+    if which == "sequence_type":
+        if isinstance(value, TensorSequence):
+            value = value.items
+        if not isinstance(value, (list, tuple)):
+            raise ModelError(f"input {info.name!r} is a sequence: pass a list of arrays")
+        elem = t.sequence_type.elem_type
+        return TensorSequence([check_input(info, v, elem) for v in value])
+    if value is None:
+        raise ModelError(f"input {info.name!r} is a tensor, got None")
+    value = asarray(value)
+    t = t.tensor_type
     if t.elem_type:
         want = helper.tensor_dtype_to_np_dtype(t.elem_type)
         if numpy.dtype(value.dtype) != want:
