@@ -35,6 +35,7 @@ def import_rules() -> dict:
     from arraystack.onnx.import_selection import selection_rules
     from arraystack.onnx.import_sequence import sequence_rules
     from arraystack.onnx.import_signal import signal_rules
+    from arraystack.onnx.import_state_space import state_space_rules
     from arraystack.onnx.import_tensor import tensor_rules
 
     return {
@@ -53,6 +54,7 @@ def import_rules() -> dict:
         **selection_rules,
         **sequence_rules,
         **signal_rules,
+        **state_space_rules,
         **control_rules,
     }
 
