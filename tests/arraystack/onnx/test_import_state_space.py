@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import numpy
 import pytest
-from arraystack.onnx.import_state_space import state_space_rules
-from arraystack.onnx.interpreter import Node
 from onnx import TensorProto, helper
 from onnx.reference import ReferenceEvaluator
 
 import arraystack as ast
+from arraystack.onnx.import_state_space import state_space_rules
+from arraystack.onnx.interpreter import Node
 
 RNG = numpy.random.default_rng(0)
 B, T, HQ, HKV, DK, DV = 2, 5, 4, 2, 3, 2
@@ -153,7 +153,7 @@ def _conv_model(dtype, k, activation, with_bias, with_past, channels=3):
 @pytest.mark.parametrize("k,length", [(4, 7), (4, 2), (1, 3)])
 @pytest.mark.parametrize("activation", ["none", "silu"])
 def test_causal_conv_as_the_reference_and_in_chunks(k, length, activation):
-    model, names = _conv_model(TensorProto.FLOAT, k, activation, True, True)
+    model, _ = _conv_model(TensorProto.FLOAT, k, activation, True, True)
     shapes = [(2, 3, length), (3, 1, k), (3,), (2, 3, k - 1)]
     x, w, b, past = [RNG.normal(size=s).astype(numpy.float32) for s in shapes]
     want = ReferenceEvaluator(model).run(None, {"x": x, "w": w, "b": b, "past": past})
