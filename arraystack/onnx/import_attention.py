@@ -192,7 +192,47 @@ def _swiglu(xp, node, a, b):
     return a * (one / (one + xp.exp(-alpha * a))) * b
 
 
+def _flex_attention(xp, node, q, k, v):
+    """FlexAttention (ai.onnx.preview): softmax(score_mod(scale * q k^T)), then prob_mod, times v, with
+    the score_mod and prob_mod sub-graphs run on the (B, Hq, L, S) scores and probabilities in the
+    softmax precision (float32 for narrower inputs, else the input's)."""
+    from onnx.helper import tensor_dtype_to_np_dtype
+
+    import arraystack
+
+    if {numpy.ndim(q), numpy.ndim(k), numpy.ndim(v)} != {4}:
+        raise node.error(
+            f"Q, K and V must be rank 4, got shapes {numpy.shape(q)}, {numpy.shape(k)}, {numpy.shape(v)}"
+        )
+    hq, hkv = numpy.shape(q)[1], numpy.shape(k)[1]
+    if hq % hkv:
+        raise node.error(f"{hq} query heads are not a multiple of {hkv} key heads")
+    if hq != hkv:
+        k, v = xp.repeat(k, hq // hkv, axis=1), xp.repeat(v, hq // hkv, axis=1)
+    dtype = numpy.dtype(q.dtype)
+    scale = node.attr("scale")
+    scale = 1 / numpy.sqrt(numpy.shape(q)[3]) if scale is None else scale
+    root = xp.asarray(numpy.sqrt(numpy.float32(scale)), dtype=dtype)
+    precision = node.attr("softmax_precision")
+    compute = (
+        tensor_dtype_to_np_dtype(precision)
+        if precision is not None
+        else numpy.promote_types(dtype, numpy.float32)
+    )
+    scores = xp.matmul(q * root, xp.swapaxes(k * root, 2, 3)).astype(compute)
+    if node.attr("score_mod") is not None:
+        scores = arraystack.asarray(node.run_body(node.attr("score_mod"), [scores])[0])
+        scores = scores.astype(compute)
+    e = xp.exp(scores - xp.max(scores, axis=-1, keepdims=True))
+    probs = e / xp.sum(e, axis=-1, keepdims=True)
+    if node.attr("prob_mod") is not None:
+        probs = arraystack.asarray(node.run_body(node.attr("prob_mod"), [probs])[0])
+        probs = probs.astype(compute)
+    return xp.matmul(probs, v.astype(compute)).astype(v.dtype)
+
+
 attention_rules["Attention"] = _attention
+attention_rules["FlexAttention"] = _flex_attention
 attention_rules["RotaryEmbedding"] = _rotary
 attention_rules["SwiGLU"] = _swiglu
 

@@ -136,15 +136,11 @@ def _sequence_map(xp, node, seq, *others):
     for k, other in enumerate(others):
         if isinstance(other, TensorSequence) and len(other) != n:
             raise node.error(f"input {k + 1} is a sequence of {len(other)}, the first of {n}")
-    env = node.interpreter.env
     outs = [[] for _ in body.output]
     for i in range(n):
         values = [seq.items[i]]
         values += [o.items[i] if isinstance(o, TensorSequence) else o for o in others]
-        scope = dict(env)
-        for info, value in zip(body.input, values):
-            scope[info.name] = value
-        for acc, value in zip(outs, node.interpreter.run(body, scope)):
+        for acc, value in zip(outs, node.run_body(body, values)):
             acc.append(value)
     return tuple(TensorSequence(acc) for acc in outs)
 

@@ -18,6 +18,16 @@ import numpy
 from arraystack.onnx.errors import ModelError, UnsupportedOperatorError
 
 
+# operators of the "ai.onnx.preview" domain that the importer reads (their op_type names no other operator)
+PREVIEW = frozenset({"FlexAttention"})
+
+
+def domain_ok(proto) -> bool:
+    return proto.domain in ("", "ai.onnx") or (
+        proto.domain == "ai.onnx.preview" and proto.op_type in PREVIEW
+    )
+
+
 class Node:
     """One NodeProto as the rules see it: `attrs` decoded (tensors as NumPy arrays, strings as str),
     the model's opset, and the interpreter that runs sub-graphs (If, Loop, Scan)."""
@@ -63,6 +73,14 @@ class Node:
                 "inputs); run the model eagerly, or make it a constant of the model"
             ) from e
 
+    def run_body(self, graph, values) -> list:
+        """The outputs of sub-graph `graph` (one of this node's attributes) with `values` as its inputs,
+        in the environment of the graph running the node (a body reads its values by name)."""
+        scope = dict(self.interpreter.env)
+        for info, value in zip(graph.input, values):
+            scope[info.name] = value
+        return self.interpreter.run(graph, scope)
+
     def ints(self, value, what: str) -> list:
         return [int(v) for v in numpy.ravel(self.static(value, what))]
 
@@ -94,7 +112,7 @@ class Interpreter:
                 env[tensor.name] = numpy_helper.to_array(tensor)
         for proto in graph.node:
             node = Node(proto, self.opset, self)
-            if proto.domain not in ("", "ai.onnx"):
+            if not domain_ok(proto):
                 raise node.error(
                     f"operator domain {proto.domain!r} is not supported", UnsupportedOperatorError
                 )
@@ -142,4 +160,4 @@ def dynamic(rule):
     return rule
 
 
-__all__ = ["Interpreter", "Node", "dynamic"]
+__all__ = ["PREVIEW", "Interpreter", "Node", "domain_ok", "dynamic"]

@@ -255,15 +255,11 @@ def check_model(model) -> int:
 
 def check_operators(graph, rules) -> None:
     """UnsupportedOperatorError for the first node (sub-graphs included) without a rule."""
-    from arraystack.onnx.interpreter import Node
+    from arraystack.onnx.interpreter import Node, domain_ok
 
     for proto in graph.node:
-        if proto.domain not in ("", "ai.onnx") or proto.op_type not in rules:
-            what = (
-                f"operator domain {proto.domain!r}"
-                if proto.domain not in ("", "ai.onnx")
-                else "operator"
-            )
+        if not domain_ok(proto) or proto.op_type not in rules:
+            what = f"operator domain {proto.domain!r}" if not domain_ok(proto) else "operator"
             node = Node(proto, 0, None)
             raise node.error(f"the importer has no rule for this {what}", UnsupportedOperatorError)
         for a in proto.attribute:
