@@ -17,7 +17,6 @@ import numpy
 
 from arraystack.onnx.errors import ModelError, UnsupportedOperatorError
 
-
 # operators of the "ai.onnx.preview" domain that the importer reads (their op_type names no other operator)
 PREVIEW = frozenset({"FlexAttention"})
 

@@ -10,7 +10,6 @@ from onnx import TensorProto, helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 
 import arraystack as ast
-from arraystack.onnx.errors import ModelError
 
 _TYPES = {
     "float64": TensorProto.DOUBLE,
