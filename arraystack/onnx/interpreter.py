@@ -22,6 +22,8 @@ PREVIEW = frozenset({"FlexAttention"})
 
 
 def domain_ok(proto) -> bool:
+    """Whether the importer reads NodeProto `proto`'s domain: ONNX's default one, or
+    "ai.onnx.preview" for the operators of PREVIEW."""
     return proto.domain in ("", "ai.onnx") or (
         proto.domain == "ai.onnx.preview" and proto.op_type in PREVIEW
     )
