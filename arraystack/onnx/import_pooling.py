@@ -13,8 +13,6 @@ import itertools
 
 import numpy
 
-from arraystack.onnx.errors import UnsupportedOperatorError
-
 pooling_rules: dict = {}
 
 
@@ -72,7 +70,18 @@ def _pool(kind):
             views.append(padded[index])
         stacked = xp.stack(views, axis=0)
         if kind == "max":
-            return xp.max(stacked, axis=0)
+            out = xp.max(stacked, axis=0)
+            if len(node.proto.output) < 2 or not node.proto.output[1]:
+                return out
+            spots = _window_positions(sizes, window, strides, dilations, pads, outs, node)
+            batch, channels = numpy.shape(x)[:2]
+            spots = numpy.broadcast_to(spots[:, None, None], numpy.shape(stacked))
+            best = xp.argmax(stacked, axis=0)[None]
+            picked = xp.take_along_axis(xp.asarray(spots), best, axis=0)[0]
+            planes = numpy.arange(batch * channels, dtype=numpy.int64).reshape(
+                (batch, channels) + (1,) * nd
+            )
+            return out, picked + planes * int(numpy.prod(sizes))
         total = xp.sum(stacked, axis=0)
         if kind == "lp":
             return total ** (1 / p)
@@ -95,9 +104,32 @@ def _pool(kind):
     return rule
 
 
+def _window_positions(sizes, window, strides, dilations, pads, outs, node):
+    """(window offsets, *outs) int64: the flat position in an input plane of each window element,
+    row-major (storage_order 0) or column-major (1); -1 in the padding (never a maximum there)."""
+    order = node.attr("storage_order", 0)
+    strides_of_plane = numpy.cumprod((1,) + tuple(sizes[:-1])) if order else None
+    spots = []
+    for offsets in itertools.product(*(range(k) for k in window)):
+        coords = numpy.meshgrid(
+            *[
+                numpy.arange(n) * s + o * d - lo
+                for n, s, o, d, (lo, _) in zip(outs, strides, offsets, dilations, pads)
+            ],
+            indexing="ij",
+        )
+        inside = numpy.all([(c >= 0) & (c < n) for c, n in zip(coords, sizes)], axis=0)
+        if order:
+            flat = sum(c * m for c, m in zip(coords, strides_of_plane))
+        else:
+            flat = numpy.ravel_multi_index(
+                [numpy.clip(c, 0, n - 1) for c, n in zip(coords, sizes)], sizes
+            )
+        spots.append(numpy.where(inside, flat, -1))
+    return numpy.stack(spots).astype(numpy.int64)
+
+
 def _max_pool(xp, node, x):
-    if len(node.proto.output) > 1 and node.proto.output[1]:
-        raise node.error("MaxPool's Indices output is not supported", UnsupportedOperatorError)
     return _pool("max")(xp, node, x)
 
 

@@ -60,8 +60,6 @@ EXPECTED_FAILURES = {
     "test_image_decoder_decode_tiff_rgb": "ImageDecoder decodes image files: not an array operation",
     "test_image_decoder_decode_webp_rgb": "ImageDecoder decodes image files: not an array operation",
     "test_loop16_seq_none": "onnx's test runner cannot compare a sequence holding a 0-d tensor (it takes len() of each element)",
-    "test_maxpool_with_argmax_2d_precomputed_pads": "MaxPool's Indices output is not supported",
-    "test_maxpool_with_argmax_2d_precomputed_strides": "MaxPool's Indices output is not supported",
     "test_momentum": "operator domain ai.onnx.preview.training (ONNX-ML or training operators) is not supported",
     "test_momentum_multiple": "operator domain ai.onnx.preview.training (ONNX-ML or training operators) is not supported",
     "test_mvn": "onnx's strict shape inference rejects this test's model (its expanded function body)",

@@ -141,3 +141,38 @@ def test_max_unpool_places_values_at_their_indices():
         inputs = [("x", x), ("indices", indices), *extra.items()]
         model = _model("MaxUnpool", inputs, inits=tuple(extra), kernel_shape=[2, 2], strides=[2, 2])
         _check(model, {"x": x, "indices": indices})
+
+
+@pytest.mark.parametrize(
+    "shape,attrs",
+    [
+        ((2, 3, 7, 6), {"kernel_shape": [3, 2], "strides": [2, 1], "pads": [1, 0, 1, 1]}),
+        ((2, 3, 7, 6), {"kernel_shape": [2, 2], "dilations": [2, 1], "storage_order": 1}),
+        ((1, 2, 9), {"kernel_shape": [3], "strides": [2], "ceil_mode": 1}),
+        ((1, 2, 4, 5, 3), {"kernel_shape": [2, 2, 2], "pads": [1, 0, 0, 0, 1, 1]}),
+    ],
+)
+def test_max_pool_indices_as_onnxruntime_and_back_through_max_unpool(shape, attrs):
+    from tests.arraystack.onnx.conftest import run_onnx
+
+    x = numpy.round(numpy.random.default_rng(1).normal(size=shape)).astype(numpy.float32)  # ties
+    node = helper.make_node("MaxPool", ["x"], ["y", "i"], **attrs)
+    graph = helper.make_graph(
+        [node],
+        "mp",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+        [
+            helper.make_tensor_value_info("y", TensorProto.FLOAT, [None] * len(shape)),
+            helper.make_tensor_value_info("i", TensorProto.INT64, [None] * len(shape)),
+        ],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 12)])
+    want_y, want_i = run_onnx(model, {"x": x})
+    params, fn = ast.onnx.load(model)
+    for f in (fn, ast.jit(fn)):
+        y, i = (numpy.asarray(v) for v in f(params, x))
+        numpy.testing.assert_array_equal(y, want_y)
+        assert i.dtype == numpy.int64
+        numpy.testing.assert_array_equal(i, want_i)
+    if not attrs.get("storage_order"):  # each (row-major) index names the maximum it reports
+        assert numpy.all(x.reshape(-1)[want_i.reshape(-1)] == want_y.reshape(-1))
