@@ -214,11 +214,17 @@ def _channel(xp, v, rank):
 
 
 def _batch_norm(xp, node, x, scale, bias, mean, var, *rest):
-    if node.attr("training_mode", 0):
-        raise node.error(
-            "training_mode=1 (batch statistics) is not supported", UnsupportedOperatorError
-        )
     rank = numpy.ndim(x)
+    if node.attr("training_mode", 0):  # the batch's statistics, and the running ones updated
+        axes = (0, *range(2, rank))
+        batch_mean, batch_var = xp.mean(x, axis=axes), xp.var(x, axis=axes)
+        momentum = _same(xp, x, node.attr("momentum", 0.9))
+        running_mean = mean * momentum + batch_mean * (1 - momentum)
+        running_var = var * momentum + batch_var * (1 - momentum)
+        eps = _same(xp, x, node.attr("epsilon", 1e-5))
+        inv = _channel(xp, scale, rank) / xp.sqrt(_channel(xp, batch_var, rank) + eps)
+        y = (x - _channel(xp, batch_mean, rank)) * inv + _channel(xp, bias, rank)
+        return y, running_mean.astype(x.dtype), running_var.astype(x.dtype)
     eps = _same(xp, x, node.attr("epsilon", 1e-5))
     inv = _channel(xp, scale, rank) / xp.sqrt(_channel(xp, var, rank) + eps)
     return (x - _channel(xp, mean, rank)) * inv + _channel(xp, bias, rank)

@@ -17,16 +17,17 @@ import numpy
 
 from arraystack.onnx.errors import ModelError, UnsupportedOperatorError
 
-# operators of the "ai.onnx.preview" domain that the importer reads (their op_type names no other operator)
-PREVIEW = frozenset({"FlexAttention"})
+# operators of ONNX's preview domains that the importer reads (their op_types name no other operator)
+PREVIEW = {
+    "ai.onnx.preview": frozenset({"FlexAttention"}),
+    "ai.onnx.preview.training": frozenset({"Adagrad", "Momentum", "Adam"}),
+}
 
 
 def domain_ok(proto) -> bool:
-    """Whether the importer reads NodeProto `proto`'s domain: ONNX's default one, or
-    "ai.onnx.preview" for the operators of PREVIEW."""
-    return proto.domain in ("", "ai.onnx") or (
-        proto.domain == "ai.onnx.preview" and proto.op_type in PREVIEW
-    )
+    """Whether the importer reads NodeProto `proto`'s domain: ONNX's default one, or a preview domain
+    for the operators PREVIEW lists."""
+    return proto.domain in ("", "ai.onnx") or proto.op_type in PREVIEW.get(proto.domain, ())
 
 
 class Node:

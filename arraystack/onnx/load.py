@@ -37,10 +37,12 @@ def import_rules() -> dict:
     from arraystack.onnx.import_signal import signal_rules
     from arraystack.onnx.import_state_space import state_space_rules
     from arraystack.onnx.import_tensor import tensor_rules
+    from arraystack.onnx.import_training import training_rules
 
     return {
         **math_rules,
         **tensor_rules,
+        **training_rules,
         **nn_rules,
         **pooling_rules,
         **quant_rules,
@@ -236,7 +238,9 @@ def check_model(model) -> int:
         if entry.domain in ("", "ai.onnx"):
             opset = entry.version
     if opset is None:
-        raise ModelError("the model imports no version of the default ONNX operator set")
+        if any(node.domain in ("", "ai.onnx") for node in model.graph.node):
+            raise ModelError("the model imports no version of the default ONNX operator set")
+        opset = OPSET  # a model of other domains' operators only (the optimizers')
     if opset > OPSET:
         raise ModelError(
             f"the model needs ONNX opset {opset}; arraystack.onnx reads opsets {MIN_IMPORT_OPSET} to {OPSET}"

@@ -5,10 +5,6 @@ arraystack.onnx.backend and marks these xfail(strict=True): one that starts pass
 """
 
 EXPECTED_FAILURES = {
-    "test_adagrad": "operator domain ai.onnx.preview.training (ONNX-ML or training operators) is not supported",
-    "test_adagrad_multiple": "operator domain ai.onnx.preview.training (ONNX-ML or training operators) is not supported",
-    "test_adam": "operator domain ai.onnx.preview.training (ONNX-ML or training operators) is not supported",
-    "test_adam_multiple": "operator domain ai.onnx.preview.training (ONNX-ML or training operators) is not supported",
     "test_ai_onnx_ml_array_feature_extractor": "operator domain ai.onnx.ml (ONNX-ML or training operators) is not supported",
     "test_ai_onnx_ml_binarizer": "operator domain ai.onnx.ml (ONNX-ML or training operators) is not supported",
     "test_ai_onnx_ml_label_encoder_string_int": "operator domain ai.onnx.ml (ONNX-ML or training operators) is not supported",
@@ -19,8 +15,6 @@ EXPECTED_FAILURES = {
     "test_ai_onnx_ml_tree_ensemble_single_tree": "operator domain ai.onnx.ml (ONNX-ML or training operators) is not supported",
     "test_basic_deform_conv_with_padding": "no import rule for DeformConv",
     "test_basic_deform_conv_without_padding": "no import rule for DeformConv",
-    "test_batchnorm_epsilon_training_mode": "BatchNormalization in training mode (batch statistics) is not supported",
-    "test_batchnorm_example_training_mode": "BatchNormalization in training mode (batch statistics) is not supported",
     "test_bernoulli": "random operators draw from a generator ONNX does not specify",
     "test_bernoulli_double": "random operators draw from a generator ONNX does not specify",
     "test_bernoulli_double_expanded": "random operators draw from a generator ONNX does not specify",
@@ -60,10 +54,7 @@ EXPECTED_FAILURES = {
     "test_image_decoder_decode_tiff_rgb": "ImageDecoder decodes image files: not an array operation",
     "test_image_decoder_decode_webp_rgb": "ImageDecoder decodes image files: not an array operation",
     "test_loop16_seq_none": "onnx's test runner cannot compare a sequence holding a 0-d tensor (it takes len() of each element)",
-    "test_momentum": "operator domain ai.onnx.preview.training (ONNX-ML or training operators) is not supported",
-    "test_momentum_multiple": "operator domain ai.onnx.preview.training (ONNX-ML or training operators) is not supported",
     "test_mvn": "onnx's strict shape inference rejects this test's model (its expanded function body)",
-    "test_nesterov_momentum": "operator domain ai.onnx.preview.training (ONNX-ML or training operators) is not supported",
     "test_quantizelinear_e5m2": "float8_e5m2 is not an arraystack dtype (ml_dtypes' other narrow types are host dtypes)",
     "test_regex_full_match_basic": "string and text operators are not supported",
     "test_regex_full_match_email_domain": "string and text operators are not supported",
