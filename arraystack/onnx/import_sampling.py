@@ -214,6 +214,62 @@ def _roi_align(xp, node, x, rois, batch_indices):
     return xp.stack(outs)
 
 
+def _deform_conv(xp, node, x, w, offset, bias=None, mask=None):
+    """DeformConv: each kernel tap reads X at its regular position plus a learned offset (bilinear, zero
+    outside the image, as GridSample with align_corners), scaled by the mask, then a grouped convolution.
+    Offsets are data (gathers), so the rule runs under jit and differentiates in X, W, offset and mask."""
+    import arraystack
+
+    xp = arraystack
+    n, c, *sizes = numpy.shape(x)
+    oc, cg, *window = numpy.shape(w)
+    out_sizes = list(numpy.shape(offset)[2:])
+    r, taps = len(sizes), math.prod(window)
+    group, og = node.attr("group", 1), node.attr("offset_group", 1)
+    if c != cg * group or oc % group or c % og:
+        raise node.error(
+            f"X of {c} channels, W of shape {numpy.shape(w)}, group {group} and offset_group {og} "
+            "do not fit together"
+        )
+    if numpy.shape(offset)[1] != og * taps * r:
+        raise node.error(f"offset has {numpy.shape(offset)[1]} channels, not {og * taps * r}")
+    strides = node.attr("strides", [1] * r)
+    dilations = node.attr("dilations", [1] * r)
+    pads = node.attr("pads", [0] * 2 * r)
+    offset = xp.reshape(offset, (n, og, *window, r, *out_sizes))
+    grids = numpy.meshgrid(
+        *[numpy.arange(k) for k in window], *[numpy.arange(o) for o in out_sizes], indexing="ij"
+    )
+    per_axis = []
+    for a in range(r):
+        base = grids[r + a] * strides[a] - pads[a] + grids[a] * dilations[a]  # (*window, *out)
+        coord = xp.astype(base, x.dtype) + offset[(slice(None), slice(None), *[slice(None)] * r, a)]
+        per_axis.append(_taps(xp, coord, "linear", sizes[a], "zeros", None))
+    channels_last = xp.moveaxis(xp.reshape(x, (n, og, c // og, *sizes)), 2, -1)
+    lead = (n, 1) + (1,) * (2 * r)
+    batch = xp.reshape(xp.arange(n), lead)
+    groups = xp.reshape(xp.arange(og), (1, og) + (1,) * (2 * r))
+    sampled = None
+    for combo in itertools.product(*per_axis):
+        weight = None
+        for _, t, inside in combo:
+            factor = t * xp.astype(inside, x.dtype)
+            weight = factor if weight is None else weight * factor
+        term = channels_last[(batch, groups, *(index for index, _, _ in combo))] * weight[..., None]
+        sampled = term if sampled is None else sampled + term  # (N, og, *window, *out, C/og)
+    if mask is not None:
+        sampled = sampled * xp.reshape(mask, (n, og, *window, *out_sizes))[..., None]
+    sampled = xp.moveaxis(sampled, -1, 2)  # (N, og, C/og, *window, *out)
+    sampled = xp.reshape(sampled, (n, group, c // group, taps, math.prod(out_sizes)))
+    kernels = xp.reshape(w, (group, oc // group, cg, taps))
+    out = xp.einsum("ngckp,gock->ngop", sampled, kernels)
+    out = xp.reshape(out, (n, oc, *out_sizes))
+    if bias is not None:
+        out = out + xp.reshape(bias, (1, oc) + (1,) * r)
+    return xp.astype(out, x.dtype)
+
+
+sampling_rules["DeformConv"] = _deform_conv
 sampling_rules["GridSample"] = _grid_sample
 sampling_rules["RoiAlign"] = _roi_align
 sampling_rules["AffineGrid"] = _affine_grid

@@ -99,3 +99,58 @@ def test_roi_align_as_the_reference_and_its_gradient(mode, transform, check_grad
     for f in (fn, ast.jit(fn)):  # the rois are constants of the model
         numpy.testing.assert_allclose(numpy.asarray(f(params, X)[0]), want, rtol=1e-12, atol=1e-12)
     check_grads(lambda x: fn(params, x)[0], (X,), modes=("rev",))
+
+
+_RANKS = {"x": [None] * 4, "w": [None] * 4, "offset": [None] * 4, "b": [None], "mask": [None] * 4}
+
+
+def _deform_model(group, offset_group, with_mask, with_bias, **attrs):
+    names = ["x", "w", "offset", "b" if with_bias else "", "mask" if with_mask else ""]
+    node = helper.make_node(
+        "DeformConv", names, ["y"], group=group, offset_group=offset_group, **attrs
+    )
+    graph = helper.make_graph(
+        [node],
+        "deform",
+        [helper.make_tensor_value_info(n, TensorProto.DOUBLE, _RANKS[n]) for n in names if n],
+        [helper.make_tensor_value_info("y", TensorProto.DOUBLE, [None] * 4)],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 22)]), names
+
+
+def _deform_inputs(group, offset_group, out_hw, k=(2, 3)):
+    rng = numpy.random.default_rng(3)
+    taps = k[0] * k[1]
+    return {
+        "x": rng.normal(size=(2, 4, 5, 6)),
+        "w": rng.normal(size=(6, 4 // group, *k)),
+        "offset": rng.uniform(-2.3, 2.3, size=(2, offset_group * taps * 2, *out_hw)),
+        "b": rng.normal(size=6),
+        "mask": rng.uniform(0, 1, size=(2, offset_group * taps, *out_hw)),
+    }
+
+
+@pytest.mark.parametrize(
+    "group,offset_group,attrs,out_hw",
+    [
+        (1, 1, {}, (4, 4)),
+        (2, 2, {"pads": [1, 0, 1, 2], "strides": [2, 1]}, (3, 6)),
+        (2, 4, {"dilations": [2, 1]}, (3, 4)),
+    ],
+)
+def test_deform_conv_as_the_reference(group, offset_group, attrs, out_hw):
+    model, names = _deform_model(group, offset_group, True, True, kernel_shape=[2, 3], **attrs)
+    feeds = {n: v for n, v in _deform_inputs(group, offset_group, out_hw).items() if n in names}
+    want = ReferenceEvaluator(model).run(None, feeds)[0]
+    params, fn = ast.onnx.load(model)
+    for f in (fn, ast.jit(fn)):  # the reference samples through GridSample's float32 positions
+        numpy.testing.assert_allclose(
+            numpy.asarray(f(params, *feeds.values())[0]), want, rtol=1e-5, atol=1e-5
+        )
+
+
+def test_deform_conv_gradients(check_grads):
+    model, names = _deform_model(2, 2, True, False, kernel_shape=[2, 3])
+    feeds = {n: v for n, v in _deform_inputs(2, 2, (4, 4)).items() if n in names}
+    params, fn = ast.onnx.load(model)
+    check_grads(lambda *a: ast.sum(fn(params, *a)[0] ** 2), list(feeds.values()), modes=("rev",))
