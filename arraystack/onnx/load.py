@@ -36,6 +36,7 @@ def import_rules() -> dict:
     from arraystack.onnx.import_sequence import sequence_rules
     from arraystack.onnx.import_signal import signal_rules
     from arraystack.onnx.import_state_space import state_space_rules
+    from arraystack.onnx.import_strings import string_rules
     from arraystack.onnx.import_tensor import tensor_rules
     from arraystack.onnx.import_training import training_rules
 
@@ -57,6 +58,7 @@ def import_rules() -> dict:
         **sequence_rules,
         **signal_rules,
         **state_space_rules,
+        **string_rules,
         **control_rules,
     }
 
