@@ -212,12 +212,74 @@ control_rules["iota_2x32_shape"] = _iota_2x32_shape
 
 
 def _custom_linear_solve(site, *operands, const_lengths, jaxprs, **params):
-    """The primal value: the `solve` jaxpr applied to the right-hand side."""
-    counts = [const_lengths.matvec, const_lengths.vecmat, const_lengths.solve]
-    start = sum(counts[:2])
-    solve_consts = list(operands[start : start + counts[2]])
-    b = list(operands[sum(counts) + const_lengths.transpose_solve :])
-    return site.run(jaxprs.solve, solve_consts + b, " solve")
+    """x = solve(b) with lax's derivatives of a linear solve, not those of the `solve` jaxpr (which may
+    stop gradients, as jnp.linalg.solve's LU factors do, or iterate, as cg does): the tangent of x is
+    solve(b' - matvec'(x)), matvec differentiated in its constants; the solve's cotangent map is the
+    `transpose_solve` jaxpr (the solve itself when lax was told the operator is symmetric)."""
+    import arraystack
+    from arraystack._core.array import raw, wrap
+
+    names = ["matvec", "vecmat", "solve", "transpose_solve"]
+    groups, start = {}, 0
+    for name in names:
+        count = getattr(const_lengths, name)
+        groups[name] = list(operands[start : start + count])
+        start += count
+    b = list(operands[start:])
+    transpose_jaxpr = jaxprs.transpose_solve
+    if transpose_jaxpr is None and params.get("symmetric"):
+        transpose_jaxpr, groups["transpose_solve"] = jaxprs.solve, groups["solve"]
+
+    def run(jaxpr, consts, args, label):
+        values = [raw(c) for c in list(consts) + list(args)]
+        return [wrap(v) for v in site.run(jaxpr, values, label)]
+
+    # every traced value is an argument of the custom functions (their rules run below the trace)
+    @arraystack.custom_vjp
+    def linear_solve(solve_consts, transpose_consts, rhs):
+        return run(jaxprs.solve, solve_consts, rhs, " solve")
+
+    def linear_solve_fwd(solve_consts, transpose_consts, rhs):
+        return linear_solve(solve_consts, transpose_consts, rhs), transpose_consts
+
+    def linear_solve_bwd(transpose_consts, ct):
+        if transpose_jaxpr is None:
+            raise site.error("reverse mode needs the solve's transpose (transpose_solve)")
+        back = run(transpose_jaxpr, transpose_consts, ct, " transpose_solve")
+        return None, None, back
+
+    linear_solve.defvjp(linear_solve_fwd, linear_solve_bwd)
+    floats = [k for k, c in enumerate(groups["matvec"]) if numpy.dtype(c.dtype).kind in "fc"]
+
+    @arraystack.custom_jvp
+    def solved(matvec_consts, solve_consts, transpose_consts, rhs):
+        return linear_solve(solve_consts, transpose_consts, rhs)
+
+    @solved.defjvp
+    def solved_jvp(primals, tangents):
+        consts, solve_consts, transpose_consts, rhs = primals
+        d_consts, d_rhs = tangents[0], tangents[3]
+        x = solved(consts, solve_consts, transpose_consts, rhs)
+        moved = [0] * len(x)
+        if floats:
+
+            def matvec(*chosen):
+                given = list(consts)
+                for k, c in zip(floats, chosen):
+                    given[k] = c
+                return run(jaxprs.matvec, given, x, " matvec")
+
+            chosen = tuple(consts[k] for k in floats)
+            _, moved = arraystack.jvp(matvec, chosen, tuple(d_consts[k] for k in floats))
+        rhs_dot = [db - m for db, m in zip(d_rhs, moved)]
+        return x, linear_solve(solve_consts, transpose_consts, rhs_dot)
+
+    out = solved(
+        *([wrap(v) for v in groups[name]] for name in ("matvec", "solve")),
+        [wrap(v) for v in groups["transpose_solve"]],
+        [wrap(v) for v in b],
+    )
+    return [raw(v) for v in out]
 
 
 control_rules["custom_linear_solve"] = _custom_linear_solve
