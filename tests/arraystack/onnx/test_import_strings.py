@@ -113,3 +113,69 @@ def test_a_string_model_says_it_runs_eagerly_under_jit():
     words = numpy.array(["a", "b", "c"], object)
     with pytest.raises(TypeError, match="host dtype|object|string"):
         ast.jit(fn)(params, words, words)
+
+
+def _tfidf_model(mode, pool, counts, indexes, shape, weights=None, **attrs):
+    strings = isinstance(pool[0], str)
+    node = helper.make_node(
+        "TfIdfVectorizer",
+        ["x"],
+        ["y"],
+        mode=mode,
+        ngram_counts=counts,
+        ngram_indexes=indexes,
+        **({"pool_strings": pool} if strings else {"pool_int64s": pool}),
+        **({"weights": weights} if weights else {}),
+        **attrs,
+    )
+    graph = helper.make_graph(
+        [node],
+        "tfidf",
+        [
+            helper.make_tensor_value_info(
+                "x", TensorProto.STRING if strings else TensorProto.INT64, shape
+            )
+        ],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None] * len(shape))],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)])
+
+
+@pytest.mark.parametrize("mode", ["TF", "IDF", "TFIDF"])
+@pytest.mark.parametrize("grams,skips", [((1, 1), 0), ((1, 2), 2), ((2, 3), 1)])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_tf_idf_vectorizer_of_integer_tokens_as_the_reference(mode, grams, skips, weighted):
+    pool = [2, 3, 5, 4, 5, 6, 7, 8, 6, 7, 2, 3, 5]  # 1-grams 2 3 5 4; 2-grams 56 78 67; 3-gram 235
+    counts, indexes = [0, 4, 10], [0, 1, 2, 3, 4, 5, 6, 7]
+    weights = [0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0] if weighted else None
+    attrs = {"min_gram_length": grams[0], "max_gram_length": grams[1], "max_skip_count": skips}
+    x = numpy.random.default_rng(0).integers(2, 9, size=(3, 9)).astype(numpy.int64)
+    model = _tfidf_model(mode, pool, counts, indexes, x.shape, weights, **attrs)
+    if weighted or mode == "TF":
+        want = ReferenceEvaluator(model).run(None, {"x": x})[0]
+    else:  # the reference fails without weights; the specification: IDF marks presence, TFIDF = TF
+        tf = _tfidf_model("TF", pool, counts, indexes, x.shape, None, **attrs)
+        counted = ReferenceEvaluator(tf).run(None, {"x": x})[0]
+        want = (counted > 0).astype(numpy.float32) if mode == "IDF" else counted
+    params, fn = ast.onnx.load(model)
+    for f in (fn, ast.jit(fn)):
+        got = numpy.asarray(f(params, x)[0])
+        assert got.dtype == numpy.float32
+        numpy.testing.assert_array_equal(got, want)
+
+
+def test_tf_idf_vectorizer_of_strings_runs_eagerly():
+    pool = ["a", "b", "c", "a", "b", "b", "c"]
+    model = _tfidf_model(
+        "TF",
+        pool,
+        [0, 3],
+        [2, 0, 1, 3, 4],
+        [6],
+        min_gram_length=1,
+        max_gram_length=2,
+        max_skip_count=1,
+    )
+    x = numpy.array(["a", "b", "x", "b", "c", "a"], object)
+    want = ReferenceEvaluator(model).run(None, {"x": x})[0]
+    numpy.testing.assert_array_equal(_run(model, x)[0], want)
