@@ -17,16 +17,17 @@ import numpy
 
 from arraystack.onnx.errors import ModelError, UnsupportedOperatorError
 
-# operators of ONNX's preview domains that the importer reads (their op_types name no other operator)
+# operators of ONNX's other domains that the importer reads (their op_types name no other operator)
 PREVIEW = {
     "ai.onnx.preview": frozenset({"FlexAttention"}),
     "ai.onnx.preview.training": frozenset({"Adagrad", "Momentum", "Adam"}),
+    "ai.onnx.ml": frozenset({"Binarizer", "ArrayFeatureExtractor", "LabelEncoder", "TreeEnsemble"}),
 }
 
 
 def domain_ok(proto) -> bool:
-    """Whether the importer reads NodeProto `proto`'s domain: ONNX's default one, or a preview domain
-    for the operators PREVIEW lists."""
+    """Whether the importer reads NodeProto `proto`'s domain: ONNX's default one, or another domain for
+    the operators PREVIEW lists."""
     return proto.domain in ("", "ai.onnx") or proto.op_type in PREVIEW.get(proto.domain, ())
 
 

@@ -25,6 +25,7 @@ def import_rules() -> dict:
     from arraystack.onnx.import_conv_transpose import conv_transpose_rules
     from arraystack.onnx.import_loss import loss_rules
     from arraystack.onnx.import_math import math_rules
+    from arraystack.onnx.import_ml import ml_rules
     from arraystack.onnx.import_nn import nn_rules
     from arraystack.onnx.import_pooling import pooling_rules
     from arraystack.onnx.import_quant import quant_rules
@@ -42,6 +43,7 @@ def import_rules() -> dict:
 
     return {
         **math_rules,
+        **ml_rules,
         **tensor_rules,
         **training_rules,
         **nn_rules,

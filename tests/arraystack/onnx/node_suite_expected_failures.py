@@ -5,14 +5,6 @@ arraystack.onnx.backend and marks these xfail(strict=True): one that starts pass
 """
 
 EXPECTED_FAILURES = {
-    "test_ai_onnx_ml_array_feature_extractor": "operator domain ai.onnx.ml (ONNX-ML or training operators) is not supported",
-    "test_ai_onnx_ml_binarizer": "operator domain ai.onnx.ml (ONNX-ML or training operators) is not supported",
-    "test_ai_onnx_ml_label_encoder_string_int": "operator domain ai.onnx.ml (ONNX-ML or training operators) is not supported",
-    "test_ai_onnx_ml_label_encoder_string_int_no_default": "operator domain ai.onnx.ml (ONNX-ML or training operators) is not supported",
-    "test_ai_onnx_ml_label_encoder_tensor_mapping": "operator domain ai.onnx.ml (ONNX-ML or training operators) is not supported",
-    "test_ai_onnx_ml_label_encoder_tensor_value_only_mapping": "operator domain ai.onnx.ml (ONNX-ML or training operators) is not supported",
-    "test_ai_onnx_ml_tree_ensemble_set_membership": "operator domain ai.onnx.ml (ONNX-ML or training operators) is not supported",
-    "test_ai_onnx_ml_tree_ensemble_single_tree": "operator domain ai.onnx.ml (ONNX-ML or training operators) is not supported",
     "test_bernoulli": "random operators draw from a generator ONNX does not specify",
     "test_bernoulli_double": "random operators draw from a generator ONNX does not specify",
     "test_bernoulli_double_expanded": "random operators draw from a generator ONNX does not specify",

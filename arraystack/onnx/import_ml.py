@@ -1,0 +1,85 @@
+"""Import rules of operators of the ONNX-ML domain "ai.onnx.ml" (convention: interpreter.py): Binarizer,
+ArrayFeatureExtractor, LabelEncoder and TreeEnsemble (opset 5's single tree operator).
+
+TreeEnsemble walks every tree of the ensemble at once, one level per step, for as many steps as the
+deepest tree has levels (known from the attributes): each step gathers the feature each sample's node
+tests, compares it by the node's mode (a NaN goes the way `nodes_missing_value_tracks_true` says) and
+moves to the chosen child; the leaves' weights are then summed, averaged or reduced per target. It is
+gathers and selects, so it runs under jit. LabelEncoder of numbers is a search in the sorted keys (also
+under jit); of strings it runs eagerly (a host dtype).
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from arraystack.onnx.import_trees import tree_ensemble
+
+ml_rules: dict = {}
+
+
+def _binarizer(xp, node, x):
+    threshold = node.attr("threshold", 0.0)
+    return xp.where(x > xp.asarray(threshold, dtype=x.dtype), 1, 0).astype(x.dtype)
+
+
+def _array_feature_extractor(xp, node, x, indices):
+    index = node.ints(indices, "indices")
+    if numpy.ndim(x) == 1:
+        return xp.reshape(xp.take(x, numpy.asarray(index), axis=0), (1, len(index)))
+    return xp.take(x, numpy.asarray(index), axis=-1)
+
+
+def _label_table(node):
+    """(keys, values, default) as NumPy arrays from LabelEncoder's attributes (opset 2's lists or
+    opset 4's tensors)."""
+    keys = next(
+        (node.attr(k) for k in ("keys_tensor", "keys_floats", "keys_int64s", "keys_strings")
+         if node.attr(k) is not None),
+        None,
+    )  # fmt: skip
+    for name, kind in (("tensor", None), ("floats", numpy.float32), ("int64s", numpy.int64),
+                       ("strings", object)):  # fmt: skip
+        values = node.attr(f"values_{name}")
+        if values is None:
+            continue
+        values = numpy.asarray(values, kind)
+        if name == "tensor":
+            default = node.attr("default_tensor")
+            if default is None:
+                default = {"O": "_Unused", "U": "_Unused", "f": -0.0}.get(values.dtype.kind, -1)
+        else:
+            default = node.attr(f"default_{name[:-1]}")
+            if default is None:
+                default = {"floats": -0.0, "int64s": -1, "strings": "_Unused"}[name]
+        return numpy.asarray(keys), values, numpy.asarray(default, values.dtype).reshape(())
+    raise node.error("has no values_* attribute")
+
+
+def _label_encoder(xp, node, x):
+    keys, values, default = _label_table(node)
+    if values.dtype.kind in "OUS":
+        values = values.astype(object)
+    if keys.dtype.kind in "OUS" or values.dtype == object or numpy.dtype(x.dtype).kind in "OUST":
+        table = dict(zip(keys.tolist(), values.tolist()))  # strings: NumPy, eagerly
+        flat = [table.get(k, default.item()) for k in numpy.asarray(x).reshape(-1).tolist()]
+        return numpy.asarray(flat, values.dtype).reshape(numpy.shape(x))
+    keys = keys.astype(numpy.dtype(x.dtype))
+    order = numpy.argsort(keys, kind="stable")
+    keys, values = keys[order], values[order]
+    where = xp.clip(xp.searchsorted(xp.asarray(keys), x), 0, max(len(keys) - 1, 0))
+    found = xp.asarray(keys)[where]
+    hit = (found == x) | (xp.isnan(found) & xp.isnan(x)) if keys.dtype.kind == "f" else found == x
+    return xp.where(hit, xp.asarray(values)[where], xp.asarray(default))
+
+
+ml_rules.update(
+    {
+        "Binarizer": _binarizer,
+        "ArrayFeatureExtractor": _array_feature_extractor,
+        "LabelEncoder": _label_encoder,
+        "TreeEnsemble": tree_ensemble,
+    }
+)
+
+__all__ = ["ml_rules"]

@@ -1,0 +1,139 @@
+"""ONNX-ML's TreeEnsemble (ai.onnx.ml opset 5) as an import rule (convention: interpreter.py): every tree
+walked at once, one level per step (see import_ml.py), then the leaves aggregated per target and the
+post transform applied. Node modes: 0 <=, 1 <, 2 >=, 3 >, 4 ==, 5 !=, 6 membership in a set.
+"""
+
+from __future__ import annotations
+
+import numpy
+
+_NONE, _SOFTMAX, _LOGISTIC, _SOFTMAX_ZERO, _PROBIT = range(5)
+
+
+def _flat(node, name, dtype=None):
+    value = node.attr(name)
+    return None if value is None else numpy.asarray(value, dtype).reshape(-1)
+
+
+def _depth(start, leaf, true_ids, false_ids, true_leaf, false_leaf):
+    """The number of decisions from node `start` to its deepest leaf."""
+    if leaf:
+        return 0
+    return 1 + max(
+        _depth(true_ids[start], true_leaf[start], true_ids, false_ids, true_leaf, false_leaf),
+        _depth(false_ids[start], false_leaf[start], true_ids, false_ids, true_leaf, false_leaf),
+    )
+
+
+def _members(node, modes):
+    """(nodes, width) table of each membership node's set, NaN-padded (other rows all NaN)."""
+    values = _flat(node, "membership_values", numpy.float64)
+    sets, current = [], []
+    for v in values if values is not None else []:
+        if numpy.isnan(v):
+            sets.append(current)
+            current = []
+        else:
+            current.append(v)
+    if current:
+        sets.append(current)
+    member_nodes = numpy.flatnonzero(modes == 6)
+    if len(sets) != len(member_nodes):
+        raise node.error(f"{len(member_nodes)} membership nodes, {len(sets)} sets of members")
+    table = numpy.full((len(modes), max([len(s) for s in sets] + [1])), numpy.nan)
+    for k, s in zip(member_nodes, sets):
+        table[k, : len(s)] = s
+    return table
+
+
+def tree_ensemble(xp, node, x):
+    """TreeEnsemble: the aggregated, post-transformed leaf weights (N, n_targets) of x (N, features)."""
+    import arraystack as ast
+
+    xp = ast
+    dtype = numpy.dtype(x.dtype)
+    modes = _flat(node, "nodes_modes", numpy.int64)
+    splits = _flat(node, "nodes_splits", dtype)
+    features = _flat(node, "nodes_featureids", numpy.int64)
+    true_ids, false_ids = (
+        _flat(node, "nodes_truenodeids", numpy.int64),
+        _flat(node, "nodes_falsenodeids", numpy.int64),
+    )
+    true_leaf, false_leaf = (
+        _flat(node, "nodes_trueleafs", bool),
+        _flat(node, "nodes_falseleafs", bool),
+    )
+    missing = _flat(node, "nodes_missing_value_tracks_true", bool)
+    missing = numpy.zeros(len(modes), bool) if missing is None else missing
+    weights = _flat(node, "leaf_weights", dtype)
+    targets = _flat(node, "leaf_targetids", numpy.int64)
+    roots = _flat(node, "tree_roots", numpy.int64)
+    n_targets = int(node.attr("n_targets"))
+    if splits is None:
+        splits = numpy.zeros(len(modes), dtype)
+    table = _members(node, modes).astype(dtype)
+    # a tree that is one leaf: a root whose branches are the same leaf
+    single = true_leaf[roots] & false_leaf[roots] & (true_ids[roots] == false_ids[roots])
+    index = numpy.where(single, true_ids[roots], roots)
+    depth = max(
+        (0 if s else _depth(r, False, true_ids, false_ids, true_leaf, false_leaf))
+        for r, s in zip(roots, single)
+    )
+    batch = numpy.shape(x)[0]
+    at = xp.broadcast_to(xp.asarray(index), (batch, len(roots)))  # (N, trees)
+    done = xp.broadcast_to(xp.asarray(single), (batch, len(roots)))
+    for _ in range(depth):
+        node_at = xp.where(done, 0, at)  # a leaf's index is no node's: read node 0, keep the leaf
+        value = xp.take_along_axis(x, xp.asarray(features)[node_at], axis=1)
+        split = xp.asarray(splits)[node_at]
+        mode = xp.asarray(modes)[node_at]
+        tests = [value <= split, value < split, value >= split, value > split]
+        tests += [value == split, value != split]
+        tests.append(xp.any(value[..., None] == xp.asarray(table)[node_at], axis=-1))
+        go = tests[6]
+        for k in range(5, -1, -1):
+            go = xp.where(mode == k, tests[k], go)
+        go = go | (xp.isnan(value) & xp.asarray(missing)[node_at])
+        following = xp.where(go, xp.asarray(true_ids)[node_at], xp.asarray(false_ids)[node_at])
+        reached = xp.where(go, xp.asarray(true_leaf)[node_at], xp.asarray(false_leaf)[node_at])
+        at = xp.where(done, at, following)
+        done = done | reached
+    w = xp.asarray(weights)[at]  # (N, trees)
+    hot = xp.asarray(targets)[at][..., None] == xp.arange(n_targets)  # (N, trees, targets)
+    aggregate = node.attr("aggregate_function", 1)
+    if aggregate in (0, 1):
+        out = xp.sum(xp.where(hot, w[..., None], xp.zeros((), dtype)), axis=1)
+        if aggregate == 0:
+            out = out / xp.asarray(len(roots), dtype=dtype)
+    elif aggregate in (2, 3):
+        info = numpy.finfo(dtype)
+        fill = info.max if aggregate == 2 else info.min
+        spread = xp.where(hot, w[..., None], xp.asarray(fill, dtype=dtype))
+        out = xp.min(spread, axis=1) if aggregate == 2 else xp.max(spread, axis=1)
+    else:
+        raise node.error(f"aggregate_function {aggregate} is not one of 0 to 3")
+    return _post_transform(xp, node, out)
+
+
+def _post_transform(xp, node, out):
+    transform = node.attr("post_transform", _NONE)
+    if transform == _NONE:
+        return out
+    if transform == _LOGISTIC:
+        return 1 / (1 + xp.exp(-out))
+    if transform in (_SOFTMAX, _SOFTMAX_ZERO):
+        e = xp.exp(out - xp.max(out, axis=-1, keepdims=True))
+        if transform == _SOFTMAX_ZERO:  # zeros stay zero
+            e = xp.where(out == 0, 0, e)
+        total = xp.sum(e, axis=-1, keepdims=True)
+        return e / xp.where(total == 0, 1, total)
+    if transform == _PROBIT:
+        from arraystack.onnx.errors import UnsupportedOperatorError
+
+        raise node.error(
+            "post_transform PROBIT (the inverse of erf) is not supported", UnsupportedOperatorError
+        )
+    raise node.error(f"post_transform {transform} is not one of 0 to 4")
+
+
+__all__ = ["tree_ensemble"]

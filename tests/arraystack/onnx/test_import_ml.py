@@ -1,0 +1,152 @@
+"""ONNX-ML operators (arraystack/onnx/import_ml.py, import_trees.py) beyond ONNX's node tests: random tree
+ensembles with every node mode, set membership, NaN routing, several targets and every aggregation, and
+LabelEncoder of numbers (NaN keys included) and strings, eagerly and under jit, against onnx's
+ReferenceEvaluator."""
+
+from __future__ import annotations
+
+import numpy
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+from onnx.reference import ReferenceEvaluator
+
+import arraystack as ast
+
+ML = [helper.make_opsetid("", 21), helper.make_opsetid("ai.onnx.ml", 5)]
+
+
+def _random_forest(rng, trees, depth, features, targets):
+    """TreeEnsemble attributes of `trees` random trees up to `depth` levels deep."""
+    nodes = {
+        k: [] for k in ("modes", "splits", "features", "true", "false", "tleaf", "fleaf", "miss")
+    }
+    leaves_w, leaves_t, members, roots = [], [], [], []
+
+    def leaf():
+        leaves_w.append(float(rng.normal()))
+        leaves_t.append(int(rng.integers(targets)))
+        return len(leaves_w) - 1
+
+    def grow(level):
+        k = len(nodes["modes"])
+        mode = int(rng.integers(7))
+        for column in nodes.values():
+            column.append(0)
+        nodes["modes"][k] = mode
+        nodes["features"][k] = int(rng.integers(features))
+        nodes["splits"][k] = float(numpy.round(rng.normal(), 1)) if mode != 6 else 0.0
+        nodes["miss"][k] = int(rng.integers(2))
+        if mode == 6:  # no member 0.0: onnx's reference ends a set at any falsy value
+            members.extend([float(v) for v in rng.choice([-1.0, 0.5, 1.0, 2.0], 2)] + [numpy.nan])
+        for side, flag in (("true", "tleaf"), ("false", "fleaf")):
+            if level + 1 >= depth or rng.random() < 0.3:
+                nodes[side][k], nodes[flag][k] = leaf(), 1
+            else:
+                nodes[side][k], nodes[flag][k] = grow(level + 1), 0
+        return k
+
+    for _ in range(trees):
+        roots.append(grow(0))
+    tensor = numpy_helper.from_array
+    return {
+        "nodes_modes": tensor(numpy.array(nodes["modes"], numpy.uint8), "m"),
+        "nodes_splits": tensor(numpy.array(nodes["splits"], numpy.float32), "s"),
+        "nodes_featureids": nodes["features"],
+        "nodes_truenodeids": nodes["true"],
+        "nodes_falsenodeids": nodes["false"],
+        "nodes_trueleafs": nodes["tleaf"],
+        "nodes_falseleafs": nodes["fleaf"],
+        "nodes_missing_value_tracks_true": nodes["miss"],
+        "leaf_weights": tensor(numpy.array(leaves_w, numpy.float32), "w"),
+        "leaf_targetids": leaves_t,
+        "tree_roots": roots,
+        "membership_values": tensor(numpy.array(members, numpy.float32), "mv"),
+        "n_targets": targets,
+    }
+
+
+@pytest.mark.parametrize("aggregate", [0, 1, 2, 3])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_random_tree_ensembles_as_the_reference(aggregate, seed):
+    rng = numpy.random.default_rng(seed)
+    attrs = _random_forest(rng, trees=5, depth=4, features=3, targets=2)
+    node = helper.make_node(
+        "TreeEnsemble", ["x"], ["y"], domain="ai.onnx.ml", aggregate_function=aggregate, **attrs
+    )
+    graph = helper.make_graph(
+        [node],
+        "forest",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [None, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None, 2])],
+    )
+    model = helper.make_model(graph, opset_imports=ML)
+    x = rng.choice([-1.0, 0.0, 0.5, 1.0, numpy.nan, 2.0], size=(40, 3)).astype(numpy.float32)
+    want = ReferenceEvaluator(model).run(None, {"x": x})[0]
+    params, fn = ast.onnx.load(model)
+    for f in (fn, ast.jit(fn)):
+        numpy.testing.assert_allclose(numpy.asarray(f(params, x)[0]), want, rtol=1e-6, atol=1e-6)
+
+
+def _encoder(x_type, y_type, **attrs):
+    node = helper.make_node("LabelEncoder", ["x"], ["y"], domain="ai.onnx.ml", **attrs)
+    graph = helper.make_graph(
+        [node],
+        "enc",
+        [helper.make_tensor_value_info("x", x_type, [None])],
+        [helper.make_tensor_value_info("y", y_type, [None])],
+    )
+    return helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", 21), helper.make_opsetid("ai.onnx.ml", 4)]
+    )
+
+
+def test_label_encoder_of_numbers_under_jit_and_of_strings():
+    model = _encoder(
+        TensorProto.FLOAT,
+        TensorProto.INT64,
+        keys_floats=[3.5, -1.0, float("nan"), 0.0],
+        values_int64s=[7, 8, 9, 10],
+        default_int64=-5,
+    )
+    x = numpy.array([0.0, numpy.nan, 3.5, 2.0, -1.0, -0.0], numpy.float32)
+    params, fn = ast.onnx.load(model)
+    for f in (fn, ast.jit(fn)):
+        numpy.testing.assert_array_equal(numpy.asarray(f(params, x)[0]), [10, 9, 7, -5, 8, 10])
+    words = _encoder(
+        TensorProto.STRING, TensorProto.INT64, keys_strings=["a", "b"], values_int64s=[1, 2]
+    )
+    x = numpy.array(["b", "z", "a"], object)
+    want = ReferenceEvaluator(words).run(None, {"x": x})[0]
+    params, fn = ast.onnx.load(words)
+    numpy.testing.assert_array_equal(numpy.asarray(fn(params, x)[0]), want)
+
+
+def test_set_membership_with_zero_as_the_specification():
+    # one membership node: x0 in {0, 1} -> leaf 0 (weight 5), else leaf 1 (weight 7)
+    tensor = numpy_helper.from_array
+    node = helper.make_node(
+        "TreeEnsemble",
+        ["x"],
+        ["y"],
+        domain="ai.onnx.ml",
+        nodes_modes=tensor(numpy.array([6], numpy.uint8), "m"),
+        nodes_featureids=[0],
+        nodes_truenodeids=[0],
+        nodes_falsenodeids=[1],
+        nodes_trueleafs=[1],
+        nodes_falseleafs=[1],
+        leaf_weights=tensor(numpy.array([5.0, 7.0], numpy.float32), "w"),
+        leaf_targetids=[0, 0],
+        tree_roots=[0],
+        membership_values=tensor(numpy.array([0.0, 1.0, numpy.nan], numpy.float32), "mv"),
+        n_targets=1,
+    )
+    graph = helper.make_graph(
+        [node],
+        "member",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [None, 1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None, 1])],
+    )
+    params, fn = ast.onnx.load(helper.make_model(graph, opset_imports=ML))
+    x = numpy.array([[0.0], [1.0], [2.0], [numpy.nan]], numpy.float32)
+    numpy.testing.assert_array_equal(numpy.asarray(ast.jit(fn)(params, x)[0]), [[5], [5], [7], [7]])
