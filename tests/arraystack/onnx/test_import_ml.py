@@ -130,6 +130,7 @@ def test_set_membership_with_zero_as_the_specification():
         ["y"],
         domain="ai.onnx.ml",
         nodes_modes=tensor(numpy.array([6], numpy.uint8), "m"),
+        nodes_splits=tensor(numpy.array([0.0], numpy.float32), "s"),
         nodes_featureids=[0],
         nodes_truenodeids=[0],
         nodes_falsenodeids=[1],
