@@ -210,8 +210,8 @@ def _update_advanced(xv, shape, plan, v, sequence):
     perm, back = advanced_layout(plan, axes, broadcast)
     layout = tuple(broadcast) + tuple(plan.shape[a] for a in perm[len(axes) :])
     v = broadcast_value(v, tuple(layout[i] for i in back) if back else layout, sequence)
-    if 0 in broadcast:
-        return xv  # no index to write (nor to check, as in NumPy)
+    if 0 in broadcast:  # no index to write (nor to check, as in NumPy), but still a write: a new
+        return bind(copy_p, xv)  # value, so jit refuses a read-only argument as NumPy does
     if back:
         v = transpose_raw(v, _inverse(back))
     # Note: with repeated indices the last update wins, as in NumPy (and the reference rule);

@@ -415,3 +415,16 @@ def test_program_540063():
     check_program(
         f, lambda: [numpy.array([1, 1, -1], dtype=numpy.int32), numpy.array(1, dtype=numpy.int32)]
     )
+
+
+def test_program_650021_an_empty_indexed_write_into_a_read_only_argument():
+    """Found by the fuzzer (program 650021, on the CUDA tiers), fixed: a write through an empty index
+    array is still a write, so a read-only argument raises under jit as in NumPy."""
+
+    def f(a0, a1):
+        a1[numpy.zeros(0, numpy.int64)] = 3
+        return a0 * 2
+
+    read_only = numpy.broadcast_to(numpy.zeros((1, 2), numpy.uint8), (3, 2))
+    check_program(f, lambda: [numpy.array(1.5), read_only])
+    check_program(f, lambda: [numpy.array(1.5), numpy.zeros((3, 2), numpy.uint8)])
