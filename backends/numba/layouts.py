@@ -133,10 +133,10 @@ def kernel_arguments(arrays, kinds, outer_shape, shapes=None):
     collapsed_region: views of C-order operands)."""
     args = []
     for k, (x, kind) in enumerate(zip(arrays, kinds)):
-        if kind == "scalar" or x.ndim == 0:
-            x = x.reshape(-1)
-        elif kind == "outer" and x.shape != outer_shape:
+        if kind == "outer" and x.shape != outer_shape:  # a 0-d one too: the kernel indexes it per row
             x = x.reshape(outer_shape)
+        elif kind == "scalar" or x.ndim == 0:
+            x = x.reshape(-1)
         elif shapes is not None and x.shape != shapes[k]:
             x = x.reshape(shapes[k])
         args.append(x)

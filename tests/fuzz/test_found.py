@@ -428,3 +428,19 @@ def test_program_650021_an_empty_indexed_write_into_a_read_only_argument():
     read_only = numpy.broadcast_to(numpy.zeros((1, 2), numpy.uint8), (3, 2))
     check_program(f, lambda: [numpy.array(1.5), read_only])
     check_program(f, lambda: [numpy.array(1.5), numpy.zeros((3, 2), numpy.uint8)])
+
+
+def test_derivatives_640080_a_0_d_operand_of_a_column_reduction():
+    """Found by the fuzzer (program 640080, compiled tier), fixed: a 0-d operand that a column kernel
+    reads per row (its squeezed shape is the rows' all-ones shape) was passed as a 1-d array, which the
+    kernel cannot index (numba's TypingError)."""
+
+    def f(a0, a1):
+        v0 = np.broadcast_to(a1, (2,) + a1.shape)
+        v1 = np.minimum(v0, -1.0)
+        v1.reshape(-1)[1] = -0.0
+        v4 = v0.min(keepdims=True)
+        return np.broadcast_to(v4, (1, 4, 1, 1)), a0
+
+    rng = numpy.random.default_rng(640080)
+    assert_derivatives(f, [numpy.array(-0.75), rng.standard_normal((4, 3, 1))], 640080, True)
