@@ -337,12 +337,14 @@ def run_derivatives(seed, compiled=False, on_cuda=False):
     return program, arguments, problems
 
 
-def derivative_reproducer(program, arguments) -> str:
-    """A test to paste into test_found.py."""
+def derivative_reproducer(program, arguments, compiled=False) -> str:
+    """A test to paste into test_found.py (`compiled`: the program was checked on the compiled tier
+    too, as run_derivatives does for every fourth seed)."""
     args = "".join(f"            {a.source()},\n" for a in arguments)
     return (
         f"def test_derivatives_{program.seed}():\n"
         + textwrap.indent(program.source(), "    ")
         + f"\n    def args():\n        return [\n{args}        ]\n\n"
-        + f"    assert_derivatives(f, args(), seed={program.seed})\n"
+        + f"    assert_derivatives(f, args(), seed={program.seed}"
+        + (", compiled=True)\n" if compiled else ")\n")
     )
