@@ -274,11 +274,8 @@ def _custom_linear_solve(site, *operands, const_lengths, jaxprs, **params):
         rhs_dot = [db - m for db, m in zip(d_rhs, moved)]
         return x, linear_solve(solve_consts, transpose_consts, rhs_dot)
 
-    out = solved(
-        *([wrap(v) for v in groups[name]] for name in ("matvec", "solve")),
-        [wrap(v) for v in groups["transpose_solve"]],
-        [wrap(v) for v in b],
-    )
+    parts = [groups["matvec"], groups["solve"], groups["transpose_solve"], b]
+    out = solved(*[[wrap(v) for v in part] for part in parts])
     return [raw(v) for v in out]
 
 

@@ -84,9 +84,13 @@ class CupyBackend(Backend):
         xp = _namespace(self)
         start = profiler.clock()
         steps = [self.step(eqn, graph, options) for eqn in graph.eqns]
-        how = [self.unsupported(e) or _described(_lowered(e, graph)) for e in graph.eqns]
+        lowered = [_lowered(e, graph) for e in graph.eqns]
+        how = [
+            self.unsupported(e) if kernel is None else _described(kernel)
+            for e, kernel in zip(graph.eqns, lowered)
+        ]
         donate = tuple(sorted(options.donate)) if options is not None else ()
-        _write_in_place(graph, steps, how, donate, xp)
+        _write_in_place(graph, lowered, steps, how, donate, xp)
         interpreted = interpreter.interpret(graph, steps, xp, how)
         runner = alias_safe(graph, interpreted)
         # a plan of one step launches once either way: a graph would only add the copies in and out
@@ -147,11 +151,11 @@ class CupyBackend(Backend):
         return CupyRuntime(device, self, _namespace(self), cache_dir)
 
 
-def _write_in_place(graph, steps, how, donate, xp) -> None:
+def _write_in_place(graph, lowered, steps, how, donate, xp) -> None:
     """Let each update_slice and scatter whose operand dies there, in a buffer the plan owns, write into
-    that buffer (updates.py): the plan owns the outputs of its kernels and of the rules that make fresh
-    arrays, and its donated arguments. steps and how change in place."""
-    lowered = [_lowered(e, graph) for e in graph.eqns]
+    that buffer (updates.py): the plan owns the outputs of its kernels (`lowered`: _lowered of each
+    equation) and of the rules that make fresh arrays, and its donated arguments. steps and how change
+    in place."""
     owning = {
         k
         for k, (e, kernel) in enumerate(zip(graph.eqns, lowered))
