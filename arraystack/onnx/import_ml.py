@@ -1,5 +1,6 @@
 """Import rules of operators of the ONNX-ML domain "ai.onnx.ml" (convention: interpreter.py): Binarizer,
-ArrayFeatureExtractor, LabelEncoder and TreeEnsemble (opset 5's single tree operator).
+ArrayFeatureExtractor, LabelEncoder, TreeEnsemble (opset 5's single tree operator, import_trees.py) and
+the older TreeEnsembleRegressor and TreeEnsembleClassifier (import_trees_v3.py).
 
 TreeEnsemble walks every tree of the ensemble at once, one level per step, for as many steps as the
 deepest tree has levels (known from the attributes): each step gathers the feature each sample's node
@@ -14,6 +15,7 @@ from __future__ import annotations
 import numpy
 
 from arraystack.onnx.import_trees import tree_ensemble
+from arraystack.onnx.import_trees_v3 import tree_v3_rules
 
 ml_rules: dict = {}
 
@@ -79,6 +81,7 @@ ml_rules.update(
         "ArrayFeatureExtractor": _array_feature_extractor,
         "LabelEncoder": _label_encoder,
         "TreeEnsemble": tree_ensemble,
+        **tree_v3_rules,
     }
 )
 

@@ -5,6 +5,8 @@ post transform applied. Node modes: 0 <=, 1 <, 2 >=, 3 >, 4 ==, 5 !=, 6 membersh
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy
 
 _NONE, _SOFTMAX, _LOGISTIC, _SOFTMAX_ZERO, _PROBIT = range(5)
@@ -15,13 +17,13 @@ def _flat(node, name, dtype=None):
     return None if value is None else numpy.asarray(value, dtype).reshape(-1)
 
 
-def _depth(start, leaf, true_ids, false_ids, true_leaf, false_leaf):
+def depth_of(start, leaf, true_ids, false_ids, true_leaf, false_leaf):
     """The number of decisions from node `start` to its deepest leaf."""
     if leaf:
         return 0
     return 1 + max(
-        _depth(true_ids[start], true_leaf[start], true_ids, false_ids, true_leaf, false_leaf),
-        _depth(false_ids[start], false_leaf[start], true_ids, false_ids, true_leaf, false_leaf),
+        depth_of(true_ids[start], true_leaf[start], true_ids, false_ids, true_leaf, false_leaf),
+        depth_of(false_ids[start], false_leaf[start], true_ids, false_ids, true_leaf, false_leaf),
     )
 
 
@@ -44,6 +46,57 @@ def _members(node, modes):
     for k, s in zip(member_nodes, sets):
         table[k, : len(s)] = s
     return table
+
+
+@dataclass
+class Tree:
+    """An ensemble's nodes, one entry per node: mode (0-6), split, feature tested, true and false child
+    (a node or a leaf index), whether each child is a leaf, whether NaN goes true, membership sets."""
+
+    modes: numpy.ndarray
+    splits: numpy.ndarray
+    features: numpy.ndarray
+    true_ids: numpy.ndarray
+    false_ids: numpy.ndarray
+    true_leaf: numpy.ndarray
+    false_leaf: numpy.ndarray
+    missing: numpy.ndarray
+    table: numpy.ndarray
+
+
+def walk(xp, x, tree, start, single, depth, nan_follows_flag):
+    """The leaf each sample reaches in each tree, (N, trees): from the nodes `start` (a tree that is a
+    leaf, `single`, starts there), `depth` levels at most. A NaN feature goes true when the node's
+    missing flag says so; with `nan_follows_flag` (the older operators) it goes false otherwise, else
+    the comparison decides."""
+    batch = numpy.shape(x)[0]
+    at = xp.broadcast_to(xp.asarray(start), (batch, len(start)))
+    done = xp.broadcast_to(xp.asarray(single), (batch, len(start)))
+    for _ in range(depth):
+        node_at = xp.where(done, 0, at)  # a leaf's index is no node's: read node 0, keep the leaf
+        value = xp.take_along_axis(x, xp.asarray(tree.features)[node_at], axis=1)
+        split = xp.asarray(tree.splits)[node_at]
+        mode = xp.asarray(tree.modes)[node_at]
+        tests = [value <= split, value < split, value >= split, value > split]
+        tests += [value == split, value != split]
+        tests.append(xp.any(value[..., None] == xp.asarray(tree.table)[node_at], axis=-1))
+        go = tests[6]
+        for k in range(5, -1, -1):
+            go = xp.where(mode == k, tests[k], go)
+        missing = xp.asarray(tree.missing)[node_at]
+        if nan_follows_flag:
+            go = xp.where(xp.isnan(value), missing, go)
+        else:
+            go = go | (xp.isnan(value) & missing)
+        following = xp.where(
+            go, xp.asarray(tree.true_ids)[node_at], xp.asarray(tree.false_ids)[node_at]
+        )
+        reached = xp.where(
+            go, xp.asarray(tree.true_leaf)[node_at], xp.asarray(tree.false_leaf)[node_at]
+        )
+        at = xp.where(done, at, following)
+        done = done | reached
+    return at
 
 
 def tree_ensemble(xp, node, x):
@@ -76,28 +129,11 @@ def tree_ensemble(xp, node, x):
     single = true_leaf[roots] & false_leaf[roots] & (true_ids[roots] == false_ids[roots])
     index = numpy.where(single, true_ids[roots], roots)
     depth = max(
-        (0 if s else _depth(r, False, true_ids, false_ids, true_leaf, false_leaf))
+        (0 if s else depth_of(r, False, true_ids, false_ids, true_leaf, false_leaf))
         for r, s in zip(roots, single)
     )
-    batch = numpy.shape(x)[0]
-    at = xp.broadcast_to(xp.asarray(index), (batch, len(roots)))  # (N, trees)
-    done = xp.broadcast_to(xp.asarray(single), (batch, len(roots)))
-    for _ in range(depth):
-        node_at = xp.where(done, 0, at)  # a leaf's index is no node's: read node 0, keep the leaf
-        value = xp.take_along_axis(x, xp.asarray(features)[node_at], axis=1)
-        split = xp.asarray(splits)[node_at]
-        mode = xp.asarray(modes)[node_at]
-        tests = [value <= split, value < split, value >= split, value > split]
-        tests += [value == split, value != split]
-        tests.append(xp.any(value[..., None] == xp.asarray(table)[node_at], axis=-1))
-        go = tests[6]
-        for k in range(5, -1, -1):
-            go = xp.where(mode == k, tests[k], go)
-        go = go | (xp.isnan(value) & xp.asarray(missing)[node_at])
-        following = xp.where(go, xp.asarray(true_ids)[node_at], xp.asarray(false_ids)[node_at])
-        reached = xp.where(go, xp.asarray(true_leaf)[node_at], xp.asarray(false_leaf)[node_at])
-        at = xp.where(done, at, following)
-        done = done | reached
+    tree = Tree(modes, splits, features, true_ids, false_ids, true_leaf, false_leaf, missing, table)
+    at = walk(xp, x, tree, index, single, depth, nan_follows_flag=False)
     w = xp.asarray(weights)[at]  # (N, trees)
     hot = xp.asarray(targets)[at][..., None] == xp.arange(n_targets)  # (N, trees, targets)
     aggregate = node.attr("aggregate_function", 1)
@@ -112,11 +148,18 @@ def tree_ensemble(xp, node, x):
         out = xp.min(spread, axis=1) if aggregate == 2 else xp.max(spread, axis=1)
     else:
         raise node.error(f"aggregate_function {aggregate} is not one of 0 to 3")
-    return _post_transform(xp, node, out)
+    return post_transform(xp, node, out)
 
 
-def _post_transform(xp, node, out):
+_TRANSFORMS = {"NONE": _NONE, "SOFTMAX": _SOFTMAX, "LOGISTIC": _LOGISTIC}
+_TRANSFORMS.update({"SOFTMAX_ZERO": _SOFTMAX_ZERO, "PROBIT": _PROBIT})
+
+
+def post_transform(xp, node, out):
+    """out transformed as the node's post_transform says (by number, or by name in the older
+    operators)."""
     transform = node.attr("post_transform", _NONE)
+    transform = _TRANSFORMS.get(transform, transform)
     if transform == _NONE:
         return out
     if transform == _LOGISTIC:
@@ -136,4 +179,4 @@ def _post_transform(xp, node, out):
     raise node.error(f"post_transform {transform} is not one of 0 to 4")
 
 
-__all__ = ["tree_ensemble"]
+__all__ = ["Tree", "depth_of", "post_transform", "tree_ensemble", "walk"]

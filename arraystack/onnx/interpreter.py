@@ -21,7 +21,10 @@ from arraystack.onnx.errors import ModelError, UnsupportedOperatorError
 PREVIEW = {
     "ai.onnx.preview": frozenset({"FlexAttention"}),
     "ai.onnx.preview.training": frozenset({"Adagrad", "Momentum", "Adam"}),
-    "ai.onnx.ml": frozenset({"Binarizer", "ArrayFeatureExtractor", "LabelEncoder", "TreeEnsemble"}),
+    "ai.onnx.ml": frozenset(
+        {"Binarizer", "ArrayFeatureExtractor", "LabelEncoder", "TreeEnsemble"}
+        | {"TreeEnsembleRegressor", "TreeEnsembleClassifier"}
+    ),
 }
 
 

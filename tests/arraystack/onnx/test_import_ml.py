@@ -151,3 +151,101 @@ def test_set_membership_with_zero_as_the_specification():
     params, fn = ast.onnx.load(helper.make_model(graph, opset_imports=ML))
     x = numpy.array([[0.0], [1.0], [2.0], [numpy.nan]], numpy.float32)
     numpy.testing.assert_array_equal(numpy.asarray(ast.jit(fn)(params, x)[0]), [[5], [5], [7], [7]])
+
+
+_V3_MODES = ["BRANCH_LEQ", "BRANCH_LT", "BRANCH_GTE", "BRANCH_GT", "BRANCH_EQ", "BRANCH_NEQ"]
+
+
+def _v3_forest(rng, trees, depth, features, columns, prefix):
+    """Attributes of TreeEnsembleRegressor/Classifier (ai.onnx.ml 3): `trees` random trees whose node ids
+    count within each tree; every leaf adds one or two weights (prefix "target" or "class")."""
+    nodes = {
+        k: []
+        for k in ("treeids", "nodeids", "modes", "values", "features", "true", "false", "miss")
+    }
+    leaves = {"treeids": [], "nodeids": [], "ids": [], "weights": []}
+
+    def grow(tree, level, counter):
+        k = counter[0]
+        counter[0] += 1
+        is_leaf = level >= depth or (level > 0 and rng.random() < 0.3)
+        for column in nodes.values():
+            column.append(0)
+        nodes["treeids"][-1], nodes["nodeids"][-1] = tree, k
+        position = len(nodes["modes"]) - 1
+        if is_leaf:
+            nodes["modes"][position] = "LEAF"
+            for _ in range(int(rng.integers(1, 3))):
+                leaves["treeids"].append(tree)
+                leaves["nodeids"].append(k)
+                leaves["ids"].append(int(rng.integers(columns)))
+                leaves["weights"].append(float(rng.normal()))
+            return k
+        nodes["modes"][position] = _V3_MODES[int(rng.integers(6))]
+        nodes["values"][position] = float(numpy.round(rng.normal(), 1))
+        nodes["features"][position] = int(rng.integers(features))
+        nodes["miss"][position] = int(rng.integers(2))
+        nodes["true"][position] = grow(tree, level + 1, counter)
+        nodes["false"][position] = grow(tree, level + 1, counter)
+        return k
+
+    for t in range(trees):
+        grow(t, 0, [0])
+    return {
+        "nodes_treeids": nodes["treeids"],
+        "nodes_nodeids": nodes["nodeids"],
+        "nodes_modes": nodes["modes"],
+        "nodes_values": nodes["values"],
+        "nodes_featureids": nodes["features"],
+        "nodes_truenodeids": nodes["true"],
+        "nodes_falsenodeids": nodes["false"],
+        "nodes_missing_value_tracks_true": nodes["miss"],
+        **{f"{prefix}_{k}": v for k, v in leaves.items()},
+    }
+
+
+def _v3_model(op, attrs, outputs):
+    node = helper.make_node(op, ["x"], [n for n, _, _ in outputs], domain="ai.onnx.ml", **attrs)
+    graph = helper.make_graph(
+        [node],
+        op,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [None, 3])],
+        [helper.make_tensor_value_info(n, t, s) for n, t, s in outputs],
+    )
+    opsets = [helper.make_opsetid("", 21), helper.make_opsetid("ai.onnx.ml", 3)]
+    return helper.make_model(graph, opset_imports=opsets)
+
+
+@pytest.mark.parametrize("aggregate", ["SUM", "AVERAGE", "MIN", "MAX"])
+def test_tree_ensemble_regressor_as_the_reference(aggregate):
+    rng = numpy.random.default_rng(11)
+    attrs = _v3_forest(rng, trees=4, depth=3, features=3, columns=2, prefix="target")
+    attrs.update(n_targets=2, aggregate_function=aggregate, base_values=[0.25, -1.0])
+    model = _v3_model("TreeEnsembleRegressor", attrs, [("y", TensorProto.FLOAT, [None, 2])])
+    x = rng.choice([-1.0, 0.0, 0.5, 1.0, numpy.nan, 2.0], size=(30, 3)).astype(numpy.float32)
+    want = ReferenceEvaluator(model).run(None, {"x": x})[0]
+    params, fn = ast.onnx.load(model)
+    for f in (fn, ast.jit(fn)):
+        numpy.testing.assert_allclose(numpy.asarray(f(params, x)[0]), want, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "classes,transform",
+    [(3, "NONE"), (3, "SOFTMAX"), (2, "LOGISTIC"), (2, "NONE")],
+)
+def test_tree_ensemble_classifier_as_the_reference(classes, transform):
+    rng = numpy.random.default_rng(12)
+    columns = 1 if classes <= 2 else classes  # binary: one column of scores
+    attrs = _v3_forest(rng, trees=3, depth=3, features=3, columns=columns, prefix="class")
+    labels = [1] if classes == 1 else [10 * k for k in range(classes)]
+    attrs.update(classlabels_int64s=labels, post_transform=transform)
+    width = max(classes, 2)
+    outputs = [("label", TensorProto.INT64, [None]), ("scores", TensorProto.FLOAT, [None, width])]
+    model = _v3_model("TreeEnsembleClassifier", attrs, outputs)
+    x = rng.choice([-1.0, 0.0, 0.5, 1.0, numpy.nan, 2.0], size=(30, 3)).astype(numpy.float32)
+    want = ReferenceEvaluator(model).run(None, {"x": x})
+    params, fn = ast.onnx.load(model)
+    for f in (fn, ast.jit(fn)):
+        label, scores = (numpy.asarray(v) for v in f(params, x))
+        numpy.testing.assert_allclose(scores, want[1], rtol=1e-6, atol=1e-6)
+        numpy.testing.assert_array_equal(label, want[0])
