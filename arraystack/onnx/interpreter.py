@@ -23,7 +23,8 @@ PREVIEW = {
     "ai.onnx.preview.training": frozenset({"Adagrad", "Momentum", "Adam"}),
     "ai.onnx.ml": frozenset(
         {"Binarizer", "ArrayFeatureExtractor", "LabelEncoder", "TreeEnsemble"}
-        | {"TreeEnsembleRegressor", "TreeEnsembleClassifier"}
+        | {"TreeEnsembleRegressor", "TreeEnsembleClassifier", "Scaler", "Normalizer"}
+        | {"LinearRegressor", "LinearClassifier"}
     ),
 }
 

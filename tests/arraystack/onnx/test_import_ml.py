@@ -249,3 +249,86 @@ def test_tree_ensemble_classifier_as_the_reference(classes, transform):
         label, scores = (numpy.asarray(v) for v in f(params, x))
         numpy.testing.assert_allclose(scores, want[1], rtol=1e-6, atol=1e-6)
         numpy.testing.assert_array_equal(label, want[0])
+
+
+def _pipeline(classifier_attrs, classes, norm=None):
+    """Scaler (and Normalizer) then LinearClassifier: a scikit-learn pipeline as skl2onnx writes it."""
+    nodes = [
+        helper.make_node(
+            "Scaler",
+            ["x"],
+            ["s"],
+            domain="ai.onnx.ml",
+            offset=[0.5, -1.0, 2.0],
+            scale=[2.0, 0.5, 1.5],
+        )
+    ]
+    last = "s"
+    if norm:
+        nodes.append(helper.make_node("Normalizer", ["s"], ["n"], domain="ai.onnx.ml", norm=norm))
+        last = "n"
+    nodes.append(
+        helper.make_node(
+            "LinearClassifier", [last], ["label", "scores"], domain="ai.onnx.ml", **classifier_attrs
+        )
+    )
+    graph = helper.make_graph(
+        nodes,
+        "pipeline",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [None, 3])],
+        [
+            helper.make_tensor_value_info("label", TensorProto.INT64, [None]),
+            helper.make_tensor_value_info("scores", TensorProto.FLOAT, [None, max(classes, 2)]),
+        ],
+    )
+    opsets = [helper.make_opsetid("", 21), helper.make_opsetid("ai.onnx.ml", 1)]
+    return helper.make_model(graph, opset_imports=opsets)
+
+
+@pytest.mark.parametrize(
+    "classes,transform,norm",
+    [(3, "SOFTMAX", None), (3, "NONE", "L2"), (2, "LOGISTIC", "L1"), (2, "NONE", "MAX")],
+)
+def test_scaler_normalizer_and_linear_classifier_as_the_reference(classes, transform, norm):
+    rng = numpy.random.default_rng(13)
+    rows = 1 if classes == 2 else classes
+    attrs = {
+        "coefficients": [float(v) for v in rng.normal(size=rows * 3)],
+        "intercepts": [float(v) for v in rng.normal(size=rows)],
+        "classlabels_ints": [3 * k + 1 for k in range(classes)],
+        "post_transform": transform,
+    }
+    model = _pipeline(attrs, classes, norm)
+    x = rng.normal(size=(25, 3)).astype(numpy.float32)
+    want = ReferenceEvaluator(model).run(None, {"x": x})
+    params, fn = ast.onnx.load(model)
+    for f in (fn, ast.jit(fn)):
+        label, scores = (numpy.asarray(v) for v in f(params, x))
+        numpy.testing.assert_allclose(scores, want[1], rtol=1e-5, atol=1e-6)
+        numpy.testing.assert_array_equal(label, want[0])
+
+
+def test_linear_regressor_with_several_targets():
+    rng = numpy.random.default_rng(14)
+    coefficients, intercepts = rng.normal(size=(2, 3)), rng.normal(size=2)
+    node = helper.make_node(
+        "LinearRegressor",
+        ["x"],
+        ["y"],
+        domain="ai.onnx.ml",
+        coefficients=[float(v) for v in coefficients.ravel()],
+        intercepts=[float(v) for v in intercepts],
+        targets=2,
+    )
+    graph = helper.make_graph(
+        [node],
+        "linear",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [None, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None, 2])],
+    )
+    model = helper.make_model(graph, opset_imports=ML)
+    x = rng.normal(size=(10, 3)).astype(numpy.float32)
+    want = ReferenceEvaluator(model).run(None, {"x": x})[0]
+    params, fn = ast.onnx.load(model)
+    for f in (fn, ast.jit(fn)):
+        numpy.testing.assert_allclose(numpy.asarray(f(params, x)[0]), want, rtol=1e-5, atol=1e-6)
