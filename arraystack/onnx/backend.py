@@ -30,11 +30,14 @@ class ArraystackRep(BackendRep):
 
 
 def _host(value):
-    """An output as NumPy: an array, a list of arrays (a sequence) or None (an empty optional)."""
+    """An output as NumPy: an array, a list of arrays or dicts (a sequence) or None (an empty optional)."""
     if value is None:
         return None
     if isinstance(value, list):
-        return [numpy.asarray(v) for v in value]
+        return [
+            {k: numpy.asarray(x) for k, x in v.items()} if isinstance(v, dict) else numpy.asarray(v)
+            for v in value
+        ]
     return numpy.asarray(value)
 
 

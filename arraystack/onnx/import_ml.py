@@ -1,8 +1,8 @@
 """Import rules of operators of the ONNX-ML domain "ai.onnx.ml" (convention: interpreter.py): Binarizer,
 ArrayFeatureExtractor, LabelEncoder, TreeEnsemble (opset 5's single tree operator, import_trees.py) and
 the older TreeEnsembleRegressor and TreeEnsembleClassifier (import_trees_v3.py), Scaler, Normalizer,
-LinearRegressor and LinearClassifier: what skl2onnx writes for scikit-learn's scalers, linear models and
-trees.
+LinearRegressor and LinearClassifier, and the preprocessing operators and ZipMap
+(import_ml_preprocess.py): what skl2onnx writes for scikit-learn's pipelines.
 
 TreeEnsemble walks every tree of the ensemble at once, one level per step, for as many steps as the
 deepest tree has levels (known from the attributes): each step gathers the feature each sample's node
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy
 
+from arraystack.onnx.import_ml_preprocess import preprocess_rules
 from arraystack.onnx.import_trees import post_transform, tree_ensemble
 from arraystack.onnx.import_trees_v3 import tree_v3_rules
 
@@ -147,6 +148,7 @@ ml_rules.update(
         "Normalizer": _normalizer,
         "LinearRegressor": _linear_regressor,
         "LinearClassifier": _linear_classifier,
+        **preprocess_rules,
     }
 )
 

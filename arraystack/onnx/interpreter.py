@@ -24,7 +24,8 @@ PREVIEW = {
     "ai.onnx.ml": frozenset(
         {"Binarizer", "ArrayFeatureExtractor", "LabelEncoder", "TreeEnsemble"}
         | {"TreeEnsembleRegressor", "TreeEnsembleClassifier", "Scaler", "Normalizer"}
-        | {"LinearRegressor", "LinearClassifier"}
+        | {"LinearRegressor", "LinearClassifier", "Imputer", "OneHotEncoder", "FeatureVectorizer"}
+        | {"CategoryMapper", "ZipMap"}
     ),
 }
 

@@ -278,15 +278,18 @@ def check_operators(graph, rules) -> None:
 
 
 def _output(value):
-    """A graph output as the caller gets it: an array, a list of arrays (a sequence), or None (an empty
-    optional)."""
+    """A graph output as the caller gets it: an array, a list of arrays or dicts (a sequence of tensors
+    or of maps), or None (an empty optional)."""
     from arraystack import asarray
     from arraystack.onnx.import_sequence import TensorSequence
 
     if value is None:
         return None
-    if isinstance(value, TensorSequence):
-        return [asarray(v) for v in value.items]
+    if isinstance(value, TensorSequence):  # of arrays, or of maps (ZipMap's dicts)
+        return [
+            {k: asarray(x) for k, x in v.items()} if isinstance(v, dict) else asarray(v)
+            for v in value.items
+        ]
     return asarray(value)
 
 

@@ -332,3 +332,83 @@ def test_linear_regressor_with_several_targets():
     params, fn = ast.onnx.load(model)
     for f in (fn, ast.jit(fn)):
         numpy.testing.assert_allclose(numpy.asarray(f(params, x)[0]), want, rtol=1e-5, atol=1e-6)
+
+
+def _one_node(op, inputs, outputs, **attrs):
+    node = helper.make_node(
+        op, [n for n, _, _ in inputs], [n for n, _, _ in outputs], domain="ai.onnx.ml", **attrs
+    )
+    graph = helper.make_graph(
+        [node],
+        op,
+        [helper.make_tensor_value_info(n, t, s) for n, t, s in inputs],
+        [
+            helper.make_value_info(n, t) if s == "type" else helper.make_tensor_value_info(n, t, s)
+            for n, t, s in outputs
+        ],
+    )
+    opsets = [helper.make_opsetid("", 21), helper.make_opsetid("ai.onnx.ml", 1)]
+    return helper.make_model(graph, opset_imports=opsets)
+
+
+def test_imputer_one_hot_encoder_and_feature_vectorizer_as_the_reference():
+    x = numpy.array([[1.0, numpy.nan, 3.0], [numpy.nan, 2.0, numpy.nan]], numpy.float32)
+    imputer = _one_node(
+        "Imputer",
+        [("x", TensorProto.FLOAT, [None, 3])],
+        [("y", TensorProto.FLOAT, [None, 3])],
+        imputed_value_floats=[0.5, -1.0, 9.0],
+        replaced_value_float=float("nan"),
+    )
+    codes = numpy.array([[4, 1], [7, 4], [1, 1]], numpy.int64)
+    encoder = _one_node(
+        "OneHotEncoder",
+        [("x", TensorProto.INT64, [None, 2])],
+        [("y", TensorProto.FLOAT, [None, 2, 3])],
+        cats_int64s=[1, 4, 9],
+    )
+    a, b = numpy.ones((2, 3), numpy.float32), numpy.arange(2, dtype=numpy.float32)
+    vectorizer = _one_node(
+        "FeatureVectorizer",
+        [("a", TensorProto.FLOAT, [2, 3]), ("b", TensorProto.FLOAT, [2])],
+        [("y", TensorProto.FLOAT, [2, 5])],
+        inputdimensions=[2, 3],
+    )
+    for model, args in [(imputer, [x]), (encoder, [codes]), (vectorizer, [a, b])]:
+        names = [i.name for i in model.graph.input]
+        want = ReferenceEvaluator(model).run(None, dict(zip(names, args)))[0]
+        params, fn = ast.onnx.load(model)
+        for f in (fn, ast.jit(fn)):
+            numpy.testing.assert_array_equal(numpy.asarray(f(params, *args)[0]), want)
+
+
+def test_category_mapper_and_zip_map():
+    mapper = _one_node(
+        "CategoryMapper",
+        [("x", TensorProto.STRING, [None])],
+        [("y", TensorProto.INT64, [None])],
+        cats_strings=["cat", "dog"],
+        cats_int64s=[3, 5],
+        default_int64=-1,
+    )
+    words = numpy.array(["dog", "bird", "cat"], object)
+    params, fn = ast.onnx.load(mapper)
+    numpy.testing.assert_array_equal(numpy.asarray(fn(params, words)[0]), [5, -1, 3])
+    maps = helper.make_sequence_type_proto(
+        helper.make_map_type_proto(
+            TensorProto.INT64, helper.make_tensor_type_proto(TensorProto.FLOAT, [])
+        )
+    )
+    zipmap = _one_node(
+        "ZipMap",
+        [("p", TensorProto.FLOAT, [None, 3])],
+        [("m", maps, "type")],
+        classlabels_int64s=[10, 20, 30],
+    )
+    p = numpy.array([[0.1, 0.7, 0.2], [0.5, 0.25, 0.25]], numpy.float32)
+    params, fn = ast.onnx.load(zipmap)
+    for f in (fn, ast.jit(fn)):
+        rows = f(params, p)[0]
+        assert [sorted(r) for r in rows] == [[10, 20, 30]] * 2
+        for row, want in zip(rows, p):
+            numpy.testing.assert_array_equal([float(row[k]) for k in (10, 20, 30)], want)
