@@ -8,6 +8,8 @@ Workloads and the issue's targets (ratios from one run on an H100/H200):
   (c) sum of squares on 1e8 float32: at least as fast as jax.jit
   (d) cached dispatch of x*2+1 on (8,) float32: <= 10 us per call
   (e) one SGD step of the digits MLP (64-128-10, all 1,797 images, value_and_grad): <= jax.jit's time
+  (h) beyond the targets: 64 row writes out[i] = x[i]*2+1 into a fresh (64, 256) array, which the plan
+      writes in the array's own device buffer (jax.jit: the same with .at[i].set)
 
 Timing: every system is called until compiled (arraystack waits for its compiled tier), its result checked
 against NumPy, then timed in batches of calls sized to about --target seconds, synchronizing before and after
@@ -48,8 +50,8 @@ sys.path.insert(0, HERE)
 import harness
 from gpu_report import report, targets
 
-FULL = {"n": 10**8, "rows": (16384, 4096), "digits": None}
-DRY = {"n": 4099, "rows": (33, 130), "digits": 300}
+FULL = {"n": 10**8, "rows": (16384, 4096), "digits": None, "writes": (64, 256)}
+DRY = {"n": 4099, "rows": (33, 130), "digits": 300, "writes": (8, 16)}
 TEST_TIMEOUT = 150
 
 
@@ -419,6 +421,7 @@ def main(argv=None) -> int:
         lambda: gw.rows(peers, gw.softmax, "softmax", sizes["rows"]),
         lambda: gw.rows(peers, gw.layernorm, "layernorm", sizes["rows"]),
         lambda: gw.mlp_step(peers, sizes["digits"]),
+        lambda: gw.row_writes(peers, sizes["writes"]),  # beyond the targets: writes on the device
     ]
     rows = results["rows"] = []
     clock = Clock(peers)

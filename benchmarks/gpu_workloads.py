@@ -281,6 +281,37 @@ def cached_dispatch(peers) -> Workload:
     return w
 
 
+def row_writes(peers, shape) -> Workload:
+    """(h), beyond the issue's targets: `out[i] = x[i] * 2 + 1` row by row into a fresh array (jax: the
+    same with `.at[i].set`), what arraystack's plan writes into the array's own buffer on the device."""
+    host = np.random.default_rng(3).standard_normal(shape, dtype=np.float32)
+    w = Workload("h", f"{shape[0]} row writes out[i] = x[i]*2+1, {shape[0]}x{shape[1]} float32", 0)
+
+    def wrap(name, module):
+        if name == "jax.jit":
+
+            def functional(x):
+                out = module.zeros_like(x)
+                for i in range(x.shape[0]):
+                    out = out.at[i].set(x[i] * 2 + 1)
+                return out
+
+            return functional
+        zeros_like = peers.torch.zeros_like if name == "torch.compile" else module.zeros_like
+
+        def written(x):
+            out = zeros_like(x)
+            for i in range(x.shape[0]):
+                out[i] = x[i] * 2 + 1
+            return out
+
+        return written
+
+    w.systems = peers.systems(None, [host], fuse=False, wrap=wrap, graphs=True)
+    w.reference = host * 2 + 1
+    return w
+
+
 # -- (e): one SGD step of an MLP on the digits --------------------------------------------------------------
 def digits_data(rows_: int | None = None):
     from arraystack.datasets import load_digits

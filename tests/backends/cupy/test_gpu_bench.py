@@ -43,15 +43,17 @@ def test_the_dry_run_measures_every_workload_on_the_standin(tmp_path):
     assert results["environment"]["driver"] == "stand-in"
     assert results["device"]["source"] == "estimated"  # the stand-in's figures are not measured
     ours = [r for r in results["rows"] if r["system"] == "arraystack.jit"]
-    assert sorted(r["workload"] for r in ours) == ["a", "b", "b", "c", "d", "e"]
+    assert sorted(r["workload"] for r in ours) == ["a", "b", "b", "c", "d", "e", "h"]
     for row in ours:
         assert row["error"] is None and row["seconds"] > 0, row
         assert any("cuda kernel" in step for step in row["steps"]), row
+    (writes,) = [r for r in ours if r["workload"] == "h"]  # (h): rows written in the device buffer
+    assert sum("writes into its operand's buffer" in step for step in writes["steps"]) == 8
     copies = [r for r in results["rows"] if r["system"] == "copy (roofline)"]
     assert sorted(r["workload"] for r in copies) == ["a", "b", "b", "c"]
     assert all(r.get("error") is None for r in results["rows"] if r["system"] == "cupy")
     graphed = [r for r in results["rows"] if r["system"] == "arraystack.jit + graphs"]
-    assert [r["workload"] for r in graphed] == ["e"]  # (d) is one kernel: no graph
+    assert [r["workload"] for r in graphed] == ["e", "h"]  # (d) is one kernel: no graph
     assert all(r["error"] is None and r["seconds"] > 0 for r in graphed), graphed
     # seven targets, and (e) again with CUDA graphs
     assert len(results["targets"]) == 8
