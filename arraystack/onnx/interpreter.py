@@ -18,7 +18,7 @@ import numpy
 from arraystack.onnx.errors import ModelError, UnsupportedOperatorError
 
 # operators of ONNX's other domains that the importer reads (their op_types name no other operator)
-PREVIEW = {
+OTHER_DOMAINS = {
     "ai.onnx.preview": frozenset({"FlexAttention"}),
     "ai.onnx.preview.training": frozenset({"Adagrad", "Momentum", "Adam"}),
     "ai.onnx.ml": frozenset(
@@ -32,8 +32,8 @@ PREVIEW = {
 
 def domain_ok(proto) -> bool:
     """Whether the importer reads NodeProto `proto`'s domain: ONNX's default one, or another domain for
-    the operators PREVIEW lists."""
-    return proto.domain in ("", "ai.onnx") or proto.op_type in PREVIEW.get(proto.domain, ())
+    the operators OTHER_DOMAINS lists."""
+    return proto.domain in ("", "ai.onnx") or proto.op_type in OTHER_DOMAINS.get(proto.domain, ())
 
 
 class Node:
@@ -168,4 +168,4 @@ def dynamic(rule):
     return rule
 
 
-__all__ = ["PREVIEW", "Interpreter", "Node", "domain_ok", "dynamic"]
+__all__ = ["OTHER_DOMAINS", "Interpreter", "Node", "domain_ok", "dynamic"]
