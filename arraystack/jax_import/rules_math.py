@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import numpy
 
+from arraystack._core.array import raw, wrap
 from arraystack.ir import primitives as p
 from arraystack.ir.core import bind
 from arraystack.ir.structural import bitcast_p, broadcast_in_dim_p
 from arraystack.jax_import.interpreter import JaxConversionError
+from arraystack.scipy import special
 
 math_rules: dict = {}
 
@@ -286,10 +288,12 @@ math_rules["iota"] = _iota
 
 def _erf_inv(site, x, **params):
     """erf's inverse. float32 (and float16): Giles' single-precision polynomials, evaluated as
-    XLA's ErfInv evaluates them; float64: that polynomial in float64 as the first guess, then
-    two Newton steps on erf, accurate to float64's last bits. +-1 give +-inf, |x| > 1 NaN."""
+    XLA's ErfInv evaluates them; float64: arraystack.scipy.special.erfinv (float64's last bits).
+    +-1 give +-inf, |x| > 1 NaN."""
     dtype = dtype_of(x)
-    work = numpy.dtype(numpy.float64 if dtype.itemsize > 4 else numpy.float32)
+    if dtype.itemsize > 4:
+        return raw(special.erfinv(wrap(x)))
+    work = numpy.dtype(numpy.float32)
     w0 = convert(x, work)
     magnitude = bind(p.abs_p, w0)
     one = const(1.0, work)
@@ -299,12 +303,6 @@ def _erf_inv(site, x, **params):
     central = _horner(bind(p.sub_p, w, const(2.5, work)), _GILES_CENTRAL)
     tail = _horner(bind(p.sub_p, bind(p.sqrt_p, w), const(3.0, work)), _GILES_TAIL)
     y = bind(p.mul_p, select(bind(p.lt_p, w, const(5.0, work)), central, tail), xs)
-    if work.itemsize == 8:
-        scale = const(2.0 / numpy.sqrt(numpy.pi), work)
-        for _ in range(2):
-            residual = bind(p.sub_p, bind(p.erf_p, y), xs)
-            slope = bind(p.mul_p, scale, bind(p.exp_p, bind(p.neg_p, bind(p.mul_p, y, y))))
-            y = bind(p.sub_p, y, bind(p.div_p, residual, slope))
     edge = select(
         bind(p.gt_p, w0, const(0.0, work)), const(numpy.inf, work), const(-numpy.inf, work)
     )
@@ -333,38 +331,15 @@ def _horner(w, coefficients):
 math_rules["erf_inv"] = _erf_inv
 
 
-def _erfc(site, x, **params):
-    """erfc for float32 (and float16) in float64: 1 - erf(x) below 3, where it keeps float64's
-    absolute accuracy over a value above 2e-5; above 3 Laplace's continued fraction
-    exp(-x**2)/sqrt(pi) / (x + 1/2/(x + 1/(x + 3/2/(x + ...)))), 60 terms deep, which has
-    converged there far beyond float32; erfc(-x) = 2 - erfc(x)."""
-    dtype = dtype_of(x)
-    if dtype.itemsize > 4:
-        raise site.error(
-            "float64 erfc has no composition accurate to float64 here (float32 is exact to rounding)",
-            JaxConversionError,
-        )
-    f64 = numpy.dtype(numpy.float64)
-    w = convert(x, f64)
-    a = bind(p.abs_p, w)
-    tail_x = bind(p.max_p, a, const(3.0, f64))  # keeps the unused branch finite
-    frac = tail_x
-    for n in range(60, 0, -1):
-        frac = bind(p.add_p, tail_x, bind(p.div_p, const(n / 2, f64), frac))
-    tail = bind(
-        p.div_p,
-        bind(p.exp_p, bind(p.neg_p, bind(p.mul_p, tail_x, tail_x))),
-        bind(p.mul_p, const(numpy.sqrt(numpy.pi), f64), frac),
-    )
-    head = bind(p.sub_p, const(1.0, f64), bind(p.erf_p, a))
-    positive = select(bind(p.lt_p, a, const(3.0, f64)), head, tail)
-    out = select(
-        bind(p.lt_p, w, const(0.0, f64)), bind(p.sub_p, const(2.0, f64), positive), positive
-    )
-    return convert(select(bind(p.isnan_p, w), w, out), dtype)
+def _special(function):
+    """A lax special function by arraystack.scipy.special's composition (computed in float64; the
+    interpreter rounds the result to the equation's dtype)."""
+    return lambda site, x, **params: raw(function(wrap(x)))
 
 
-math_rules["erfc"] = _erfc
+math_rules["erfc"] = _special(special.erfc)
+math_rules["lgamma"] = _special(special.gammaln)
+math_rules["digamma"] = _special(special.digamma)
 
 
 def _expanded(rule):

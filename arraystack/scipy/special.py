@@ -1,15 +1,18 @@
 """arraystack.scipy.special: scipy.special's functions written in arraystack operations.
 
 Each takes SciPy's arguments and gives SciPy's dtype: float32 stays float32, float64 and every other input
-(integers, booleans, float16) computes in float64, as SciPy's loops do; entr and rel_entr keep float16 and
-booleans in float32 (their float32 loop comes first). Values agree with SciPy's within the bounds stated per
-function (tests/arraystack/scipy/test_special.py checks them on special values: 0, +-inf, nan, the edges of
-each domain). They trace, so `jit`, `grad` and `vmap` see ordinary primitives.
+(integers, booleans, float16) computes in float64, as SciPy's loops do; where SciPy's float32 loop comes
+first (entr, rel_entr, erfinv, erfcinv, ndtri), inputs that cast safely to float32 (booleans, float16, 8-
+and 16-bit integers) give float32. The gamma family (gammaln, digamma, betaln: _gamma.py) and the error
+function's (erfc, erfcx, erfinv, erfcinv, ndtr, ndtri, log_ndtr: _normal.py) compute in float64 whatever
+the input. Each docstring states its accuracy; tests/arraystack/scipy checks it on special values (0,
++-inf, nan, the edges of each domain) and, for the two families, against exact values (mpmath) on dense
+grids, where several of SciPy's own lose digits that these keep. They trace, so `jit`, `grad` and `vmap`
+see ordinary primitives.
 
 SciPy's own ufuncs (scipy.special.gamma, ...) applied to arraystack arrays run eagerly on the NumPy buffers
 and return arraystack arrays; under a transformation they raise an error pointing here.
 """
-
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -21,43 +24,39 @@ import arraystack as ast
 from arraystack._core.array import raw, wrap
 from arraystack.ir import primitives as p
 from arraystack.ir.core import bind
+from arraystack.scipy._gamma import betaln, digamma, gammaln
+from arraystack.scipy._loops import as_dtype, loop_dtype
+from arraystack.scipy._normal import erfc, erfcinv, erfcx, erfinv, log_ndtr, ndtr, ndtri
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, AxisLike, NDArray
 
 __all__ = [
+    "betaln",
+    "digamma",
     "entr",
     "erf",
+    "erfc",
+    "erfcinv",
+    "erfcx",
+    "erfinv",
     "expit",
+    "gammaln",
     "log_expit",
+    "log_ndtr",
     "log_softmax",
     "logit",
     "logsumexp",
+    "ndtr",
+    "ndtri",
+    "psi",
     "rel_entr",
     "softmax",
     "xlog1py",
     "xlogy",
 ]
 
-
-def _loop_dtype(*xs, single_first=False):
-    """The dtype SciPy's loops compute in: float32 when every operand is float32 (or, with
-    single_first, any float type of at most 32 bits or a bool), complex for complex operands, else
-    float64. Python numbers count as float64, as SciPy's type resolution takes them."""
-    kinds = []
-    for x in xs:
-        dt = np.dtype(type(x)) if isinstance(x, (bool, int, float, complex)) else ast.asarray(x).dtype
-        if isinstance(x, float):
-            dt = np.dtype(np.float64)
-        kinds.append(dt)
-    if any(dt.kind == "c" for dt in kinds):
-        return np.result_type(np.complex64, *kinds)
-    small = {np.dtype(np.float32)} | ({np.dtype(np.float16), np.dtype(bool)} if single_first else set())
-    return np.dtype(np.float32) if all(dt in small for dt in kinds) else np.dtype(np.float64)
-
-
-def _as(x, dtype):
-    return ast.asarray(x).astype(dtype, copy=False)
+psi = digamma  # SciPy's two names of one function
 
 
 def erf(z: ArrayLike) -> NDArray:
@@ -88,10 +87,10 @@ def erf(z: ArrayLike) -> NDArray:
     >>> float(np.scipy.special.erf(0.0))
     0.0
     """
-    dtype = _loop_dtype(z)
+    dtype = loop_dtype(z)
     if dtype.kind == "c":
         raise TypeError("arraystack.scipy.special.erf takes real input; complex erf is not implemented")
-    return wrap(bind(p.erf_p, raw(_as(z, dtype))))
+    return wrap(bind(p.erf_p, raw(as_dtype(z, dtype))))
 
 
 def expit(x: ArrayLike) -> NDArray:
@@ -116,7 +115,7 @@ def expit(x: ArrayLike) -> NDArray:
     -----
     One `logistic` primitive. Within 2 ulp of SciPy's.
     """
-    return wrap(bind(p.logistic_p, raw(_as(x, _loop_dtype(x)))))
+    return wrap(bind(p.logistic_p, raw(as_dtype(x, loop_dtype(x)))))
 
 
 def log_expit(x: ArrayLike) -> NDArray:
@@ -140,7 +139,7 @@ def log_expit(x: ArrayLike) -> NDArray:
     -----
     ``min(x, 0) - log1p(exp(-|x|))``. Within 4 ulp of SciPy's.
     """
-    x = _as(x, _loop_dtype(x))
+    x = as_dtype(x, loop_dtype(x))
     return ast.minimum(x, 0) - ast.log1p(ast.exp(-ast.abs(x)))
 
 
@@ -165,7 +164,7 @@ def logit(x: ArrayLike) -> NDArray:
     -----
     ``log(x / (1 - x))``, as SciPy computes it. Within 2 ulp of SciPy's.
     """
-    x = _as(x, _loop_dtype(x))
+    x = as_dtype(x, loop_dtype(x))
     with np.errstate(divide="ignore", invalid="ignore"):
         return ast.log(x / (1 - x))
 
@@ -191,8 +190,8 @@ def xlogy(x: ArrayLike, y: ArrayLike) -> NDArray:
     -----
     Within 1 ulp of SciPy's (the same product).
     """
-    dtype = _loop_dtype(x, y)
-    x, y = _as(x, dtype), _as(y, dtype)
+    dtype = loop_dtype(x, y)
+    x, y = as_dtype(x, dtype), as_dtype(y, dtype)
     with np.errstate(divide="ignore", invalid="ignore"):
         product = x * ast.log(y)
     return ast.where((x == 0) & ~ast.isnan(y), ast.zeros((), dtype), product)
@@ -220,8 +219,8 @@ def xlog1py(x: ArrayLike, y: ArrayLike) -> NDArray:
     Within 2 ulp of SciPy's: the same product, of NumPy's `log1p` (the platform's, within 1 ulp), where
     SciPy 1.17 takes its own (``log1p(2.0)`` is 1 ulp apart).
     """
-    dtype = _loop_dtype(x, y)
-    x, y = _as(x, dtype), _as(y, dtype)
+    dtype = loop_dtype(x, y)
+    x, y = as_dtype(x, dtype), as_dtype(y, dtype)
     with np.errstate(divide="ignore", invalid="ignore"):
         product = x * ast.log1p(y)
     return ast.where((x == 0) & ~ast.isnan(y), ast.zeros((), dtype), product)
@@ -248,7 +247,7 @@ def entr(x: ArrayLike) -> NDArray:
     -----
     Within 1 ulp of SciPy's (the same product).
     """
-    x = _as(x, _loop_dtype(x, single_first=True))
+    x = as_dtype(x, loop_dtype(x, single_first=True))
     with np.errstate(divide="ignore", invalid="ignore"):
         inner = -x * ast.log(ast.where(x > 0, x, 1))
     return ast.where(x > 0, inner, ast.where(x == 0, 0, ast.where(x < 0, -np.inf, x)))
@@ -276,8 +275,8 @@ def rel_entr(x: ArrayLike, y: ArrayLike) -> NDArray:
     SciPy's three cases: ``x * log1p((x - y) / y)`` for x / y in (0.5, 2), ``x * log(x / y)`` for a
     normal ratio, ``x * (log(x) - log(y))`` where the ratio under- or overflows. Within 2 ulp of SciPy's.
     """
-    dtype = _loop_dtype(x, y, single_first=True)
-    x, y = _as(x, dtype), _as(y, dtype)
+    dtype = loop_dtype(x, y, single_first=True)
+    x, y = as_dtype(x, dtype), as_dtype(y, dtype)
     both = (x > 0) & (y > 0)
     xs, ys = ast.where(both, x, 1), ast.where(both, y, 1)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
@@ -341,10 +340,10 @@ def logsumexp(
     constant for differentiation. Within 4 ulp of SciPy's away from cancellation.
     """
     a = ast.asarray(a)
-    dtype = _loop_dtype(a) if b is None else _loop_dtype(a, b)
+    dtype = loop_dtype(a) if b is None else loop_dtype(a, b)
     a = a.astype(dtype, copy=False)
     if b is not None:
-        b = _as(b, dtype)
+        b = as_dtype(b, dtype)
         a, b = ast.broadcast_arrays(a, b)
     axes = _axes(axis, a.ndim)
     top = ast.max(ast.stop_gradient(a), axis=axes, keepdims=True) if a.size else ast.zeros(
@@ -392,7 +391,7 @@ def softmax(x: ArrayLike, axis: AxisLike = None) -> NDArray:
     -----
     Within 4 ulp of SciPy's.
     """
-    x = _as(x, _loop_dtype(x))
+    x = as_dtype(x, loop_dtype(x))
     axes = _axes(axis, x.ndim)
     top = ast.max(ast.stop_gradient(x), axis=axes, keepdims=True)
     e = ast.exp(x - ast.where(ast.isfinite(top), top, 0))
@@ -423,7 +422,7 @@ def log_softmax(x: ArrayLike, axis: AxisLike = None) -> NDArray:
     -----
     Within 4 ulp of SciPy's away from cancellation.
     """
-    x = _as(x, _loop_dtype(x))
+    x = as_dtype(x, loop_dtype(x))
     axes = _axes(axis, x.ndim)
     top = ast.max(ast.stop_gradient(x), axis=axes, keepdims=True)
     shifted = x - ast.where(ast.isfinite(top), top, 0)

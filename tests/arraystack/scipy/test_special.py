@@ -15,7 +15,7 @@ EDGES = np.array(
      np.inf, np.nan]
 )  # fmt: skip
 PROBABILITIES = np.array([-1.0, -0.0, 0.0, 1e-300, 1e-8, 0.25, 0.5, 0.75, 1 - 1e-8, 1.0, 2.0, np.nan])
-DTYPES = ["float16", "float32", "float64", "int32", "bool"]
+DTYPES = ["float16", "float32", "float64", "int8", "uint16", "int32", "bool"]
 # ulp bound per function (see each docstring)
 UNARY = {"erf": 2, "expit": 2, "log_expit": 4, "logit": 2, "entr": 1}
 BINARY = {"xlogy": 1, "xlog1py": 2, "rel_entr": 2}
