@@ -190,3 +190,11 @@ def test_betaln_gradient_and_vmap():
     np.testing.assert_array_equal(
         np.asarray(batched), [float(S.betaln(u, v)) for u, v in zip(a, b)]
     )
+
+
+def test_compiled_for_a_cuda_device_as_on_the_cpu(standin):
+    """The compositions become CUDA kernels (run here through the stand-in's CPU harness)."""
+    from tests.fuzz.tiers import CUDA_TIERS, TIERS, check_program
+
+    check_program(S.gammaln, lambda: [EDGES.copy()], tiers=(*TIERS, *CUDA_TIERS), ulps=[4])
+    check_program(S.digamma, lambda: [EDGES.copy()], tiers=(*TIERS, *CUDA_TIERS), ulps=[4])

@@ -180,3 +180,13 @@ def test_vmap_matches_a_loop():
     x = np.array([[-2.0, 0.1], [3.0, 30.0]])
     batched = np.asarray(ast.vmap(S.log_ndtr)(x))
     np.testing.assert_array_equal(batched, np.stack([np.asarray(S.log_ndtr(row)) for row in x]))
+
+
+@pytest.mark.parametrize("name", ["erfc", "ndtri", "log_ndtr"])
+def test_compiled_for_a_cuda_device_as_on_the_cpu(standin, name):
+    """The compositions become CUDA kernels (run here through the stand-in's CPU harness)."""
+    from tests.fuzz.tiers import CUDA_TIERS, TIERS, check_program
+
+    values = UNIT if name == "ndtri" else EDGES
+    # erf and exp of the compiled kernels are within 1 ulp of NumPy's, CUDA's within their stated bounds
+    check_program(getattr(S, name), lambda: [values.copy()], tiers=(*TIERS, *CUDA_TIERS), ulps=[4])
