@@ -412,3 +412,42 @@ def test_category_mapper_and_zip_map():
         assert [sorted(r) for r in rows] == [[10, 20, 30]] * 2
         for row, want in zip(rows, p):
             numpy.testing.assert_array_equal([float(row[k]) for k in (10, 20, 30)], want)
+
+
+def test_probit_post_transform_is_the_normal_quantile():
+    """sqrt(2) erfinv(2 x - 1) to float32's rounding; onnxruntime evaluates a closed-form
+    approximation of erfinv, within 2e-3 of it (onnx's reference has no PROBIT here)."""
+    import scipy.special
+
+    onnxruntime = pytest.importorskip("onnxruntime")
+
+    rng = numpy.random.default_rng(15)
+    node = helper.make_node(
+        "LinearRegressor",
+        ["x"],
+        ["y"],
+        domain="ai.onnx.ml",
+        coefficients=[0.1, -0.05, 0.2],
+        intercepts=[0.5],
+        post_transform="PROBIT",
+    )
+    graph = helper.make_graph(
+        [node],
+        "probit",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [None, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None, 1])],
+    )
+    model = helper.make_model(graph, opset_imports=ML)
+    x = rng.uniform(-1, 1, size=(40, 3)).astype(numpy.float32)
+    scores = x.astype(numpy.float64) @ numpy.array([0.1, -0.05, 0.2]) + 0.5
+    exact = scipy.special.ndtri(scores)[:, None]
+    session = onnxruntime.InferenceSession(
+        model.SerializeToString(), providers=["CPUExecutionProvider"]
+    )
+    approximate = session.run(None, {"x": x})[0]
+    params, fn = ast.onnx.load(model)
+    for f in (fn, ast.jit(fn)):
+        y = numpy.asarray(f(params, x)[0])
+        assert y.dtype == numpy.float32
+        numpy.testing.assert_allclose(y, exact, rtol=2e-6, atol=1e-6)
+        numpy.testing.assert_allclose(y, approximate, rtol=2e-3, atol=2e-3)
