@@ -10,6 +10,7 @@ import os
 import sys
 import threading
 
+import ml_dtypes
 import numpy
 from arraystack.ir.avals import bfloat16
 
@@ -55,14 +56,18 @@ class HostDtypeError(TracerError, TypeError):
 
 
 # dtype kinds of the host dtypes: datetime64, timedelta64, str_, bytes_, object, structured (void),
-# StringDType. bfloat16 has kind "V" too but is a traced numeric dtype: ask is_host_dtype.
+# StringDType, and ml_dtypes' narrow types. bfloat16 has kind "V" too but is a traced numeric dtype,
+# and float8_e5m2 has kind "f" but is a host dtype: ask is_host_dtype.
 HOST_KINDS = frozenset("MmUSOVT")
+FLOAT8_E5M2 = numpy.dtype(ml_dtypes.float8_e5m2)
 
 
 def is_host_dtype(dtype) -> bool:
     """Whether `dtype` (a NumPy dtype) is a host dtype, computed eagerly by NumPy: its kind is in
-    HOST_KINDS and it is not bfloat16."""
+    HOST_KINDS and it is not bfloat16, or it is float8_e5m2 (which ml_dtypes gives kind "f")."""
     kind = dtype.kind
+    if kind == "f":
+        return dtype == FLOAT8_E5M2
     return kind in HOST_KINDS and not (kind == "V" and dtype == bfloat16)
 
 
@@ -95,7 +100,7 @@ def _refuse_host_operands(prim, args) -> None:
     for a in args:
         if type(a) is not Tracer:
             dtype = getattr(a, "dtype", None)
-            if getattr(dtype, "kind", None) in HOST_KINDS and dtype != bfloat16:
+            if isinstance(dtype, numpy.dtype) and is_host_dtype(dtype):
                 raise HostDtypeError(host_dtype_message(dtype, f"`{prim.name}`"))
 
 

@@ -13,12 +13,12 @@ import numpy as np
 
 from arraystack.ir.avals import bfloat16 as _BFLOAT16
 from arraystack.ir.core import (
-    HOST_KINDS,
     HostDtypeError,
     Tracer,
     active,
     device_namespaces,
     host_dtype_message,
+    is_host_dtype,
 )
 
 if TYPE_CHECKING:
@@ -128,7 +128,7 @@ def host_dtype(dt, operation: str):
         d = np.dtype(dt)
     except TypeError:
         return None
-    if d.kind not in HOST_KINDS or d is _BFLOAT16:
+    if not is_host_dtype(d):
         return None
     if active.n:
         raise HostDtypeError(host_dtype_message(d, operation, "would make"))
@@ -138,7 +138,7 @@ def host_dtype(dt, operation: str):
 def is_host(dt) -> bool:
     """Whether `dt` (a dtype object) is a host dtype: datetime64, timedelta64, str_, bytes_,
     StringDType, object or structured."""
-    return dt.kind in HOST_KINDS and dt is not _BFLOAT16
+    return is_host_dtype(dt)
 
 
 def holds_host(x) -> bool:
@@ -151,7 +151,7 @@ def check_array_dtype(dt, operation: str) -> np.dtype:
     d = _dtype_of_argument(dt)
     if d in _SUPPORTED_SET:
         return d
-    if d.kind in HOST_KINDS:
+    if is_host_dtype(d):
         return host_dtype(d, operation)
     return check_supported(d)
 

@@ -6,8 +6,8 @@ operators, and the QLinear operators).
 Quantizing divides by the scale, rounds half to even, adds the zero point and saturates to the target
 type's range; a NaN becomes the range's low end, as in ONNX's reference and onnxruntime on x86-64. The
 integer targets (uint8, int8, uint16, int16) are arraystack dtypes and trace under jit. The narrow types
-of ml_dtypes (int4, uint4, int2, uint2, float8_e4m3fn, float8_e4m3fnuz, float8_e5m2fnuz, float4_e2m1fn)
-are host dtypes in arraystack: models using them run eagerly. float8_e5m2 is not an arraystack dtype.
+of ml_dtypes (int4, uint4, int2, uint2, float8_e4m3fn, float8_e4m3fnuz, float8_e5m2, float8_e5m2fnuz,
+float4_e2m1fn) are host dtypes in arraystack: models using them run eagerly.
 Integer products accumulate in int32, as the operators specify.
 """
 

@@ -101,3 +101,21 @@ def test_eager_use_after_a_trace_still_works():
     numpy.testing.assert_array_equal(
         numpy.asarray(_uses_capture(arraystack.ones(3))), [1.0, 65.0, 0.0]
     )
+
+
+@pytest.mark.parametrize("name", ["float8_e5m2", "float8_e4m3fn", "int4"])
+def test_ml_dtypes_narrow_types_are_host_dtypes(name):
+    """ml_dtypes gives float8_e5m2 NumPy's kind "f" (the others "V"); all are computed eagerly by
+    NumPy with NumPy's results, and refused under a trace."""
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    dtype = numpy.dtype(getattr(ml_dtypes, name))
+    host = numpy.array([1.5, -2.0, 3.0]).astype(dtype)
+    x = arraystack.asarray(host)
+    assert x.dtype == dtype
+    numpy.testing.assert_array_equal(numpy.asarray(x + x), host + host)
+    numpy.testing.assert_array_equal(
+        numpy.asarray(x.astype(numpy.float32)), host.astype(numpy.float32)
+    )
+    back = arraystack.asarray(numpy.float32([0.5, 4.0])).astype(dtype)
+    assert back.dtype == dtype
+    _raises(lambda: arraystack.jit(lambda v: v * 2)(x), name, "jit argument")
