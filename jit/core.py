@@ -84,16 +84,19 @@ def host_dtype_message(dtype, operation: str, verb: str = "was given") -> str:
 
 
 HOST_DTYPES_COMPUTED = (
-    "arraystack computes datetime64, timedelta64, string, object and structured arrays eagerly with NumPy"
+    "arraystack computes datetime64, timedelta64, string, object, structured and ml_dtypes' narrow "
+    "(int4, float8, ...) arrays eagerly with NumPy"
 )
 
 
 def host_array_phrase(dtype) -> str:
     """'a datetime64[D] array', 'an object array', 'a structured array (dtype [...])': for messages."""
     dtype = numpy.dtype(dtype)
-    name = {"O": "object", "V": "structured", "T": "StringDType"}.get(dtype.kind) or str(dtype)
+    structured = dtype.type is numpy.void  # ml_dtypes' narrow types have kind "V" too, and a name
+    name = {"O": "object", "T": "StringDType"}.get(dtype.kind) or str(dtype)
+    name = "structured" if structured else name
     phrase = f"{'an' if name[0] in 'aeiou' else 'a'} {name} array"
-    return phrase + f" (dtype {dtype})" if dtype.kind == "V" else phrase
+    return phrase + f" (dtype {dtype})" if structured else phrase
 
 
 def _refuse_host_operands(prim, args) -> None:
