@@ -36,7 +36,7 @@ def control_step(eqn, compile_graph, xp=np):
             bc = list(operands[nc : nc + nb])
             carry = _own(operands[nc + nb :], owned, xp)
             while bool(cond(cc + carry)[0]):
-                carry = list(body(bc + carry))
+                carry = _arrays(body(bc + carry))  # a region run by reference rules gives scalars
             return carry
 
         return while_step
@@ -55,8 +55,8 @@ def control_step(eqn, compile_graph, xp=np):
             xs = operands[nconsts + ncarry :]
             ys = [xp.empty((length,) + tuple(a.shape), a.dtype) for a in y_avals]
             for i in range(length - 1, -1, -1) if reverse else range(length):
-                out = body(consts + carry + [x[i, ...] for x in xs])  # a 0-d array, never a scalar
-                carry = list(out[:ncarry])
+                out = body(consts + carry + [x[i, ...] for x in xs])  # x[i, ...]: 0-d, an array
+                carry = _arrays(out[:ncarry])  # a region run by reference rules gives scalars
                 for y, value in zip(ys, out[ncarry:]):
                     y[i] = value
             return carry + ys

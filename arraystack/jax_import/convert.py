@@ -118,7 +118,8 @@ def from_jax(
         inputs = [_argument(leaf, var.aval) for leaf, var in zip(leaves, closed.jaxpr.invars)]
         consts = [constant(c) for c in closed.consts]
         name = getattr(fn, "__name__", "fn")
-        outs = run_jaxpr(closed.jaxpr, consts, inputs, [f"from_jax({name})"])
+        with numpy.errstate(all="ignore"):  # XLA's arithmetic raises no floating-point warnings
+            outs = run_jaxpr(closed.jaxpr, consts, inputs, [f"from_jax({name})"])
         from arraystack._core.array import wrap_array
 
         return jax.tree_util.tree_unflatten(out_tree, [wrap_array(o) for o in outs])

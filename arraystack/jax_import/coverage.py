@@ -9,8 +9,8 @@ _COLLECTIVE = (
     "a collective over named mesh axes (pmap, shard_map); a converted program runs on one device"
 )
 _SPECIAL = (
-    "a special function arraystack.scipy.special does not compose yet (it has the error "
-    "function's and gammaln's families)"
+    "a special function XLA computes itself (no lax implementation to convert) and "
+    "arraystack.scipy.special does not compose yet"
 )
 _LINALG = (
     "a lax.linalg factorization whose output conventions (pivots, Householder form, ordering) "
@@ -37,15 +37,9 @@ UNSUPPORTED: dict = {
     "after_all": _TOKEN,
     "create_token": _TOKEN,
     "approx_top_k": "approximate top-k (a TPU algorithm); use lax.top_k",
-    "bessel_i0e": _SPECIAL,
     "bessel_i1e": _SPECIAL,
-    "igamma": _SPECIAL,
-    "igamma_grad_a": _SPECIAL,
-    "igammac": _SPECIAL,
     "polygamma": _SPECIAL,
-    "regularized_incomplete_beta": _SPECIAL,
     "zeta": _SPECIAL,
-    "random_gamma": "its sampler (JAX's rejection loop over lgamma-free steps) is not converted yet",
     "cholesky_update": _LINALG,
     "eig": _LINALG,
     "geqp3": _LINALG,

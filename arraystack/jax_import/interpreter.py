@@ -6,8 +6,8 @@ own transformations. A PRNG key array (`key<fry>[...]`) is held as its uint32 ke
 ``(*keys, 2)``.
 
 Rule convention: `rules[name](site, *operands, **params) -> value or list of values`, keyed by the
-JAX primitive's name (the tables of rules_math, rules_structural, rules_indexing, rules_control and
-rules_linalg, merged by `conversion_rules()`), with `params` the equation's params. `site` is the Site
+JAX primitive's name (the tables of rules_math, rules_structural, rules_indexing, rules_control,
+rules_linalg and rules_lowered, merged by `conversion_rules()`), with `params` the equation's params. `site` is the Site
 of the equation: its
 output avals (`site.out_avals`), `site.run(closed_jaxpr, args)` for sub-jaxprs, and `site.error()`
 naming the primitive and where it sits. A rule may return a value of another dtype than JAX's;
@@ -29,11 +29,19 @@ def conversion_rules() -> dict:
         from arraystack.jax_import.rules_control import control_rules
         from arraystack.jax_import.rules_indexing import indexing_rules
         from arraystack.jax_import.rules_linalg import linalg_rules
+        from arraystack.jax_import.rules_lowered import lowered_rules
         from arraystack.jax_import.rules_math import math_rules
         from arraystack.jax_import.rules_structural import structural_rules
 
         _RULES.update(
-            {**math_rules, **structural_rules, **indexing_rules, **control_rules, **linalg_rules}
+            {
+                **math_rules,
+                **structural_rules,
+                **indexing_rules,
+                **control_rules,
+                **linalg_rules,
+                **lowered_rules,
+            }
         )
     return _RULES
 

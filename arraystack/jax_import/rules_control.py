@@ -74,18 +74,41 @@ control_rules["cond"] = _cond
 
 def _while(site, *operands, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts, **params):
     import arraystack
+    from arraystack._core.array import raw, wrap
 
     cond_consts = list(operands[:cond_nconsts])
     body_consts = list(operands[cond_nconsts : cond_nconsts + body_nconsts])
     init = list(operands[cond_nconsts + body_nconsts :])
 
-    def keep_going(carry):
+    def predicate(carry):
         return site.run(cond_jaxpr, cond_consts + _raw_list(carry), " cond")[0]
 
-    def step(carry):
-        return site.run(body_jaxpr, body_consts + _raw_list(carry), " body")
+    if not cond_jaxpr.out_avals[0].shape:
 
-    return _raw_list(arraystack.while_loop(keep_going, step, init))
+        def keep_going(carry):
+            return predicate(carry)
+
+        def step(carry):
+            return site.run(body_jaxpr, body_consts + _raw_list(carry), " body")
+
+        return _raw_list(arraystack.while_loop(keep_going, step, init))
+
+    # A batched predicate (a vmapped while_loop): as XLA's lowering runs it, the loop goes on while
+    # any element's does, and each step keeps the carries of the elements whose predicate is false
+    # (the predicate's shape leads each carry's).
+    def keep_going(carry):
+        return arraystack.any(wrap(predicate(carry)))
+
+    def step(carry):
+        going = wrap(predicate(carry))
+        new = site.run(body_jaxpr, body_consts + _raw_list(carry), " body")
+        kept = []
+        for updated, old in zip(new, carry):
+            mask = going.reshape(going.shape + (1,) * (wrap(updated).ndim - going.ndim))
+            kept.append(raw(arraystack.where(mask, wrap(updated), old)))
+        return kept
+
+    return _raw_list(arraystack.while_loop(keep_going, step, [wrap(v) for v in init]))
 
 
 control_rules["while"] = _while

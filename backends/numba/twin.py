@@ -271,13 +271,19 @@ def _region_step(eqn, donated=frozenset()):
     fresh = [
         (x in owned or x in compact) and sub.outputs.count(x) == 1 for x in sub.outputs
     ]
-    if not full:
+    # NumPy's ufuncs give a scalar for 0-d operands; a kernel's outputs are arrays (a loop feeds them
+    # back into kernels, which take arrays only)
+    scalars = [k for k, x in enumerate(sub.outputs) if not x.aval.shape]
+    if not full and not scalars:
         return (lambda *inputs: runner(list(inputs))), fresh
 
     def run(*inputs):
         outs = runner(list(inputs))
         for k, shape in full:
             outs[k] = np.array(np.broadcast_to(outs[k], shape))
+        for k in scalars:
+            if type(outs[k]) is not np.ndarray:
+                outs[k] = np.asarray(outs[k])
         return outs
 
     return run, fresh
