@@ -15,6 +15,7 @@ from arraystack.ir.core import bind
 from arraystack.ir.structural import bitcast_p, broadcast_in_dim_p
 from arraystack.jax_import.interpreter import JaxConversionError
 from arraystack.scipy import special
+from arraystack.scipy._normal import GILES_CENTRAL, GILES_TAIL
 
 math_rules: dict = {}
 
@@ -300,8 +301,8 @@ def _erf_inv(site, x, **params):
     inside = bind(p.lt_p, magnitude, one)
     xs = select(inside, w0, const(0.0, work))  # keeps the branches finite off (-1, 1)
     w = bind(p.neg_p, bind(p.log1p_p, bind(p.neg_p, bind(p.mul_p, xs, xs))))
-    central = _horner(bind(p.sub_p, w, const(2.5, work)), _GILES_CENTRAL)
-    tail = _horner(bind(p.sub_p, bind(p.sqrt_p, w), const(3.0, work)), _GILES_TAIL)
+    central = _horner(bind(p.sub_p, w, const(2.5, work)), GILES_CENTRAL)
+    tail = _horner(bind(p.sub_p, bind(p.sqrt_p, w), const(3.0, work)), GILES_TAIL)
     y = bind(p.mul_p, select(bind(p.lt_p, w, const(5.0, work)), central, tail), xs)
     edge = select(
         bind(p.gt_p, w0, const(0.0, work)), const(numpy.inf, work), const(-numpy.inf, work)
@@ -309,16 +310,6 @@ def _erf_inv(site, x, **params):
     y = select(bind(p.eq_p, magnitude, one), edge, y)
     y = select(bind(p.gt_p, magnitude, one), const(numpy.nan, work), y)
     return convert(select(bind(p.isnan_p, w0), w0, y), dtype)
-
-
-_GILES_CENTRAL = (
-    2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
-    -0.00125372503, -0.00417768164, 0.246640727, 1.50140941,
-)  # fmt: skip
-_GILES_TAIL = (
-    -0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
-    -0.0076224613, 0.00943887047, 1.00167406, 2.83297682,
-)  # fmt: skip
 
 
 def _horner(w, coefficients):

@@ -10,6 +10,7 @@ import numpy
 import arraystack as xp
 from arraystack._core.devices import constants_on_operand_device
 from arraystack.prng._keys import _blocks, _shape_tuple, _u32, split
+from arraystack.scipy._normal import GILES_CENTRAL, GILES_TAIL
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, DTypeLike, NDArray, ShapeLike
@@ -136,13 +137,9 @@ def normal(key: ArrayLike, shape: ShapeLike = (), dtype: DTypeLike = numpy.float
     return radius * xp.cos(xp.asarray(2.0 * math.pi, dtype=dtype) * u2)
 
 
-# Giles (2010), "Approximating the erfinv function": the single-precision version, which XLA uses
+# Giles' single-precision erfinv (arraystack/scipy/_normal.py holds the coefficients), which XLA uses
 # for float32 erf_inv. Relative error below 4e-7 for |y| <= 1 - 1e-7 (|erfinv| <= 3.77), in float64
 # too (no refinement); beyond that, float64 loses accuracy (1e-5 at 1 - 1e-8, 7e-3 at 1 - 1e-12).
-_ERFINV_CENTRAL = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
-                   -0.00125372503, -0.00417768164, 0.246640727, 1.50140941)  # fmt: skip
-_ERFINV_TAIL = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
-                -0.0076224613, 0.00943887047, 1.00167406, 2.83297682)  # fmt: skip
 
 
 def _horner(coefficients, w):
@@ -154,8 +151,8 @@ def _horner(coefficients, w):
 
 def _erfinv(y):
     w = -xp.log((1.0 - y) * (1.0 + y))
-    central = _horner(_ERFINV_CENTRAL, w - 2.5)
-    tail = _horner(_ERFINV_TAIL, xp.sqrt(w) - 3.0)
+    central = _horner(GILES_CENTRAL, w - 2.5)
+    tail = _horner(GILES_TAIL, xp.sqrt(w) - 3.0)
     return xp.where(w < 5.0, central, tail) * y
 
 

@@ -31,11 +31,11 @@ _UNDERFLOW = 27.5  # erfc(a) is 0 (rounded) beyond 27.3
 _ROOT_OF_HALF_MAX = 9.480751908109176e153  # sqrt(max float64 / 2)
 _SQUARE_HALF_OVERFLOW = 1.89e154  # x**2 / 2 overflows from about 1.896e154
 # Giles (2010), "Approximating the erfinv function", single precision: a first guess to 1e-7
-_GILES_CENTRAL = (
+GILES_CENTRAL = (
     2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
     -0.00125372503, -0.00417768164, 0.246640727, 1.50140941,
 )  # fmt: skip
-_GILES_TAIL = (
+GILES_TAIL = (
     -0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
     -0.0076224613, 0.00943887047, 1.00167406, 2.83297682,
 )  # fmt: skip
@@ -166,8 +166,8 @@ def _inverse_tail(q):
     that exp(y**2) never overflows."""
     q = ast.where((q > 0) & (q <= 1), q, 0.5)
     w = -ast.log(q * (2.0 - q))
-    central = _horner(_GILES_CENTRAL, w - 2.5)
-    tail = _horner(_GILES_TAIL, ast.sqrt(ast.maximum(w, 5.0)) - 3.0)
+    central = _horner(GILES_CENTRAL, w - 2.5)
+    tail = _horner(GILES_TAIL, ast.sqrt(ast.maximum(w, 5.0)) - 3.0)
     giles = ast.where(w < 5.0, central, tail) * (1.0 - q)
     minus_log = -ast.log(q)
     y = ast.sqrt(ast.maximum(minus_log, 1.0))
@@ -192,7 +192,7 @@ def _halley(y, step):
 def _inverse_central(x):
     """erfinv(x) for float64 |x| < 0.5: Giles' central guess and one Halley step on erf."""
     x = ast.where(ast.abs(x) < 0.5, x, 0.0)
-    y = _horner(_GILES_CENTRAL, -ast.log1p(-x * x) - 2.5) * x
+    y = _horner(GILES_CENTRAL, -ast.log1p(-x * x) - 2.5) * x
     return _halley(y, (_erf(y) - x) * (0.5 * _SQRT_PI) * ast.exp(y * y))
 
 
