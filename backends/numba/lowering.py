@@ -244,6 +244,18 @@ numba_rules[p.rem_p] = lambda args, eqn: cast(_out(eqn), f"({args[0]} % {args[1]
 numba_rules[p.floordiv_p] = lambda args, eqn: cast(_out(eqn), f"({args[0]} // {args[1]})")
 
 
+def _fmod(args, eqn):
+    """C's fmod of an integer by a positive constant (the sign of the dividend): Python's remainder,
+    less the divisor where the dividend is negative and the remainder is not 0."""
+    a, b = args
+    if _out(eqn).kind == "u":
+        return cast(_out(eqn), f"({a} % {b})")
+    return cast(_out(eqn), f"(({a} % {b}) - {b} if ({a} < 0 and {a} % {b} != 0) else ({a} % {b}))")
+
+
+numba_rules[p.fmod_p] = _fmod
+
+
 def _positive_integer_divisor(eqn) -> bool:
     divisor = eqn.inputs[1]
     return (
@@ -275,6 +287,11 @@ def unsupported_reason(eqn) -> str | None:
         return "float -> int conversion keeps NumPy's out-of-range behaviour on the reference path"
     if eqn.prim is p.pow_p and _out(eqn).kind in "iub":
         return "integer power keeps NumPy's negative-exponent error on the reference path"
+    if eqn.prim is p.fmod_p and not _positive_integer_divisor(eqn):
+        return (
+            "fmod: floats call libm's scalar fmod, and other integer divisors than positive "
+            "constants keep NumPy's fmod by 0 on the reference path"
+        )
     if eqn.prim in (p.rem_p, p.floordiv_p) and not _positive_integer_divisor(eqn):
         return (
             f"{eqn.prim.name}: NumPy's special cases (x % 0, x // 0, signed zeros) stay on the reference "
@@ -345,7 +362,6 @@ reference_only: dict = {
     "slice": _STRUCTURAL,
     "transpose": _STRUCTURAL,
     "cbrt": _LATER,
-    "fmod": _LATER,
     "frexp": _LATER,
     "ldexp": _LATER,
     "gcd": _LATER,

@@ -254,27 +254,32 @@ def test_gru_gradient_through_a_compiled_scan():
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.int64, np.uint64])
-def test_integer_remainder_and_floor_division_by_positive_constants_compile(dtype):
+def test_integer_remainder_fmod_and_floor_division_by_positive_constants_compile(dtype):
     info = np.iinfo(dtype)
     values = [info.min, info.min + 1, -7, -3, -1, 0, 1, 2, 3, 7, info.max - 1, info.max]
     a = np.unique(np.array([v for v in values if info.min <= v <= info.max], dtype=dtype))
-    f = ast.jit(lambda x: (x % 3, x // 4, (x + x % 5) // 7), tiered=False)
+    f = ast.jit(
+        lambda x: (x % 3, x // 4, (x + x % 5) // 7, ast.fmod(x, 3), ast.fmod(x, dtype(info.max))),
+        tiered=False,
+    )
     plan = _plan(f, a)
     assert "reference" not in plan.split("# optimized graph")[0]
     with np.errstate(over="ignore"):
-        want = (a % dtype(3), a // dtype(4), (a + a % dtype(5)) // dtype(7))
+        want = (a % dtype(3), a // dtype(4), (a + a % dtype(5)) // dtype(7), np.fmod(a, dtype(3)))
+        want = (*want, np.fmod(a, dtype(info.max)))
     for got, expected in zip(f(a), want):
         assert np.asarray(got).dtype == expected.dtype
         np.testing.assert_array_equal(np.asarray(got), expected)
 
 
 def test_division_by_a_variable_or_a_negative_constant_keeps_numpys_special_cases():
-    f = ast.jit(lambda x, y: (x % y, x // -2), tiered=False)
+    f = ast.jit(lambda x, y: (x % y, x // -2, ast.fmod(x, y)), tiered=False)
     a, b = np.arange(-4, 4), np.array([0, 1, 2, 3, 0, -1, -2, -3])
     plan = _plan(f, a, b)
     assert plan.count("reference: rem") + plan.count("reference: floordiv") == 2
-    with np.errstate(divide="ignore"):
-        want = (a % b, a // -2)
+    assert plan.count("reference: fmod") == 1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        want = (a % b, a // -2, np.fmod(a, b))
     for got, expected in zip(f(a, b), want):
         np.testing.assert_array_equal(np.asarray(got), expected)
 
