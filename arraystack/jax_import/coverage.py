@@ -37,7 +37,6 @@ UNSUPPORTED: dict = {
     "after_all": _TOKEN,
     "create_token": _TOKEN,
     "approx_top_k": "approximate top-k (a TPU algorithm); use lax.top_k",
-    "bessel_i1e": _SPECIAL,
     "polygamma": _SPECIAL,
     "zeta": _SPECIAL,
     "cholesky_update": _LINALG,

@@ -331,6 +331,7 @@ def _special(function):
 math_rules["erfc"] = _special(special.erfc)
 math_rules["lgamma"] = _special(special.gammaln)
 math_rules["digamma"] = _special(special.digamma)
+math_rules["bessel_i1e"] = _special(special.i1e)
 
 
 def _expanded(rule):

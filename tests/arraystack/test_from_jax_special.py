@@ -88,3 +88,12 @@ def test_samplers_built_on_gamma_are_jaxs():
 def test_gamma_sample_gradient_is_jaxs_implicit_one():
     f = lambda a: jnp.sum(jax.random.gamma(KEY, a))
     close(ast.grad(ast.from_jax(f))(A), jax.grad(f)(A), rtol=1e-5)
+
+
+def test_bessel_i1e_converts_to_the_composition_with_jaxs_values_and_derivative():
+    x = numpy.array([-30.0, -2.5, -0.3, 0.0, 0.7, 4.0, 19.5, 20.5, 80.0], numpy.float32)
+    converted = ast.from_jax(jsp.i1e)
+    close(converted(x), jax.jit(jsp.i1e)(x), rtol=1e-6)
+    close(ast.jit(converted)(x), jax.jit(jsp.i1e)(x), rtol=1e-6)
+    loss = lambda v: jnp.sum(jsp.i1e(v))
+    close(ast.grad(ast.from_jax(loss))(x), jax.grad(loss)(x), rtol=1e-5)
