@@ -2,7 +2,7 @@
 if jax is installed): the worst error in ulp against exact values (mpmath) on a grid per function, and the
 time of one call on `size` float64 values (arraystack: the compiled tier of jit), in one run.
 
-    python benchmarks/bench_special.py [--size N] [--rounds N] [--threads N]
+    python benchmarks/bench_special.py [--size N] [--rounds N] [--threads N] [--only NAME ...]
 
 The grids cover each function's hard places: gammaln's zeros at 1 and 2, digamma's at 1.46, the tails of
 erfc, ndtr and log_ndtr out to subnormal results, erfcinv and ndtri down to 1e-300. Systems are timed
@@ -66,6 +66,18 @@ def exact_values(mpmath):
         inverse = np.array([float(t) for t in inverse])
     log_ndtr = at(lambda x: mpmath.log(mpmath.ncdf(x)), line, dps=400)
     half = np.linspace(-0.999, 0.999, 301)
+    negative = -np.linspace(0.01, 170.4, 400)
+    real = np.concatenate(
+        [
+            np.geomspace(1e-300, 1, 60),
+            np.linspace(1, 12, 300),
+            np.linspace(12, 171.6, 100),
+            negative,
+        ]
+    )
+    bessel = np.concatenate(
+        [-np.geomspace(1e-300, 700, 60), np.linspace(0, 30, 601), np.geomspace(30, 1e300, 100)]
+    )
     return {
         "gammaln": (positive, at(lambda x: mpmath.log(mpmath.gamma(x)), positive)),
         "digamma": (positive, at(mpmath.digamma, positive)),
@@ -76,6 +88,9 @@ def exact_values(mpmath):
         "erfinv": (half, at(mpmath.erfinv, half, dps=60)),
         "erfcinv": (q, inverse),
         "ndtri": (q / 2, quantiles),
+        "gamma": (real, at(mpmath.gamma, real)),
+        "i0e": (bessel, at(lambda x: mpmath.besseli(0, x) * mpmath.exp(-abs(x)), bessel)),
+        "i1e": (bessel, at(lambda x: mpmath.besseli(1, x) * mpmath.exp(-abs(x)), bessel)),
     }
 
 
@@ -126,6 +141,7 @@ def main(argv=None) -> int:
     parser.add_argument("--size", type=int, default=1_000_000)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--only", nargs="*", default=None, help="these functions only")
     args = parser.parse_args(argv)
     if args.threads:
         _set_threads(args.threads)
@@ -137,6 +153,8 @@ def main(argv=None) -> int:
         f"{'function':10} {'ulp: arraystack':>16} {'scipy':>10} {'jax':>10}   ms: {'arraystack':>10} {'scipy':>8} {'jax.jit':>8}"
     )
     for name, (xs, want) in exact.items():
+        if args.only and name not in args.only:
+            continue
         with np.errstate(all="ignore"):
             ulps = [
                 worst_ulps(getattr(ast.scipy.special, name)(xs), want),

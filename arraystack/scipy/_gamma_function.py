@@ -16,7 +16,14 @@ import numpy as np
 
 import arraystack as ast
 from arraystack.linalg._operands import concrete
-from arraystack.scipy._gamma import _stirling_tail, betaln, gammaln, gammaln_positive
+from arraystack.scipy._gamma import (
+    _horner,
+    _lgamma_taylor,
+    _stirling_tail,
+    betaln,
+    digamma,
+    gammaln,
+)
 from arraystack.scipy._loops import loop_dtype, real_float64
 
 _STIRLING_FROM = 10.0
@@ -39,18 +46,24 @@ def _gamma_positive(y):
     z = ast.where(big & (y <= _OVERFLOW), y, _STIRLING_FROM)
     v = z ** (0.5 * z - 0.25)
     stirling = (v * _SQRT_TWO_PI) * (v / ast.exp(z)) * ast.exp(_stirling_tail(z))
-    # 1 to 10: gamma(r) (x - 1) ... (x - n), r = x - n in [1, 2); each x - k is exact
+    # 1 to 10: gamma(r) (x - 1) ... (x - n), r = x - n in [1, 2); each x - k is exact. Below 1:
+    # gamma(y + 1) / y. gamma(r) is exp of gammaln's Taylor series about 1 or 2 (|gammaln| < 0.13 there).
+    small = y < 1.0
     middle = (y >= 1.0) & ~big
     x = ast.where(middle, y, 1.5)
     n = ast.floor(x) - 1.0
     product = ast.ones_like(x)
     for k in range(1, 9):
         product = product * ast.where(n >= k, x - k, 1.0)
-    reduced = ast.exp(gammaln_positive(x - n)) * product
-    # below 1: gamma(y + 1) / y
-    small = y < 1.0
     s = ast.where(small, y, 0.5)
-    below = ast.exp(gammaln_positive(s + 1.0)) / s
+    r = ast.where(small, s + 1.0, x - n)
+    e1, e2 = r - 1.0, r - 2.0
+    series = ast.where(
+        r < 1.375, e1 * _horner(_lgamma_taylor(1), e1), e2 * _horner(_lgamma_taylor(2), e2)
+    )
+    g = ast.exp(series)
+    reduced = g * product
+    below = g / s
     out = ast.where(big, stirling, ast.where(small, below, reduced))
     return ast.where(y > _OVERFLOW, ast.inf, out)
 
@@ -168,8 +181,10 @@ def beta(a, b):
     Notes
     -----
     The ratio of three gamma values, the quotient taken first between the two nearest in size (as
-    SciPy's), while all three are finite; beyond, sign times exp(betaln), whose error grows with
-    betaln's size as SciPy's does. Within 24 ulp of SciPy's where |betaln| < 10.
+    SciPy's), while all three are finite, corrected for the rounding of a + b, which gamma(a + b)
+    magnifies by digamma(a + b); beyond, sign times exp(betaln), whose error grows with betaln's size
+    as SciPy's does. Within 16 ulp of exact values for positive a and b below 60, where SciPy's is up
+    to 300 ulp off (mostly from that rounding).
 
     Examples
     --------
@@ -201,6 +216,12 @@ def beta(a, b):
         # divide by gamma(a + b) the one of gamma(a), gamma(b) nearer it in size, then multiply
         first = ast.abs(ast.abs(gp) - ast.abs(gy)) > ast.abs(ast.abs(gq) - ast.abs(gy))
         ratio = ast.where(first, (gq / gy) * gp, (gp / gy) * gq)
+        # a + b rounds (its error e is exact: two-sum), and gamma(a + b) magnifies that by
+        # digamma(a + b): gamma(y + e) = gamma(y) (1 + e digamma(y)) to first order
+        back = y - p
+        e = (p - (y - back)) + (q - back)
+        slope = digamma(ast.where(ratio_ok & ~y_pole, y, 1.0))
+        ratio = ratio * (1.0 - e * ast.where(ast.isfinite(slope), slope, 0.0))
         ratio = ast.where(y_pole, 0.0, ratio)  # 1/gamma(a + b) is 0 at its poles
         logs = ast.where(ratio_ok, 1.0, p), ast.where(ratio_ok, 1.0, q)
         signs = _sign(logs[0]) * _sign(logs[1]) * _sign(logs[0] + logs[1])

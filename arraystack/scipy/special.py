@@ -202,11 +202,7 @@ def xlogy(x: ArrayLike, y: ArrayLike) -> NDArray:
     -----
     Within 1 ulp of SciPy's (the same product).
     """
-    dtype = loop_dtype(x, y)
-    x, y = as_dtype(x, dtype), as_dtype(y, dtype)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        product = x * ast.log(y)
-    return ast.where((x == 0) & ~ast.isnan(y), ast.zeros((), dtype), product)
+    return _times_log(x, y, ast.log)
 
 
 def xlog1py(x: ArrayLike, y: ArrayLike) -> NDArray:
@@ -231,11 +227,20 @@ def xlog1py(x: ArrayLike, y: ArrayLike) -> NDArray:
     Within 2 ulp of SciPy's: the same product, of NumPy's `log1p` (the platform's, within 1 ulp), where
     SciPy 1.17 takes its own (``log1p(2.0)`` is 1 ulp apart).
     """
+    return _times_log(x, y, ast.log1p)
+
+
+def _times_log(x, y, log):
+    """x * log(y), 0 where x == 0 and y is not nan. Its derivative in x is log(y) at x == 0 too (a select
+    of 0 there would make it 0): y is replaced only where x == 0 and log(y) is not finite."""
     dtype = loop_dtype(x, y)
     x, y = as_dtype(x, dtype), as_dtype(y, dtype)
+    zero = (x == 0) & ~ast.isnan(y)
+    neutral = ast.asarray(1 if log is ast.log else 0, dtype=dtype)  # where log is 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        product = x * ast.log1p(y)
-    return ast.where((x == 0) & ~ast.isnan(y), ast.zeros((), dtype), product)
+        singular = zero & ~ast.isfinite(log(y))
+        product = x * log(ast.where(singular, neutral, y))
+    return ast.where(zero, product + ast.zeros((), dtype), product)  # -0.0 becomes 0.0
 
 
 def entr(x: ArrayLike) -> NDArray:

@@ -23,6 +23,17 @@ _INCOMPLETE = {
 }
 
 
+def _log1mexp(z):
+    """log(1 - exp(-z)) for z >= 0: log(-expm1(-z)) up to log 2, log1p(-exp(-z)) beyond, each where
+    the other loses digits."""
+    near = z <= _LOG_2
+    return ast.where(
+        near,
+        ast.log(-ast.expm1(-ast.where(near, z, 1.0))),
+        ast.log1p(-ast.exp(-ast.where(near, 1.0, z))),
+    )
+
+
 def _missing(function: str) -> dict:
     return {name: why.format(function) for name, why in _INCOMPLETE.items()}
 
@@ -145,6 +156,13 @@ class cauchy_gen(ContinuousWithCdf):
     def _sf(self, z):
         return ast.arctan2(1.0, z) / math.pi
 
+    def _logcdf(self, z):
+        # past the median log1p(-sf): log(cdf) would round cdf's last digits away
+        return ast.where(z > 0, ast.log1p(-self._sf(z)), ast.log(self._cdf(z)))
+
+    def _logsf(self, z):
+        return self._logcdf(-z)
+
     def _ppf(self, q):
         # -1/tan(pi q) after folding q into (-1/2, 1/2]: the subtraction is exact there, tan's argument small
         folded = ast.where(q > 0.5, q - 1.0, q)
@@ -168,7 +186,7 @@ class expon_gen(ContinuousWithCdf):
         return -ast.expm1(-z)
 
     def _logcdf(self, z):
-        return ast.log(-ast.expm1(-z))
+        return _log1mexp(z)
 
     def _sf(self, z):
         return ast.exp(-z)
@@ -281,11 +299,13 @@ class t_gen(Continuous):
         # gammaln((df+1)/2) - gammaln(df/2) cancels
         infinite = ast.isinf(df)
         d = ast.where(infinite, 1.0, df)
-        finite = (
-            -0.5 * ast.log(d)
-            - special.betaln(0.5 * d, 0.5)
-            - (d + 1.0) / 2.0 * ast.log1p(z * z / d)
+        # log1p(z**2 / d), as 2 log|z| - log d + log1p(d / z**2) where z * z would overflow
+        big = ast.abs(z) > 1e100
+        zs, zb = ast.where(big, 0.0, z), ast.where(big, ast.abs(z), 1.0)
+        spread = ast.where(
+            big, 2.0 * ast.log(zb) - ast.log(d) + ast.log1p((d / zb) / zb), ast.log1p(zs * zs / d)
         )
+        finite = -0.5 * ast.log(d) - special.betaln(0.5 * d, 0.5) - (d + 1.0) / 2.0 * spread
         return ast.where(infinite, -z * z / 2.0 - _LOG_SQRT_2PI, finite)
 
 

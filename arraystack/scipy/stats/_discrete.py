@@ -46,7 +46,10 @@ class binom_gen(Discrete):
     def _logpmf(self, k, n, p):
         # log C(n, k) = -log(n + 1) - betaln(n - k + 1, k + 1): betaln keeps its digits where the
         # three gammaln of SciPy's formula cancel (large n)
-        binomial = -ast.log1p(n) - special.betaln(n - k + 1.0, k + 1.0)
+        edge = (k == 0) | (k == n)  # C(n, 0) = C(n, n) = 1 exactly, where the formula rounds
+        kk = ast.where(edge, 1.0, k)
+        nn = ast.where(edge, 2.0, n)
+        binomial = ast.where(edge, 0.0, -ast.log1p(nn) - special.betaln(nn - kk + 1.0, kk + 1.0))
         return binomial + special.xlogy(k, p) + special.xlog1py(n - k, -p)
 
 

@@ -1,7 +1,9 @@
 """The multivariate distributions of arraystack.scipy.stats: multivariate_normal and dirichlet, with
 SciPy's argument conventions (scipy/stats/_multivariate.py) and its errors for parameters of the wrong
-shape. Checks of values (a covariance that is not positive definite, x off the simplex) run where the
-values are known: eagerly, as SciPy's; under a transformation the result is nan instead."""
+shape. A covariance that is not positive definite raises LinAlgError where arraystack.linalg.cholesky
+does (eagerly and under jit on the CPU). dirichlet's checks of values (alpha <= 0, x off the simplex)
+raise SciPy's ValueError where the values are known (eagerly); under a transformation, the density is
+nan there instead."""
 
 from __future__ import annotations
 
@@ -33,7 +35,10 @@ class multivariate_normal_gen:
 
     def __call__(self, mean=None, cov=1, allow_singular=False):
         """The distribution frozen at these parameters."""
-        self._parameters(mean, cov, allow_singular, "multivariate_normal()")
+        _, _, cov = self._parameters(mean, cov, allow_singular, "multivariate_normal()")
+        ast.linalg.cholesky(
+            cov
+        )  # a covariance that is not positive definite raises here, as SciPy's
         return _FrozenMultivariate(
             self, {"mean": mean, "cov": cov, "allow_singular": allow_singular}
         )
@@ -164,7 +169,12 @@ class dirichlet_gen:
         x = self._x(x, alpha, where)
         a = alpha.reshape((-1,) + (1,) * (x.ndim - 1))
         log_b = ast.sum(special.gammaln(alpha)) - special.gammaln(ast.sum(alpha))
-        return _squeeze(ast.sum(special.xlogy(a - 1.0, x), axis=0) - log_b)
+        out = ast.sum(special.xlogy(a - 1.0, x), axis=0) - log_b
+        # what raises eagerly (_x, _alpha) is nan under a transformation
+        valid = ast.all(alpha > 0) & ast.all((x >= 0) & (x <= 1), axis=0)
+        valid = valid & ~ast.any((x == 0) & (a < 1), axis=0)
+        valid = valid & (ast.abs(ast.sum(x, axis=0) - 1.0) <= 10e-10)
+        return _squeeze(ast.where(valid, out, ast.nan))
 
     def pdf(self, x, alpha):
         """The density at x: exp(logpdf(x))."""
