@@ -108,8 +108,10 @@ def test_a_docstring_indented_by_three_spaces_is_read_as_one_indented_by_four():
     assert reindent("x : int\n    The value.\n   odd\n") == "x : int\n    The value.\n   odd\n"
 
 
-GUIDE_PAGES = sorted((ROOT / "docs" / "guide").glob("*.md")) + sorted(
-    (ROOT / "docs" / "internals").glob("*.md")
+GUIDE_PAGES = (
+    sorted((ROOT / "docs" / "guide").glob("*.md"))
+    + sorted((ROOT / "docs" / "internals").glob("*.md"))
+    + [API / "scipy.md"]
 )
 GUIDE_BLOCKS = [
     (page.name, k, block)
