@@ -8,12 +8,14 @@ density is 0 (its log -inf) and a cdf 0 or 1; invalid parameters (a scale or sha
 nan; results are float64, as SciPy's.
 
 - Every method (logpdf, pdf, cdf, logcdf, sf, logsf, ppf, isf): norm, logistic, laplace, cauchy, expon,
-  uniform, lognorm.
-- Densities (logpdf, pdf): gamma, beta, t, chi2; their distribution functions need the regularized
-  incomplete gamma and beta functions, which arraystack.scipy.special does not have, and asking for one
-  says so.
-- Discrete (logpmf, pmf): poisson, binom; with cdf, logcdf, sf, logsf too: bernoulli, geom.
-- Multivariate (logpdf, pdf): multivariate_normal, dirichlet.
+  uniform, lognorm, gumbel_r, gumbel_l, halfnorm, halfcauchy, halflogistic, rayleigh, pareto,
+  weibull_min.
+- Densities (logpdf, pdf): gamma, beta, t, chi2, invgamma, gennorm, vonmises; their distribution
+  functions need the regularized incomplete gamma and beta functions (or a Bessel series), which
+  arraystack.scipy.special does not have, and asking for one says so.
+- Discrete (logpmf, pmf): poisson, binom, nbinom, betabinom; with cdf, logcdf, sf, logsf too:
+  bernoulli, geom.
+- Multivariate: multivariate_normal, dirichlet (logpdf, pdf), multinomial (logpmf, pmf).
 
 Not here: sampling (``rvs``: arraystack.random draws), moments, fitting.
 """
@@ -31,25 +33,52 @@ from arraystack.scipy.stats._continuous import (
     t,
     uniform,
 )
-from arraystack.scipy.stats._discrete import bernoulli, binom, geom, poisson
-from arraystack.scipy.stats._multivariate import dirichlet, multivariate_normal
+from arraystack.scipy.stats._continuous_more import (
+    gennorm,
+    gumbel_l,
+    gumbel_r,
+    halfcauchy,
+    halflogistic,
+    halfnorm,
+    invgamma,
+    pareto,
+    rayleigh,
+    vonmises,
+    weibull_min,
+)
+from arraystack.scipy.stats._discrete import bernoulli, betabinom, binom, geom, nbinom, poisson
+from arraystack.scipy.stats._multivariate import dirichlet, multinomial, multivariate_normal
 
 __all__ = [
     "bernoulli",
     "beta",
+    "betabinom",
     "binom",
     "cauchy",
     "chi2",
     "dirichlet",
     "expon",
     "gamma",
+    "gennorm",
     "geom",
+    "gumbel_l",
+    "gumbel_r",
+    "halfcauchy",
+    "halflogistic",
+    "halfnorm",
+    "invgamma",
     "laplace",
     "logistic",
     "lognorm",
+    "multinomial",
     "multivariate_normal",
+    "nbinom",
     "norm",
+    "pareto",
     "poisson",
+    "rayleigh",
     "t",
     "uniform",
+    "vonmises",
+    "weibull_min",
 ]

@@ -38,6 +38,11 @@ def _missing(function: str) -> dict:
     return {name: why.format(function) for name, why in _INCOMPLETE.items()}
 
 
+def missing_because(why: str, names=tuple(_INCOMPLETE)) -> dict:
+    """The `missing` table of a distribution without these methods, each for the same reason."""
+    return dict.fromkeys(names, why)
+
+
 class norm_gen(ContinuousWithCdf):
     """The normal distribution: density exp(-z**2/2) / sqrt(2 pi), z = (x - loc) / scale."""
 
@@ -155,13 +160,6 @@ class cauchy_gen(ContinuousWithCdf):
 
     def _sf(self, z):
         return ast.arctan2(1.0, z) / math.pi
-
-    def _logcdf(self, z):
-        # past the median log1p(-sf): log(cdf) would round cdf's last digits away
-        return ast.where(z > 0, ast.log1p(-self._sf(z)), ast.log(self._cdf(z)))
-
-    def _logsf(self, z):
-        return self._logcdf(-z)
 
     def _ppf(self, q):
         # -1/tan(pi q) after folding q into (-1/2, 1/2]: the subtraction is exact there, tan's argument small

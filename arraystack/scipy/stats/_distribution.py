@@ -9,6 +9,7 @@ stay finite.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -26,6 +27,25 @@ def as_float64(value, name: str, where: str):
     if value.dtype.kind not in "biuf":
         raise TypeError(f"{where} takes numbers for {name}; got an array of dtype {value.dtype}")
     return value.astype(np.float64, copy=False)
+
+
+def _quiet(method):
+    """The method under NumPy's errstate(all="ignore"), as SciPy computes: the values it selects away
+    (log(0) where x is outside the support, ...) raise no warning eagerly."""
+
+    @functools.wraps(method)
+    def quiet(*args, **kwds):
+        with np.errstate(all="ignore"):
+            return method(*args, **kwds)
+
+    return quiet
+
+
+def log_of_complement(p, log_other):
+    """log(1 - p), given log(1 - p) computed another way (log_other): log1p(-p) where p < 1/2, whose
+    digits log(1 - p) would round away; log_other elsewhere (the tails, where it keeps them)."""
+    small = p < 0.5
+    return ast.where(small, ast.log1p(-ast.where(small, p, 0.0)), log_other)
 
 
 def _fill(mask, value, safe):
@@ -122,6 +142,7 @@ def _finish(value, valid, z):
 class Continuous(Distribution):
     """A continuous distribution with its density only (logpdf, pdf): the subclass defines `_logpdf`."""
 
+    @_quiet
     def _density(self, method, x, args, kwds, log: bool):
         where = f"{self.name}.{method}()"
         shapes, loc, scale = self._parse(method, args, kwds)
@@ -157,6 +178,7 @@ class ContinuousWithCdf(Continuous):
     """A continuous distribution with its distribution function (cdf, logcdf, sf, logsf) and quantiles (ppf,
     isf) too: the subclass defines `_cdf` and `_ppf`, and better formulas for the others where it has them."""
 
+    @_quiet
     def _tail(self, method, x, args, kwds, below, above):
         """One of cdf, sf, logcdf, logsf: `below` at and under the support's lower end, `above` at and over
         its upper end, the standardized function in between."""
@@ -188,14 +210,15 @@ class ContinuousWithCdf(Continuous):
         return self._tail("logsf", x, args, kwds, 0.0, -math.inf)
 
     def _logcdf(self, z, *shapes):
-        return ast.log(self._cdf(z, *shapes))
+        return log_of_complement(self._sf(z, *shapes), ast.log(self._cdf(z, *shapes)))
 
     def _sf(self, z, *shapes):
         return 1.0 - self._cdf(z, *shapes)
 
     def _logsf(self, z, *shapes):
-        return ast.log(self._sf(z, *shapes))
+        return log_of_complement(self._cdf(z, *shapes), ast.log(self._sf(z, *shapes)))
 
+    @_quiet
     def _quantile(self, method, q, args, kwds):
         where = f"{self.name}.{method}()"
         shapes, loc, scale = self._parse(method, args, kwds)
@@ -229,6 +252,7 @@ class Discrete(Distribution):
 
     scaled = False
 
+    @_quiet
     def _mass(self, method, k, args, kwds, log: bool):
         where = f"{self.name}.{method}()"
         shapes, loc, _ = self._parse(method, args, kwds)
@@ -254,6 +278,7 @@ class DiscreteWithCdf(Discrete):
     """A discrete distribution with its distribution function too (cdf, logcdf, sf, logsf): the subclass
     defines `_cdf` of an integer k inside the support."""
 
+    @_quiet
     def _tail(self, method, k, args, kwds, below, above):
         where = f"{self.name}.{method}()"
         shapes, loc, _ = self._parse(method, args, kwds)

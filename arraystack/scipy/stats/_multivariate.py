@@ -1,6 +1,6 @@
-"""The multivariate distributions of arraystack.scipy.stats: multivariate_normal and dirichlet, with
-SciPy's argument conventions (scipy/stats/_multivariate.py) and its errors for parameters of the wrong
-shape. A covariance that is not positive definite raises LinAlgError where arraystack.linalg.cholesky
+"""The multivariate distributions of arraystack.scipy.stats: multivariate_normal, dirichlet and
+multinomial, with SciPy's argument conventions (scipy/stats/_multivariate.py) and its errors for
+parameters of the wrong shape. A covariance that is not positive definite raises LinAlgError where arraystack.linalg.cholesky
 does (eagerly and under jit on the CPU). dirichlet's checks of values (alpha <= 0, x off the simplex)
 raise SciPy's ValueError where the values are known (eagerly); under a transformation, the density is
 nan there instead."""
@@ -181,21 +181,53 @@ class dirichlet_gen:
         return ast.exp(self.logpdf(x, alpha))
 
 
+class multinomial_gen:
+    """The multinomial distribution: counts x (its last axis the K categories) of n draws with
+    probabilities p."""
+
+    name = "multinomial"
+
+    def __repr__(self):
+        return "<arraystack.scipy.stats.multinomial>"
+
+    def __call__(self, n, p):
+        """The distribution frozen at n and p."""
+        return _FrozenMultivariate(self, {"n": n, "p": p}, mass=True)
+
+    def logpmf(self, x, n, p):
+        """The log of the probability of counts x: -inf where x are not non-negative integers summing to
+        n; nan where n < 0, a p is outside [0, 1], or p's last axis does not sum to 1 (within 1e-8)."""
+        where = "multinomial.logpmf()"
+        x, n, p = (as_float64(v, name, where) for v, name in ((x, "x"), (n, "n"), (p, "p")))
+        if x.ndim == 0 or p.ndim == 0:
+            raise ValueError(f"{where}: x and p need a last axis (the categories)")
+        if x.shape[-1] != p.shape[-1]:
+            raise ValueError(f"{where}: x has {x.shape[-1]} categories and p {p.shape[-1]}")
+        counts = ast.all((x >= 0) & (x == ast.floor(x)), axis=-1) & (ast.sum(x, axis=-1) == n)
+        value = special.gammaln(n + 1.0) + ast.sum(
+            special.xlogy(x, p) - special.gammaln(ast.where(x >= 0, x, 0.0) + 1.0), axis=-1
+        )
+        valid = (n >= 0) & ast.all((p >= 0) & (p <= 1), axis=-1)
+        valid = valid & (ast.abs(ast.sum(p, axis=-1) - 1.0) <= 1e-8)
+        return ast.where(valid, ast.where(counts, value, -ast.inf), ast.nan)
+
+    def pmf(self, x, n, p):
+        """The probability of counts x: exp(logpmf(x))."""
+        return ast.exp(self.logpmf(x, n, p))
+
+
 class _FrozenMultivariate:
-    def __init__(self, dist, params):
+    def __init__(self, dist, params, mass=False):
         self.dist, self.params = dist, params
+        names = ("logpmf", "pmf") if mass else ("logpdf", "pdf")
+        for name in names:
+            method = getattr(dist, name)
+            setattr(self, name, lambda x, method=method: method(x, **self.params))
 
     def __repr__(self):
         return f"<frozen arraystack.scipy.stats.{self.dist.name}>"
 
-    def logpdf(self, x):
-        """The log of the density at x."""
-        return self.dist.logpdf(x, **self.params)
-
-    def pdf(self, x):
-        """The density at x."""
-        return self.dist.pdf(x, **self.params)
-
 
 multivariate_normal = multivariate_normal_gen()
 dirichlet = dirichlet_gen()
+multinomial = multinomial_gen()
