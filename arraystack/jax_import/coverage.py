@@ -8,10 +8,6 @@ from __future__ import annotations
 _COLLECTIVE = (
     "a collective over named mesh axes (pmap, shard_map); a converted program runs on one device"
 )
-_SPECIAL = (
-    "a special function XLA computes itself (no lax implementation to convert) and "
-    "arraystack.scipy.special does not compose yet"
-)
 _LINALG = (
     "a lax.linalg factorization whose output conventions (pivots, Householder form, ordering) "
     "are not mapped onto arraystack's NumPy-style linalg primitives yet"
@@ -37,8 +33,6 @@ UNSUPPORTED: dict = {
     "after_all": _TOKEN,
     "create_token": _TOKEN,
     "approx_top_k": "approximate top-k (a TPU algorithm); use lax.top_k",
-    "polygamma": _SPECIAL,
-    "zeta": _SPECIAL,
     "cholesky_update": _LINALG,
     "eig": _LINALG,
     "geqp3": _LINALG,

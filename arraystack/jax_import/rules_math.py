@@ -332,6 +332,10 @@ math_rules["erfc"] = _special(special.erfc)
 math_rules["lgamma"] = _special(special.gammaln)
 math_rules["digamma"] = _special(special.digamma)
 math_rules["bessel_i1e"] = _special(special.i1e)
+math_rules["zeta"] = lambda site, x, q, **params: raw(special.zeta(wrap(x), wrap(q)))
+# polygamma's order is a literal in the jaxprs of jax.scipy.special.polygamma(n, x) with a Python n:
+# known when the rule runs, as negative x needs (a traced order gives nan there)
+math_rules["polygamma"] = lambda site, m, x, **params: raw(special.polygamma(wrap(m), wrap(x)))
 
 
 def _expanded(rule):

@@ -90,23 +90,19 @@ def _stirling_tail(z):
     return _horner(series[::-1], w) / z
 
 
-def _clamp_into(mask, x, inside):
-    return ast.where(mask, x, inside)
-
-
 def gammaln_positive(y):
     """gammaln of float64 y >= 0 (inf at 0): four ranges, each exact to a few ulp of the result."""
     tiny = y < 0.75
     near_one = (y >= 0.75) & (y < 1.375)
     middle = (y >= 1.375) & (y < _STIRLING_FROM)
     # below 0.75: gammaln(y + 2) - log(y (y + 1)), gammaln(y + 2) by the series about 2
-    a = _clamp_into(tiny & (y > 0), y, 0.5)
+    a = ast.where(tiny & (y > 0), y, 0.5)
     low = a * _horner(_lgamma_taylor(2), a) - ast.log(a * (a + 1.0))
     # about 1
-    e1 = _clamp_into(near_one, y, 1.0) - 1.0
+    e1 = ast.where(near_one, y, 1.0) - 1.0
     one = e1 * _horner(_lgamma_taylor(1), e1)
     # 1.375 to 8: down to t in [1.375, 2.375) by gammaln(t + m) = gammaln(t) + log((t)(t+1)...(t+m-1))
-    b = _clamp_into(middle, y, 2.0)
+    b = ast.where(middle, y, 2.0)
     m = ast.floor(b - 1.375)
     t = b - m
     e2 = t - 2.0
@@ -115,7 +111,7 @@ def gammaln_positive(y):
         product = product * ast.where(m >= k, b - k, 1.0)
     mid = e2 * _horner(_lgamma_taylor(2), e2) + ast.log(product)
     # Stirling
-    z = _clamp_into((y >= _STIRLING_FROM) & (y <= _LARGEST), y, _STIRLING_FROM)
+    z = ast.where((y >= _STIRLING_FROM) & (y <= _LARGEST), y, _STIRLING_FROM)
     high = (z - 0.5) * ast.log(z) - z + _HALF_LOG_TWO_PI + _stirling_tail(z)
     out = ast.where(tiny, low, ast.where(near_one, one, ast.where(middle, mid, high)))
     return ast.where((y > _LARGEST) | (y == 0), ast.inf, out)

@@ -65,17 +65,21 @@ def _exp_square(a, scale):
     return ast.exp(scale * (h * h)) * ast.exp(scale * ((a - h) * (a + h)))
 
 
-def _erfc_pair(x):
+def _erfc_pair(x, erfc: bool = True):
     """(erfc(x), erfcx(x)) for float64 x with |x| < 1 (either sign; differentiable through 0), and
-    the values at |x| beyond (callers reflect x <= -1); |x| = inf gives (0, 0)."""
+    the values at |x| beyond (callers reflect x <= -1); |x| = inf gives (0, 0). erfc=False: (None,
+    erfcx(x)), without erfc's tail factor."""
     a = ast.abs(x)
     small = a < 1.0
     s = ast.where(small, x, 0.0)
     head = 1.0 - _erf(s)
     tail_x = _erfcx_tail(a)
+    scaled = ast.where(small, _exp_square(s, 1.0) * head, tail_x)
+    if not erfc:
+        return None, scaled
     clamped = ast.minimum(ast.where(small, 1.0, a), _UNDERFLOW)
     tail = ast.where(a > _UNDERFLOW, 0.0, _exp_square(clamped, -1.0) * tail_x)
-    return ast.where(small, head, tail), ast.where(small, _exp_square(s, 1.0) * head, tail_x)
+    return ast.where(small, head, tail), scaled
 
 
 def erfc(x):
@@ -149,7 +153,7 @@ def erfcx(x):
     x = real_float64(x, "erfcx")
     with np.errstate(all="ignore"):
         a = ast.abs(x)
-        _, value = _erfc_pair(x)
+        _, value = _erfc_pair(x, erfc=False)
         # 2 exp(a**2) as 2 e e with e = exp(a**2 / 2), so that only a result that overflows is inf
         root = _exp_square(ast.minimum(a, _UNDERFLOW), 0.5)
         fits = root <= _ROOT_OF_HALF_MAX

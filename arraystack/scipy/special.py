@@ -5,8 +5,8 @@ Each takes SciPy's arguments and gives SciPy's dtype: float32 stays float32, flo
 first (entr, rel_entr, kl_div, erfinv, erfcinv, ndtri), inputs that cast safely to float32 (booleans,
 float16, 8- and 16-bit integers) give float32. The gamma family (gammaln, digamma, betaln: _gamma.py;
 gamma, gammasgn, beta, factorial, multigammaln: _gamma_function.py), the error function's (erfc, erfcx,
-erfinv, erfcinv, ndtr, ndtri, log_ndtr: _normal.py) and the Bessel functions (i0, i0e, i1, i1e:
-_bessel.py) compute in float64 whatever the input. Each docstring states its accuracy;
+erfinv, erfcinv, ndtr, ndtri, log_ndtr: _normal.py), the Bessel functions (i0, i0e, i1, i1e:
+_bessel.py) and zeta and polygamma (_zeta.py) compute in float64 whatever the input. Each docstring states its accuracy;
 tests/arraystack/scipy checks it on special values (0, +-inf, nan, the edges of each domain) and, for the
 three families, against exact values (mpmath) on dense grids, where several of SciPy's own lose digits
 that these keep. They trace, so `jit`, `grad` and `vmap`
@@ -31,6 +31,7 @@ from arraystack.scipy._gamma import betaln, digamma, gammaln
 from arraystack.scipy._gamma_function import beta, factorial, gamma, gammasgn, multigammaln
 from arraystack.scipy._loops import as_dtype, loop_dtype
 from arraystack.scipy._normal import erfc, erfcinv, erfcx, erfinv, log_ndtr, ndtr, ndtri
+from arraystack.scipy._zeta import polygamma, zeta
 
 if TYPE_CHECKING:
     from arraystack.typing import ArrayLike, AxisLike, NDArray
@@ -63,11 +64,13 @@ __all__ = [
     "multigammaln",
     "ndtr",
     "ndtri",
+    "polygamma",
     "psi",
     "rel_entr",
     "softmax",
     "xlog1py",
     "xlogy",
+    "zeta",
 ]
 
 psi = digamma  # SciPy's two names of one function

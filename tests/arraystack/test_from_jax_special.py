@@ -97,3 +97,15 @@ def test_bessel_i1e_converts_to_the_composition_with_jaxs_values_and_derivative(
     close(ast.jit(converted)(x), jax.jit(jsp.i1e)(x), rtol=1e-6)
     loss = lambda v: jnp.sum(jsp.i1e(v))
     close(ast.grad(ast.from_jax(loss))(x), jax.grad(loss)(x), rtol=1e-5)
+
+
+def test_zeta_and_polygamma_convert_with_jaxs_values_and_derivative():
+    x = numpy.array([1.5, 2.0, 3.5, 7.0], numpy.float32)
+    q = numpy.array([0.3, 1.0, 2.5, 40.0], numpy.float32)
+    close(ast.from_jax(jsp.zeta)(x, q), jax.jit(jsp.zeta)(x, q), rtol=1e-6)
+    negative = numpy.array([-2.5, -0.5, 0.5, 3.0], numpy.float32)
+    for n in (0, 1, 3):
+        f = lambda v, n=n: jsp.polygamma(n, v)  # noqa: E731
+        close(ast.from_jax(f)(negative), jax.jit(f)(negative), rtol=1e-5)
+    loss = lambda v: jnp.sum(jsp.polygamma(1, v))
+    close(ast.grad(ast.from_jax(loss))(q), jax.grad(loss)(q), rtol=1e-5)

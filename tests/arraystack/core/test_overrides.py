@@ -147,8 +147,8 @@ def test_another_librarys_ufunc_runs_on_arraystack_arrays():
 
 def test_another_librarys_ufunc_under_jit_names_arraystack_scipy_special():
     x = arraystack.asarray([0.5, 1.5])
-    with pytest.raises(TypeError, match=r"gamma is another library's.*traced.*arraystack.scipy.special has"):
-        arraystack.jit(lambda v: scipy.special.gamma(v))(x)
+    with pytest.raises(TypeError, match=r"gammainc is another library's.*traced.*arraystack.scipy.special has"):
+        arraystack.jit(lambda v: scipy.special.gammainc(v, v))(x)
     with pytest.raises(TypeError, match=r"arraystack.scipy.special.erf traces"):
         arraystack.jit(lambda v: scipy.special.erf(v))(x)
     numpy.testing.assert_allclose(
