@@ -174,21 +174,25 @@ class Continuous(Distribution):
         return ast.exp(self._logpdf(z, *shapes))
 
 
-class ContinuousWithCdf(Continuous):
-    """A continuous distribution with its distribution function (cdf, logcdf, sf, logsf) and quantiles (ppf,
-    isf) too: the subclass defines `_cdf` and `_ppf`, and better formulas for the others where it has them."""
+class _WithCdf:
+    """cdf, logcdf, sf and logsf of a distribution whose subclass defines `_cdf` (and better formulas for
+    the others where it has them)."""
 
     @_quiet
     def _tail(self, method, x, args, kwds, below, above):
         """One of cdf, sf, logcdf, logsf: `below` at and under the support's lower end, `above` at and over
-        its upper end, the standardized function in between."""
+        its upper end, the standardized function in between (of floor(k - loc) for a discrete one)."""
         where = f"{self.name}.{method}()"
         shapes, loc, scale = self._parse(method, args, kwds)
-        x = as_float64(x, "x", where)
+        x = as_float64(x, "x" if self.scaled else "k", where)
         valid, shapes, scale = self._valid(shapes, scale)
         z = self._standard(x, loc, scale)
         a, b = self._support(*shapes)
-        inside = (z > a) & (z < b)
+        if self.scaled:
+            inside = (z > a) & (z < b)
+        else:
+            z = ast.floor(z)
+            inside = (z >= a) & (z < b)
         value = getattr(self, "_" + method)(_fill(inside, z, self.safe), *shapes)
         value = ast.where(inside, value, ast.where(z >= b, above, below))
         return _finish(value, valid, z)
@@ -217,6 +221,11 @@ class ContinuousWithCdf(Continuous):
 
     def _logsf(self, z, *shapes):
         return log_of_complement(self._cdf(z, *shapes), ast.log(self._sf(z, *shapes)))
+
+
+class ContinuousWithCdf(_WithCdf, Continuous):
+    """A continuous distribution with its distribution function (cdf, logcdf, sf, logsf) and quantiles (ppf,
+    isf) too: the subclass defines `_cdf` and `_ppf`, and better formulas for the others where it has them."""
 
     @_quiet
     def _quantile(self, method, q, args, kwds):
@@ -274,47 +283,9 @@ class Discrete(Distribution):
         return self._mass("pmf", k, args, kwds, log=False)
 
 
-class DiscreteWithCdf(Discrete):
+class DiscreteWithCdf(_WithCdf, Discrete):
     """A discrete distribution with its distribution function too (cdf, logcdf, sf, logsf): the subclass
     defines `_cdf` of an integer k inside the support."""
-
-    @_quiet
-    def _tail(self, method, k, args, kwds, below, above):
-        where = f"{self.name}.{method}()"
-        shapes, loc, _ = self._parse(method, args, kwds)
-        k = as_float64(k, "k", where)
-        valid, shapes, _ = self._valid(shapes, None)
-        z = ast.floor(self._standard(k, loc, None))
-        a, b = self._support(*shapes)
-        inside = (z >= a) & (z < b)
-        value = getattr(self, "_" + method)(_fill(inside, z, self.safe), *shapes)
-        value = ast.where(inside, value, ast.where(z >= b, above, below))
-        return _finish(value, valid, z)
-
-    def cdf(self, k, *args, **kwds):
-        """The probability of a value at most k."""
-        return self._tail("cdf", k, args, kwds, 0.0, 1.0)
-
-    def logcdf(self, k, *args, **kwds):
-        """The log of cdf(k)."""
-        return self._tail("logcdf", k, args, kwds, -math.inf, 0.0)
-
-    def sf(self, k, *args, **kwds):
-        """The probability of a value over k."""
-        return self._tail("sf", k, args, kwds, 1.0, 0.0)
-
-    def logsf(self, k, *args, **kwds):
-        """The log of sf(k)."""
-        return self._tail("logsf", k, args, kwds, 0.0, -math.inf)
-
-    def _logcdf(self, z, *shapes):
-        return ast.log(self._cdf(z, *shapes))
-
-    def _sf(self, z, *shapes):
-        return 1.0 - self._cdf(z, *shapes)
-
-    def _logsf(self, z, *shapes):
-        return ast.log(self._sf(z, *shapes))
 
 
 class Frozen:
