@@ -14,7 +14,9 @@ EDGES = np.array(
     [-np.inf, -800.0, -30.0, -1.5, -1e-300, -0.0, 0.0, 1e-300, 1e-8, 0.3, 0.5, 1.0, 2.0, 20.0, 800.0,
      np.inf, np.nan]
 )  # fmt: skip
-PROBABILITIES = np.array([-1.0, -0.0, 0.0, 1e-300, 1e-8, 0.25, 0.5, 0.75, 1 - 1e-8, 1.0, 2.0, np.nan])
+PROBABILITIES = np.array(
+    [-1.0, -0.0, 0.0, 1e-300, 1e-8, 0.25, 0.5, 0.75, 1 - 1e-8, 1.0, 2.0, np.nan]
+)
 DTYPES = ["float16", "float32", "float64", "int8", "uint16", "int32", "bool"]
 # ulp bound per function (see each docstring)
 UNARY = {"erf": 2, "expit": 2, "log_expit": 4, "logit": 2, "entr": 1}
@@ -28,7 +30,10 @@ def same(expected, got, ulps):
     eps = np.finfo(expected.dtype).eps if expected.dtype.kind in "fc" else 0
     np.testing.assert_allclose(got, expected, rtol=ulps * eps, atol=0, equal_nan=True)
     finite = np.isfinite(expected)
-    assert (np.signbit(got[~finite & ~np.isnan(expected)]) == np.signbit(expected[~finite & ~np.isnan(expected)])).all()
+    assert (
+        np.signbit(got[~finite & ~np.isnan(expected)])
+        == np.signbit(expected[~finite & ~np.isnan(expected)])
+    ).all()
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -66,8 +71,12 @@ def test_logsumexp_softmax_and_log_softmax_match_scipy(axis):
         for g, w in zip(got, want):
             assert np.shape(g) == np.shape(w)
             np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12, equal_nan=True)
-    np.testing.assert_allclose(S.softmax(a, axis=axis), ss.softmax(a, axis=axis), rtol=1e-13, atol=1e-300)
-    np.testing.assert_allclose(S.log_softmax(a, axis=axis), ss.log_softmax(a, axis=axis), rtol=1e-13)
+    np.testing.assert_allclose(
+        S.softmax(a, axis=axis), ss.softmax(a, axis=axis), rtol=1e-13, atol=1e-300
+    )
+    np.testing.assert_allclose(
+        S.log_softmax(a, axis=axis), ss.log_softmax(a, axis=axis), rtol=1e-13
+    )
 
 
 def test_logsumexp_edges():

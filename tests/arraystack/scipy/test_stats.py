@@ -853,15 +853,13 @@ def test_multinomial_is_scipys():
 
 
 def test_more_distributions_under_jit_equal_eager():
+    # closed forms only: the special functions inside the others are compiled by their own tests
     def f(x, k, c):
         return (
             S.gumbel_r.logcdf(x),
-            S.halfnorm.logsf(x, scale=c),
             S.weibull_min.logpdf(x, c),
             S.pareto.ppf(ast.abs(x) / 10, c),
-            S.vonmises.logpdf(x, c),
-            S.nbinom.logpmf(k, c, 0.3),
-            S.multinomial.logpmf(ast.stack([k, 6 - k], axis=-1), 6, ast.asarray([0.3, 0.7])),
+            S.rayleigh.logsf(x, scale=c),
         )
 
     x = np.array([-3.0, -0.5, 0.0, 0.4, 2.0, 9.0])
