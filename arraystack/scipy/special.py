@@ -6,11 +6,10 @@ first (entr, rel_entr, kl_div, erfinv, erfcinv, ndtri), inputs that cast safely 
 float16, 8- and 16-bit integers) give float32. The gamma family (gammaln, digamma, betaln: _gamma.py;
 gamma, gammasgn, beta, factorial, multigammaln: _gamma_function.py), the error function's (erfc, erfcx,
 erfinv, erfcinv, ndtr, ndtri, log_ndtr: _normal.py), the Bessel functions (i0, i0e, i1, i1e:
-_bessel.py) and zeta and polygamma (_zeta.py) compute in float64 whatever the input. Each docstring states its accuracy;
-tests/arraystack/scipy checks it on special values (0, +-inf, nan, the edges of each domain) and, for the
-three families, against exact values (mpmath) on dense grids, where several of SciPy's own lose digits
-that these keep. They trace, so `jit`, `grad` and `vmap`
-see ordinary primitives.
+_bessel.py) and zeta and polygamma (_zeta.py) compute in float64 whatever the input. Each docstring
+states its accuracy; tests/arraystack/scipy checks it on special values (0, +-inf, nan, the edges of each
+domain) and, for these families, against exact values (mpmath) on dense grids, where several of SciPy's
+own lose digits that these keep. They trace, so `jit`, `grad` and `vmap` see ordinary primitives.
 
 SciPy's own ufuncs (scipy.special.gamma, ...) applied to arraystack arrays run eagerly on the NumPy buffers
 and return arraystack arrays; under a transformation they raise an error pointing here.
