@@ -73,7 +73,7 @@ def _scaled(x, nu: int):
     near = total * ast.exp(-s)
     # the asymptotic series (+inf gives its first term over sqrt(inf): 0)
     a = ast.where(series, _SERIES_TO, ax)
-    far = _horner(_asymptotic(nu), 1.0 / a) / ast.sqrt((2.0 * np.pi) * a)
+    far = _horner(_asymptotic(nu), 1.0 / a) / (ast.sqrt(a) * np.sqrt(2.0 * np.pi))
     if nu == 1:
         far = ast.where(x < 0, -far, far)
     return ast.where(series, near, far)
@@ -96,7 +96,7 @@ def _bessel(x, nu: int, scaled: bool, name: str):
         out = _scaled(x, nu)
         if not scaled:
             out = _unscaled(x, out)
-    return out.astype(out_dtype, copy=False)
+        return out.astype(out_dtype, copy=False)
 
 
 def i0(x):

@@ -121,7 +121,8 @@ def gamma(x):
     out_dtype = loop_dtype(x)
     with np.errstate(all="ignore"):
         out = gamma_float64(real_float64(x, "gamma"))
-    return out.astype(out_dtype, copy=False)
+    with np.errstate(over="ignore"):  # float32 rounds what it cannot hold to inf, as SciPy's
+        return out.astype(out_dtype, copy=False)
 
 
 def gammasgn(x):
@@ -156,7 +157,8 @@ def gammasgn(x):
     sign = ast.where(negative, ast.where(odd, 1.0, -1.0), 1.0)
     sign = ast.where(x == 0, ast.where(ast.signbit(x), -1.0, 1.0), sign)
     out = ast.where(pole | ast.isnan(x), ast.nan, sign)
-    return out.astype(out_dtype, copy=False)
+    with np.errstate(over="ignore"):  # float32 rounds what it cannot hold to inf, as SciPy's
+        return out.astype(out_dtype, copy=False)
 
 
 def beta(a, b):
@@ -229,7 +231,8 @@ def beta(a, b):
         out = sign * ast.where(ratio_ok, ratio, large)
         out = ast.where(inf_pole, ast.inf, out)
         out = ast.where(ast.isnan(a) | ast.isnan(b), ast.nan, out)
-    return out.astype(out_dtype, copy=False)
+    with np.errstate(over="ignore"):  # float32 rounds what it cannot hold to inf, as SciPy's
+        return out.astype(out_dtype, copy=False)
 
 
 def _sign(x):
@@ -273,7 +276,8 @@ def factorial(n, exact: bool = False):
     n = real_float64(n, "factorial")
     with np.errstate(all="ignore"):
         out = ast.where(n < 0, 0.0, gamma_float64(ast.where(n < 0, 0.0, n) + 1.0))
-    return out.astype(out_dtype, copy=False)
+    with np.errstate(over="ignore"):  # float32 rounds what it cannot hold to inf, as SciPy's
+        return out.astype(out_dtype, copy=False)
 
 
 def multigammaln(a, d: int):

@@ -25,7 +25,12 @@ from arraystack.scipy._gamma_function import _sin_pi, gamma_float64
 from arraystack.scipy._loops import loop_dtype, real_float64
 
 _DIRECT = 9
+# polygamma's reflection is built for orders up to this (cot's n-th derivative polynomial, in Python,
+# whose coefficients reach 1e300 there); beyond, |polygamma(n, x)| > n! 2**(n+1) overflows for every
+# x < 0, and these give nan there
+_MAX_REFLECTED_ORDER = 160
 _LOG_PI = math.log(math.pi)
+_HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
 _CORRECTIONS = 12
 
 
@@ -49,6 +54,14 @@ def _hurwitz_positive(s, q, s_minus_one=None):
     total = ast.zeros_like(s + q)
     for k in range(_DIRECT):
         total = total + (q + k) ** -s
+    # s far beyond q + 9: the tail past the direct terms is below their rounding, and the
+    # corrections' factors would overflow
+    direct = s > 64.0 * (q + _DIRECT)
+    direct_sum = total
+    s = ast.where(direct, 2.0, s)
+    if s_minus_one is not None:
+        s_minus_one = ast.where(direct, 1.0, s_minus_one)
+    total = ast.where(direct, 0.0, total)
     a = q + _DIRECT
     power = a**-s
     total = total + a * power / (s - 1.0 if s_minus_one is None else s_minus_one) + 0.5 * power
@@ -57,7 +70,7 @@ def _hurwitz_positive(s, q, s_minus_one=None):
     for j, coefficient in enumerate(_bernoulli_over_factorial(), start=1):
         correction = correction + coefficient * factor
         factor = factor * ((s + 2 * j - 1) * (s + 2 * j)) / (a * a)
-    out = total + correction * power
+    out = ast.where(direct, direct_sum, total + correction * power)
     return ast.where(overflows, ast.inf, ast.where(edge, 0.0, out))
 
 
@@ -121,7 +134,7 @@ def _riemann(s):
     near = _hurwitz_positive(sd, ast.ones_like(sd))
     # s < 1/2: zeta(s) = 2**s pi**(s-1) sin(pi s / 2) gamma(1 - s) zeta(1 - s), with
     # 2**s gamma(1 - s) = gamma(m) gamma(m + 1/2) / sqrt(pi), m = (1 - s) / 2
-    t = ast.where(direct | ~ast.isfinite(s), -2.5, s)
+    t = ast.where(direct | ~ast.isfinite(s) | (ast.abs(s) < 1e-8), -2.5, s)
     # |zeta(t)| is about pi**(t-1) gamma(m) gamma(m + 1/2) / sqrt(pi): inf where that overflows
     m = 0.5 - t / 2.0
     size = (t - 1.5) * _LOG_PI + gammaln(m) + gammaln(m + 0.5)
@@ -132,9 +145,13 @@ def _riemann(s):
     product = (half_power * _gamma_of_sum(0.5, h)) * (half_power * _gamma_of_sum(1.0, h))
     sine = _sin_pi(t / 2.0)
     far = product * sine * _hurwitz_positive(1.0 - t, ast.ones_like(t), -t)
-    far = ast.where(huge, ast.where(_sin_pi(s / 2.0) < 0, -ast.inf, ast.inf), far)
-    trivial = _sin_pi(ast.where(direct, 1.0, s) / 2.0) == 0.0
-    far = ast.where(trivial, ast.where(s == 0.0, -0.5, 0.0), far)  # zeta(0); the trivial zeros
+    # where the factors overflow: +-inf, or 0 at the trivial zeros (elsewhere sine's 0 gives them, with
+    # their derivative)
+    sign = _sin_pi(ast.where(direct | ~ast.isfinite(s), -2.5, s) / 2.0)
+    far = ast.where(huge, ast.where(sign == 0.0, 0.0, ast.where(sign < 0, -ast.inf, ast.inf)), far)
+    # |s| < 1e-8: -1/2 - s log(2 pi) / 2 (the next term is below 1e-16 of it)
+    small = ast.abs(s) < 1e-8
+    far = ast.where(small, -0.5 - s * _HALF_LOG_2PI, far)
     out = ast.where(direct, near, far)
     out = ast.where(s == 1.0, ast.inf, out)
     out = ast.where(s == ast.inf, 1.0, ast.where(s == -ast.inf, ast.nan, out))
@@ -142,12 +159,15 @@ def _riemann(s):
 
 
 def _known_integers(s) -> list:
-    """The distinct integer values of s at least 2 when s is known (not traced), else []."""
+    """The distinct integer values of s from 2 to 41 when s is known (not traced), else []."""
     value = concrete(ast.asarray(s))
     if value is None or value.dtype.kind not in "biuf":
         return []
     value = value[np.isfinite(value)] if value.dtype.kind == "f" else value
-    return [int(v) for v in np.unique(value[(value >= 2) & (value == np.floor(value))])]
+    # zeta(s, q < 0) goes through polygamma(s - 1, q) / (s - 1)!, whose parts overflow beyond s = 41
+    # while zeta itself need not: nan there
+    value = value[(value >= 2) & (value <= 41) & (value == np.floor(value))]
+    return [int(v) for v in np.unique(value)]
 
 
 def zeta(x, q=None):
@@ -164,8 +184,9 @@ def zeta(x, q=None):
     -------
     ndarray
         With q: zeta(x, q) for x > 1 (inf at x = 1, nan below, as SciPy's); inf at q = 0 and the negative
-        integers; for other q < 0, the value when x is one integer known at the call (SciPy's sum), nan
-        otherwise. Without q: zeta(x) for every x (inf at 1, exactly 0 at the negative even integers).
+        integers; for other q < 0, the value when x is an integer from 2 to 41 known at the call (SciPy's
+        sum), nan otherwise. Without q: zeta(x) for every x (inf at 1, exactly 0 at the negative even
+        integers).
 
     See Also
     --------
@@ -204,7 +225,8 @@ def zeta(x, q=None):
             out = ast.where(negative, (-1.0) ** order * psi / math.factorial(order - 1), out)
         out = ast.where(q == ast.inf, ast.where(s > 1.0, 0.0, out), out)
         out = ast.where(ast.isnan(s) | ast.isnan(q), ast.nan, out)
-    return out.astype(out_dtype, copy=False)
+    with np.errstate(over="ignore"):  # float32 rounds what it cannot hold to inf, as SciPy's
+        return out.astype(out_dtype, copy=False)
 
 
 def polygamma(n, x):
@@ -245,7 +267,9 @@ def polygamma(n, x):
     n, x = ast.broadcast_arrays(real_float64(n, "polygamma"), real_float64(x, "polygamma"))
     with np.errstate(all="ignore"):
         integer = (n >= 0) & (n == ast.floor(n))
-        order = ast.where(integer, n, 1.0)
+        # the zeta branch at order 1 where n is 0 (digamma's) or not an order: zeta(1, x) would divide
+        # by 0, and the untaken branch's nan reach the gradient
+        order = ast.where(integer & (n >= 1) & (n < ast.inf), n, 1.0)
         sign = ast.where(order - 2.0 * ast.floor(order / 2.0) == 1.0, 1.0, -1.0)  # (-1)**(n+1)
         positive = x > 0
         xs = ast.where(positive, x, 1.0)
@@ -256,12 +280,14 @@ def polygamma(n, x):
         higher = ast.where(pole, sign * ast.inf, ast.where(positive, higher, ast.nan))
         if known is not None:
             negative = (x < 0) & ~pole
-            for value in np.unique(known[(known >= 1) & (known == np.floor(known))]):
+            orders = known[np.isfinite(known)] if known.dtype.kind == "f" else known
+            keep = (orders >= 1) & (orders <= _MAX_REFLECTED_ORDER) & (orders == np.floor(orders))
+            for value in np.unique(orders[keep]):
                 where = negative & (n == value)
                 reflected = _polygamma_negative(int(value), ast.where(where, x, -0.5))
                 higher = ast.where(where, reflected, higher)
         higher = ast.where(x == ast.inf, sign * 0.0, higher)
-        out = ast.where(order == 0, digamma(x), higher)
-        out = ast.where(integer, out, ast.nan)
+        out = ast.where(n == 0, digamma(x), higher)
+        out = ast.where(integer & (n < ast.inf), out, ast.nan)
         out = ast.where(ast.isnan(x), ast.nan, out)
-    return out.astype(out_dtype, copy=False)
+        return out.astype(out_dtype, copy=False)

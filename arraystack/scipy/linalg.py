@@ -46,6 +46,8 @@ def _square(a, name: str):
         )
     if a.dtype.kind not in "fc":
         a = a.astype(np.float64)
+    elif a.dtype == np.float16:  # LAPACK has no half precision: SciPy computes in float32
+        a = a.astype(np.float32)
     return a
 
 
@@ -139,12 +141,12 @@ def cho_solve(c_and_lower, b, overwrite_b: bool = False, check_finite: bool = Tr
     scipy.linalg.cho_solve : the function mirrored.
     """
     c, lower = c_and_lower
-    c = ast.asarray(c)
-    if lower:
-        y = solve_triangular(c, b, lower=True)
-        return solve_triangular(c, y, lower=True, trans="C")
-    y = solve_triangular(c, b, lower=False, trans="C")
-    return solve_triangular(c, y, lower=False)
+    c, b = ast.asarray(c), ast.asarray(b)
+    column = b[:, None] if b.ndim == 1 else b  # one vector, for each matrix of a stack
+    first, second = (0, "C") if lower else ("C", 0)
+    y = solve_triangular(c, column, lower=lower, trans=first)
+    x = solve_triangular(c, y, lower=lower, trans=second)
+    return x[..., 0] if b.ndim == 1 else x
 
 
 def solve_triangular(
@@ -199,8 +201,8 @@ def solve_triangular(
 
 def _solve(a, b):
     b = ast.asarray(b)
-    if b.ndim == 1:
-        return ast.linalg.solve(a, b[:, None])[:, 0]
+    if b.ndim == 1:  # one vector, for each matrix of a stack
+        return ast.linalg.solve(a, b[:, None])[..., 0]
     return ast.linalg.solve(a, b)
 
 
@@ -464,11 +466,18 @@ def expm(A):
     """
     a = _square(A, "expm")
     n = a.shape[-1]
+    if a.size == 0:
+        return ast.zeros(a.shape, a.dtype)
     norm = ast.max(ast.sum(ast.abs(a), axis=-2), axis=-1)  # the 1-norm, per matrix
     with np.errstate(divide="ignore"):
         needed = ast.maximum(0.0, ast.ceil(ast.log2(norm / _THETA_13)))
     known = concrete(needed)
-    rounds = int(np.max(known)) if known is not None and known.size else _MAX_TRACED_SQUARINGS
+    if known is None:
+        rounds = _MAX_TRACED_SQUARINGS
+    else:  # a matrix with inf or nan needs no squaring to give SciPy's inf or nan
+        finite = known[np.isfinite(known)]
+        rounds = int(finite.max()) if finite.size else 0
+        needed = ast.where(ast.isfinite(needed), needed, 0.0)
     squarings = needed[..., None, None]
     scaled = a / 2.0**squarings
     b = _pade13()

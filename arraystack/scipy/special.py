@@ -14,6 +14,7 @@ own lose digits that these keep. They trace, so `jit`, `grad` and `vmap` see ord
 SciPy's own ufuncs (scipy.special.gamma, ...) applied to arraystack arrays run eagerly on the NumPy buffers
 and return arraystack arrays; under a transformation they raise an error pointing here.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -105,7 +106,9 @@ def erf(z: ArrayLike) -> NDArray:
     """
     dtype = loop_dtype(z)
     if dtype.kind == "c":
-        raise TypeError("arraystack.scipy.special.erf takes real input; complex erf is not implemented")
+        raise TypeError(
+            "arraystack.scipy.special.erf takes real input; complex erf is not implemented"
+        )
     return wrap(bind(p.erf_p, raw(as_dtype(z, dtype))))
 
 
@@ -342,8 +345,12 @@ def kl_div(x: ArrayLike, y: ArrayLike) -> NDArray:
     """
     dtype = loop_dtype(x, y, single_first=True)
     x, y = as_dtype(x, dtype), as_dtype(y, dtype)
+    both = (x > 0) & (y > 0)
     with np.errstate(invalid="ignore"):
-        return (rel_entr(x, y) - x + y).astype(dtype)
+        inner = rel_entr(x, y) - x + y
+    edge = ast.where((x == 0) & (y >= 0), y, np.inf)  # SciPy's inf off the domain (y = -inf too)
+    nan = ast.isnan(x) | ast.isnan(y)
+    return ast.where(nan, x + y, ast.where(both, inner, edge)).astype(dtype)
 
 
 def _axes(axis, ndim):
@@ -397,8 +404,10 @@ def logsumexp(
         b = as_dtype(b, dtype)
         a, b = ast.broadcast_arrays(a, b)
     axes = _axes(axis, a.ndim)
-    top = ast.max(ast.stop_gradient(a), axis=axes, keepdims=True) if a.size else ast.zeros(
-        (1,) * a.ndim, dtype
+    top = (
+        ast.max(ast.stop_gradient(a), axis=axes, keepdims=True)
+        if a.size
+        else ast.zeros((1,) * a.ndim, dtype)
     )
     top = ast.where(ast.isfinite(top), top, 0)
     terms = ast.exp(a - top)

@@ -162,10 +162,14 @@ class cauchy_gen(ContinuousWithCdf):
         return ast.arctan2(1.0, z) / math.pi
 
     def _ppf(self, q):
-        # -1/tan(pi q) after folding q into (-1/2, 1/2]: the subtraction is exact there, tan's argument small
-        folded = ast.where(q > 0.5, q - 1.0, q)
-        safe = ast.where(folded == 0.5, 0.25, folded)
-        return ast.where(folded == 0.5, 0.0, -1.0 / ast.tan(math.pi * safe))
+        # tan(pi (q - 1/2)) in the middle; -1/tan(pi q) and 1/tan(pi (1 - q)) in the tails: each
+        # subtraction is exact there and each tan's argument is small
+        middle = (q >= 0.25) & (q <= 0.75)
+        low = q < 0.25
+        inner = ast.tan(math.pi * (ast.where(middle, q, 0.5) - 0.5))
+        tail = ast.where(low, q, 1.0 - ast.where(middle | low, 0.5, q))
+        outer = 1.0 / ast.tan(math.pi * ast.where(middle, 0.25, tail))
+        return ast.where(middle, inner, ast.where(low, -outer, outer))
 
     def _isf(self, q):
         return -self._ppf(q)

@@ -136,6 +136,10 @@ class dirichlet_gen:
         return alpha
 
     def _x(self, x, alpha, where):
+        """x as float64, with the last component appended where it was left out, and the dtype SciPy
+        sums x in to check the simplex (x's own, when it is a float)."""
+        given = ast.asarray(x)
+        summed = given.dtype if given.dtype.kind == "f" else np.dtype(np.float64)
         x = as_float64(x, "x", where)
         if x.ndim == 0 or (x.shape[0] + 1 != alpha.shape[0] and x.shape[0] != alpha.shape[0]):
             raise ValueError(
@@ -155,25 +159,25 @@ class dirichlet_gen:
                 raise ValueError(
                     "Each entry in 'x' must be greater than zero if its alpha is less than one."
                 )
-            total = known.sum(axis=0)
+            total = known.astype(summed).sum(axis=0)
             if (np.abs(total - 1.0) > 10e-10).any():
                 raise ValueError(
                     f"The input vector 'x' must lie within the normal simplex. but np.sum(x, 0) = {total}."
                 )
-        return x
+        return x, summed
 
     def logpdf(self, x, alpha):
         """The log of the density at x (the components along x's first axis)."""
         where = "dirichlet.logpdf()"
         alpha = self._alpha(alpha, where)
-        x = self._x(x, alpha, where)
+        x, summed = self._x(x, alpha, where)
         a = alpha.reshape((-1,) + (1,) * (x.ndim - 1))
         log_b = ast.sum(special.gammaln(alpha)) - special.gammaln(ast.sum(alpha))
         out = ast.sum(special.xlogy(a - 1.0, x), axis=0) - log_b
         # what raises eagerly (_x, _alpha) is nan under a transformation
         valid = ast.all(alpha > 0) & ast.all((x >= 0) & (x <= 1), axis=0)
         valid = valid & ~ast.any((x == 0) & (a < 1), axis=0)
-        valid = valid & (ast.abs(ast.sum(x, axis=0) - 1.0) <= 10e-10)
+        valid = valid & (ast.abs(ast.sum(x.astype(summed), axis=0) - 1.0) <= 10e-10)
         return _squeeze(ast.where(valid, out, ast.nan))
 
     def pdf(self, x, alpha):

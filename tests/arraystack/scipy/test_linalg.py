@@ -133,3 +133,18 @@ def test_expm_under_jit_and_its_gradient():
             e[i, j] = eps
             fd[i, j] = (sl.expm(a + e).sum() - sl.expm(a - e).sum()) / (2 * eps)
     np.testing.assert_allclose(grad, fd, rtol=1e-7)
+
+
+def test_a_stack_of_matrices_with_one_vector():
+    p = np.eye(3) * 2 + np.ones((3, 3))
+    stack, b = np.stack([p, 2 * p]), np.ones(3)
+    close(L.solve(stack, b), sl.solve(stack, b))
+    close(L.solve_triangular(stack, b), sl.solve_triangular(stack, b))
+    close(L.cho_solve(L.cho_factor(stack), b), np.linalg.solve(stack, b[:, None])[..., 0])
+
+
+def test_expm_edge_inputs():
+    assert np.asarray(L.expm(np.zeros((0, 0)))).shape == (0, 0)
+    with np.errstate(all="ignore"):
+        assert np.isnan(np.asarray(L.expm([[np.nan, 0.0], [0.0, 1.0]]))).any()
+    assert np.asarray(L.inv(np.eye(2, dtype=np.float16))).dtype == np.float32  # SciPy's

@@ -206,3 +206,14 @@ def test_compiled_for_a_cuda_device_as_on_the_cpu(standin):
 
     check_program(S.gamma, lambda: [EDGES.copy()], tiers=(*TIERS, *CUDA_TIERS), ulps=[4])
     check_program(S.i1e, lambda: [EDGES.copy()], tiers=(*TIERS, *CUDA_TIERS), ulps=[4])
+
+
+def test_kl_div_is_inf_off_its_domain_and_bessel_at_the_top_of_the_range():
+    x, y = np.array([1.0, np.inf, 0.0]), np.array([-np.inf, 0.0, -np.inf])
+    np.testing.assert_array_equal(np.asarray(S.kl_div(x, y)), ss.kl_div(x, y))
+    assert float(S.i0(1e308)) == np.inf and float(S.i1(-1e308)) == -np.inf
+    assert float(S.i0e(1e308)) == pytest.approx(ss.i0e(1e308), rel=8 * EPS)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # float32 rounds what it cannot hold to inf, silently
+        assert np.isinf(np.asarray(S.gamma(np.float32(40.0))))
+        assert np.isinf(np.asarray(S.i0(np.float32(100.0))))

@@ -143,3 +143,32 @@ def test_compiled_for_a_cuda_device_as_on_the_cpu(standin):
     x = np.array([-20.5, -2.0, -0.5, 0.0, 0.5, 1.0, 2.5, 40.0, np.inf, np.nan])
     q = np.array([-2.5, 0.5, 1.0, 3.0, 1e-300, 2.0, 0.25, 7.0, 1.0, 2.0])
     check_program(S.zeta, lambda: [x.copy(), q.copy()], tiers=(*TIERS, *CUDA_TIERS), ulps=[4])
+
+
+def test_extreme_orders_and_arguments_are_scipys():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for f, args in [
+            (S.zeta, (170.0, 2.0)),
+            (S.zeta, (1e6, 2.0)),
+            (S.zeta, (1e15, 1.0)),
+            (S.zeta, (2.5e14,)),
+            (S.zeta, (np.inf, 1.0)),
+            (S.zeta, (1e-310,)),
+            (S.zeta, (5e-324,)),
+            (S.polygamma, (170, 2.0)),
+        ]:
+            want = getattr(ss, f.__name__)(*args)
+            assert float(f(*args)) == pytest.approx(want, rel=1e-14, abs=0), (f.__name__, args)
+        assert np.isnan(float(S.polygamma(1e20, 2.0)))
+
+
+def test_gradients_through_the_special_points():
+    # digamma's order (n = 0) and zeta's trivial zeros and 0 keep their derivatives
+    assert float(ast.grad(lambda x: S.polygamma(0, x))(1.0)) == pytest.approx(
+        np.pi**2 / 6, rel=1e-13
+    )
+    with mpmath.workdps(30):
+        for s in (-2.0, -4.0, 0.0):
+            want = float(mpmath.diff(mpmath.zeta, s))
+            assert float(ast.grad(S.zeta)(s)) == pytest.approx(want, rel=1e-8), s

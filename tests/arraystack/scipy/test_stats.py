@@ -887,3 +887,11 @@ def test_more_distributions_under_jit_equal_eager():
 )
 def test_more_distributions_gradients(f, check_grads):
     check_grads(f, (np.array([0.3, 0.9, 1.7, 2.5]), np.array([0.5, 1.3, 2.0, 3.5])))
+
+
+def test_cauchy_quantiles_have_their_derivative_at_the_median_and_dirichlet_sums_in_float32():
+    assert float(ast.grad(lambda q: S.cauchy.ppf(q))(0.5)) == pytest.approx(np.pi, rel=1e-14)
+    x = np.array([0.2, 0.3, 0.5], np.float32)  # sums to 1 in float32, 1 + 1.5e-8 in float64
+    assert float(S.dirichlet.logpdf(x, [0.5, 2.0, 3.0])) == pytest.approx(
+        ss.dirichlet.logpdf(x, [0.5, 2.0, 3.0]), rel=1e-12
+    )
