@@ -19,6 +19,7 @@ from functools import cache
 import numpy as np
 
 import arraystack as ast
+from arraystack.scipy._gamma import _horner
 from arraystack.scipy._loops import loop_dtype, real_float64
 
 _SERIES_TO = 20.0
@@ -44,13 +45,6 @@ def _asymptotic(nu: int) -> tuple:
         out.append(float(a * (-1) ** k))
         a = a * Fraction(4 * nu * nu - (2 * k + 1) ** 2, 8 * (k + 1))
     return tuple(reversed(out))
-
-
-def _horner(coefficients, x):
-    acc = coefficients[0]
-    for c in coefficients[1:]:
-        acc = acc * x + c
-    return acc
 
 
 def _scaled(x, nu: int):

@@ -31,10 +31,15 @@ _OVERFLOW = 171.62437695630272  # gamma overflows float64 beyond
 _SQRT_TWO_PI = math.sqrt(2 * math.pi)
 
 
+def is_odd(k):
+    """Where the float64 integers k are odd."""
+    return (k - 2.0 * ast.floor(k / 2.0)) == 1.0
+
+
 def _sin_pi(x):
     """sin(pi x) without the rounding of pi x for large x: (-1)**k sin(pi (x - k)), k = round(x)."""
     k = ast.round(x)
-    odd = (k - 2.0 * ast.floor(k / 2.0)) == 1.0
+    odd = is_odd(k)
     s = ast.sin(np.pi * (x - k))
     return ast.where(odd, -s, s)
 
@@ -153,7 +158,7 @@ def gammasgn(x):
     negative = x < 0
     pole = negative & (x == ast.floor(x))  # -inf included
     f = ast.floor(-ast.where(negative & ~pole, x, -0.5))
-    odd = (f - 2.0 * ast.floor(f / 2.0)) == 1.0
+    odd = is_odd(f)
     sign = ast.where(negative, ast.where(odd, 1.0, -1.0), 1.0)
     sign = ast.where(x == 0, ast.where(ast.signbit(x), -1.0, 1.0), sign)
     out = ast.where(pole | ast.isnan(x), ast.nan, sign)
@@ -205,7 +210,7 @@ def beta(a, b):
         k = ast.where(from_a, b, ast.where(from_b, a, 1.0))
         p = ast.where(from_a | from_b, 1.0 - a - b, a)
         q = ast.where(from_a | from_b, k, b)
-        odd = (k - 2.0 * ast.floor(k / 2.0)) == 1.0
+        odd = is_odd(k)
         sign = ast.where((from_a | from_b) & odd, -1.0, 1.0)
         inf_pole = (a_pole | b_pole) & ~from_a & ~from_b
         p, q = ast.where(inf_pole, 1.0, p), ast.where(inf_pole, 1.0, q)
@@ -238,7 +243,7 @@ def beta(a, b):
 def _sign(x):
     """gamma's sign for x off the poles."""
     f = ast.floor(-x)
-    odd = (f - 2.0 * ast.floor(f / 2.0)) == 1.0
+    odd = is_odd(f)
     return ast.where((x < 0) & ~odd, -1.0, 1.0)
 
 

@@ -21,7 +21,7 @@ import numpy as np
 import arraystack as ast
 from arraystack.linalg._operands import concrete
 from arraystack.scipy._gamma import digamma, gammaln
-from arraystack.scipy._gamma_function import _sin_pi, gamma_float64
+from arraystack.scipy._gamma_function import _sin_pi, gamma_float64, is_odd
 from arraystack.scipy._loops import loop_dtype, real_float64
 
 _DIRECT = 9
@@ -270,7 +270,7 @@ def polygamma(n, x):
         # the zeta branch at order 1 where n is 0 (digamma's) or not an order: zeta(1, x) would divide
         # by 0, and the untaken branch's nan reach the gradient
         order = ast.where(integer & (n >= 1) & (n < ast.inf), n, 1.0)
-        sign = ast.where(order - 2.0 * ast.floor(order / 2.0) == 1.0, 1.0, -1.0)  # (-1)**(n+1)
+        sign = ast.where(is_odd(order), 1.0, -1.0)  # (-1)**(n+1)
         positive = x > 0
         xs = ast.where(positive, x, 1.0)
         s = order + 1.0
